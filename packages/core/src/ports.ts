@@ -1,0 +1,175 @@
+/**
+ * The contracts engines take as constructor arguments. Adapters implement them:
+ * the gateway implements the model ports, store-sqlite the storage ports, and
+ * tests may pass their own.
+ */
+
+/** Time source; engines never read the system clock themselves. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+// ---- Models (chat-completions wire format, spec document 1) ----
+
+export type ChatContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } };
+
+export interface ChatToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: "system" | "developer" | "user" | "assistant" | "tool";
+  content: string | ChatContentPart[] | null;
+  name?: string;
+  tool_calls?: ChatToolCall[];
+  tool_call_id?: string;
+}
+
+export interface ChatTool {
+  type: "function";
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+export type ChatToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  top_p?: number;
+  frequency_penalty?: number;
+  presence_penalty?: number;
+  stop?: string[];
+  response_format?:
+    | { type: "text" }
+    | { type: "json_object" }
+    | { type: "json_schema"; json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean } };
+  tools?: ChatTool[];
+  tool_choice?: ChatToolChoice;
+  prompt_cache_key?: string;
+}
+
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+}
+
+export interface ChatCompletion {
+  id: string;
+  object: "chat.completion";
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    message: { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] };
+    finish_reason: string | null;
+  }>;
+  usage?: ChatUsage;
+}
+
+export interface ChatCompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    delta: {
+      role?: "assistant";
+      content?: string | null;
+      tool_calls?: Array<{
+        index: number;
+        id?: string;
+        type?: "function";
+        function?: { name?: string; arguments?: string };
+      }>;
+    };
+    finish_reason: string | null;
+  }>;
+  usage?: ChatUsage | null;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** A chat model reached through the gateway: routing, credentials and limits are the adapter's business. */
+export interface ChatModel {
+  complete(request: ChatRequest, options?: CallOptions): Promise<ChatCompletion>;
+  stream(request: ChatRequest, options?: CallOptions): AsyncIterable<ChatCompletionChunk>;
+}
+
+export interface EmbeddingRequest {
+  model: string;
+  input: string[];
+  dimensions?: number;
+  user?: string;
+}
+
+export interface EmbeddingResult {
+  /** One vector per input, in input order. */
+  vectors: Float32Array[];
+  promptTokens: number;
+}
+
+export interface EmbeddingModel {
+  embed(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingResult>;
+}
+
+// ---- Storage: the durable job queue ----
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+
+export interface Job {
+  id: string;
+  kind: string;
+  organizationId: string | null;
+  payload: unknown;
+  status: JobStatus;
+  /** How many times a worker has claimed the job (a crashed claim counts). */
+  attempts: number;
+  maxAttempts: number;
+  result: unknown;
+  lastError: string | null;
+  createdAt: number;
+  runAt: number;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+}
+
+export interface EnqueueOptions {
+  organizationId?: string;
+  maxAttempts?: number;
+  /** Epoch ms before which the job is not claimed. */
+  runAt?: number;
+}
+
+export type FailOutcome = "retrying" | "failed" | "lost";
+
+/**
+ * A durable queue with leases: a claimed job belongs to its worker until the lease
+ * expires; a worker that dies without completing loses it, and the next `claim`
+ * after the expiry hands it out again (until `maxAttempts` claims were made).
+ */
+export interface JobQueue {
+  enqueue(kind: string, payload: unknown, options?: EnqueueOptions): Promise<Job>;
+  claim(kinds: readonly string[], workerId: string, leaseMs: number): Promise<Job | null>;
+  /** Extends the lease; false when the worker no longer holds the job. */
+  heartbeat(jobId: string, workerId: string, leaseMs: number): Promise<boolean>;
+  /** Records success; false when the worker no longer holds the job (its result is discarded). */
+  complete(jobId: string, workerId: string, result?: unknown): Promise<boolean>;
+  /** Records a failure: the job is retried after `retryInMs` while attempts remain, else failed. */
+  fail(jobId: string, workerId: string, error: string, options?: { retryInMs?: number }): Promise<FailOutcome>;
+  get(jobId: string): Promise<Job | null>;
+}
