@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { projects } from "./vitest.workspace";
+import { projects } from "./vitest.workspace.ts";
 
 const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
 

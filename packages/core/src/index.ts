@@ -69,9 +69,17 @@ export type {
   EmbeddingRequest,
   EmbeddingResult,
   EnqueueOptions,
+  FailOptions,
   FailOutcome,
   Job,
   JobQueue,
   JobStatus,
 } from "./ports.js";
 export { systemClock } from "./ports.js";
+export {
+  type JobContext,
+  type JobHandler,
+  JobWorker,
+  type JobWorkerOptions,
+  retryDelayMs,
+} from "./job-worker.js";

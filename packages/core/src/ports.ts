@@ -157,6 +157,11 @@ export interface EnqueueOptions {
 
 export type FailOutcome = "retrying" | "failed" | "lost";
 
+export interface FailOptions {
+  retryInMs?: number;
+  permanent?: boolean;
+}
+
 /**
  * A durable queue with leases: a claimed job belongs to its worker until the lease
  * expires; a worker that dies without completing loses it, and the next `claim`
@@ -169,7 +174,10 @@ export interface JobQueue {
   heartbeat(jobId: string, workerId: string, leaseMs: number): Promise<boolean>;
   /** Records success; false when the worker no longer holds the job (its result is discarded). */
   complete(jobId: string, workerId: string, result?: unknown): Promise<boolean>;
-  /** Records a failure: the job is retried after `retryInMs` while attempts remain, else failed. */
-  fail(jobId: string, workerId: string, error: string, options?: { retryInMs?: number }): Promise<FailOutcome>;
+  /**
+   * Records a failure: the job is queued again after `retryInMs` while attempts remain
+   * and the failure is not `permanent`; otherwise it is failed for good.
+   */
+  fail(jobId: string, workerId: string, error: string, options?: FailOptions): Promise<FailOutcome>;
   get(jobId: string): Promise<Job | null>;
 }

@@ -1,0 +1,143 @@
+/**
+ * API keys: `gw_` followed by 43 base64url characters (256 random bits). Only a
+ * SHA-256 hash is stored — a slow password hash buys nothing against 256-bit
+ * secrets and would cost every request — so the key is shown once, at creation.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import {
+  type Clock,
+  defaultIdGenerator,
+  type IdGenerator,
+  type Principal,
+  type Role,
+  systemClock,
+} from "@groundwork/core";
+import type { Database } from "better-sqlite3";
+
+const KEY_PREFIX = "gw_";
+const SHOWN_PREFIX_LENGTH = 10;
+/** Writing last-use on every request would turn reads into writes; once a minute is enough. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface ApiKeyRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  role: Role;
+  /** The first characters of the key, for recognising it in a list. */
+  prefix: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+interface ApiKeyRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  role: Role;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    role: row.role,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+export class ApiKeyStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+    private readonly ids: IdGenerator = defaultIdGenerator,
+  ) {}
+
+  /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
+  create(input: { organizationId: string; role: Role; name?: string }): { record: ApiKeyRecord; key: string } {
+    const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+    const record: ApiKeyRecord = {
+      id: this.ids("key"),
+      organizationId: input.organizationId,
+      name: input.name ?? `${input.role} key`,
+      role: input.role,
+      prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+      createdAt: this.clock.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    this.db
+      .prepare(
+        `INSERT INTO api_keys (id, organization_id, name, role, prefix, key_hash, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        record.id,
+        record.organizationId,
+        record.name,
+        record.role,
+        record.prefix,
+        hashApiKey(key),
+        record.createdAt,
+      );
+    return { record, key };
+  }
+
+  /** The caller behind a presented key, or null when the key is unknown or revoked. */
+  authenticate(key: string): Principal | null {
+    if (!key.startsWith(KEY_PREFIX)) return null;
+    const row = this.db
+      .prepare(
+        `SELECT k.id AS key_id, k.role, k.last_used_at, o.id AS org_id, o.name AS org_name, o.plan
+         FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+      )
+      .get(hashApiKey(key)) as
+      | { key_id: string; role: Role; last_used_at: number | null; org_id: string; org_name: string; plan: Principal["plan"] }
+      | undefined;
+    if (row === undefined) return null;
+    const now = this.clock.now();
+    if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
+      this.db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, row.key_id);
+    }
+    return {
+      organizationId: row.org_id,
+      organizationName: row.org_name,
+      plan: row.plan,
+      role: row.role,
+      apiKeyId: row.key_id,
+    };
+  }
+
+  /** Revokes by key id or by the key itself; false when nothing active matched. */
+  revoke(idOrKey: string): boolean {
+    const result = this.db
+      .prepare("UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL")
+      .run(this.clock.now(), idOrKey, hashApiKey(idOrKey));
+    return result.changes > 0;
+  }
+
+  list(organizationId?: string): ApiKeyRecord[] {
+    const rows = (
+      organizationId === undefined
+        ? this.db.prepare("SELECT * FROM api_keys ORDER BY created_at, id").all()
+        : this.db
+            .prepare("SELECT * FROM api_keys WHERE organization_id = ? ORDER BY created_at, id")
+            .all(organizationId)
+    ) as ApiKeyRow[];
+    return rows.map(toRecord);
+  }
+}

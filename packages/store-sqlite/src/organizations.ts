@@ -1,0 +1,63 @@
+import { type Clock, defaultIdGenerator, type IdGenerator, type Plan, systemClock } from "@groundwork/core";
+import type { Database } from "better-sqlite3";
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: Plan;
+  createdAt: number;
+}
+
+interface OrganizationRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: number;
+}
+
+function toOrganization(row: OrganizationRow): Organization {
+  return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at };
+}
+
+export class OrganizationStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+    private readonly ids: IdGenerator = defaultIdGenerator,
+  ) {}
+
+  create(name: string, plan: Plan): Organization {
+    const organization: Organization = { id: this.ids("org"), name, plan, createdAt: this.clock.now() };
+    this.db
+      .prepare("INSERT INTO organizations (id, name, plan, created_at) VALUES (?, ?, ?, ?)")
+      .run(organization.id, name, plan, organization.createdAt);
+    return organization;
+  }
+
+  get(id: string): Organization | null {
+    const row = this.db.prepare("SELECT * FROM organizations WHERE id = ?").get(id) as OrganizationRow | undefined;
+    return row === undefined ? null : toOrganization(row);
+  }
+
+  findByName(name: string): Organization | null {
+    const row = this.db.prepare("SELECT * FROM organizations WHERE name = ?").get(name) as
+      | OrganizationRow
+      | undefined;
+    return row === undefined ? null : toOrganization(row);
+  }
+
+  /** The organization of that name, created with `plan` when absent (an existing plan is kept). */
+  ensure(name: string, plan: Plan): { organization: Organization; created: boolean } {
+    const existing = this.findByName(name);
+    if (existing !== null) return { organization: existing, created: false };
+    return { organization: this.create(name, plan), created: true };
+  }
+
+  setPlan(id: string, plan: Plan): void {
+    this.db.prepare("UPDATE organizations SET plan = ? WHERE id = ?").run(plan, id);
+  }
+
+  count(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM organizations").get() as { n: number }).n;
+  }
+}
