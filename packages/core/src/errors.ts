@@ -138,11 +138,7 @@ export function payloadTooLarge(message: string, options?: FactoryOptions): Grou
 }
 
 /** 429 with `Retry-After`. */
-export function rateLimited(
-  message: string,
-  retryAfter: number,
-  options?: FactoryOptions,
-): GroundworkError {
+export function rateLimited(message: string, retryAfter: number, options?: FactoryOptions): GroundworkError {
   return make(message, 429, "rate_limit_error", "rate_limit_exceeded", options, retryAfter);
 }
 

@@ -1,11 +1,22 @@
 export {
-  type ErrorEnvelope,
-  type ErrorType,
-  GroundworkError,
-  type GroundworkErrorOptions,
+  isPlan,
+  isRole,
+  PLANS,
+  type Plan,
+  type Principal,
+  planAllows,
+  ROLES,
+  type Role,
+  roleAllows,
+} from "./access.js";
+export {
   billingRequired,
   conflict,
+  type ErrorEnvelope,
+  type ErrorType,
   forbidden,
+  GroundworkError,
+  type GroundworkErrorOptions,
   gone,
   internalError,
   invalidRequest,
@@ -22,6 +33,13 @@ export {
 } from "./errors.js";
 export { defaultIdGenerator, type IdGenerator, newId } from "./ids.js";
 export {
+  type JobContext,
+  type JobHandler,
+  JobWorker,
+  type JobWorkerOptions,
+  retryDelayMs,
+} from "./job-worker.js";
+export {
   appendPointer,
   compilePointer,
   escapePointerToken,
@@ -31,7 +49,6 @@ export {
   parsePointer,
   unescapePointerToken,
 } from "./json-pointer.js";
-export { estimateTokens } from "./tokens.js";
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -41,17 +58,6 @@ export {
   parsePageRequest,
   toPage,
 } from "./pagination.js";
-export {
-  isPlan,
-  isRole,
-  PLANS,
-  type Plan,
-  type Principal,
-  planAllows,
-  ROLES,
-  type Role,
-  roleAllows,
-} from "./access.js";
 export type {
   CallOptions,
   ChatCompletion,
@@ -76,10 +82,4 @@ export type {
   JobStatus,
 } from "./ports.js";
 export { systemClock } from "./ports.js";
-export {
-  type JobContext,
-  type JobHandler,
-  JobWorker,
-  type JobWorkerOptions,
-  retryDelayMs,
-} from "./job-worker.js";
+export { estimateTokens } from "./tokens.js";

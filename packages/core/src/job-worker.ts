@@ -107,14 +107,17 @@ export class JobWorker {
     const handler = this.handlers[job.kind];
     const lease = new AbortController();
     const signal = AbortSignal.any([lease.signal, this.stopController.signal]);
-    const heartbeat = setInterval(() => {
-      this.queue.heartbeat(job.id, this.workerId, this.leaseMs).then(
-        (held) => {
-          if (!held) lease.abort();
-        },
-        (error: unknown) => this.onError(error),
-      );
-    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        this.queue.heartbeat(job.id, this.workerId, this.leaseMs).then(
+          (held) => {
+            if (!held) lease.abort();
+          },
+          (error: unknown) => this.onError(error),
+        );
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    );
     try {
       if (handler === undefined) throw new Error(`No handler for job kind "${job.kind}"`);
       const result = await handler(job, { signal });

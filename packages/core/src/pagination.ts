@@ -21,14 +21,23 @@ export interface Page<T> {
 }
 
 /** Reads `page` and `size` from query parameters; bad values are a 400 naming the parameter. */
-export function parsePageRequest(query: { page?: string | undefined; size?: string | undefined }): PageRequest {
+export function parsePageRequest(query: {
+  page?: string | undefined;
+  size?: string | undefined;
+}): PageRequest {
   return {
     page: readInteger(query.page, "page", 0, 0, Number.MAX_SAFE_INTEGER),
     size: readInteger(query.size, "size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
   };
 }
 
-function readInteger(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+function readInteger(
+  raw: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (raw === undefined || raw === "") return fallback;
   if (!/^\d+$/.test(raw)) {
     throw invalidRequest(`Query parameter "${name}" must be an integer`, { param: name });

@@ -52,7 +52,10 @@ export interface ChatRequest {
   response_format?:
     | { type: "text" }
     | { type: "json_object" }
-    | { type: "json_schema"; json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean } };
+    | {
+        type: "json_schema";
+        json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean };
+      };
   tools?: ChatTool[];
   tool_choice?: ChatToolChoice;
   prompt_cache_key?: string;

@@ -67,7 +67,10 @@ export class ApiKeyStore {
   ) {}
 
   /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
-  create(input: { organizationId: string; role: Role; name?: string }): { record: ApiKeyRecord; key: string } {
+  create(input: { organizationId: string; role: Role; name?: string }): {
+    record: ApiKeyRecord;
+    key: string;
+  } {
     const key = KEY_PREFIX + randomBytes(32).toString("base64url");
     const record: ApiKeyRecord = {
       id: this.ids("key"),
@@ -106,7 +109,14 @@ export class ApiKeyStore {
          WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
       )
       .get(hashApiKey(key)) as
-      | { key_id: string; role: Role; last_used_at: number | null; org_id: string; org_name: string; plan: Principal["plan"] }
+      | {
+          key_id: string;
+          role: Role;
+          last_used_at: number | null;
+          org_id: string;
+          org_name: string;
+          plan: Principal["plan"];
+        }
       | undefined;
     if (row === undefined) return null;
     const now = this.clock.now();

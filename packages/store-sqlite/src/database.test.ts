@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -66,7 +66,11 @@ describe("openDatabase", () => {
   it("rolls a failing migration back completely", () => {
     const db = openDatabase(":memory:");
     try {
-      const broken = { version: 1000, name: "broken", sql: "CREATE TABLE half (x INTEGER); SELECT nope FROM nowhere;" };
+      const broken = {
+        version: 1000,
+        name: "broken",
+        sql: "CREATE TABLE half (x INTEGER); SELECT nope FROM nowhere;",
+      };
       expect(() => runMigrations(db, [...migrations, broken])).toThrow();
       expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
       expect(db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get()).toEqual({

@@ -35,7 +35,9 @@ export class OrganizationStore {
   }
 
   get(id: string): Organization | null {
-    const row = this.db.prepare("SELECT * FROM organizations WHERE id = ?").get(id) as OrganizationRow | undefined;
+    const row = this.db.prepare("SELECT * FROM organizations WHERE id = ?").get(id) as
+      | OrganizationRow
+      | undefined;
     return row === undefined ? null : toOrganization(row);
   }
 

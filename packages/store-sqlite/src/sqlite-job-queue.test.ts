@@ -40,7 +40,11 @@ describe("SqliteJobQueue", () => {
     expect(await queue.claim(["other"], "w2", 1000)).toBeNull();
 
     expect(await queue.complete(job.id, "w1", { pages: 3 })).toBe(true);
-    expect(await queue.get(job.id)).toMatchObject({ status: "succeeded", result: { pages: 3 }, leaseOwner: null });
+    expect(await queue.get(job.id)).toMatchObject({
+      status: "succeeded",
+      result: { pages: 3 },
+      leaseOwner: null,
+    });
   });
 
   it("gives a job whose worker stopped renewing its lease to the next worker", async () => {
@@ -170,6 +174,10 @@ describe("JobWorker on SQLite", () => {
     await new Promise((resolve) => setTimeout(resolve, 350));
     const worker = new JobWorker(store.jobs, { convert: async () => "converted" }, { leaseMs: 1000 });
     expect(await worker.runOnce()).toBe(true);
-    expect(await store.jobs.get(job.id)).toMatchObject({ status: "succeeded", attempts: 2, result: "converted" });
+    expect(await store.jobs.get(job.id)).toMatchObject({
+      status: "succeeded",
+      attempts: 2,
+      result: "converted",
+    });
   });
 });

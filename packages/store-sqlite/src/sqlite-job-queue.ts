@@ -155,7 +155,12 @@ export class SqliteJobQueue implements JobQueue {
     return this.statements.complete.run(params).changes > 0;
   }
 
-  async fail(jobId: string, workerId: string, error: string, options: FailOptions = {}): Promise<FailOutcome> {
+  async fail(
+    jobId: string,
+    workerId: string,
+    error: string,
+    options: FailOptions = {},
+  ): Promise<FailOutcome> {
     const now = this.clock.now();
     const params = { id: jobId, workerId, error, now };
     return this.db

@@ -1,0 +1,58 @@
+/**
+ * The HTTP app: a `fetch(Request) => Response` handler (Hono). Tests call it with
+ * `app.request()`; the Node listener in http-server.ts serves it on a socket.
+ */
+import { notFound, payloadTooLarge } from "@groundwork/core";
+import type { Store } from "@groundwork/store-sqlite";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { bearerAuth } from "./http/auth.js";
+import type { AppEnv } from "./http/env.js";
+import { errorResponse, onError } from "./http/errors.js";
+import { requestContext } from "./http/request-context.js";
+import { type Logger, silentLogger } from "./logger.js";
+import { registerPendingAreas } from "./routes/not-implemented.js";
+
+export interface AppOptions {
+  store: Store;
+  logger?: Logger;
+  /** Largest request body accepted, in bytes (uploads have their own, larger limits). */
+  maxBodyBytes?: number;
+}
+
+export type App = Hono<AppEnv>;
+
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export function createApp(options: AppOptions): App {
+  const app = new Hono<AppEnv>();
+  const logger = options.logger ?? silentLogger;
+
+  app.use("*", async (c, next) => {
+    c.set("store", options.store);
+    c.set("logger", logger);
+    await next();
+  });
+  app.use("*", requestContext());
+  app.onError(onError);
+  app.notFound((c) => errorResponse(c, notFound(`Unknown endpoint ${c.req.method} ${c.req.path}`)));
+
+  app.get("/health", (c) => {
+    options.store.db.prepare("SELECT 1").get();
+    return c.json({ status: "ok" });
+  });
+
+  app.use("/v1/*", bearerAuth());
+  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw payloadTooLarge(`Request body is larger than ${maxSize} bytes`);
+      },
+    }),
+  );
+  registerPendingAreas(app);
+  return app;
+}

@@ -1,0 +1,24 @@
+/**
+ * First start: an empty database gets the organization `default` (plan
+ * enterprise) and an Admin key, written to `<data>/bootstrap-key` (mode 0600) so
+ * a self-hoster who missed the console output can still find it.
+ */
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Store } from "@groundwork/store-sqlite";
+
+export interface BootstrapResult {
+  key: string;
+  keyFile: string;
+  organizationId: string;
+}
+
+export function bootstrapIfEmpty(store: Store, dataDir: string): BootstrapResult | null {
+  if (store.organizations.count() > 0) return null;
+  const organization = store.organizations.create("default", "enterprise");
+  const { key } = store.apiKeys.create({ organizationId: organization.id, role: "admin", name: "bootstrap" });
+  const keyFile = join(dataDir, "bootstrap-key");
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  chmodSync(keyFile, 0o600); // an existing file keeps its old mode on write
+  return { key, keyFile, organizationId: organization.id };
+}

@@ -1,0 +1,117 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { makeTempDir, startServer } from "@groundwork/testkit";
+import { describe, expect, it } from "vitest";
+
+// These tests run the built CLI exactly as users do (`pnpm test` builds first).
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+function groundwork(args: string[]): { stdout: string; code: number } {
+  try {
+    return {
+      stdout: execFileSync(process.execPath, [cli, ...args], { encoding: "utf8", stdio: "pipe" }),
+      code: 0,
+    };
+  } catch (error) {
+    const failed = error as { stdout: string; status: number };
+    return { stdout: failed.stdout, code: failed.status };
+  }
+}
+
+describe("groundwork serve", () => {
+  it("bootstraps once, serves /health and /v1 with the printed key, and shuts down cleanly", async () => {
+    const data = makeTempDir();
+    try {
+      const first = await startServer({ dataDir: data.path });
+      expect(first.adminKey).toMatch(/^gw_/);
+      const keyFile = join(data.path, "bootstrap-key");
+      expect(readFileSync(keyFile, "utf8").trim()).toBe(first.adminKey);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+
+      const health = await fetch(`${first.url}/health`);
+      expect(await health.json()).toEqual({ status: "ok" });
+      const authed = await fetch(`${first.url}/v1/schemas`, {
+        headers: { Authorization: `Bearer ${first.adminKey}` },
+      });
+      expect(authed.status).toBe(501);
+      expect(first.output()).not.toMatch(/"level":"error"/);
+
+      expect(await first.stop()).toBe(0);
+      // A clean close checkpoints the WAL and removes it.
+      expect(existsSync(join(data.path, "groundwork.db-wal"))).toBe(false);
+
+      const second = await startServer({ dataDir: data.path });
+      expect(second.adminKey).toBeNull();
+      const again = await fetch(`${second.url}/v1/schemas`, {
+        headers: { Authorization: `Bearer ${first.adminKey}` },
+      });
+      expect(again.status).toBe(501);
+      expect(await second.stop()).toBe(0);
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe("groundwork keys", () => {
+  it("creates, lists and revokes keys; the key is the last line of stdout", async () => {
+    const data = makeTempDir();
+    try {
+      const created = groundwork([
+        "keys",
+        "create",
+        "--data",
+        data.path,
+        "--org",
+        "acme",
+        "--role",
+        "viewer",
+        "--plan",
+        "free",
+      ]);
+      expect(created.code).toBe(0);
+      const key = created.stdout.trim().split("\n").at(-1) ?? "";
+      expect(key).toMatch(/^gw_[A-Za-z0-9_-]{43}$/);
+
+      const listed = groundwork(["keys", "list", "--data", data.path]);
+      expect(listed.stdout).toContain("acme");
+      expect(listed.stdout).toContain("viewer");
+      expect(listed.stdout).not.toContain(key);
+
+      const server = await startServer({ dataDir: data.path });
+      try {
+        // The data folder was not empty, so no bootstrap organization was created.
+        expect(server.adminKey).toBeNull();
+        const asViewer = await fetch(`${server.url}/v1/schemas`, {
+          headers: { Authorization: `Bearer ${key}` },
+        });
+        expect(asViewer.status).toBe(501);
+
+        expect(groundwork(["keys", "revoke", "--data", data.path, key]).code).toBe(0);
+        const revoked = await fetch(`${server.url}/v1/schemas`, {
+          headers: { Authorization: `Bearer ${key}` },
+        });
+        expect(revoked.status).toBe(401);
+        expect(groundwork(["keys", "revoke", "--data", data.path, key]).code).toBe(1);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+
+  it("rejects bad usage with exit code 2", () => {
+    const data = makeTempDir();
+    try {
+      expect(groundwork(["keys", "create", "--data", data.path, "--org", "x", "--role", "owner"]).code).toBe(
+        2,
+      );
+      expect(groundwork(["frobnicate"]).code).toBe(2);
+    } finally {
+      data.remove();
+    }
+  });
+});

@@ -1,0 +1,213 @@
+#!/usr/bin/env node
+/**
+ * The `groundwork` command: `serve`, `keys create|revoke|list`, `schema-config set`.
+ * Output meant for scripts (a created key) is the last line of stdout; messages for
+ * people go to stderr.
+ */
+import { parseArgs } from "node:util";
+import { isPlan, isRole, type Plan, type Role } from "@groundwork/core";
+import { openStore } from "@groundwork/store-sqlite";
+import { databaseFile, loadConfig, resolveDataDir } from "./config.js";
+import { createLogger } from "./logger.js";
+import { serveGroundwork } from "./serve.js";
+
+const USAGE = `Usage: groundwork <command> [options]
+
+Commands:
+  serve [--host 127.0.0.1] [--port 8080] [--data ./.groundwork]
+      Serve the /v1 API on embedded SQLite. The first start creates the organization
+      "default" and an Admin key, prints it once and writes it to <data>/bootstrap-key.
+  keys create --data DIR --org NAME --role admin|member|viewer [--plan free|team|business|enterprise] [--name LABEL]
+      Create an API key (and the organization if absent); the key is the last line of stdout.
+  keys revoke --data DIR KEY_ID_OR_KEY
+  keys list --data DIR [--org NAME]
+  schema-config set --data DIR --version VERSION_ID --file CONFIG.json
+
+Environment: GROUNDWORK_DATA_DIR, GROUNDWORK_PORT, GROUNDWORK_SECRET, GROUNDWORK_BUILTIN_BASE_URL,
+GROUNDWORK_BUILTIN_API_KEY, GROUNDWORK_ALLOW_PRIVATE_NETWORK, GROUNDWORK_LOG_LEVEL.`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, subcommand] = argv;
+  switch (command) {
+    case "serve":
+      return serveCommand(argv.slice(1));
+    case "keys":
+      if (subcommand === "create") return keysCreate(argv.slice(2));
+      if (subcommand === "revoke") return keysRevoke(argv.slice(2));
+      if (subcommand === "list") return keysList(argv.slice(2));
+      throw new UsageError(`Unknown keys command "${subcommand ?? ""}"`);
+    case "schema-config":
+      throw new Error(
+        "schema-config is not available yet: schemas are not implemented in this build (see README.md status)",
+      );
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      throw new UsageError(`Unknown command "${command}"`);
+  }
+}
+
+async function serveCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { host: { type: "string" }, port: { type: "string" }, data: { type: "string" } },
+    strict: true,
+  });
+  const config = loadConfig({ dataDir: values.data, host: values.host, port: values.port });
+  const logger = createLogger({ level: config.logLevel });
+  const server = await serveGroundwork(config, logger);
+  if (server.bootstrap !== null) {
+    process.stdout.write(
+      `Created organization "default" (plan enterprise) and its first Admin API key, shown only now:\n` +
+        `${server.bootstrap.key}\n` +
+        `It is also saved in ${server.bootstrap.keyFile} (mode 0600).\n`,
+    );
+  }
+  process.stdout.write(`Groundwork listening on ${server.url} (data: ${config.dataDir})\n`);
+
+  await new Promise<void>((resolveStopped) => {
+    const stop = (signal: NodeJS.Signals) => {
+      logger.info("shutting down", { signal });
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      server.close().then(resolveStopped, (error: unknown) => {
+        logger.error("shutdown failed", { error: String(error) });
+        resolveStopped();
+      });
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  logger.info("stopped");
+  return 0;
+}
+
+function keysCreate(args: string[]): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      data: { type: "string" },
+      org: { type: "string" },
+      role: { type: "string" },
+      plan: { type: "string" },
+      name: { type: "string" },
+    },
+    strict: true,
+  });
+  if (values.org === undefined || values.org === "") throw new UsageError("--org NAME is required");
+  const role = values.role;
+  if (!isRole(role)) throw new UsageError("--role must be admin, member or viewer");
+  const plan = values.plan ?? "enterprise";
+  if (!isPlan(plan)) throw new UsageError("--plan must be free, team, business or enterprise");
+  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  try {
+    const { organization, created } = store.organizations.ensure(values.org, plan as Plan);
+    if (!created && values.plan !== undefined && organization.plan !== plan) {
+      process.stderr.write(
+        `Organization "${organization.name}" already exists on plan ${organization.plan}; --plan ignored.\n`,
+      );
+    }
+    const { key, record } = store.apiKeys.create({
+      organizationId: organization.id,
+      role: role as Role,
+      ...(values.name === undefined ? {} : { name: values.name }),
+    });
+    process.stderr.write(
+      `Created ${record.role} key ${record.id} for organization "${organization.name}"` +
+        `${created ? ` (new, plan ${organization.plan})` : ""}. It is shown only now:\n`,
+    );
+    process.stdout.write(`${key}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function keysRevoke(args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { data: { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const target = positionals[0];
+  if (target === undefined) throw new UsageError("keys revoke needs the key id (key_…) or the key itself");
+  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  try {
+    if (!store.apiKeys.revoke(target)) {
+      process.stderr.write("No active key matches.\n");
+      return 1;
+    }
+    process.stdout.write("Revoked.\n");
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function keysList(args: string[]): number {
+  const { values } = parseArgs({
+    args,
+    options: { data: { type: "string" }, org: { type: "string" } },
+    strict: true,
+  });
+  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  try {
+    let organizationId: string | undefined;
+    if (values.org !== undefined) {
+      const organization = store.organizations.findByName(values.org);
+      if (organization === null) throw new UsageError(`No organization named "${values.org}"`);
+      organizationId = organization.id;
+    }
+    const names = new Map<string, string>();
+    const rows = store.apiKeys.list(organizationId).map((key) => {
+      if (!names.has(key.organizationId)) {
+        names.set(
+          key.organizationId,
+          store.organizations.get(key.organizationId)?.name ?? key.organizationId,
+        );
+      }
+      return [
+        key.id,
+        names.get(key.organizationId) ?? "",
+        key.role,
+        `${key.prefix}…`,
+        new Date(key.createdAt).toISOString(),
+        key.lastUsedAt === null ? "never" : new Date(key.lastUsedAt).toISOString(),
+        key.revokedAt === null ? "active" : "revoked",
+      ];
+    });
+    const header = ["ID", "ORGANIZATION", "ROLE", "KEY", "CREATED", "LAST USED", "STATUS"];
+    const table = [header, ...rows];
+    const widths = header.map((_, column) => Math.max(...table.map((row) => (row[column] ?? "").length)));
+    for (const row of table) {
+      process.stdout.write(
+        `${row
+          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+          .join("  ")
+          .trimEnd()}\n`,
+      );
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`groundwork: ${message}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

@@ -1,0 +1,42 @@
+/**
+ * Request bodies: parsed as JSON and validated with a zod schema. Every failure
+ * is a 400 envelope whose `param` names the offending field the way the
+ * chat-completions wire format does (`messages[0].content`).
+ */
+import { invalidRequest } from "@groundwork/core";
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "./env.js";
+
+export function formatParam(path: ReadonlyArray<PropertyKey>): string | null {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? null : out;
+}
+
+export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") throw invalidRequest("Request body is empty; a JSON object was expected");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidRequest("Request body is not valid JSON");
+  }
+}
+
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const param = issue === undefined ? null : formatParam(issue.path);
+  const message = issue === undefined ? "Invalid request body" : issue.message;
+  throw invalidRequest(param === null ? message : `${param}: ${message}`, { param });
+}
+
+/** Reads and validates a JSON body in one step. */
+export async function readBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  return validate(schema, await readJson(c));
+}

@@ -1,0 +1,45 @@
+/** The one mapping from errors to HTTP responses (Hono's onError). */
+import {
+  GroundworkError,
+  internalError,
+  isGroundworkError,
+  payloadTooLarge,
+  toErrorEnvelope,
+} from "@groundwork/core";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./env.js";
+
+export function toGroundworkError(error: unknown): GroundworkError {
+  if (isGroundworkError(error)) return error;
+  if (error instanceof HTTPException && error.status === 413) {
+    return payloadTooLarge("Request body is too large");
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    return new GroundworkError(error.message || "Bad request", {
+      status: error.status,
+      type: "invalid_request_error",
+      code: "invalid_request",
+    });
+  }
+  return internalError();
+}
+
+export function errorResponse(c: Context<AppEnv>, error: GroundworkError): Response {
+  const headers: Record<string, string> = {};
+  if (error.retryAfter !== undefined) headers["Retry-After"] = String(error.retryAfter);
+  return c.json(toErrorEnvelope(error), error.status as 400, headers);
+}
+
+export function onError(error: unknown, c: Context<AppEnv>): Response {
+  const mapped = toGroundworkError(error);
+  if (mapped.status >= 500) {
+    c.var.logger.error("request failed", {
+      requestId: c.var.requestId,
+      code: mapped.code,
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+  }
+  return errorResponse(c, mapped);
+}

@@ -1,0 +1,29 @@
+/** Request ids and access logs. */
+import { newId } from "@groundwork/core";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env.js";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a sane client-sent request id (for tracing across services), else makes one. */
+export function requestContext(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const sent = c.req.header(REQUEST_ID_HEADER);
+    const requestId = sent !== undefined && CLIENT_REQUEST_ID.test(sent) ? sent : newId("req");
+    c.set("requestId", requestId);
+    c.header(REQUEST_ID_HEADER, requestId);
+    const started = performance.now();
+    await next();
+    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+    // Path only: query strings and headers may carry secrets.
+    c.var.logger.info("request", {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      organizationId: c.get("principal")?.organizationId,
+    });
+  };
+}

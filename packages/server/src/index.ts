@@ -1,0 +1,10 @@
+export { type App, type AppOptions, createApp, DEFAULT_MAX_BODY_BYTES } from "./app.js";
+export { type BootstrapResult, bootstrapIfEmpty } from "./bootstrap.js";
+export { type ConfigFlags, databaseFile, loadConfig, type ServerConfig } from "./config.js";
+export { bearerAuth } from "./http/auth.js";
+export { readBody, readJson, validate } from "./http/body.js";
+export type { AppEnv } from "./http/env.js";
+export { requirePlan, requireRole } from "./http/guards.js";
+export { listen, type RunningHttpServer } from "./http-server.js";
+export { createLogger, type Logger, type LogLevel, redact, silentLogger } from "./logger.js";
+export { type RunningServer, serveGroundwork } from "./serve.js";

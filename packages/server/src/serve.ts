@@ -1,0 +1,43 @@
+/** Starts the whole server in-process: store, first-start bootstrap, app, listener. */
+import { openStore, type Store } from "@groundwork/store-sqlite";
+import { createApp } from "./app.js";
+import { type BootstrapResult, bootstrapIfEmpty } from "./bootstrap.js";
+import { databaseFile, type ServerConfig } from "./config.js";
+import { listen } from "./http-server.js";
+import { createLogger, type Logger } from "./logger.js";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  store: Store;
+  /** Set on the first start of an empty database: the Admin key, shown once. */
+  bootstrap: BootstrapResult | null;
+  /** Finishes in-flight requests, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function serveGroundwork(
+  config: ServerConfig,
+  logger: Logger = createLogger({ level: config.logLevel }),
+): Promise<RunningServer> {
+  const store = openStore({ file: databaseFile(config.dataDir) });
+  try {
+    const bootstrap = bootstrapIfEmpty(store, config.dataDir);
+    const app = createApp({ store, logger });
+    const http = await listen(app, { host: config.host, port: config.port });
+    let closing: Promise<void> | null = null;
+    return {
+      url: http.url,
+      port: http.port,
+      store,
+      bootstrap,
+      close() {
+        closing ??= http.close().then(() => store.close());
+        return closing;
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

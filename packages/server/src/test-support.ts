@@ -1,0 +1,33 @@
+/** Builds an in-memory store with one organization and keys of every role, for HTTP tests. */
+import type { Plan, Role } from "@groundwork/core";
+import { openStore, type Store } from "@groundwork/store-sqlite";
+
+export interface TestTenant {
+  store: Store;
+  keys: Record<Role, string>;
+  organizationId: string;
+  keyFor(role: Role, plan: Plan): string;
+}
+
+export function createTestTenant(plan: Plan = "enterprise"): TestTenant {
+  const store = openStore({ file: ":memory:" });
+  const organization = store.organizations.create("acme", plan);
+  const make = (organizationId: string, role: Role) => store.apiKeys.create({ organizationId, role }).key;
+  return {
+    store,
+    organizationId: organization.id,
+    keys: {
+      viewer: make(organization.id, "viewer"),
+      member: make(organization.id, "member"),
+      admin: make(organization.id, "admin"),
+    },
+    keyFor(role, otherPlan) {
+      const other = store.organizations.ensure(`org-${otherPlan}`, otherPlan).organization;
+      return make(other.id, role);
+    },
+  };
+}
+
+export function bearer(key: string): Record<string, string> {
+  return { Authorization: `Bearer ${key}` };
+}
