@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./database.js";
-import { migrations, runMigrations } from "./migrations.js";
 import { openStore, type Store } from "./open-store.js";
+import { migrations, runMigrations } from "./run-migrations.js";
 
 const opened: Store[] = [];
 afterEach(() => {

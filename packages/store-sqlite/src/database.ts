@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
-import { runMigrations } from "./migrations.js";
+import { runMigrations } from "./run-migrations.js";
 
 export type { Database } from "better-sqlite3";
 

@@ -1,20 +1,9 @@
-/**
- * Numbered migrations, applied in order at open inside one transaction each.
- * A migration is never edited once released: add the next number instead.
- */
-import type { Database } from "better-sqlite3";
+import type { Migration } from "./migration.js";
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-export const migrations: readonly Migration[] = [
-  {
-    version: 1,
-    name: "organizations, api keys, jobs",
-    sql: `
+export const foundation: Migration = {
+  version: 1,
+  name: "organizations, api keys, jobs",
+  sql: `
       CREATE TABLE organizations (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
@@ -55,28 +44,4 @@ export const migrations: readonly Migration[] = [
       );
       CREATE INDEX jobs_claimable ON jobs(status, kind, run_at);
     `,
-  },
-];
-
-/** Applies every migration newer than the database's version; returns the versions applied. */
-export function runMigrations(db: Database, list: readonly Migration[] = migrations): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at INTEGER NOT NULL
-  )`);
-  const current =
-    (db.prepare("SELECT MAX(version) AS version FROM schema_migrations").get() as { version: number | null })
-      .version ?? 0;
-  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
-  const applied: number[] = [];
-  for (const migration of [...list].sort((a, b) => a.version - b.version)) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, Date.now());
-    }).immediate();
-    applied.push(migration.version);
-  }
-  return applied;
-}
+};

@@ -1,0 +1,10 @@
+/**
+ * Numbered migrations, one file each, applied in order at open. A migration is
+ * never edited once released: add the next number instead.
+ */
+import { foundation } from "./001-foundation.js";
+import type { Migration } from "./migration.js";
+
+export type { Migration } from "./migration.js";
+
+export const migrations: readonly Migration[] = [foundation];
