@@ -235,6 +235,6 @@ describe("areas not implemented yet", () => {
     expect(response.status).toBe(501);
     const body = await response.json();
     expect(body.error.code).toBe("not_implemented");
-    expect(body.error.message).toMatch(/not implemented in this build yet/);
+    expect(body.error.message).toMatch(/^Not implemented in this build yet: /);
   });
 });

@@ -35,7 +35,7 @@ export function registerPendingAreas(app: Hono<AppEnv>): void {
     for (const path of paths) {
       app.all(path, () => {
         throw notImplemented(
-          `${area} is not implemented in this build yet (see the status table in README.md)`,
+          `Not implemented in this build yet: ${area} (see the status table in README.md)`,
         );
       });
     }
