@@ -20,7 +20,7 @@ export async function serveGroundwork(
   config: ServerConfig,
   logger: Logger = createLogger({ level: config.logLevel }),
 ): Promise<RunningServer> {
-  const store = openStore({ file: databaseFile(config.dataDir) });
+  const store = openStore({ file: databaseFile(config.dataDir), secret: config.secret });
   try {
     const bootstrap = bootstrapIfEmpty(store, config.dataDir);
     const app = createApp({ store, logger });

@@ -1,14 +1,19 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { ApiKeyStore } from "./api-keys.js";
+import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
 import { OrganizationStore } from "./organizations.js";
+import { ProviderStore } from "./providers.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
+import { UsageRecordStore } from "./usage-records.js";
 
 export interface Store {
   readonly db: Database;
   readonly organizations: OrganizationStore;
   readonly apiKeys: ApiKeyStore;
   readonly jobs: SqliteJobQueue;
+  readonly providers: ProviderStore;
+  readonly usage: UsageRecordStore;
   close(): void;
 }
 
@@ -17,6 +22,8 @@ export interface OpenStoreOptions {
   file: string;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Master secret for provider credentials; without it providers cannot store or use keys. */
+  secret?: string;
 }
 
 /** Opens (and migrates) the database and wires the stores that share it. */
@@ -29,6 +36,8 @@ export function openStore(options: OpenStoreOptions): Store {
     organizations: new OrganizationStore(db, clock, ids),
     apiKeys: new ApiKeyStore(db, clock, ids),
     jobs: new SqliteJobQueue(db, clock, ids),
+    providers: new ProviderStore(db, new CredentialCipher(options.secret ?? null), clock, ids),
+    usage: new UsageRecordStore(db, clock, ids),
     close() {
       if (db.open) db.close();
     },

@@ -3,8 +3,9 @@
  * never edited once released: add the next number instead.
  */
 import { foundation } from "./001-foundation.js";
+import { gateway } from "./002-gateway.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
-export const migrations: readonly Migration[] = [foundation];
+export const migrations: readonly Migration[] = [foundation, gateway];
