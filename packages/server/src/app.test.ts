@@ -6,7 +6,7 @@ import { type App, createApp } from "./app.js";
 import { readBody } from "./http/body.js";
 import { requirePlan, requireRole } from "./http/guards.js";
 import { createLogger } from "./logger.js";
-import { bearer, createTestTenant, type TestTenant } from "./test-support.js";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "./test-support.js";
 
 let tenant: TestTenant;
 let app: App;
@@ -49,7 +49,7 @@ describe("health", () => {
   it("answers 200 {status: ok} without credentials", async () => {
     const response = await app.request("/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok" });
+    expect(await bodyOf(response)).toEqual({ status: "ok" });
   });
 });
 
@@ -68,7 +68,7 @@ describe("authentication", () => {
   ])("answers 401 with the envelope for %s", async (_, header) => {
     const response = await app.request("/v1/test/read", { headers: { Authorization: header } });
     expect(response.status).toBe(401);
-    const body = await response.json();
+    const body = await bodyOf(response);
     expect(body).toMatchObject({
       error: { type: "authentication_error", code: "invalid_api_key", param: null },
     });
@@ -79,7 +79,7 @@ describe("authentication", () => {
     tenant.store.apiKeys.revoke(tenant.keys.admin);
     const response = await app.request("/v1/test/read", { headers: bearer(tenant.keys.admin) });
     expect(response.status).toBe(401);
-    expect((await response.json()).error.code).toBe("invalid_api_key");
+    expect((await bodyOf(response)).error.code).toBe("invalid_api_key");
   });
 
   it("lets a valid key through", async () => {
@@ -91,7 +91,7 @@ describe("authentication", () => {
     expect((await app.request("/v1/nope")).status).toBe(401);
     const response = await app.request("/v1/nope", { headers: bearer(tenant.keys.viewer) });
     expect(response.status).toBe(404);
-    expect((await response.json()).error.code).toBe("not_found");
+    expect((await bodyOf(response)).error.code).toBe("not_found");
   });
 });
 
@@ -108,7 +108,7 @@ describe("roles", () => {
     const response = await app.request(path, { method, headers: bearer(tenant.keys[role]) });
     expect(response.status).toBe(status);
     if (status === 403) {
-      expect(await response.json()).toMatchObject({
+      expect(await bodyOf(response)).toMatchObject({
         error: { type: "invalid_request_error", code: "forbidden", param: null },
       });
     }
@@ -125,7 +125,7 @@ describe("plans", () => {
     const key = tenant.keyFor("member", plan);
     const response = await app.request("/v1/test/byok", { method: "POST", headers: bearer(key) });
     expect(response.status).toBe(status);
-    if (status === 402) expect((await response.json()).error.type).toBe("billing_error");
+    if (status === 402) expect((await bodyOf(response)).error.type).toBe("billing_error");
   });
 });
 
@@ -140,7 +140,7 @@ describe("request bodies", () => {
   it("accepts a valid body", async () => {
     const response = await post(JSON.stringify({ name: "a", count: 2 }));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ name: "a", count: 2 });
+    expect(await bodyOf(response)).toEqual({ name: "a", count: 2 });
   });
 
   it.each([
@@ -154,7 +154,7 @@ describe("request bodies", () => {
   ])("answers 400 for %s, naming the field", async (_, body, param) => {
     const response = await post(body);
     expect(response.status).toBe(400);
-    const envelope = await response.json();
+    const envelope = await bodyOf(response);
     expect(envelope.error.type).toBe("invalid_request_error");
     expect(envelope.error.param).toBe(param);
   });
@@ -162,7 +162,7 @@ describe("request bodies", () => {
   it("answers 413 for a body over the limit", async () => {
     const response = await post(JSON.stringify({ name: "a".repeat(2000) }));
     expect(response.status).toBe(413);
-    expect((await response.json()).error.code).toBe("payload_too_large");
+    expect((await bodyOf(response)).error.code).toBe("payload_too_large");
   });
 
   it("never answers 5xx to arbitrary bodies", async () => {
@@ -176,7 +176,7 @@ describe("request bodies", () => {
         async (body) => {
           const response = await post(body);
           expect([200, 400, 413]).toContain(response.status);
-          if (response.status !== 200) expect((await response.json()).error).toBeDefined();
+          if (response.status !== 200) expect((await bodyOf(response)).error).toBeDefined();
         },
       ),
       { numRuns: 200 },
@@ -233,7 +233,7 @@ describe("areas not implemented yet", () => {
     expect((await app.request(path, { method })).status).toBe(401);
     const response = await app.request(path, { method, headers: bearer(tenant.keys.admin) });
     expect(response.status).toBe(501);
-    const body = await response.json();
+    const body = await bodyOf(response);
     expect(body.error.code).toBe("not_implemented");
     expect(body.error.message).toMatch(/^Not implemented in this build yet: /);
   });

@@ -31,3 +31,13 @@ export function createTestTenant(plan: Plan = "enterprise"): TestTenant {
 export function bearer(key: string): Record<string, string> {
   return { Authorization: `Bearer ${key}` };
 }
+
+/** A response body as tests read it: the error envelope when there is one, any other fields as they are. */
+export interface TestBody {
+  error: { message: string; type: string; param: string | null; code: string };
+  [field: string]: unknown;
+}
+
+export async function bodyOf(response: Response): Promise<TestBody> {
+  return (await response.json()) as TestBody;
+}
