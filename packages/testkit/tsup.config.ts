@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
+  // Test-only libraries (SDKs, canvas with native bindings) are devDependencies: never bundle them.
+  skipNodeModulesBundle: true,
 });

@@ -224,8 +224,7 @@ describe("errors, request ids and logs", () => {
 
 describe("areas not implemented yet", () => {
   it.each([
-    ["POST", "/v1/chat/completions"],
-    ["POST", "/v1/convert/source"],
+    ["POST", "/v1/responses"],
     ["GET", "/v1/schemas"],
     ["GET", "/v1/knowledge-bases/kb_1/documents"],
     ["POST", "/v1/agents/apply"],

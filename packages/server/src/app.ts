@@ -3,14 +3,17 @@
  * `app.request()`; the Node listener in http-server.ts serves it on a socket.
  */
 import { notFound, payloadTooLarge } from "@groundwork/core";
+import type { Gateway } from "@groundwork/gateway";
 import type { Store } from "@groundwork/store-sqlite";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createStoreGateway } from "./gateway-wiring.js";
 import { bearerAuth } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { registerGatewayRoutes } from "./routes/gateway/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
 
 export interface AppOptions {
@@ -18,6 +21,10 @@ export interface AppOptions {
   logger?: Logger;
   /** Largest request body accepted, in bytes (uploads have their own, larger limits). */
   maxBodyBytes?: number;
+  /** The model gateway; by default one over the store without a built-in model service. */
+  gateway?: Gateway;
+  /** Whether the gateway has a built-in model service (for the built-in embedding catalogue). */
+  builtinConfigured?: boolean;
 }
 
 export type App = Hono<AppEnv>;
@@ -52,6 +59,11 @@ export function createApp(options: AppOptions): App {
         throw payloadTooLarge(`Request body is larger than ${maxSize} bytes`);
       },
     }),
+  );
+  registerGatewayRoutes(
+    app,
+    options.gateway ?? createStoreGateway(options.store),
+    options.builtinConfigured ?? false,
   );
   registerPendingAreas(app);
   return app;

@@ -17,6 +17,8 @@ export interface ServerConfig {
   builtinApiKey: string | null;
   allowPrivateNetwork: boolean;
   logLevel: LogLevel;
+  /** Concurrent calls to an organization's own providers (GROUNDWORK_BYOK_CONCURRENCY, default 16). */
+  byokConcurrency: number;
 }
 
 export interface ConfigFlags {
@@ -42,6 +44,11 @@ export function parsePort(raw: string): number {
   return Number(raw);
 }
 
+function parsePositiveInteger(raw: string, name: string): number {
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`Invalid ${name} "${raw}": expected a positive integer`);
+  return Number(raw);
+}
+
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = resolveDataDir(flags.dataDir, env);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -58,6 +65,10 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     builtinApiKey: env.GROUNDWORK_BUILTIN_API_KEY || null,
     allowPrivateNetwork: env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
     logLevel: level as LogLevel,
+    byokConcurrency: parsePositiveInteger(
+      env.GROUNDWORK_BYOK_CONCURRENCY ?? "16",
+      "GROUNDWORK_BYOK_CONCURRENCY",
+    ),
   };
 }
 

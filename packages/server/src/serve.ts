@@ -1,8 +1,11 @@
 /** Starts the whole server in-process: store, first-start bootstrap, app, listener. */
+
+import { createFastFetch } from "@groundwork/gateway";
 import { openStore, type Store } from "@groundwork/store-sqlite";
 import { createApp } from "./app.js";
 import { type BootstrapResult, bootstrapIfEmpty } from "./bootstrap.js";
 import { databaseFile, type ServerConfig } from "./config.js";
+import { createStoreGateway } from "./gateway-wiring.js";
 import { listen } from "./http-server.js";
 import { createLogger, type Logger } from "./logger.js";
 
@@ -23,7 +26,16 @@ export async function serveGroundwork(
   const store = openStore({ file: databaseFile(config.dataDir), secret: config.secret });
   try {
     const bootstrap = bootstrapIfEmpty(store, config.dataDir);
-    const app = createApp({ store, logger });
+    const builtin =
+      config.builtinBaseUrl === null
+        ? null
+        : { baseUrl: config.builtinBaseUrl, apiKey: config.builtinApiKey ?? "" };
+    const gateway = createStoreGateway(store, {
+      builtin,
+      fetch: createFastFetch(),
+      byokConcurrency: config.byokConcurrency,
+    });
+    const app = createApp({ store, logger, gateway, builtinConfigured: builtin !== null });
     const http = await listen(app, { host: config.host, port: config.port });
     let closing: Promise<void> | null = null;
     return {

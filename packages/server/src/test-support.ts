@@ -10,7 +10,7 @@ export interface TestTenant {
 }
 
 export function createTestTenant(plan: Plan = "enterprise"): TestTenant {
-  const store = openStore({ file: ":memory:" });
+  const store = openStore({ file: ":memory:", secret: "test-master-secret-for-credentials" });
   const organization = store.organizations.create("acme", plan);
   const make = (organizationId: string, role: Role) => store.apiKeys.create({ organizationId, role }).key;
   return {

@@ -33,12 +33,19 @@ export function errorResponse(c: Context<AppEnv>, error: GroundworkError): Respo
 
 export function onError(error: unknown, c: Context<AppEnv>): Response {
   const mapped = toGroundworkError(error);
-  if (mapped.status >= 500) {
+  if (!isGroundworkError(error) && mapped.status >= 500) {
+    // Unexpected: a bug or a broken dependency. The client sees a generic 500; the log has the detail.
     c.var.logger.error("request failed", {
       requestId: c.var.requestId,
-      code: mapped.code,
       error: error instanceof Error ? error.message : String(error),
       stack: error instanceof Error ? error.stack : undefined,
+    });
+  } else if (mapped.status >= 500) {
+    c.var.logger.warn("request answered with a server-side error", {
+      requestId: c.var.requestId,
+      status: mapped.status,
+      code: mapped.code,
+      error: mapped.message,
     });
   }
   return errorResponse(c, mapped);

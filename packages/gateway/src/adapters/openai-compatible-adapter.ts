@@ -1,0 +1,119 @@
+/**
+ * Adapter for every OpenAI-compatible endpoint (HOSTED_A, HOSTED_C, HOSTED_D,
+ * SELF_HOSTED and the platform's built-in upstream), on the official `openai`
+ * SDK. Kinds differ only in their quirks, passed as options.
+ */
+import type {
+  CallOptions,
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatRequest,
+  EmbeddingRequest,
+} from "@groundwork/core";
+import OpenAI from "openai";
+import type { EmbeddingsResponse, ProviderAdapter } from "../adapter.js";
+import { mapUpstream } from "../upstream-errors.js";
+
+export interface OpenAICompatibleOptions {
+  /** Name used in error messages, e.g. `hosted-a`. */
+  provider: string;
+  baseUrl: string;
+  /** Null for servers that take no key (self-hosted). */
+  apiKey: string | null;
+  organizationId?: string;
+  /** HOSTED_D takes only auto/none/required: a named function is not forwarded. */
+  namedToolChoice?: boolean;
+  /** Whether the endpoint serves embeddings. */
+  embeddings?: boolean;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** The SDK insists on a key; servers that take none ignore this placeholder. */
+const NO_KEY = "no-key";
+
+export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions): ProviderAdapter {
+  const client = new OpenAI({
+    apiKey: options.apiKey ?? NO_KEY,
+    baseURL: options.baseUrl,
+    organization: options.organizationId ?? null,
+    // Retries are the gateway's decision (only where safe), never the SDK's.
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? 120_000,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  const provider = options.provider;
+
+  function upstreamBody(request: ChatRequest): ChatRequest {
+    if (options.namedToolChoice !== false || typeof request.tool_choice !== "object") return request;
+    const { tool_choice: _named, ...rest } = request;
+    return rest;
+  }
+
+  const adapter: ProviderAdapter = {
+    complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatCompletion> {
+      return mapUpstream(provider, async () => {
+        const body = {
+          ...upstreamBody(request),
+          stream: false,
+        } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+        const completion = await client.chat.completions.create(body, signalOf(call));
+        return completion as unknown as ChatCompletion;
+      });
+    },
+
+    async *stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
+      // Usage is always asked for upstream, so calls are metered; the gateway drops
+      // the usage chunk when the client did not ask for it.
+      const body = {
+        ...upstreamBody(request),
+        stream: true,
+        stream_options: { include_usage: true },
+      } as OpenAI.ChatCompletionCreateParamsStreaming;
+      const stream = await mapUpstream(provider, () => client.chat.completions.create(body, signalOf(call)));
+      yield* mapStream(provider, stream as AsyncIterable<unknown> as AsyncIterable<ChatCompletionChunk>);
+    },
+
+    listModels(call: CallOptions = {}): Promise<string[]> {
+      return mapUpstream(provider, async () => {
+        const ids: string[] = [];
+        for await (const model of client.models.list(signalOf(call))) ids.push(model.id);
+        return ids;
+      });
+    },
+  };
+
+  if (options.embeddings === true) {
+    adapter.embed = (request: EmbeddingRequest, call: CallOptions = {}): Promise<EmbeddingsResponse> =>
+      mapUpstream(provider, async () => {
+        const response = await client.embeddings.create(
+          {
+            model: request.model,
+            input: request.input,
+            encoding_format: "float",
+            ...(request.dimensions === undefined ? {} : { dimensions: request.dimensions }),
+            ...(request.user === undefined ? {} : { user: request.user }),
+          },
+          signalOf(call),
+        );
+        const vectors: number[][] = new Array(request.input.length);
+        for (const item of response.data) vectors[item.index] = item.embedding;
+        return { vectors, promptTokens: response.usage?.prompt_tokens ?? 0 };
+      });
+  }
+  return adapter;
+}
+
+function signalOf(call: CallOptions): { signal?: AbortSignal } {
+  return call.signal === undefined ? {} : { signal: call.signal };
+}
+
+/** Errors after the first chunk still become gateway errors (the caller ends the stream with them). */
+async function* mapStream<T>(provider: string, stream: AsyncIterable<T>): AsyncIterable<T> {
+  const iterator = stream[Symbol.asyncIterator]();
+  while (true) {
+    const next = await mapUpstream(provider, () => iterator.next());
+    if (next.done === true) return;
+    yield next.value;
+  }
+}

@@ -1,0 +1,571 @@
+/**
+ * The model gateway: routes a `model` string to the built-in upstream, the
+ * in-process embedding model or the organization's own provider, enforces the
+ * plan, the image rules and the BYOK concurrency limit, and meters every call.
+ * Pure engine: providers, usage storage, clock and fetch are injected.
+ */
+import { createHash } from "node:crypto";
+import {
+  billingRequired,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatRequest,
+  type Clock,
+  estimateTokens,
+  invalidRequest,
+  notFound,
+  type Plan,
+  type Principal,
+  planAllows,
+  serviceUnavailable,
+  systemClock,
+} from "@groundwork/core";
+import type { ProviderAdapter } from "./adapter.js";
+import { createProviderAdapter } from "./adapters/create-provider-adapter.js";
+import { createOpenAICompatibleAdapter } from "./adapters/openai-compatible-adapter.js";
+import { type ChatRequestBody, imageUrls, toChatRequest } from "./chat-request.js";
+import { ConcurrencyLimiter } from "./concurrency-limiter.js";
+import { type EmbeddingsBody, encodeEmbedding } from "./embeddings-request.js";
+import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
+import { type ModelRoute, parseModelString } from "./model-string.js";
+import {
+  BUILTIN_EMBEDDING_PRICES,
+  costEur,
+  DEFAULT_PLAN_ALLOWANCE_EUR,
+  startOfMonthUtc,
+  type TokenPrice,
+} from "./pricing.js";
+import type { ProviderConfig } from "./provider-config.js";
+import { MODEL_PREFIXES, PROVIDER_KINDS, type ProviderKind, type ProviderType } from "./provider-kinds.js";
+
+/** A provider account with its decrypted key, as the directory hands it out for a call. */
+export interface ProviderAccount {
+  id: string;
+  name: string;
+  type: ProviderType;
+  config: ProviderConfig;
+  apiKey: string | null;
+}
+
+/** Where the gateway finds an organization's provider accounts (implemented over the store). */
+export interface ProviderDirectory {
+  find(organizationId: string, type: ProviderType): ProviderAccount | null | Promise<ProviderAccount | null>;
+  list(organizationId: string): ProviderAccount[] | Promise<ProviderAccount[]>;
+}
+
+export type UsageSurface = "CHAT" | "VISION" | "EMBEDDINGS" | "RESPONSES" | "AUDIO";
+
+export interface UsageEvent {
+  organizationId: string;
+  apiKeyId: string | null;
+  model: string;
+  surface: UsageSurface;
+  byok: boolean;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number | null;
+  costEur: number;
+  latencyMs: number;
+  outcome: "ok" | "error" | "aborted";
+  endUser: string | null;
+}
+
+/** Records calls and answers how much of the plan an organization used (implemented over the store). */
+export interface UsageMeter {
+  record(event: UsageEvent): void | Promise<void>;
+  chargedSince(organizationId: string, since: number): number | Promise<number>;
+}
+
+export interface GatewayOptions {
+  providers: ProviderDirectory;
+  usage: UsageMeter;
+  /** The OpenAI-compatible upstream behind built-in model names; null when none is configured. */
+  builtin: { baseUrl: string; apiKey: string } | null;
+  clock?: Clock;
+  /** Used by every SDK client (the hot path's transport). */
+  fetch?: typeof fetch;
+  /** Concurrent BYOK calls per organization. */
+  byokConcurrency?: number;
+  planAllowanceEur?: Readonly<Record<Plan, number | null>>;
+  /** Built-in chat prices by model name; unpriced models cost nothing (tokens are still recorded). */
+  chatPrices?: Readonly<Record<string, TokenPrice>>;
+  /** Builds adapters; tests and embedders may replace it. */
+  adapterFor?: (account: ProviderAccount, fetchImpl: typeof globalThis.fetch | undefined) => ProviderAdapter;
+  timeoutMs?: number;
+}
+
+export interface CallContext {
+  principal: Principal;
+  signal?: AbortSignal;
+}
+
+export interface EmbeddingsResult {
+  object: "list";
+  data: Array<{ object: "embedding"; index: number; embedding: number[] | string }>;
+  model: string;
+  usage: { prompt_tokens: number; total_tokens: number };
+}
+
+export interface ModelEntry {
+  id: string;
+  object: "model";
+  created: number;
+  owned_by: string;
+}
+
+export const BUILTIN_EMBEDDING_MODELS = ["text-embedding-3-small", "text-embedding-3-large"] as const;
+export const DEFAULT_BYOK_CONCURRENCY = 16;
+
+interface MeteredCall {
+  model: string;
+  surface: UsageSurface;
+  byok: boolean;
+  /** performance.now() at the start of the call. */
+  started: number;
+  outcome: UsageEvent["outcome"];
+  endUser: string | undefined;
+  price?: TokenPrice | undefined;
+}
+
+interface Tokens {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number | null;
+}
+
+interface Target {
+  adapter: ProviderAdapter;
+  byok: boolean;
+  kind: ProviderKind | null;
+  /** Frees the BYOK concurrency slot (a no-op for built-in calls). */
+  release: () => void;
+}
+
+export class Gateway {
+  private readonly clock: Clock;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly allowance: Readonly<Record<Plan, number | null>>;
+  private readonly builtinAdapter: ProviderAdapter | null;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.limiter = new ConcurrencyLimiter(options.byokConcurrency ?? DEFAULT_BYOK_CONCURRENCY);
+    this.allowance = options.planAllowanceEur ?? DEFAULT_PLAN_ALLOWANCE_EUR;
+    this.builtinAdapter =
+      options.builtin === null
+        ? null
+        : createOpenAICompatibleAdapter({
+            provider: "the built-in model service",
+            baseUrl: options.builtin.baseUrl,
+            apiKey: options.builtin.apiKey,
+            embeddings: true,
+            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+          });
+  }
+
+  /** Current BYOK calls in flight for an organization (for tests and metrics). */
+  byokInFlight(organizationId: string): number {
+    return this.limiter.inUse(organizationId);
+  }
+
+  // ---- chat ----
+
+  async chat(body: ChatRequestBody, context: CallContext): Promise<ChatCompletion> {
+    const started = performance.now();
+    const { request, route, surface, cacheKeySent } = this.prepareChat(body, context.principal);
+    const target = await this.target(route, context.principal, "chat");
+    let outcome: UsageEvent["outcome"] = "error";
+    let completion: ChatCompletion | undefined;
+    try {
+      completion = await target.adapter.complete(request, signalOf(context));
+      outcome = "ok";
+      completion.model = body.model;
+      if (!target.byok && !cacheKeySent && completion.usage !== undefined) {
+        delete completion.usage.prompt_tokens_details;
+      }
+      return completion;
+    } catch (error) {
+      if (context.signal?.aborted === true) outcome = "aborted";
+      throw error;
+    } finally {
+      target.release();
+      await this.meter(
+        context,
+        { model: body.model, surface, byok: target.byok, started, outcome, endUser: body.user },
+        {
+          promptTokens: completion?.usage?.prompt_tokens ?? estimateRequestTokens(request),
+          completionTokens: completion?.usage?.completion_tokens ?? 0,
+          cachedTokens: completion?.usage?.prompt_tokens_details?.cached_tokens ?? null,
+        },
+      );
+    }
+  }
+
+  /**
+   * Opens a streamed chat completion. Routing, plan, limits and the upstream's
+   * own refusal all surface here, before the first byte, so the HTTP layer can
+   * still answer with a status; errors after that end the stream.
+   */
+  async openChatStream(
+    body: ChatRequestBody,
+    context: CallContext,
+  ): Promise<AsyncIterable<ChatCompletionChunk>> {
+    const started = performance.now();
+    const { request, route, surface, cacheKeySent } = this.prepareChat(body, context.principal);
+    const target = await this.target(route, context.principal, "chat");
+    const includeUsage = body.stream_options?.include_usage === true;
+    let iterator: AsyncIterator<ChatCompletionChunk>;
+    let first: IteratorResult<ChatCompletionChunk>;
+    try {
+      iterator = target.adapter.stream(request, signalOf(context))[Symbol.asyncIterator]();
+      first = await iterator.next();
+    } catch (error) {
+      target.release();
+      const call = {
+        model: body.model,
+        surface,
+        byok: target.byok,
+        started,
+        outcome: outcomeOf(context),
+        endUser: body.user,
+      };
+      await this.meter(context, call, {
+        promptTokens: estimateRequestTokens(request),
+        completionTokens: 0,
+        cachedTokens: null,
+      });
+      throw error;
+    }
+    const self = this;
+    return (async function* relay() {
+      let usage: ChatCompletion["usage"] | undefined;
+      let outcome: UsageEvent["outcome"] = "error";
+      let completionChars = 0;
+      try {
+        let next = first;
+        while (next.done !== true) {
+          const chunk = next.value;
+          chunk.model = body.model;
+          for (const choice of chunk.choices) completionChars += choice.delta.content?.length ?? 0;
+          if (chunk.usage != null) {
+            usage = chunk.usage;
+            if (!target.byok && !cacheKeySent) delete chunk.usage.prompt_tokens_details;
+          }
+          const usageOnly = chunk.choices.length === 0 && chunk.usage != null;
+          if (!usageOnly || includeUsage) {
+            if (!includeUsage) delete chunk.usage;
+            yield chunk;
+          }
+          next = await iterator.next();
+        }
+        outcome = "ok";
+      } catch (error) {
+        outcome = outcomeOf(context);
+        throw error;
+      } finally {
+        target.release();
+        // A client that stops reading ends the generator early: tell the upstream.
+        await iterator.return?.();
+        await self.meter(
+          context,
+          { model: body.model, surface, byok: target.byok, started, outcome, endUser: body.user },
+          {
+            promptTokens: usage?.prompt_tokens ?? estimateRequestTokens(request),
+            completionTokens: usage?.completion_tokens ?? Math.ceil(completionChars / 4),
+            cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? null,
+          },
+        );
+      }
+    })();
+  }
+
+  private prepareChat(
+    body: ChatRequestBody,
+    principal: Principal,
+  ): { request: ChatRequest; route: ModelRoute; surface: UsageSurface; cacheKeySent: boolean } {
+    const route = parseModelString(body.model);
+    const request = toChatRequest(body, route.model);
+    const images = imageUrls(request);
+    checkImages(images, route);
+    let cacheKeySent = false;
+    if (request.prompt_cache_key !== undefined && route.kind === "builtin") {
+      // The built-in provider never sees the customer's value, only a key scoped to the organization.
+      request.prompt_cache_key = createHash("sha256")
+        .update(`${principal.organizationId}\u0000${request.prompt_cache_key}`)
+        .digest("hex");
+      cacheKeySent = true;
+    }
+    return { request, route, surface: images.length > 0 ? "VISION" : "CHAT", cacheKeySent };
+  }
+
+  // ---- embeddings ----
+
+  async embeddings(body: EmbeddingsBody, context: CallContext): Promise<EmbeddingsResult> {
+    const started = performance.now();
+    const route = parseModelString(body.model);
+    if (route.kind === "builtin") {
+      if (route.model === HASH_EMBEDDING_MODEL) return this.hashEmbeddings(body, context, started);
+      if (!(BUILTIN_EMBEDDING_MODELS as readonly string[]).includes(route.model)) {
+        throw invalidRequest(
+          `"${route.model}" is not a built-in embedding model (available: ${[...BUILTIN_EMBEDDING_MODELS, HASH_EMBEDDING_MODEL].join(", ")}); use <prefix>/<model> for your own provider`,
+          { param: "model", code: "model_not_found" },
+        );
+      }
+    } else if (!route.provider.embeddings) {
+      throw invalidRequest(
+        `${route.provider.prefix} serves no embeddings; only ${embeddingPrefixes().join(" and ")} do`,
+        { param: "model", code: "model_not_supported" },
+      );
+    }
+    const target = await this.target(route, context.principal, "embeddings");
+    let outcome: UsageEvent["outcome"] = "error";
+    let promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
+    try {
+      const embed = target.adapter.embed;
+      if (embed === undefined) {
+        throw invalidRequest(`${body.model} serves no embeddings`, {
+          param: "model",
+          code: "model_not_supported",
+        });
+      }
+      const result = await embed(
+        {
+          model: route.model,
+          input: body.input,
+          ...(body.dimensions === undefined ? {} : { dimensions: body.dimensions }),
+          ...(body.user === undefined ? {} : { user: body.user }),
+        },
+        signalOf(context),
+      );
+      outcome = "ok";
+      promptTokens = result.promptTokens || promptTokens;
+      return {
+        object: "list",
+        data: result.vectors.map((vector, index) => ({
+          object: "embedding",
+          index,
+          embedding: encodeEmbedding(vector, body.encodingFormat),
+        })),
+        model: body.model,
+        usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+      };
+    } catch (error) {
+      outcome = outcomeOf(context);
+      throw error;
+    } finally {
+      target.release();
+      await this.meter(
+        context,
+        {
+          model: body.model,
+          surface: "EMBEDDINGS",
+          byok: target.byok,
+          started,
+          outcome,
+          endUser: body.user,
+          price: route.kind === "builtin" ? BUILTIN_EMBEDDING_PRICES[route.model] : undefined,
+        },
+        { promptTokens, completionTokens: 0, cachedTokens: null },
+      );
+    }
+  }
+
+  private async hashEmbeddings(
+    body: EmbeddingsBody,
+    context: CallContext,
+    started: number,
+  ): Promise<EmbeddingsResult> {
+    if (body.dimensions !== undefined && body.dimensions !== HASH_EMBEDDING_DIMENSIONS) {
+      throw invalidRequest(`${HASH_EMBEDDING_MODEL} has exactly ${HASH_EMBEDDING_DIMENSIONS} dimensions`, {
+        param: "dimensions",
+      });
+    }
+    const promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
+    const data = body.input.map((text, index) => ({
+      object: "embedding" as const,
+      index,
+      embedding: encodeEmbedding(hashEmbedding(text), body.encodingFormat),
+    }));
+    const call = {
+      model: body.model,
+      surface: "EMBEDDINGS" as const,
+      byok: false,
+      started,
+      outcome: "ok" as const,
+      endUser: body.user,
+    };
+    await this.meter(context, call, { promptTokens, completionTokens: 0, cachedTokens: null });
+    return {
+      object: "list",
+      data,
+      model: body.model,
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    };
+  }
+
+  // ---- models ----
+
+  /** Built-in models plus `<prefix>/<model>` for every model each configured provider lists. */
+  async listModels(
+    principal: Principal,
+    signal?: AbortSignal,
+  ): Promise<{ object: "list"; data: ModelEntry[] }> {
+    const created = Math.floor(this.clock.now() / 1000);
+    const entry = (id: string, owner: string): ModelEntry => ({
+      id,
+      object: "model",
+      created,
+      owned_by: owner,
+    });
+    const data: ModelEntry[] = [entry(HASH_EMBEDDING_MODEL, "groundwork")];
+    if (this.builtinAdapter !== null) {
+      for (const id of BUILTIN_EMBEDDING_MODELS) data.push(entry(id, "groundwork"));
+      const builtinModels = await this.builtinAdapter
+        .listModels(signal === undefined ? {} : { signal })
+        .catch(() => []);
+      for (const id of builtinModels) if (!data.some((m) => m.id === id)) data.push(entry(id, "groundwork"));
+    }
+    if (planAllows(principal.plan, "team")) {
+      for (const account of await this.options.providers.list(principal.organizationId)) {
+        const kind = PROVIDER_KINDS[account.type];
+        // One unreachable provider must not hide the others.
+        const ids = await this.adapterFor(account)
+          .listModels(signal === undefined ? {} : { signal })
+          .catch(() => []);
+        for (const id of ids) data.push(entry(`${kind.prefix}/${id}`, account.name));
+      }
+    }
+    return { object: "list", data };
+  }
+
+  /** Builds the adapter of one account (used by `/v1/providers/test` and model listings). */
+  adapterFor(account: ProviderAccount): ProviderAdapter {
+    return (this.options.adapterFor ?? ((a, f) => createProviderAdapter(a, f, this.options.timeoutMs)))(
+      account,
+      this.options.fetch,
+    );
+  }
+
+  // ---- routing, plan, limits, metering ----
+
+  private async target(route: ModelRoute, principal: Principal, use: "chat" | "embeddings"): Promise<Target> {
+    if (route.kind === "builtin") {
+      if (this.builtinAdapter === null) {
+        throw serviceUnavailable(
+          `Built-in model "${route.model}" is unavailable: no built-in model service is configured (set GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, or use <prefix>/<model> with your own provider)`,
+        );
+      }
+      await this.checkAllowance(principal);
+      return { adapter: this.builtinAdapter, byok: false, kind: null, release: () => {} };
+    }
+    const kind = route.provider;
+    if (!kind.configurable) {
+      throw invalidRequest(`${kind.prefix} is recognised but no call routed to it can succeed`, {
+        param: "model",
+        code: "provider_not_supported",
+      });
+    }
+    if (!planAllows(principal.plan, "team")) {
+      throw billingRequired(
+        `Models of your own providers (${kind.prefix}/…) need the Team, Business or Enterprise plan; the organization is on ${principal.plan}`,
+      );
+    }
+    const account = await this.options.providers.find(principal.organizationId, kind.type);
+    if (account === null) {
+      throw notFound(
+        `No ${kind.type} provider is configured for this organization; add one with POST /v1/providers to use ${kind.prefix}/… models`,
+        { param: "model" },
+      );
+    }
+    if (use === "embeddings" && !kind.embeddings) {
+      throw invalidRequest(`${kind.prefix} serves no embeddings`, {
+        param: "model",
+        code: "model_not_supported",
+      });
+    }
+    const release = this.limiter.acquire(principal.organizationId);
+    try {
+      return { adapter: this.adapterFor(account), byok: true, kind, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  private async checkAllowance(principal: Principal): Promise<void> {
+    const allowance = this.allowance[principal.plan];
+    if (allowance === null) return;
+    const used = await this.options.usage.chargedSince(
+      principal.organizationId,
+      startOfMonthUtc(this.clock.now()),
+    );
+    if (used >= allowance) {
+      throw billingRequired(
+        `The organization's included usage for this month (${allowance} EUR on the ${principal.plan} plan) is used up`,
+        { code: "usage_exhausted" },
+      );
+    }
+  }
+
+  private async meter(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {
+    const price = call.price ?? this.options.chatPrices?.[call.model];
+    await this.options.usage.record({
+      organizationId: context.principal.organizationId,
+      apiKeyId: context.principal.apiKeyId,
+      model: call.model,
+      surface: call.surface,
+      byok: call.byok,
+      ...tokens,
+      costEur: call.byok ? 0 : costEur(price, tokens),
+      latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
+      outcome: call.outcome,
+      endUser: call.endUser ?? null,
+    });
+  }
+}
+
+function signalOf(context: CallContext): { signal?: AbortSignal } {
+  return context.signal === undefined ? {} : { signal: context.signal };
+}
+
+function outcomeOf(context: CallContext): UsageEvent["outcome"] {
+  return context.signal?.aborted === true ? "aborted" : "error";
+}
+
+function estimateRequestTokens(request: ChatRequest): number {
+  let tokens = 0;
+  for (const message of request.messages) {
+    if (typeof message.content === "string") tokens += estimateTokens(message.content);
+    else if (Array.isArray(message.content)) {
+      for (const part of message.content) if (part.type === "text") tokens += estimateTokens(part.text);
+    }
+  }
+  return tokens;
+}
+
+function embeddingPrefixes(): string[] {
+  return MODEL_PREFIXES.filter((prefix) =>
+    Object.values(PROVIDER_KINDS).some((k) => k.prefix === prefix && k.embeddings),
+  );
+}
+
+/** Image rules 3–5 of the spec: https everywhere, and only data: URLs for self-hosted models. */
+function checkImages(urls: string[], route: ModelRoute): void {
+  const selfHosted = route.kind === "provider" && route.provider.type === "SELF_HOSTED";
+  urls.forEach((url) => {
+    const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
+    if (selfHosted && scheme !== "data:") {
+      throw invalidRequest("self-hosted models accept images only as base64 data: URLs", {
+        param: "messages",
+        code: "invalid_image_url",
+      });
+    }
+    if (scheme !== "https:" && scheme !== "data:") {
+      throw invalidRequest("Image URLs must use https (or be base64 data: URLs)", {
+        param: "messages",
+        code: "invalid_image_url",
+      });
+    }
+  });
+}

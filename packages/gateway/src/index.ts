@@ -1,0 +1,50 @@
+export type { EmbeddingsResponse, ProviderAdapter } from "./adapter.js";
+export { createAnthropicAdapter } from "./adapters/anthropic-adapter.js";
+export { createAzureAdapter } from "./adapters/azure-adapter.js";
+export { createProviderAdapter, HOSTED_A_DEFAULT_BASE_URL } from "./adapters/create-provider-adapter.js";
+export {
+  createOpenAICompatibleAdapter,
+  type OpenAICompatibleOptions,
+} from "./adapters/openai-compatible-adapter.js";
+export { type ChatRequestBody, chatRequestSchema, imageUrls, toChatRequest } from "./chat-request.js";
+export { ConcurrencyLimiter } from "./concurrency-limiter.js";
+export {
+  type EmbeddingsBody,
+  encodeEmbedding,
+  MAX_EMBEDDING_BYTES,
+  MAX_EMBEDDING_INPUTS,
+  parseEmbeddingsBody,
+} from "./embeddings-request.js";
+export { createFastFetch } from "./fast-fetch.js";
+export {
+  BUILTIN_EMBEDDING_MODELS,
+  type CallContext,
+  DEFAULT_BYOK_CONCURRENCY,
+  type EmbeddingsResult,
+  Gateway,
+  type GatewayOptions,
+  type ModelEntry,
+  type ProviderAccount,
+  type ProviderDirectory,
+  type UsageEvent,
+  type UsageMeter,
+  type UsageSurface,
+} from "./gateway.js";
+export { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
+export { type ModelRoute, parseModelString } from "./model-string.js";
+export { BUILTIN_EMBEDDING_PRICES, costEur, DEFAULT_PLAN_ALLOWANCE_EUR, type TokenPrice } from "./pricing.js";
+export {
+  type ProviderConfig,
+  parseProviderType,
+  validateProviderApiKey,
+  validateProviderConfig,
+} from "./provider-config.js";
+export {
+  isProviderType,
+  MODEL_PREFIXES,
+  PROVIDER_KINDS,
+  PROVIDER_TYPES,
+  type ProviderKind,
+  type ProviderType,
+} from "./provider-kinds.js";
+export { mapUpstream, toUpstreamError } from "./upstream-errors.js";

@@ -1,0 +1,216 @@
+/**
+ * Fetches an `http` conversion source: the caller's headers go to the source's
+ * origin only, redirects are followed by hand (at most 5, http/https only, each
+ * hop re-checked), loopback/private/link-local targets are refused unless
+ * GROUNDWORK_ALLOW_PRIVATE_NETWORK=1, and the body is capped in size and time.
+ */
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+import { DocumentError } from "@groundwork/convert";
+
+export interface FetchSourceOptions {
+  allowPrivateNetwork: boolean;
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects?: number;
+  fetch?: typeof fetch;
+}
+
+export interface FetchedSource {
+  bytes: Uint8Array;
+  filename: string;
+  mimeType?: string;
+}
+
+const blocked = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const) {
+  blocked.addSubnet(network, prefix, "ipv4");
+}
+for (const [network, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const) {
+  blocked.addSubnet(network, prefix, "ipv6");
+}
+
+/** True for loopback, private, link-local, carrier-grade NAT, multicast and unspecified addresses. */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, "ipv4");
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+    if (mapped !== undefined) return blocked.check(mapped, "ipv4");
+    return blocked.check(address, "ipv6");
+  }
+  return true;
+}
+
+async function checkTarget(url: URL, allowPrivateNetwork: boolean): Promise<void> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new DocumentError("source_refused", `Only http and https URLs can be fetched, not ${url.protocol}`);
+  }
+  if (allowPrivateNetwork) return;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  let addresses: string[];
+  try {
+    addresses =
+      isIP(host) !== 0
+        ? [host]
+        : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+  } catch {
+    throw new DocumentError("fetch_failed", `The host ${host} could not be resolved`);
+  }
+  const refused = addresses.find(isPrivateAddress);
+  if (refused !== undefined) {
+    throw new DocumentError(
+      "source_refused",
+      `${host} resolves to ${refused}, a loopback, private or link-local address; such sources are refused unless GROUNDWORK_ALLOW_PRIVATE_NETWORK=1`,
+    );
+  }
+}
+
+function filenameOf(url: URL, disposition: string | null): string {
+  const star = disposition === null ? null : /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition)?.[1];
+  if (star) {
+    try {
+      return decodeURIComponent(star.trim().replace(/^"|"$/g, ""));
+    } catch {
+      // fall through
+    }
+  }
+  const plain = disposition === null ? null : /filename\s*=\s*"?([^";]+)"?/i.exec(disposition)?.[1];
+  if (plain) return plain.trim();
+  const last = url.pathname.split("/").filter(Boolean).pop();
+  if (last !== undefined) {
+    try {
+      return decodeURIComponent(last);
+    } catch {
+      return last;
+    }
+  }
+  return url.hostname;
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new DocumentError(
+      "limit_exceeded",
+      `The source declares ${declared} bytes; at most ${maxBytes} are fetched`,
+    );
+  }
+  if (response.body === null) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new DocumentError("limit_exceeded", `The source sent more than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+export async function fetchSource(
+  rawUrl: string,
+  headers: Record<string, string> | null,
+  options: FetchSourceOptions,
+  signal: AbortSignal,
+): Promise<FetchedSource> {
+  const doFetch = options.fetch ?? fetch;
+  const limit = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new DocumentError("fetch_failed", "The source URL is not a valid absolute URL");
+  }
+  const origin = url.origin;
+  for (let hop = 0; ; hop++) {
+    await checkTarget(url, options.allowPrivateNetwork);
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        redirect: "manual",
+        signal: limit,
+        // The caller's headers (often credentials) go to the origin they named, never to a redirect elsewhere.
+        headers: url.origin === origin && headers !== null ? headers : {},
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (limit.aborted)
+        throw new DocumentError(
+          "fetch_failed",
+          `The source did not answer within ${options.timeoutMs / 1000} s`,
+        );
+      throw new DocumentError(
+        "fetch_failed",
+        `The source could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+      await response.body?.cancel().catch(() => {});
+      if (hop >= (options.maxRedirects ?? 5))
+        throw new DocumentError("fetch_failed", "The source redirected too many times");
+      url = new URL(response.headers.get("location") as string, url);
+      if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new DocumentError(
+          "source_refused",
+          `The source redirected to a ${url.protocol} URL; only http and https are followed`,
+        );
+      }
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new DocumentError(
+        "fetch_failed",
+        `The source answered ${response.status} ${response.statusText}`.trim(),
+      );
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readCapped(response, options.maxBytes);
+    } catch (error) {
+      if (error instanceof DocumentError) throw error;
+      if (signal.aborted) throw signal.reason;
+      throw new DocumentError(
+        "fetch_failed",
+        `Reading the source failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    const mimeType = response.headers.get("content-type") ?? undefined;
+    return {
+      bytes,
+      filename: filenameOf(url, response.headers.get("content-disposition")),
+      ...(mimeType === undefined || mimeType.startsWith("application/octet-stream") ? {} : { mimeType }),
+    };
+  }
+}

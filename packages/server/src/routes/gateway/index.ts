@@ -1,0 +1,14 @@
+import type { Gateway } from "@groundwork/gateway";
+import type { Hono } from "hono";
+import type { AppEnv } from "../../http/env.js";
+import { registerChatCompletions } from "./chat-completions.js";
+import { registerEmbeddings } from "./embeddings.js";
+import { registerModels } from "./models.js";
+import { registerProviders } from "./providers.js";
+
+export function registerGatewayRoutes(app: Hono<AppEnv>, gateway: Gateway, builtinConfigured: boolean): void {
+  registerChatCompletions(app, gateway);
+  registerEmbeddings(app, gateway);
+  registerModels(app, gateway);
+  registerProviders(app, gateway, builtinConfigured);
+}
