@@ -93,7 +93,7 @@ describe("POST /v1/chat/completions on built-in models", () => {
     const response = await post("/v1/chat/completions", hello("gw-chat-1", { prompt_cache_key: "my-key" }));
     const body = await bodyOf(response);
     expect(body.usage).toMatchObject({ prompt_tokens_details: { cached_tokens: 40 } });
-    const sent = (builtin.requests[0]?.body as Record<string, unknown>).prompt_cache_key;
+    const sent = (builtin.requests[0]?.body as Record<string, unknown> | undefined)?.prompt_cache_key;
     expect(sent).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(builtin.requests[0]?.body)).not.toContain("my-key");
 
@@ -108,7 +108,9 @@ describe("POST /v1/chat/completions on built-in models", () => {
         body: JSON.stringify(hello("gw-chat-1", { prompt_cache_key: "my-key" })),
         headers: { ...bearer(other.keys.member), "content-type": "application/json" },
       });
-      expect((builtin.requests[1]?.body as Record<string, unknown>).prompt_cache_key).not.toBe(sent);
+      expect((builtin.requests[1]?.body as Record<string, unknown> | undefined)?.prompt_cache_key).not.toBe(
+        sent,
+      );
     } finally {
       other.store.close();
     }
@@ -169,16 +171,14 @@ describe("streaming", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const events = await readSse(response);
     expect(events.at(-1)).toBe("[DONE]");
-    const chunks = events
-      .slice(0, -1)
-      .map(
-        (e) =>
-          JSON.parse(e) as {
-            choices: Array<{ delta: { content?: string } }>;
-            usage?: unknown;
-            model: string;
-          },
-      );
+    const chunks = events.slice(0, -1).map(
+      (e) =>
+        JSON.parse(e) as {
+          choices: Array<{ delta: { content?: string } }>;
+          usage?: unknown;
+          model: string;
+        },
+    );
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("Hello streaming world");
     expect(chunks.every((c) => c.usage === undefined && c.model === "gw-chat-1")).toBe(true);
     // Usage is still metered: the gateway always asks the upstream for it.
