@@ -17,6 +17,18 @@ export interface EmbeddingsResponse {
   promptTokens: number;
 }
 
+/** An audio transcription request, forwarded as multipart to the provider. */
+export interface TranscriptionRequest {
+  /** The provider's own model id (for CLOUD_A the deployment name). */
+  model: string;
+  file: File;
+  /** The other form fields as sent (language, prompt, response_format, temperature, …). */
+  fields: Record<string, string>;
+}
+
+/** The provider's answer: JSON (`{text, …}`) or text for the text/srt/vtt formats. */
+export type TranscriptionResult = { kind: "json"; body: unknown } | { kind: "text"; body: string };
+
 export interface ProviderAdapter {
   /** Non-streaming chat completion; `request.model` is the provider's own model id. */
   complete(request: ChatRequest, options?: CallOptions): Promise<ChatCompletion>;
@@ -24,6 +36,8 @@ export interface ProviderAdapter {
   stream(request: ChatRequest, options?: CallOptions): AsyncIterable<ChatCompletionChunk>;
   /** Absent on kinds that serve no embeddings. */
   embed?(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingsResponse>;
+  /** Absent on kinds that do not transcribe audio (only hosted-a and cloud-a do). */
+  transcribe?(request: TranscriptionRequest, options?: CallOptions): Promise<TranscriptionResult>;
   /** The model ids the account can use (for `/v1/providers/test` and `/v1/providers/models`). */
   listModels(options?: CallOptions): Promise<string[]>;
 }

@@ -1,4 +1,9 @@
-export type { EmbeddingsResponse, ProviderAdapter } from "./adapter.js";
+export type {
+  EmbeddingsResponse,
+  ProviderAdapter,
+  TranscriptionRequest,
+  TranscriptionResult,
+} from "./adapter.js";
 export { createAnthropicAdapter } from "./adapters/anthropic-adapter.js";
 export { createAzureAdapter } from "./adapters/azure-adapter.js";
 export { createProviderAdapter, HOSTED_A_DEFAULT_BASE_URL } from "./adapters/create-provider-adapter.js";

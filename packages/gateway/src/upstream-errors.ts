@@ -39,16 +39,58 @@ export function isAbortError(error: unknown): boolean {
   );
 }
 
+/** Connection failures that prove the request never reached the provider. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function neverSent(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
+    if (NOT_SENT.has((current as Error & { code?: string }).code ?? "")) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * `details.retryable` marks failures where the provider certainly did not process
+ * the request (refused connection, 503, a 429 asking for a short wait): only
+ * those may be retried without risking a double call.
+ */
 export function toUpstreamError(error: unknown, provider: string): GroundworkError {
   if (isGroundworkError(error)) return error;
   if (isSdkApiError(error) && typeof error.status === "number") {
     const detail = `${provider} answered ${error.status}: ${error.message}`;
-    if (error.status === 429) return rateLimited(detail, retryAfterSeconds(error.headers));
+    if (error.status === 429) {
+      const wait = retryAfterSeconds(error.headers);
+      return rateLimited(detail, wait, { details: { retryable: wait <= 2, retryAfter: wait } });
+    }
     if (error.status >= 400 && error.status < 500) return upstreamError(detail, "refused", { cause: error });
-    return upstreamError(detail, "failed", { cause: error });
+    return upstreamError(detail, "failed", { cause: error, details: { retryable: error.status === 503 } });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return upstreamError(`${provider} could not be reached: ${message}`, "failed", { cause: error });
+  return upstreamError(`${provider} could not be reached: ${message}`, "failed", {
+    cause: error,
+    details: { retryable: neverSent(error) },
+  });
+}
+
+export const MAX_SAFE_RETRIES = 2;
+
+/**
+ * Runs a call again when its failure was safe to retry (see toUpstreamError),
+ * at most twice, waiting 100 ms, then 300 ms (or the provider's short Retry-After).
+ * Streams use it only to open the stream: never after the first byte.
+ */
+export async function withSafeRetry<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      const retryable = isGroundworkError(error) && error.details.retryable === true;
+      if (!retryable || attempt >= MAX_SAFE_RETRIES || signal?.aborted === true) throw error;
+      const hinted = Number(error.details.retryAfter ?? 0) * 1000;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(hinted, attempt === 0 ? 100 : 300)));
+    }
+  }
 }
 
 /** Rethrows anything from `fn` as a gateway error (aborts pass through untouched). */

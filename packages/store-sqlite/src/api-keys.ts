@@ -12,7 +12,8 @@ import {
   type Role,
   systemClock,
 } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
 
 const KEY_PREFIX = "gw_";
 const SHOWN_PREFIX_LENGTH = 10;
@@ -60,11 +61,15 @@ export function hashApiKey(key: string): string {
 }
 
 export class ApiKeyStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
   create(input: { organizationId: string; role: Role; name?: string }): {
@@ -82,33 +87,29 @@ export class ApiKeyStore {
       lastUsedAt: null,
       revokedAt: null,
     };
-    this.db
-      .prepare(
-        `INSERT INTO api_keys (id, organization_id, name, role, prefix, key_hash, created_at)
+    this.sql(
+      `INSERT INTO api_keys (id, organization_id, name, role, prefix, key_hash, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        record.id,
-        record.organizationId,
-        record.name,
-        record.role,
-        record.prefix,
-        hashApiKey(key),
-        record.createdAt,
-      );
+    ).run(
+      record.id,
+      record.organizationId,
+      record.name,
+      record.role,
+      record.prefix,
+      hashApiKey(key),
+      record.createdAt,
+    );
     return { record, key };
   }
 
   /** The caller behind a presented key, or null when the key is unknown or revoked. */
   authenticate(key: string): Principal | null {
     if (!key.startsWith(KEY_PREFIX)) return null;
-    const row = this.db
-      .prepare(
-        `SELECT k.id AS key_id, k.role, k.last_used_at, o.id AS org_id, o.name AS org_name, o.plan
+    const row = this.sql(
+      `SELECT k.id AS key_id, k.role, k.last_used_at, o.id AS org_id, o.name AS org_name, o.plan
          FROM api_keys k JOIN organizations o ON o.id = k.organization_id
          WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-      )
-      .get(hashApiKey(key)) as
+    ).get(hashApiKey(key)) as
       | {
           key_id: string;
           role: Role;
@@ -121,7 +122,7 @@ export class ApiKeyStore {
     if (row === undefined) return null;
     const now = this.clock.now();
     if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
-      this.db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, row.key_id);
+      this.sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, row.key_id);
     }
     return {
       organizationId: row.org_id,
@@ -134,19 +135,19 @@ export class ApiKeyStore {
 
   /** Revokes by key id or by the key itself; false when nothing active matched. */
   revoke(idOrKey: string): boolean {
-    const result = this.db
-      .prepare("UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL")
-      .run(this.clock.now(), idOrKey, hashApiKey(idOrKey));
+    const result = this.sql(
+      "UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL",
+    ).run(this.clock.now(), idOrKey, hashApiKey(idOrKey));
     return result.changes > 0;
   }
 
   list(organizationId?: string): ApiKeyRecord[] {
     const rows = (
       organizationId === undefined
-        ? this.db.prepare("SELECT * FROM api_keys ORDER BY created_at, id").all()
-        : this.db
-            .prepare("SELECT * FROM api_keys WHERE organization_id = ? ORDER BY created_at, id")
-            .all(organizationId)
+        ? this.sql("SELECT * FROM api_keys ORDER BY created_at, id").all()
+        : this.sql("SELECT * FROM api_keys WHERE organization_id = ? ORDER BY created_at, id").all(
+            organizationId,
+          )
     ) as ApiKeyRow[];
     return rows.map(toRecord);
   }

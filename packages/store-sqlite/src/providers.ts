@@ -4,8 +4,9 @@
  * for display never carry it.
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
 import type { CredentialCipher } from "./credential-cipher.js";
+import { statementCache } from "./statement-cache.js";
 
 export interface ProviderRecord {
   id: string;
@@ -43,12 +44,16 @@ function toRecord(row: ProviderRow): ProviderRecord {
 }
 
 export class ProviderStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly cipher: CredentialCipher,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   create(input: {
     organizationId: string;
@@ -59,36 +64,35 @@ export class ProviderStore {
   }): ProviderRecord {
     const id = this.ids("prv");
     const now = this.clock.now();
-    this.db
-      .prepare(
-        `INSERT INTO providers (id, organization_id, name, type, config, api_key_encrypted, created_at, updated_at)
+    this.sql(
+      `INSERT INTO providers (id, organization_id, name, type, config, api_key_encrypted, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        input.organizationId,
-        input.name,
-        input.type,
-        JSON.stringify(input.config),
-        input.apiKey === null ? null : this.cipher.encrypt(input.apiKey, id),
-        now,
-        now,
-      );
+    ).run(
+      id,
+      input.organizationId,
+      input.name,
+      input.type,
+      JSON.stringify(input.config),
+      input.apiKey === null ? null : this.cipher.encrypt(input.apiKey, id),
+      now,
+      now,
+    );
     return this.mustGet(input.organizationId, id);
   }
 
   get(organizationId: string, id: string): ProviderRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM providers WHERE organization_id = ? AND id = ?")
-      .get(organizationId, id) as ProviderRow | undefined;
+    const row = this.sql("SELECT * FROM providers WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as ProviderRow | undefined;
     return row === undefined ? null : toRecord(row);
   }
 
   /** Oldest first, so "the organization's provider of a kind" is stable when several exist. */
   list(organizationId: string): ProviderRecord[] {
-    const rows = this.db
-      .prepare("SELECT * FROM providers WHERE organization_id = ? ORDER BY created_at, id")
-      .all(organizationId) as ProviderRow[];
+    const rows = this.sql("SELECT * FROM providers WHERE organization_id = ? ORDER BY created_at, id").all(
+      organizationId,
+    ) as ProviderRow[];
     return rows.map(toRecord);
   }
 
@@ -97,17 +101,21 @@ export class ProviderStore {
     organizationId: string,
     type: string,
   ): { record: ProviderRecord; apiKey: string | null } | null {
-    const row = this.db
-      .prepare("SELECT * FROM providers WHERE organization_id = ? AND type = ? ORDER BY created_at, id LIMIT 1")
-      .get(organizationId, type) as ProviderRow | undefined;
+    const row = this.sql(
+      "SELECT * FROM providers WHERE organization_id = ? AND type = ? ORDER BY created_at, id LIMIT 1",
+    ).get(organizationId, type) as ProviderRow | undefined;
     if (row === undefined) return null;
     return { record: toRecord(row), apiKey: this.decryptRow(row) };
   }
 
-  getWithCredentials(organizationId: string, id: string): { record: ProviderRecord; apiKey: string | null } | null {
-    const row = this.db
-      .prepare("SELECT * FROM providers WHERE organization_id = ? AND id = ?")
-      .get(organizationId, id) as ProviderRow | undefined;
+  getWithCredentials(
+    organizationId: string,
+    id: string,
+  ): { record: ProviderRecord; apiKey: string | null } | null {
+    const row = this.sql("SELECT * FROM providers WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as ProviderRow | undefined;
     if (row === undefined) return null;
     return { record: toRecord(row), apiKey: this.decryptRow(row) };
   }
@@ -133,14 +141,17 @@ export class ProviderStore {
       sets.push("api_key_encrypted = @apiKey");
       params.apiKey = changes.apiKey === null ? null : this.cipher.encrypt(changes.apiKey, id);
     }
-    this.db
-      .prepare(`UPDATE providers SET ${sets.join(", ")} WHERE organization_id = @organizationId AND id = @id`)
-      .run(params);
+    this.sql(
+      `UPDATE providers SET ${sets.join(", ")} WHERE organization_id = @organizationId AND id = @id`,
+    ).run(params);
     return this.get(organizationId, id);
   }
 
   delete(organizationId: string, id: string): boolean {
-    return this.db.prepare("DELETE FROM providers WHERE organization_id = ? AND id = ?").run(organizationId, id).changes > 0;
+    return (
+      this.sql("DELETE FROM providers WHERE organization_id = ? AND id = ?").run(organizationId, id).changes >
+      0
+    );
   }
 
   private decryptRow(row: ProviderRow): string | null {

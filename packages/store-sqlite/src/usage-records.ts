@@ -1,6 +1,7 @@
 /** One row per gateway call, for plan usage and later analytics. */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
 
 export type UsageSurface = "CHAT" | "VISION" | "EMBEDDINGS" | "RESPONSES" | "AUDIO";
 
@@ -25,39 +26,39 @@ export interface UsageRecord extends UsageRecordInput {
 }
 
 export class UsageRecordStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   record(input: UsageRecordInput): UsageRecord {
     const record: UsageRecord = { ...input, id: this.ids("use"), createdAt: this.clock.now() };
-    this.db
-      .prepare(
-        `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens,
+    this.sql(
+      `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens,
            completion_tokens, cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at)
          VALUES (@id, @organizationId, @apiKeyId, @model, @surface, @byok, @promptTokens, @completionTokens,
            @cachedTokens, @costEur, @latencyMs, @outcome, @endUser, @createdAt)`,
-      )
-      .run({ ...record, byok: record.byok ? 1 : 0 });
+    ).run({ ...record, byok: record.byok ? 1 : 0 });
     return record;
   }
 
   /** Charged cost (built-in calls) of an organization since `since` (epoch ms). */
   chargedSince(organizationId: string, since: number): number {
-    const row = this.db
-      .prepare(
-        "SELECT COALESCE(SUM(cost_eur), 0) AS total FROM usage_records WHERE organization_id = ? AND byok = 0 AND created_at >= ?",
-      )
-      .get(organizationId, since) as { total: number };
+    const row = this.sql(
+      "SELECT COALESCE(SUM(cost_eur), 0) AS total FROM usage_records WHERE organization_id = ? AND byok = 0 AND created_at >= ?",
+    ).get(organizationId, since) as { total: number };
     return row.total;
   }
 
   list(organizationId: string, limit = 100): UsageRecord[] {
-    const rows = this.db
-      .prepare("SELECT * FROM usage_records WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")
-      .all(organizationId, limit) as Array<Record<string, unknown>>;
+    const rows = this.sql(
+      "SELECT * FROM usage_records WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+    ).all(organizationId, limit) as Array<Record<string, unknown>>;
     return rows.map((row) => ({
       id: row.id as string,
       organizationId: row.organization_id as string,

@@ -8,6 +8,7 @@ import { invalidRequest, upstreamError } from "@groundwork/core";
 import { AzureOpenAI } from "openai";
 import type { EmbeddingsResponse, ProviderAdapter } from "../adapter.js";
 import { toUpstreamError } from "../upstream-errors.js";
+import { transcribeWith } from "./openai-compatible-adapter.js";
 import {
   AZURE_CHAT_API_VERSION,
   fromAzureChunk,
@@ -116,6 +117,12 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
         }
         return { vectors: data.map((item) => item.embedding), promptTokens: response.usage.prompt_tokens };
       });
+    },
+
+    transcribe(request, callOptions) {
+      // The deployment goes in the path explicitly: the client's own rewrite reads `model` from JSON bodies only.
+      const path = `/deployments/${deploymentOf(request.model)}/audio/transcriptions`;
+      return callUpstream(callOptions, () => transcribeWith(client, path, request, callOptions ?? {}));
     },
 
     listModels(callOptions) {

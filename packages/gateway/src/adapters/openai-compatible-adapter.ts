@@ -11,7 +11,16 @@ import type {
   EmbeddingRequest,
 } from "@groundwork/core";
 import OpenAI from "openai";
-import type { EmbeddingsResponse, ProviderAdapter } from "../adapter.js";
+import type { EmbeddingsResponse, ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "../adapter.js";
+import {
+  type ResponsesApiMode,
+  type VendorResponse,
+  type VendorStreamEvent,
+  chatChunksFromResponseEvents,
+  chatCompletionFromResponse,
+  chatToResponsesBody,
+  usesResponsesApi,
+} from "../responses/chat-via-responses.js";
 import { mapUpstream } from "../upstream-errors.js";
 
 export interface OpenAICompatibleOptions {
@@ -23,8 +32,13 @@ export interface OpenAICompatibleOptions {
   organizationId?: string;
   /** HOSTED_D takes only auto/none/required: a named function is not forwarded. */
   namedToolChoice?: boolean;
-  /** Whether the endpoint serves embeddings. */
+  /** Whether the endpoint serves embeddings and audio transcription (hosted-a and the built-in service). */
   embeddings?: boolean;
+  /**
+   * HOSTED_A only: when chat requests go through the vendor's responses protocol
+   * (`always` with `useResponsesApi`, else `auto`; see `usesResponsesApi`). Default `never`.
+   */
+  responsesApi?: ResponsesApiMode;
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -43,6 +57,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
   const provider = options.provider;
+  const responsesApi = options.responsesApi ?? "never";
 
   function upstreamBody(request: ChatRequest): ChatRequest {
     if (options.namedToolChoice !== false || typeof request.tool_choice !== "object") return request;
@@ -52,6 +67,16 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
 
   const adapter: ProviderAdapter = {
     complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatCompletion> {
+      if (usesResponsesApi(responsesApi, request)) {
+        const body = chatToResponsesBody(upstreamBody(request));
+        return mapUpstream(provider, async () => {
+          const response = await client.responses.create(
+            { ...body, stream: false } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
+            signalOf(call),
+          );
+          return chatCompletionFromResponse(response as unknown as VendorResponse, provider);
+        });
+      }
       return mapUpstream(provider, async () => {
         const body = {
           ...upstreamBody(request),
@@ -63,6 +88,20 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     },
 
     async *stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
+      if (usesResponsesApi(responsesApi, request)) {
+        const body = chatToResponsesBody(upstreamBody(request));
+        const events = await mapUpstream(provider, () =>
+          client.responses.create(
+            { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
+            signalOf(call),
+          ),
+        );
+        yield* mapStream(
+          provider,
+          chatChunksFromResponseEvents(events as AsyncIterable<unknown> as AsyncIterable<VendorStreamEvent>, provider),
+        );
+        return;
+      }
       // Usage is always asked for upstream, so calls are metered; the gateway drops
       // the usage chunk when the client did not ask for it.
       const body = {
@@ -101,7 +140,32 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
         return { vectors, promptTokens: response.usage?.prompt_tokens ?? 0 };
       });
   }
+  if (options.embeddings === true) {
+    adapter.transcribe = (request: TranscriptionRequest, call: CallOptions = {}): Promise<TranscriptionResult> =>
+      mapUpstream(provider, () => transcribeWith(client, "/audio/transcriptions", request, call));
+  }
   return adapter;
+}
+
+/**
+ * Posts the multipart form as the client sent it (only `model` replaced), and
+ * answers the provider's body as it is: JSON, or text for text/srt/vtt formats.
+ */
+export async function transcribeWith(
+  client: OpenAI,
+  path: string,
+  request: TranscriptionRequest,
+  call: CallOptions,
+): Promise<TranscriptionResult> {
+  const form = new FormData();
+  form.set("file", request.file, request.file.name);
+  form.set("model", request.model);
+  for (const [name, value] of Object.entries(request.fields)) form.set(name, value);
+  const response = await client.post(path, { body: form, ...signalOf(call), __binaryResponse: true }).asResponse();
+  const contentType = response.headers.get("content-type") ?? "";
+  return contentType.includes("application/json")
+    ? { kind: "json", body: (await response.json()) as unknown }
+    : { kind: "text", body: await response.text() };
 }
 
 function signalOf(call: CallOptions): { signal?: AbortSignal } {

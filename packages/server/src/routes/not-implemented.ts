@@ -9,9 +9,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 
 const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
-  { paths: ["/v1/convert", "/v1/convert/*"], area: "Document conversion" },
   { paths: ["/v1/responses", "/v1/responses/*"], area: "The responses endpoint" },
-  { paths: ["/v1/audio/*"], area: "Audio transcription" },
   { paths: ["/v1/schemas", "/v1/schemas/*"], area: "Schemas" },
   { paths: ["/v1/extractions", "/v1/extractions/*"], area: "Extractions" },
   { paths: ["/v1/knowledge-bases", "/v1/knowledge-bases/*"], area: "Knowledge bases" },

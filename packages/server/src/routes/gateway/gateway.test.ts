@@ -336,6 +336,25 @@ describe("BYOK routing", () => {
     expect(failed.status).toBe(502);
   });
 
+  it("retries only where safe: a 503 is retried, a 500 is not, a stream is retried only before its first byte", async () => {
+    await addProvider("HOSTED_A", { baseUrl: byok.url }, "sk");
+    byok.enqueue({ kind: "error", status: 503 }, { text: "second try" });
+    const retried = await post("/v1/chat/completions", hello("hosted-a/gpt-x"));
+    expect(retried.status).toBe(200);
+    expect(byok.requests).toHaveLength(2);
+
+    byok.reset();
+    byok.enqueue({ kind: "error", status: 503 }, { text: "streamed after retry" });
+    const stream = await post("/v1/chat/completions", hello("hosted-a/gpt-x", { stream: true }));
+    expect(await stream.text()).toContain("streamed");
+    expect(byok.requests).toHaveLength(2);
+
+    byok.reset();
+    byok.enqueue({ text: "one two three four", hangUpAfterEvents: 2 });
+    await (await post("/v1/chat/completions", hello("hosted-a/gpt-x", { stream: true }))).text();
+    expect(byok.requests).toHaveLength(1);
+  });
+
   it("limits concurrent BYOK calls per organization with 429 and Retry-After", async () => {
     app = makeApp({ byokConcurrency: 1 });
     await addProvider("HOSTED_A", { baseUrl: byok.url }, "sk");
@@ -593,7 +612,7 @@ describe("POST /v1/embeddings", () => {
 
   it("maps provider refusal to 400 upstream_error and failure to 502", async () => {
     await addProvider("HOSTED_A", { baseUrl: byok.url }, "sk");
-    byok.enqueue({ kind: "error", status: 400, message: "bad dimensions" }, { kind: "error", status: 503 });
+    byok.enqueue({ kind: "error", status: 400, message: "bad dimensions" }, { kind: "error", status: 500 });
     const refused = await post("/v1/embeddings", { model: "hosted-a/e", input: "x", dimensions: 9999 });
     expect(refused.status).toBe(400);
     expect((await bodyOf(refused)).error.type).toBe("upstream_error");
@@ -640,5 +659,79 @@ describe("GET /v1/models", () => {
         "hosted-a/gpt-y",
       ]),
     );
+  });
+});
+
+describe("POST /v1/audio/transcriptions", () => {
+  const transcribe = (model: string | null, extra: Record<string, string> = {}, key = tenant.keys.member) => {
+    const form = new FormData();
+    form.set("file", new File([new Uint8Array(64)], "meeting.wav", { type: "audio/wav" }));
+    if (model !== null) form.set("model", model);
+    for (const [name, value] of Object.entries(extra)) form.set(name, value);
+    return app.request("/v1/audio/transcriptions", { method: "POST", body: form, headers: bearer(key) });
+  };
+
+  it("forwards the multipart request to hosted-a with the model id after the prefix", async () => {
+    await addProvider("HOSTED_A", { baseUrl: byok.url }, "sk");
+    const response = await transcribe("hosted-a/whisper-x", { language: "de" });
+    expect(response.status).toBe(200);
+    expect(typeof ((await response.json()) as { text: unknown }).text).toBe("string");
+    const sent = byok.requests[0];
+    expect(sent?.path).toBe("/v1/audio/transcriptions");
+    expect(sent?.raw.form?.fields).toMatchObject({ model: "whisper-x", language: "de" });
+    expect(sent?.raw.form?.files[0]).toMatchObject({ field: "file", filename: "meeting.wav", size: 64 });
+    expect(tenant.store.usage.list(tenant.organizationId)[0]).toMatchObject({ surface: "AUDIO", byok: true });
+  });
+
+  it("answers text formats as text", async () => {
+    await addProvider("HOSTED_A", { baseUrl: byok.url }, "sk");
+    const response = await transcribe("hosted-a/whisper-x", { response_format: "text" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+  });
+
+  it("forwards to a cloud-a deployment", async () => {
+    const azure = await startOpenAIUpstream({ basePath: "/openai/deployments/speech" });
+    try {
+      const created = await post(
+        "/v1/providers",
+        {
+          name: "azure",
+          provider: "CLOUD_A",
+          apiKey: "az-key",
+          config: { endpoint: "https://res.example.com" },
+        },
+        tenant.keys.admin,
+      );
+      const id = (await bodyOf(created)).id as string;
+      // The endpoint must be https to be saved; point the stored record at the loopback upstream for the test.
+      tenant.store.providers.update(tenant.organizationId, id, { config: { endpoint: azure.origin } });
+      const response = await transcribe("cloud-a/speech");
+      expect(response.status).toBe(200);
+      expect(azure.requests[0]?.path).toBe("/openai/deployments/speech/audio/transcriptions");
+      expect(azure.requests[0]?.headers["api-key"]).toBe("az-key");
+    } finally {
+      await azure.close();
+    }
+  });
+
+  it.each([
+    ["a provider kind that does not transcribe", "hosted-b/x", 400],
+    ["a missing model", null, 400],
+  ])("answers %s with %i", async (_, model, status) => {
+    expect((await transcribe(model)).status).toBe(status);
+  });
+
+  it("requires multipart, a file, and the Member role", async () => {
+    expect((await post("/v1/audio/transcriptions", { model: "hosted-a/x" })).status).toBe(400);
+    const noFile = new FormData();
+    noFile.set("model", "hosted-a/x");
+    const response = await app.request("/v1/audio/transcriptions", {
+      method: "POST",
+      body: noFile,
+      headers: bearer(tenant.keys.member),
+    });
+    expect((await bodyOf(response)).error.param).toBe("file");
+    expect((await transcribe("hosted-a/x", {}, tenant.keys.viewer)).status).toBe(403);
   });
 });

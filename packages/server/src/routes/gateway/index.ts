@@ -1,6 +1,7 @@
 import type { Gateway } from "@groundwork/gateway";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env.js";
+import { registerAudio } from "./audio.js";
 import { registerChatCompletions } from "./chat-completions.js";
 import { registerEmbeddings } from "./embeddings.js";
 import { registerModels } from "./models.js";
@@ -8,6 +9,7 @@ import { registerProviders } from "./providers.js";
 
 export function registerGatewayRoutes(app: Hono<AppEnv>, gateway: Gateway, builtinConfigured: boolean): void {
   registerChatCompletions(app, gateway);
+  registerAudio(app, gateway);
   registerEmbeddings(app, gateway);
   registerModels(app, gateway);
   registerProviders(app, gateway, builtinConfigured);
