@@ -14,13 +14,14 @@ import {
   estimateTokens,
   invalidRequest,
   notFound,
+  notImplemented,
   type Plan,
   type Principal,
   planAllows,
   serviceUnavailable,
   systemClock,
 } from "@groundwork/core";
-import type { ProviderAdapter } from "./adapter.js";
+import type { ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "./adapter.js";
 import { createProviderAdapter } from "./adapters/create-provider-adapter.js";
 import { createOpenAICompatibleAdapter } from "./adapters/openai-compatible-adapter.js";
 import { type ChatRequestBody, imageUrls, toChatRequest } from "./chat-request.js";
@@ -37,6 +38,18 @@ import {
 } from "./pricing.js";
 import type { ProviderConfig } from "./provider-config.js";
 import { MODEL_PREFIXES, PROVIDER_KINDS, type ProviderKind, type ProviderType } from "./provider-kinds.js";
+import {
+  type ResponseObject,
+  type ResponseStreamEvent,
+  responseEventsFromChat,
+  responseFromChat,
+} from "./responses/responses-from-chat.js";
+import {
+  isAgentModel,
+  type ResponsesRequestBody,
+  responsesToChatRequest,
+} from "./responses/responses-request.js";
+import { withSafeRetry } from "./upstream-errors.js";
 
 /** A provider account with its decrypted key, as the directory hands it out for a call. */
 export interface ProviderAccount {
@@ -133,6 +146,20 @@ interface Tokens {
   cachedTokens: number | null;
 }
 
+/** A routed chat request ready for its adapter. */
+interface PreparedChat {
+  request: ChatRequest;
+  route: ModelRoute;
+  surface: UsageSurface;
+  cacheKeySent: boolean;
+}
+
+/** What a call is recorded under: the model string as sent and the end user. */
+interface CallLabels {
+  model: string;
+  endUser: string | undefined;
+}
+
 interface Target {
   adapter: ProviderAdapter;
   byok: boolean;
@@ -172,15 +199,28 @@ export class Gateway {
   // ---- chat ----
 
   async chat(body: ChatRequestBody, context: CallContext): Promise<ChatCompletion> {
+    const prepared = this.prepareChat(body, context.principal);
+    return this.completeRouted(prepared, { model: body.model, endUser: body.user }, context);
+  }
+
+  /** One non-streamed call on a prepared request: routing, limits, metering (chat and responses alike). */
+  private async completeRouted(
+    prepared: PreparedChat,
+    labels: CallLabels,
+    context: CallContext,
+  ): Promise<ChatCompletion> {
     const started = performance.now();
-    const { request, route, surface, cacheKeySent } = this.prepareChat(body, context.principal);
+    const { request, route, surface, cacheKeySent } = prepared;
     const target = await this.target(route, context.principal, "chat");
     let outcome: UsageEvent["outcome"] = "error";
     let completion: ChatCompletion | undefined;
     try {
-      completion = await target.adapter.complete(request, signalOf(context));
+      completion = await withSafeRetry(
+        () => target.adapter.complete(request, signalOf(context)),
+        context.signal,
+      );
       outcome = "ok";
-      completion.model = body.model;
+      completion.model = labels.model;
       if (!target.byok && !cacheKeySent && completion.usage !== undefined) {
         delete completion.usage.prompt_tokens_details;
       }
@@ -192,7 +232,7 @@ export class Gateway {
       target.release();
       await this.meter(
         context,
-        { model: body.model, surface, byok: target.byok, started, outcome, endUser: body.user },
+        { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
         {
           promptTokens: completion?.usage?.prompt_tokens ?? estimateRequestTokens(request),
           completionTokens: completion?.usage?.completion_tokens ?? 0,
@@ -211,24 +251,38 @@ export class Gateway {
     body: ChatRequestBody,
     context: CallContext,
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
+    const prepared = this.prepareChat(body, context.principal);
+    const labels = { model: body.model, endUser: body.user };
+    return this.openRoutedStream(prepared, labels, body.stream_options?.include_usage === true, context);
+  }
+
+  /** Opens a stream on a prepared request (chat and responses alike); see {@link openChatStream}. */
+  private async openRoutedStream(
+    prepared: PreparedChat,
+    labels: CallLabels,
+    includeUsage: boolean,
+    context: CallContext,
+  ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const started = performance.now();
-    const { request, route, surface, cacheKeySent } = this.prepareChat(body, context.principal);
+    const { request, route, surface, cacheKeySent } = prepared;
     const target = await this.target(route, context.principal, "chat");
-    const includeUsage = body.stream_options?.include_usage === true;
     let iterator: AsyncIterator<ChatCompletionChunk>;
     let first: IteratorResult<ChatCompletionChunk>;
     try {
-      iterator = target.adapter.stream(request, signalOf(context))[Symbol.asyncIterator]();
-      first = await iterator.next();
+      // Only opening the stream is retried: nothing has reached the client yet.
+      ({ iterator, first } = await withSafeRetry(async () => {
+        const opened = target.adapter.stream(request, signalOf(context))[Symbol.asyncIterator]();
+        return { iterator: opened, first: await opened.next() };
+      }, context.signal));
     } catch (error) {
       target.release();
       const call = {
-        model: body.model,
+        model: labels.model,
         surface,
         byok: target.byok,
         started,
         outcome: outcomeOf(context),
-        endUser: body.user,
+        endUser: labels.endUser,
       };
       await this.meter(context, call, {
         promptTokens: estimateRequestTokens(request),
@@ -246,7 +300,7 @@ export class Gateway {
         let next = first;
         while (next.done !== true) {
           const chunk = next.value;
-          chunk.model = body.model;
+          chunk.model = labels.model;
           for (const choice of chunk.choices) completionChars += choice.delta.content?.length ?? 0;
           if (chunk.usage != null) {
             usage = chunk.usage;
@@ -269,7 +323,7 @@ export class Gateway {
         await iterator.return?.();
         await self.meter(
           context,
-          { model: body.model, surface, byok: target.byok, started, outcome, endUser: body.user },
+          { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
           {
             promptTokens: usage?.prompt_tokens ?? estimateRequestTokens(request),
             completionTokens: usage?.completion_tokens ?? Math.ceil(completionChars / 4),
@@ -280,14 +334,20 @@ export class Gateway {
     })();
   }
 
-  private prepareChat(
-    body: ChatRequestBody,
-    principal: Principal,
-  ): { request: ChatRequest; route: ModelRoute; surface: UsageSurface; cacheKeySent: boolean } {
+  private prepareChat(body: ChatRequestBody, principal: Principal): PreparedChat {
     const route = parseModelString(body.model);
-    const request = toChatRequest(body, route.model);
+    return this.prepareRequest(toChatRequest(body, route.model), route, principal);
+  }
+
+  /** Image rules, the organization-scoped cache key and the surface, for any routed chat request. */
+  private prepareRequest(
+    request: ChatRequest,
+    route: ModelRoute,
+    principal: Principal,
+    param = "messages",
+  ): PreparedChat {
     const images = imageUrls(request);
-    checkImages(images, route);
+    checkImages(images, route, param);
     let cacheKeySent = false;
     if (request.prompt_cache_key !== undefined && route.kind === "builtin") {
       // The built-in provider never sees the customer's value, only a key scoped to the organization.
@@ -297,6 +357,59 @@ export class Gateway {
       cacheKeySent = true;
     }
     return { request, route, surface: images.length > 0 ? "VISION" : "CHAT", cacheKeySent };
+  }
+
+  // ---- responses (direct calls) ----
+
+  /**
+   * `POST /v1/responses` with `<prefix>/<model>` or a built-in name: the body is
+   * translated to a chat request and runs exactly like chat (plan, provider,
+   * limits, metering under RESPONSES), on every provider kind.
+   */
+  async responses(body: ResponsesRequestBody, context: CallContext): Promise<ResponseObject> {
+    const prepared = this.prepareResponses(body, context.principal);
+    const completion = await this.completeRouted(
+      prepared,
+      { model: body.model, endUser: body.user },
+      context,
+    );
+    return responseFromChat(completion, body, { createdAt: Math.floor(this.clock.now() / 1000) });
+  }
+
+  /**
+   * The streamed form: the protocol's typed events, ending with `response.completed`
+   * (or `response.incomplete`). Errors before the first event surface here, as for chat.
+   */
+  async openResponsesStream(
+    body: ResponsesRequestBody,
+    context: CallContext,
+  ): Promise<AsyncIterable<ResponseStreamEvent>> {
+    const prepared = this.prepareResponses(body, context.principal);
+    // Usage is kept in the chunks: the closing event carries it.
+    const chunks = await this.openRoutedStream(
+      prepared,
+      { model: body.model, endUser: body.user },
+      true,
+      context,
+    );
+    return responseEventsFromChat(chunks, body, { createdAt: Math.floor(this.clock.now() / 1000) });
+  }
+
+  private prepareResponses(body: ResponsesRequestBody, principal: Principal): PreparedChat {
+    if (isAgentModel(body.model)) {
+      throw notImplemented(
+        `Agent runs are not implemented yet ("${body.model}"); use <prefix>/<model> or a built-in model name for a direct call`,
+        { param: "model" },
+      );
+    }
+    const route = parseModelString(body.model);
+    const prepared = this.prepareRequest(
+      responsesToChatRequest(body, route.model),
+      route,
+      principal,
+      "input",
+    );
+    return { ...prepared, surface: "RESPONSES" };
   }
 
   // ---- embeddings ----
@@ -329,14 +442,18 @@ export class Gateway {
           code: "model_not_supported",
         });
       }
-      const result = await embed(
-        {
-          model: route.model,
-          input: body.input,
-          ...(body.dimensions === undefined ? {} : { dimensions: body.dimensions }),
-          ...(body.user === undefined ? {} : { user: body.user }),
-        },
-        signalOf(context),
+      const result = await withSafeRetry(
+        () =>
+          embed(
+            {
+              model: route.model,
+              input: body.input,
+              ...(body.dimensions === undefined ? {} : { dimensions: body.dimensions }),
+              ...(body.user === undefined ? {} : { user: body.user }),
+            },
+            signalOf(context),
+          ),
+        context.signal,
       );
       outcome = "ok";
       promptTokens = result.promptTokens || promptTokens;
@@ -402,6 +519,54 @@ export class Gateway {
       model: body.model,
       usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
     };
+  }
+
+  // ---- audio ----
+
+  /** Forwards a transcription to hosted-a / cloud-a (or the built-in service), answering its body as it is. */
+  async transcribe(request: TranscriptionRequest, context: CallContext): Promise<TranscriptionResult> {
+    const started = performance.now();
+    const route = parseModelString(request.model);
+    if (route.kind === "provider" && !route.provider.transcription) {
+      throw invalidRequest(
+        `${route.provider.prefix} does not transcribe audio; only hosted-a and cloud-a do`,
+        {
+          param: "model",
+          code: "model_not_supported",
+        },
+      );
+    }
+    const target = await this.target(route, context.principal, "chat");
+    let outcome: UsageEvent["outcome"] = "error";
+    try {
+      const transcribe = target.adapter.transcribe;
+      if (transcribe === undefined) {
+        throw invalidRequest(`${request.model} does not transcribe audio`, {
+          param: "model",
+          code: "model_not_supported",
+        });
+      }
+      const result = await withSafeRetry(
+        () => transcribe({ ...request, model: route.model }, signalOf(context)),
+        context.signal,
+      );
+      outcome = "ok";
+      return result;
+    } catch (error) {
+      outcome = outcomeOf(context);
+      throw error;
+    } finally {
+      target.release();
+      const call = {
+        model: request.model,
+        surface: "AUDIO" as const,
+        byok: target.byok,
+        started,
+        outcome,
+        endUser: undefined,
+      };
+      await this.meter(context, call, { promptTokens: 0, completionTokens: 0, cachedTokens: null });
+    }
   }
 
   // ---- models ----
@@ -551,19 +716,19 @@ function embeddingPrefixes(): string[] {
 }
 
 /** Image rules 3–5 of the spec: https everywhere, and only data: URLs for self-hosted models. */
-function checkImages(urls: string[], route: ModelRoute): void {
+function checkImages(urls: string[], route: ModelRoute, param: string): void {
   const selfHosted = route.kind === "provider" && route.provider.type === "SELF_HOSTED";
   urls.forEach((url) => {
     const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
     if (selfHosted && scheme !== "data:") {
       throw invalidRequest("self-hosted models accept images only as base64 data: URLs", {
-        param: "messages",
+        param,
         code: "invalid_image_url",
       });
     }
     if (scheme !== "https:" && scheme !== "data:") {
       throw invalidRequest("Image URLs must use https (or be base64 data: URLs)", {
-        param: "messages",
+        param,
         code: "invalid_image_url",
       });
     }

@@ -52,4 +52,30 @@ export {
   type ProviderKind,
   type ProviderType,
 } from "./provider-kinds.js";
+export {
+  chatToResponsesBody,
+  isReasoningModel,
+  isResponsesOnlyModel,
+  type ResponsesApiMode,
+  usesResponsesApi,
+} from "./responses/chat-via-responses.js";
+export {
+  RESPONSE_STREAM_EVENT_TYPES,
+  type ResponseFunctionCallItem,
+  type ResponseMessageItem,
+  type ResponseObject,
+  type ResponseOutputItem,
+  type ResponseStreamEvent,
+  type ResponseUsage,
+  responseEventsFromChat,
+  responseFromChat,
+} from "./responses/responses-from-chat.js";
+export {
+  isAgentModel,
+  parseResponsesBody,
+  type ResponsesInputItem,
+  type ResponsesRequestBody,
+  responsesRequestSchema,
+  responsesToChatRequest,
+} from "./responses/responses-request.js";
 export { mapUpstream, toUpstreamError } from "./upstream-errors.js";

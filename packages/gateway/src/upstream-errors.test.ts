@@ -11,7 +11,13 @@ describe("toUpstreamError", () => {
   it("marks only never-processed failures as retryable", async () => {
     const upstream = await startOpenAIUpstream();
     const adapter = createOpenAICompatibleAdapter({ provider: "p", baseUrl: upstream.url, apiKey: "k" });
-    const failure = async () => adapter.complete(chat).catch((error: unknown) => error as GroundworkError);
+    const failure = async () =>
+      (await adapter.complete(chat).then(
+        () => {
+          throw new Error("expected the call to fail");
+        },
+        (error: unknown) => error,
+      )) as GroundworkError;
     try {
       upstream.enqueue(
         { kind: "error", status: 503 },

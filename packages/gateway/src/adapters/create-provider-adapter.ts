@@ -25,6 +25,8 @@ export function createProviderAdapter(
         baseUrl: config.baseUrl ?? HOSTED_A_DEFAULT_BASE_URL,
         apiKey: account.apiKey,
         embeddings: true,
+        // The flag forces the vendor's responses protocol; without it, it is used where needed.
+        responsesApi: config.useResponsesApi === true ? "always" : "auto",
         ...(config.organizationId === undefined ? {} : { organizationId: config.organizationId }),
         ...transport,
       });

@@ -11,15 +11,20 @@ import type {
   EmbeddingRequest,
 } from "@groundwork/core";
 import OpenAI from "openai";
-import type { EmbeddingsResponse, ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "../adapter.js";
+import type {
+  EmbeddingsResponse,
+  ProviderAdapter,
+  TranscriptionRequest,
+  TranscriptionResult,
+} from "../adapter.js";
 import {
-  type ResponsesApiMode,
-  type VendorResponse,
-  type VendorStreamEvent,
   chatChunksFromResponseEvents,
   chatCompletionFromResponse,
   chatToResponsesBody,
+  type ResponsesApiMode,
   usesResponsesApi,
+  type VendorResponse,
+  type VendorStreamEvent,
 } from "../responses/chat-via-responses.js";
 import { mapUpstream } from "../upstream-errors.js";
 
@@ -68,8 +73,8 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
   const adapter: ProviderAdapter = {
     complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatCompletion> {
       if (usesResponsesApi(responsesApi, request)) {
-        const body = chatToResponsesBody(upstreamBody(request));
         return mapUpstream(provider, async () => {
+          const body = chatToResponsesBody(upstreamBody(request));
           const response = await client.responses.create(
             { ...body, stream: false } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
             signalOf(call),
@@ -98,7 +103,10 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
         );
         yield* mapStream(
           provider,
-          chatChunksFromResponseEvents(events as AsyncIterable<unknown> as AsyncIterable<VendorStreamEvent>, provider),
+          chatChunksFromResponseEvents(
+            events as AsyncIterable<unknown> as AsyncIterable<VendorStreamEvent>,
+            provider,
+          ),
         );
         return;
       }
@@ -141,7 +149,10 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       });
   }
   if (options.embeddings === true) {
-    adapter.transcribe = (request: TranscriptionRequest, call: CallOptions = {}): Promise<TranscriptionResult> =>
+    adapter.transcribe = (
+      request: TranscriptionRequest,
+      call: CallOptions = {},
+    ): Promise<TranscriptionResult> =>
       mapUpstream(provider, () => transcribeWith(client, "/audio/transcriptions", request, call));
   }
   return adapter;
@@ -161,7 +172,9 @@ export async function transcribeWith(
   form.set("file", request.file, request.file.name);
   form.set("model", request.model);
   for (const [name, value] of Object.entries(request.fields)) form.set(name, value);
-  const response = await client.post(path, { body: form, ...signalOf(call), __binaryResponse: true }).asResponse();
+  const response = await client
+    .post(path, { body: form, ...signalOf(call), __binaryResponse: true })
+    .asResponse();
   const contentType = response.headers.get("content-type") ?? "";
   return contentType.includes("application/json")
     ? { kind: "json", body: (await response.json()) as unknown }

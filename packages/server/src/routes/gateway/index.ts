@@ -6,6 +6,7 @@ import { registerChatCompletions } from "./chat-completions.js";
 import { registerEmbeddings } from "./embeddings.js";
 import { registerModels } from "./models.js";
 import { registerProviders } from "./providers.js";
+import { registerResponses } from "./responses.js";
 
 export function registerGatewayRoutes(app: Hono<AppEnv>, gateway: Gateway, builtinConfigured: boolean): void {
   registerChatCompletions(app, gateway);
@@ -13,4 +14,5 @@ export function registerGatewayRoutes(app: Hono<AppEnv>, gateway: Gateway, built
   registerEmbeddings(app, gateway);
   registerModels(app, gateway);
   registerProviders(app, gateway, builtinConfigured);
+  registerResponses(app, gateway);
 }
