@@ -1,6 +1,18 @@
 // The one list of test projects. Vitest 4 no longer reads this file by itself:
 // vitest.config.ts imports it as `test.projects`.
-const packages = ["core", "scoring", "convert", "gateway", "store-sqlite", "server", "testkit"] as const;
+const packages = [
+  "core",
+  "scoring",
+  "convert",
+  "gateway",
+  "extract",
+  "kb",
+  "store-sqlite",
+  "server",
+  "testkit",
+  "client",
+  "mcp",
+] as const;
 
 export const projects = packages.map((name) => ({
   extends: true as const,

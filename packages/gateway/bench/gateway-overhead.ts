@@ -9,8 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { listen } from "@groundwork/server";
-import { createApp } from "@groundwork/server";
+import { createApp, listen } from "@groundwork/server";
 import { openStore } from "@groundwork/store-sqlite";
 import { Agent, request } from "undici";
 import { createFastFetch } from "../src/fast-fetch.js";
@@ -41,7 +40,10 @@ function upstreamHandler(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(streamBody);
     } else {
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(completion) });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(completion),
+      });
       res.end(completion);
     }
   });
@@ -49,7 +51,9 @@ function upstreamHandler(req: IncomingMessage, res: ServerResponse): void {
 
 function listenOn(server: Server): Promise<string> {
   return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+    server.listen(0, "127.0.0.1", () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
   );
 }
 
@@ -82,7 +86,11 @@ interface Result {
 const client = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
 
 async function run(url: string, key: string, concurrency: number, stream: boolean): Promise<Result> {
-  const body = JSON.stringify({ model: "bench-model", messages: [{ role: "user", content: "ping" }], stream });
+  const body = JSON.stringify({
+    model: "bench-model",
+    messages: [{ role: "user", content: "ping" }],
+    stream,
+  });
   const latencies: number[] = [];
   let issued = 0;
   const one = async () => {
@@ -93,7 +101,8 @@ async function run(url: string, key: string, concurrency: number, stream: boolea
       body,
       dispatcher: client,
     });
-    if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}: ${await response.body.text()}`);
+    if (response.statusCode !== 200)
+      throw new Error(`status ${response.statusCode}: ${await response.body.text()}`);
     if (stream) {
       // Time to first byte of the body, then drain.
       for await (const _ of response.body) {
@@ -138,7 +147,10 @@ const gateway = new Gateway({
   providers: { find: () => null, list: () => [] },
   usage: { record: (event) => void store.usage.record(event), chargedSince: () => 0 },
 });
-const server = await listen(createApp({ store, gateway, builtinConfigured: true }), { host: "127.0.0.1", port: 0 });
+const server = await listen(createApp({ store, gateway, builtinConfigured: true }), {
+  host: "127.0.0.1",
+  port: 0,
+});
 
 const targets = [
   ["direct", `${upstreamUrl}`],

@@ -13,7 +13,11 @@ import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { registerConvertRoutes } from "./routes/convert/index.js";
+import { registerExtractRoutes } from "./routes/extract/index.js";
+import { registerFileRoutes } from "./routes/files/index.js";
 import { registerGatewayRoutes } from "./routes/gateway/index.js";
+import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
 
 export interface AppOptions {
@@ -51,20 +55,22 @@ export function createApp(options: AppOptions): App {
 
   app.use("/v1/*", bearerAuth());
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw payloadTooLarge(`Request body is larger than ${maxSize} bytes`);
-      },
-    }),
-  );
-  registerGatewayRoutes(
-    app,
-    options.gateway ?? createStoreGateway(options.store),
-    options.builtinConfigured ?? false,
-  );
+  const appBodyLimit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw payloadTooLarge(`Request body is larger than ${maxSize} bytes`);
+    },
+  });
+  // Knowledge-base uploads set their own, larger limit (104 MB per request).
+  app.use("/v1/*", (c, next) => (hasOwnBodyLimit(c.req.method, c.req.path) ? next() : appBodyLimit(c, next)));
+  // One gateway for every area, so the BYOK concurrency limit is shared.
+  const gateway = options.gateway ?? createStoreGateway(options.store);
+  const builtinConfigured = options.builtinConfigured ?? false;
+  registerGatewayRoutes(app, gateway, builtinConfigured);
+  registerConvertRoutes(app);
+  registerExtractRoutes(app, gateway);
+  registerKnowledgeBaseRoutes(app, { gateway, builtinConfigured });
+  registerFileRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -4,8 +4,10 @@
  * Output meant for scripts (a created key) is the last line of stdout; messages for
  * people go to stderr.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isPlan, isRole, type Plan, type Role } from "@groundwork/core";
+import { validateExtractionConfig } from "@groundwork/scoring";
 import { openStore } from "@groundwork/store-sqlite";
 import { databaseFile, loadConfig, resolveDataDir } from "./config.js";
 import { createLogger } from "./logger.js";
@@ -22,6 +24,8 @@ Commands:
   keys revoke --data DIR KEY_ID_OR_KEY
   keys list --data DIR [--org NAME]
   schema-config set --data DIR --version VERSION_ID --file CONFIG.json
+      Set a schema version's extractionConfig (support tool; the API cannot). The file is checked
+      before it is stored; the config set is printed.
 
 Environment: GROUNDWORK_DATA_DIR, GROUNDWORK_PORT, GROUNDWORK_SECRET, GROUNDWORK_BUILTIN_BASE_URL,
 GROUNDWORK_BUILTIN_API_KEY, GROUNDWORK_ALLOW_PRIVATE_NETWORK, GROUNDWORK_LOG_LEVEL.`;
@@ -39,9 +43,8 @@ async function main(argv: string[]): Promise<number> {
       if (subcommand === "list") return keysList(argv.slice(2));
       throw new UsageError(`Unknown keys command "${subcommand ?? ""}"`);
     case "schema-config":
-      throw new Error(
-        "schema-config is not available yet: schemas are not implemented in this build (see README.md status)",
-      );
+      if (subcommand === "set") return schemaConfigSet(argv.slice(2));
+      throw new UsageError(`Unknown schema-config command "${subcommand ?? ""}"`);
     case undefined:
     case "help":
     case "--help":
@@ -194,6 +197,54 @@ function keysList(args: string[]): number {
           .trimEnd()}\n`,
       );
     }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function schemaConfigSet(args: string[]): number {
+  let values: { data?: string | undefined; version?: string | undefined; file?: string | undefined };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { data: { type: "string" }, version: { type: "string" }, file: { type: "string" } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.version === undefined || values.version === "")
+    throw new UsageError("--version VERSION_ID is required");
+  if (values.file === undefined || values.file === "") throw new UsageError("--file CONFIG.json is required");
+  let config: unknown;
+  try {
+    config = JSON.parse(readFileSync(values.file, "utf8")) as unknown;
+  } catch (error) {
+    process.stderr.write(
+      `Cannot read ${values.file} as JSON: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+  const check = validateExtractionConfig(config);
+  if (!check.valid) {
+    process.stderr.write(
+      `Invalid extractionConfig in ${values.file}:\n${check.errors.map((e) => `  - ${e}`).join("\n")}\n`,
+    );
+    return 1;
+  }
+  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  try {
+    const version = store.schemas.versionById(values.version);
+    if (version === null) {
+      process.stderr.write(`No schema version ${values.version}.\n`);
+      return 1;
+    }
+    store.schemas.setExtractionConfig(version.id, config as Record<string, unknown>);
+    process.stderr.write(
+      `Set the extractionConfig of version ${version.versionNumber} (${version.id}) of schema "${version.schemaName}":\n`,
+    );
+    process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
     return 0;
   } finally {
     store.close();

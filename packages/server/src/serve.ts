@@ -8,6 +8,9 @@ import { databaseFile, type ServerConfig } from "./config.js";
 import { createStoreGateway } from "./gateway-wiring.js";
 import { listen } from "./http-server.js";
 import { createLogger, type Logger } from "./logger.js";
+import { startConversionWorker } from "./routes/convert/conversion-service.js";
+import { startExtractionWorker } from "./routes/extract/index.js";
+import { knowledgeServiceFor } from "./routes/kb/knowledge-service.js";
 
 export interface RunningServer {
   url: string;
@@ -37,6 +40,13 @@ export async function serveGroundwork(
     });
     const app = createApp({ store, logger, gateway, builtinConfigured: builtin !== null });
     const http = await listen(app, { host: config.host, port: config.port });
+    // Async conversion tasks, including ones a previous run left unfinished.
+    const conversion = startConversionWorker(store);
+    // Background extractions (large inputs and /async), including ones a previous run left unfinished.
+    const extraction = startExtractionWorker(store, gateway);
+    // Knowledge-base ingestion and reindex jobs, including ones a previous run left unfinished.
+    const knowledge = knowledgeServiceFor(store, gateway);
+    knowledge.startWorker();
     let closing: Promise<void> | null = null;
     return {
       url: http.url,
@@ -44,7 +54,12 @@ export async function serveGroundwork(
       store,
       bootstrap,
       close() {
-        closing ??= http.close().then(() => store.close());
+        closing ??= http
+          .close()
+          .then(() => conversion.stop())
+          .then(() => extraction.stop())
+          .then(() => knowledge.stopWorker())
+          .then(() => store.close());
         return closing;
       },
     };

@@ -64,7 +64,7 @@ export class ApiKeyStore {
   private readonly sql: (text: string) => Statement;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {

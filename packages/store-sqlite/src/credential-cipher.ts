@@ -18,11 +18,14 @@ export class CredentialCipher {
     this.key =
       masterSecret === null
         ? null
-        : Buffer.from(hkdfSync("sha256", masterSecret, "groundwork", "provider-credentials", 32) as ArrayBuffer);
+        : Buffer.from(
+            hkdfSync("sha256", masterSecret, "groundwork", "provider-credentials", 32) as ArrayBuffer,
+          );
   }
 
   private requireKey(): Buffer {
-    if (this.key === null) throw new Error("No master secret configured: provider credentials are unavailable");
+    if (this.key === null)
+      throw new Error("No master secret configured: provider credentials are unavailable");
     return this.key;
   }
 
@@ -31,9 +34,12 @@ export class CredentialCipher {
     const cipher = createCipheriv("aes-256-gcm", this.requireKey(), iv);
     cipher.setAAD(Buffer.from(boundTo, "utf8"));
     const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-    return [VERSION, iv.toString("base64"), cipher.getAuthTag().toString("base64"), ciphertext.toString("base64")].join(
-      ":",
-    );
+    return [
+      VERSION,
+      iv.toString("base64"),
+      cipher.getAuthTag().toString("base64"),
+      ciphertext.toString("base64"),
+    ].join(":");
   }
 
   decrypt(sealed: string, boundTo: string): string {
@@ -44,6 +50,8 @@ export class CredentialCipher {
     const decipher = createDecipheriv("aes-256-gcm", this.requireKey(), Buffer.from(iv, "base64"));
     decipher.setAAD(Buffer.from(boundTo, "utf8"));
     decipher.setAuthTag(Buffer.from(tag, "base64"));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64")), decipher.final()]).toString("utf8");
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64")), decipher.final()]).toString(
+      "utf8",
+    );
   }
 }

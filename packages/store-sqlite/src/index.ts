@@ -1,9 +1,46 @@
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
+export {
+  type ConversionTask,
+  type ConversionTaskInput,
+  type ConversionTaskStatus,
+  ConversionTaskStore,
+  type FinishTask,
+} from "./conversion-tasks.js";
+export { CredentialCipher } from "./credential-cipher.js";
 export { type Database, openDatabase } from "./database.js";
+export {
+  type ExtractionFilter,
+  type ExtractionImage,
+  type ExtractionInsert,
+  type ExtractionRecord,
+  type ExtractionStatus,
+  ExtractionStore,
+  type ExtractionStrategyName,
+} from "./extractions.js";
+export { type FileRecord, FileStore } from "./files.js";
+export {
+  anyTermQuery,
+  int8Code,
+  type KbIndexOptions,
+  SqliteKeywordIndex,
+  SqliteVectorIndex,
+} from "./kb-index.js";
+export { type AcceptedUpload, KnowledgeBaseStore, metadataMatches } from "./knowledge-bases.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { type Organization, OrganizationStore } from "./organizations.js";
-export { type Migration, migrations, runMigrations } from "./run-migrations.js";
-export { SqliteJobQueue } from "./sqlite-job-queue.js";
-export { CredentialCipher } from "./credential-cipher.js";
 export { type ProviderRecord, ProviderStore } from "./providers.js";
-export { type UsageRecord, type UsageRecordInput, UsageRecordStore, type UsageSurface } from "./usage-records.js";
+export { type Migration, migrations, runMigrations } from "./run-migrations.js";
+export {
+  LATEST_LABEL,
+  type SchemaLabelRecord,
+  type SchemaRecord,
+  SchemaStore,
+  type SchemaVersionRecord,
+} from "./schemas.js";
+export { SqliteJobQueue } from "./sqlite-job-queue.js";
+export {
+  type UsageRecord,
+  type UsageRecordInput,
+  UsageRecordStore,
+  type UsageSurface,
+} from "./usage-records.js";

@@ -1,9 +1,15 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { ApiKeyStore } from "./api-keys.js";
+import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
+import { ExtractionStore } from "./extractions.js";
+import { FileStore } from "./files.js";
+import { SqliteKeywordIndex, SqliteVectorIndex } from "./kb-index.js";
+import { KnowledgeBaseStore } from "./knowledge-bases.js";
 import { OrganizationStore } from "./organizations.js";
 import { ProviderStore } from "./providers.js";
+import { SchemaStore } from "./schemas.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
 import { UsageRecordStore } from "./usage-records.js";
 
@@ -14,6 +20,13 @@ export interface Store {
   readonly jobs: SqliteJobQueue;
   readonly providers: ProviderStore;
   readonly usage: UsageRecordStore;
+  readonly conversionTasks: ConversionTaskStore;
+  readonly schemas: SchemaStore;
+  readonly extractions: ExtractionStore;
+  readonly files: FileStore;
+  readonly knowledgeBases: KnowledgeBaseStore;
+  readonly kbVectors: SqliteVectorIndex;
+  readonly kbKeywords: SqliteKeywordIndex;
   close(): void;
 }
 
@@ -38,6 +51,13 @@ export function openStore(options: OpenStoreOptions): Store {
     jobs: new SqliteJobQueue(db, clock, ids),
     providers: new ProviderStore(db, new CredentialCipher(options.secret ?? null), clock, ids),
     usage: new UsageRecordStore(db, clock, ids),
+    conversionTasks: new ConversionTaskStore(db, clock, ids),
+    schemas: new SchemaStore(db, clock, ids),
+    extractions: new ExtractionStore(db, clock, ids),
+    files: new FileStore(db, clock, ids),
+    knowledgeBases: new KnowledgeBaseStore(db, clock, ids),
+    kbVectors: new SqliteVectorIndex(db),
+    kbKeywords: new SqliteKeywordIndex(db),
     close() {
       if (db.open) db.close();
     },

@@ -46,7 +46,9 @@ describe("ProviderStore", () => {
     for (const name of readdirSync(join(file, ".."))) {
       expect(readFileSync(join(file, "..", name)).includes("sk-very-secret-provider-key")).toBe(false);
     }
-    expect(store.providers.findWithCredentials(org.id, "HOSTED_A")?.apiKey).toBe("sk-very-secret-provider-key");
+    expect(store.providers.findWithCredentials(org.id, "HOSTED_A")?.apiKey).toBe(
+      "sk-very-secret-provider-key",
+    );
   });
 
   it("scopes every read and write to the organization", () => {

@@ -47,7 +47,7 @@ export class ProviderStore {
   private readonly sql: (text: string) => Statement;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly cipher: CredentialCipher,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,

@@ -29,7 +29,7 @@ export class UsageRecordStore {
   private readonly sql: (text: string) => Statement;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {

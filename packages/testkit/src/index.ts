@@ -1,5 +1,11 @@
 export { startAnthropicUpstream } from "./anthropic-upstream.js";
 export { deterministicEmbedding, encodeFloat32Base64 } from "./deterministic-embedding.js";
+export * from "./fixtures/archives.js";
+export * from "./fixtures/images.js";
+export * from "./fixtures/mail.js";
+export * from "./fixtures/office.js";
+export * from "./fixtures/pdf.js";
+export * from "./fixtures/text-formats.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 export { type OpenAIUpstreamOptions, startOpenAIUpstream } from "./openai-upstream.js";
 export type {

@@ -8,13 +8,13 @@ import { invalidRequest, upstreamError } from "@groundwork/core";
 import { AzureOpenAI } from "openai";
 import type { EmbeddingsResponse, ProviderAdapter } from "../adapter.js";
 import { toUpstreamError } from "../upstream-errors.js";
-import { transcribeWith } from "./openai-compatible-adapter.js";
 import {
   AZURE_CHAT_API_VERSION,
   fromAzureChunk,
   fromAzureCompletion,
   toAzureChatBody,
 } from "./azure-translate.js";
+import { transcribeWith } from "./openai-compatible-adapter.js";
 
 export interface AzureAdapterOptions {
   apiKey: string;

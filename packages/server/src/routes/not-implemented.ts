@@ -8,12 +8,8 @@ import { notImplemented } from "@groundwork/core";
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 
-const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
-  { paths: ["/v1/responses", "/v1/responses/*"], area: "The responses endpoint" },
-  { paths: ["/v1/schemas", "/v1/schemas/*"], area: "Schemas" },
-  { paths: ["/v1/extractions", "/v1/extractions/*"], area: "Extractions" },
-  { paths: ["/v1/knowledge-bases", "/v1/knowledge-bases/*"], area: "Knowledge bases" },
-  { paths: ["/v1/files", "/v1/files/*"], area: "Files" },
+export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
+  { paths: ["/v1/responses/*"], area: "Stored responses" },
   { paths: ["/v1/agents", "/v1/agents/*"], area: "Agents" },
 ];
 

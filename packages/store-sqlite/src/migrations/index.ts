@@ -4,8 +4,17 @@
  */
 import { foundation } from "./001-foundation.js";
 import { gateway } from "./002-gateway.js";
+import { conversionTasks } from "./003-conversion-tasks.js";
+import { schemasExtractions } from "./004-schemas-extractions.js";
+import { knowledgeBases } from "./005-knowledge-bases.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
-export const migrations: readonly Migration[] = [foundation, gateway];
+export const migrations: readonly Migration[] = [
+  foundation,
+  gateway,
+  conversionTasks,
+  schemasExtractions,
+  knowledgeBases,
+];

@@ -139,7 +139,14 @@ export class ConversionService {
   async reconcile(task: ConversionTask): Promise<ConversionTask> {
     if ((task.status !== "pending" && task.status !== "processing") || task.jobId === null) return task;
     const job = await this.store.jobs.get(task.jobId);
-    if (job === null || job.status !== "failed") return task;
+    if (job === null) return task;
+    // The queue fails an exhausted job only at its next claim; a dead lease on the last attempt is as final.
+    const exhausted =
+      job.status === "running" &&
+      job.leaseExpiresAt !== null &&
+      job.leaseExpiresAt <= Date.now() &&
+      job.attempts >= job.maxAttempts;
+    if (job.status !== "failed" && !exhausted) return task;
     const message = `The conversion task failed: ${job.lastError ?? "its worker stopped"}`;
     this.store.conversionTasks.finish(task.id, {
       status: "failure",
@@ -224,14 +231,18 @@ export class ConversionService {
   }
 }
 
-function taskFailureResult(task: ConversionTask, code: string, message: string): ConversionResult {
+function taskFailureResult(
+  task: ConversionTask,
+  code: "canceled" | "task_failed",
+  message: string,
+): ConversionResult {
   const names = (task.request as StoredTaskRequest | null)?.names ?? [];
   const pipeline = (task.request as StoredTaskRequest | null)?.options?.pipeline ?? "fast";
   return {
     documents: [],
     errors: (names.length > 0 ? names : ["*"]).map((filename) => ({
       filename,
-      code: code as ConversionResult["errors"][number]["code"],
+      code,
       message,
       pipeline,
       format: null,

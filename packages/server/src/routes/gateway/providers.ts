@@ -41,7 +41,7 @@ const testBody = z.object({ provider: z.string(), apiKey: z.string().optional(),
 const EMBEDDING_CATALOGUE: Partial<Record<ProviderType, Array<{ id: string; dimensions: number[] }>>> = {
   HOSTED_A: [
     { id: "text-embedding-3-small", dimensions: [512, 1536] },
-    { id: "text-embedding-3-large", dimensions: [256, 1024, 3072] },
+    { id: "text-embedding-3-large", dimensions: [256, 1024, 1536, 3072] },
     { id: "text-embedding-ada-002", dimensions: [1536] },
   ],
 };
@@ -57,6 +57,14 @@ export function renderProvider(record: ProviderRecord) {
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(record.updatedAt).toISOString(),
   };
+}
+
+/** The embedding models of a provider kind (or `builtin`), one entry per width (also the knowledge bases' model check). */
+export function embeddingCatalogue(kind: ProviderType | "builtin", builtinConfigured: boolean) {
+  if (kind !== "builtin") return catalogueAnswer(EMBEDDING_CATALOGUE[kind] ?? []);
+  const models = [{ id: HASH_EMBEDDING_MODEL, dimensions: [HASH_EMBEDDING_DIMENSIONS] }];
+  if (builtinConfigured) models.push(...(EMBEDDING_CATALOGUE.HOSTED_A ?? []).slice(0, 2));
+  return catalogueAnswer(models);
 }
 
 function catalogueAnswer(models: Array<{ id: string; dimensions: number[] }>) {
@@ -117,14 +125,10 @@ export function registerProviders(app: Hono<AppEnv>, gateway: Gateway, builtinCo
 
   app.get("/v1/providers/:providerId/embedding-models", (c) => {
     const id = c.req.param("providerId");
-    if (id === "builtin") {
-      const models = [{ id: HASH_EMBEDDING_MODEL, dimensions: [HASH_EMBEDDING_DIMENSIONS] }];
-      if (builtinConfigured) models.push(...(EMBEDDING_CATALOGUE.HOSTED_A ?? []).slice(0, 2));
-      return c.json(catalogueAnswer(models));
-    }
+    if (id === "builtin") return c.json(embeddingCatalogue("builtin", builtinConfigured));
     const record = c.var.store.providers.get(c.var.principal.organizationId, id);
     if (record === null) throw notFound(`No provider ${id}`, { param: "providerId" });
-    return c.json(catalogueAnswer(EMBEDDING_CATALOGUE[record.type as ProviderType] ?? []));
+    return c.json(embeddingCatalogue(record.type as ProviderType, builtinConfigured));
   });
 
   app.post("/v1/providers", requireRole("member"), byok, async (c) => {

@@ -1,0 +1,309 @@
+/**
+ * A typed fetch client for the Groundwork `/v1` API. Every method maps to one
+ * endpoint; errors come back as the core `GroundworkError` carrying the API's
+ * status, type, code, param and message, so callers handle one error type.
+ */
+import { type ErrorType, GroundworkError } from "@groundwork/core";
+import type * as T from "./types.js";
+
+export interface ClientOptions {
+  /** The server's origin without `/v1`, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof globalThis.fetch;
+  /** Sent as `user-agent` so server logs can tell clients apart. */
+  userAgent?: string;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+interface RequestOptions {
+  query?: Query;
+  json?: unknown;
+  form?: FormData;
+  /** Answer the body as text (downloads, text transcriptions) instead of parsing JSON. */
+  raw?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A response body that is not JSON (downloads, text formats). */
+export interface RawBody {
+  contentType: string;
+  text: string;
+  bytes: Uint8Array;
+}
+
+const enc = encodeURIComponent;
+
+export class GroundworkClient {
+  private readonly baseUrl: string;
+  private readonly fetchImpl: typeof globalThis.fetch;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+  }
+
+  /** Calls any endpoint; the typed methods below are thin wrappers around it. */
+  async request<R>(method: string, path: string, options: RequestOptions = {}): Promise<R> {
+    const url = new URL(`${this.baseUrl}${path}`);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}` };
+    if (this.options.userAgent !== undefined) headers["user-agent"] = this.options.userAgent;
+    let body: string | FormData | undefined;
+    if (options.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.json);
+    } else if (options.form !== undefined) {
+      body = options.form;
+    }
+    const response = await this.fetchImpl(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    if (!response.ok) throw await toError(response, method, path);
+    if (response.status === 204) return undefined as R;
+    const contentType = response.headers.get("content-type") ?? "";
+    if (options.raw === true || !contentType.includes("application/json")) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { contentType, text: new TextDecoder().decode(bytes), bytes } satisfies RawBody as R;
+    }
+    return (await response.json()) as R;
+  }
+
+  // ---- AI gateway ----
+
+  readonly chat = {
+    completions: (body: T.ChatCompletionBody, signal?: AbortSignal) =>
+      this.request<T.ChatCompletion>("POST", "/v1/chat/completions", {
+        json: { ...body, stream: false },
+        ...sig(signal),
+      }),
+  };
+
+  readonly responses = {
+    create: (body: T.ResponsesBody, signal?: AbortSignal) =>
+      this.request<T.JsonObject>("POST", "/v1/responses", {
+        json: { ...body, stream: false },
+        ...sig(signal),
+      }),
+  };
+
+  readonly models = {
+    list: () => this.request<T.ListOf<T.ModelEntry>>("GET", "/v1/models"),
+  };
+
+  readonly embeddings = {
+    create: (body: T.EmbeddingsBody) => this.request<T.JsonObject>("POST", "/v1/embeddings", { json: body }),
+  };
+
+  readonly audio = {
+    transcribe: (input: { file: Blob; filename: string; model: string; fields?: Record<string, string> }) => {
+      const form = new FormData();
+      form.set("file", input.file, input.filename);
+      form.set("model", input.model);
+      for (const [name, value] of Object.entries(input.fields ?? {})) form.set(name, value);
+      return this.request<T.JsonObject | RawBody>("POST", "/v1/audio/transcriptions", { form });
+    },
+  };
+
+  // ---- providers ----
+
+  readonly providers = {
+    list: (page?: T.PageQuery) =>
+      this.request<T.Page<T.Provider>>("GET", "/v1/providers", { query: { ...page } }),
+    get: (id: string) => this.request<T.Provider>("GET", `/v1/providers/${enc(id)}`),
+    create: (body: T.ProviderBody) => this.request<T.Provider>("POST", "/v1/providers", { json: body }),
+    update: (id: string, body: Partial<T.ProviderBody>) =>
+      this.request<T.Provider>("PATCH", `/v1/providers/${enc(id)}`, { json: body }),
+    delete: (id: string) => this.request<void>("DELETE", `/v1/providers/${enc(id)}`),
+    test: (body: Omit<T.ProviderBody, "name">) =>
+      this.request<T.ProviderTestResult>("POST", "/v1/providers/test", { json: body }),
+    models: () => this.request<T.JsonObject>("GET", "/v1/providers/models"),
+    embeddingModels: (providerId: string) =>
+      this.request<T.EmbeddingModelCatalogue>("GET", `/v1/providers/${enc(providerId)}/embedding-models`),
+  };
+
+  // ---- schemas ----
+
+  readonly schemas = {
+    list: (query?: T.PageQuery & { search?: string }) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/schemas", { query: { ...query } }),
+    get: (schemaId: string) => this.request<T.JsonObject>("GET", `/v1/schemas/${enc(schemaId)}`),
+    create: (body: { name: string; description?: string }) =>
+      this.request<T.JsonObject>("POST", "/v1/schemas", { json: body }),
+    update: (schemaId: string, body: { name?: string; description?: string }) =>
+      this.request<T.JsonObject>("PUT", `/v1/schemas/${enc(schemaId)}`, { json: body }),
+    delete: (schemaId: string) => this.request<void>("DELETE", `/v1/schemas/${enc(schemaId)}`),
+    resolve: (schemaId: string, label?: string) =>
+      this.request<T.JsonObject>("GET", `/v1/schemas/${enc(schemaId)}/resolve`, { query: { label } }),
+    validate: (schemaId: string, jsonSchema: unknown) =>
+      this.request<T.JsonObject>("POST", `/v1/schemas/${enc(schemaId)}/validate`, { json: { jsonSchema } }),
+    test: (schemaId: string, body: { jsonSchema?: unknown; sampleText: string; model: string }) =>
+      this.request<T.JsonObject>("POST", `/v1/schemas/${enc(schemaId)}/test`, { json: body }),
+    versions: {
+      create: (schemaId: string, body: { jsonSchema: unknown; changeDescription?: string }) =>
+        this.request<T.JsonObject>("POST", `/v1/schemas/${enc(schemaId)}/versions`, { json: body }),
+      list: (schemaId: string, page?: T.PageQuery) =>
+        this.request<T.Page<T.JsonObject>>("GET", `/v1/schemas/${enc(schemaId)}/versions`, {
+          query: { ...page },
+        }),
+      get: (schemaId: string, versionId: string) =>
+        this.request<T.JsonObject>("GET", `/v1/schemas/${enc(schemaId)}/versions/${enc(versionId)}`),
+      latest: (schemaId: string) =>
+        this.request<T.JsonObject>("GET", `/v1/schemas/${enc(schemaId)}/versions/latest`),
+      delete: (schemaId: string, versionId: string) =>
+        this.request<void>("DELETE", `/v1/schemas/${enc(schemaId)}/versions/${enc(versionId)}`),
+      activate: (schemaId: string, versionId: string) =>
+        this.request<T.JsonObject>("PUT", `/v1/schemas/${enc(schemaId)}/versions/${enc(versionId)}/activate`),
+    },
+    labels: {
+      list: (schemaId: string) =>
+        this.request<T.JsonObject[] | T.JsonObject>("GET", `/v1/schemas/${enc(schemaId)}/labels`),
+      create: (schemaId: string, body: { name: string; schemaVersionId: string }) =>
+        this.request<T.JsonObject>("POST", `/v1/schemas/${enc(schemaId)}/labels`, { json: body }),
+      update: (schemaId: string, labelName: string, body: { schemaVersionId: string }) =>
+        this.request<T.JsonObject>("PUT", `/v1/schemas/${enc(schemaId)}/labels/${enc(labelName)}`, {
+          json: body,
+        }),
+      delete: (schemaId: string, labelName: string) =>
+        this.request<void>("DELETE", `/v1/schemas/${enc(schemaId)}/labels/${enc(labelName)}`),
+    },
+  };
+
+  // ---- extractions ----
+
+  readonly extractions = {
+    create: (body: T.ExtractionBody) => this.request<T.JsonObject>("POST", "/v1/extractions", { json: body }),
+    createAsync: (body: T.ExtractionBody) =>
+      this.request<T.JsonObject>("POST", "/v1/extractions/async", { json: body }),
+    get: (id: string) => this.request<T.JsonObject>("GET", `/v1/extractions/${enc(id)}`),
+    list: (query?: T.PageQuery & { search?: string; schemaVersionId?: string; status?: string }) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/extractions", { query: { ...query } }),
+    delete: (id: string) => this.request<void>("DELETE", `/v1/extractions/${enc(id)}`),
+    estimate: (body: { schemaId: string; schemaVersionId?: string; inputText: string }) =>
+      this.request<T.JsonObject>("POST", "/v1/extractions/estimate", { json: body }),
+    rerun: (id: string) => this.request<T.JsonObject>("POST", `/v1/extractions/${enc(id)}/rerun`),
+  };
+
+  // ---- document conversion ----
+
+  readonly convert = {
+    source: (body: T.ConvertSourceBody) =>
+      this.request<T.JsonObject>("POST", "/v1/convert/source", { json: body }),
+    sourceAsync: (body: T.ConvertSourceBody) =>
+      this.request<T.JsonObject>("POST", "/v1/convert/source/async", { json: body }),
+    file: (input: T.ConvertFileInput) =>
+      this.request<T.JsonObject>("POST", "/v1/convert/file", {
+        form: convertForm(input),
+        query: { pipeline: input.pipeline },
+      }),
+    fileAsync: (input: T.ConvertFileInput) =>
+      this.request<T.JsonObject>("POST", "/v1/convert/file/async", {
+        form: convertForm(input),
+        query: { pipeline: input.pipeline },
+      }),
+    task: (taskId: string, wait?: number) =>
+      this.request<T.JsonObject>("GET", `/v1/convert/tasks/${enc(taskId)}`, { query: { wait } }),
+    result: (taskId: string) => this.request<T.JsonObject>("GET", `/v1/convert/tasks/${enc(taskId)}/result`),
+    cancel: (taskId: string) =>
+      this.request<T.JsonObject | undefined>("DELETE", `/v1/convert/tasks/${enc(taskId)}`),
+  };
+
+  // ---- knowledge bases and files ----
+
+  readonly knowledgeBases = {
+    list: (page?: T.PageQuery) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/knowledge-bases", { query: { ...page } }),
+    create: (body: T.JsonObject) => this.request<T.JsonObject>("POST", "/v1/knowledge-bases", { json: body }),
+    get: (id: string) => this.request<T.JsonObject>("GET", `/v1/knowledge-bases/${enc(id)}`),
+    update: (id: string, body: T.JsonObject) =>
+      this.request<T.JsonObject>("PATCH", `/v1/knowledge-bases/${enc(id)}`, { json: body }),
+    delete: (id: string) => this.request<void>("DELETE", `/v1/knowledge-bases/${enc(id)}`),
+    search: (id: string, body: { query: string; topK?: number; metadataFilter?: Record<string, unknown> }) =>
+      this.request<T.JsonObject>("POST", `/v1/knowledge-bases/${enc(id)}/search`, { json: body }),
+    citation: (id: string, chunkId: string) =>
+      this.request<T.JsonObject>("GET", `/v1/knowledge-bases/${enc(id)}/citations/${enc(chunkId)}`),
+    documents: {
+      list: (id: string, status?: string) =>
+        this.request<T.JsonObject>("GET", `/v1/knowledge-bases/${enc(id)}/documents`, { query: { status } }),
+      get: (id: string, documentId: string) =>
+        this.request<T.JsonObject>("GET", `/v1/knowledge-bases/${enc(id)}/documents/${enc(documentId)}`),
+      delete: (id: string, documentId: string) =>
+        this.request<void>("DELETE", `/v1/knowledge-bases/${enc(id)}/documents/${enc(documentId)}`),
+      version: (id: string, documentId: string, versionId: string) =>
+        this.request<T.JsonObject>(
+          "GET",
+          `/v1/knowledge-bases/${enc(id)}/documents/${enc(documentId)}/versions/${enc(versionId)}`,
+        ),
+      upload: (id: string, files: Array<{ file: Blob; filename: string }>) => {
+        const form = new FormData();
+        for (const { file, filename } of files) form.append("files", file, filename);
+        return this.request<T.JsonObject[]>("POST", `/v1/knowledge-bases/${enc(id)}/documents`, { form });
+      },
+      attach: (id: string, fileId: string) =>
+        this.request<T.JsonObject>("POST", `/v1/knowledge-bases/${enc(id)}/documents/attach`, {
+          json: { fileId },
+        }),
+      retry: (id: string, documentId: string) =>
+        this.request<T.JsonObject>(
+          "POST",
+          `/v1/knowledge-bases/${enc(id)}/documents/${enc(documentId)}/retry`,
+        ),
+    },
+  };
+
+  readonly files = {
+    list: (query?: T.PageQuery & { purpose?: string }) =>
+      this.request<T.Page<T.JsonObject> | T.JsonObject>("GET", "/v1/files", { query: { ...query } }),
+    upload: (input: { file: Blob; filename: string; purpose: string }) => {
+      const form = new FormData();
+      form.set("file", input.file, input.filename);
+      form.set("purpose", input.purpose);
+      return this.request<T.JsonObject>("POST", "/v1/files", { form });
+    },
+    get: (id: string) => this.request<T.JsonObject>("GET", `/v1/files/${enc(id)}`),
+    delete: (id: string) => this.request<T.JsonObject | undefined>("DELETE", `/v1/files/${enc(id)}`),
+    download: (id: string) => this.request<RawBody>("GET", `/v1/files/${enc(id)}/content`, { raw: true }),
+  };
+}
+
+function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
+}
+
+function convertForm(input: T.ConvertFileInput): FormData {
+  const form = new FormData();
+  for (const { file, filename } of input.files) form.append("files", file, filename);
+  if (input.options !== undefined) {
+    form.set("options", new Blob([JSON.stringify(input.options)], { type: "application/json" }));
+  }
+  return form;
+}
+
+async function toError(response: Response, method: string, path: string): Promise<GroundworkError> {
+  const text = await response.text();
+  let envelope: { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } } = {};
+  try {
+    envelope = JSON.parse(text) as typeof envelope;
+  } catch {
+    // A bare status (e.g. the 401 without credentials) has no envelope.
+  }
+  const error = envelope.error ?? {};
+  const message =
+    typeof error.message === "string"
+      ? error.message
+      : `${method} ${path} answered ${response.status} ${response.statusText}`.trim();
+  const retryAfter = Number(response.headers.get("retry-after"));
+  return new GroundworkError(message, {
+    status: response.status,
+    type: (typeof error.type === "string" ? error.type : "api_error") as ErrorType,
+    code: typeof error.code === "string" ? error.code : `http_${response.status}`,
+    param: typeof error.param === "string" ? error.param : null,
+    ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {}),
+  });
+}

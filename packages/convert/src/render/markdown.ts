@@ -1,0 +1,81 @@
+import type { Block, DocumentModel, ListBlock, TableBlock } from "../document-model.js";
+
+const IMAGE_PLACEHOLDER = "<!-- image -->";
+
+function escapeCell(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
+}
+
+/**
+ * GitHub table. GFM requires a header row, so the first row takes that place even when the
+ * source did not mark it as a header (Word tables rarely do); the JSON model keeps `header`.
+ */
+export function markdownTable(table: TableBlock): string {
+  const width = Math.max(1, ...table.rows.map((row) => row.length));
+  const pad = (row: string[]) => Array.from({ length: width }, (_, i) => escapeCell(row[i] ?? ""));
+  const rows = table.rows.map(pad);
+  const header = rows.length > 0 ? (rows.shift() as string[]) : pad([]);
+  const lines = [
+    `| ${header.join(" | ")} |`,
+    `|${Array.from({ length: width }, () => " --- ").join("|")}|`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ];
+  return table.caption === undefined ? lines.join("\n") : `${lines.join("\n")}\n\n*${table.caption}*`;
+}
+
+function markdownList(list: ListBlock): string {
+  const counters: number[] = [];
+  return list.items
+    .map((item) => {
+      counters.length = item.depth + 1;
+      counters[item.depth] = (counters[item.depth] ?? 0) + 1;
+      const marker = list.ordered ? `${counters[item.depth]}.` : "-";
+      return `${"  ".repeat(item.depth)}${marker} ${item.text}`;
+    })
+    .join("\n");
+}
+
+/** Keeps paragraph lines from reading as headings, lists, quotes or tables when parsed back. */
+function escapeLineStarts(text: string): string {
+  return text
+    .split("\n")
+    .map((line) =>
+      line.replace(/^(\s*)(\d{1,9})([.)])(\s)/, "$1$2\\$3$4").replace(/^(\s*)([#>+\-*|=])/, "$1\\$2"),
+    )
+    .join("\n");
+}
+
+function renderBlock(block: Block): string | null {
+  switch (block.type) {
+    case "heading":
+      return `${"#".repeat(Math.min(6, Math.max(1, block.level)))} ${block.text}`;
+    case "paragraph":
+      return escapeLineStarts(block.text);
+    case "list":
+      return markdownList(block);
+    case "table":
+      return markdownTable(block);
+    case "code": {
+      const fence = block.text.includes("```") ? "~~~" : "```";
+      return `${fence}${block.language ?? ""}\n${block.text}\n${fence}`;
+    }
+    case "picture": {
+      const image =
+        block.dataUrl === undefined ? IMAGE_PLACEHOLDER : `![${block.alt ?? "image"}](${block.dataUrl})`;
+      return block.text === undefined || block.text === "" ? image : `${image}\n\n${block.text}`;
+    }
+    case "page":
+      return block.number === 1 ? null : `<!-- page ${block.number} -->`;
+    case "section":
+      return `## ${block.kind === "sheet" ? "Sheet" : block.kind === "slide" ? "Slide" : block.kind === "layer" ? "Layer" : "Attachment"} ${block.index}: ${block.title}`;
+  }
+}
+
+export function renderMarkdown(document: DocumentModel): string {
+  const parts: string[] = [];
+  for (const block of document.blocks) {
+    const text = renderBlock(block);
+    if (text !== null && text !== "") parts.push(text);
+  }
+  return parts.length === 0 ? "" : `${parts.join("\n\n")}\n`;
+}

@@ -1,0 +1,173 @@
+/**
+ * Hybrid search: a dense leg (the query embedded by the knowledge base's model,
+ * cosine over the vector index) and a keyword leg (FTS5 BM25 over terms analyzed
+ * with the knowledge base's text-search language), fused by reciprocal rank
+ * fusion (k = 60). Several knowledge bases (the agent tool) fuse all their legs
+ * into one list. A failed query embedding degrades to keywords (`lexical_only`,
+ * or `partial_lexical_only` when only some knowledge bases fell back), except a
+ * refusal the caller must see (402, refused built-in call), which is thrown.
+ */
+import { type EmbeddingModel, type IdGenerator, defaultIdGenerator } from "@groundwork/core";
+import { clampTopK } from "./config.js";
+import { errorMessage, searchMustAnswerRefusal } from "./embedding-errors.js";
+import { bestSentence } from "./matched-span.js";
+import type { ChunkRecord, DocumentRecord, KeywordIndex, KnowledgeBaseRecord, KnowledgeStore, VectorIndex } from "./ports.js";
+import { reciprocalRankFusion } from "./rrf.js";
+import { queryTerms } from "./text-analysis.js";
+
+export interface SearchHit {
+  hitId: string;
+  knowledgeBaseId: string;
+  documentId: string;
+  documentVersionId: string;
+  documentName: string;
+  chunkId: string;
+  content: string;
+  matchedSpan?: string;
+  pageStart?: number;
+  pageEnd?: number;
+  headingPath: string[];
+  score: number;
+}
+
+export type Degraded = "lexical_only" | "partial_lexical_only";
+
+export interface SearchResult {
+  query: string;
+  hits: SearchHit[];
+  degraded?: Degraded;
+  /** Why the dense leg was skipped, per knowledge base (for logs; not part of the API answer). */
+  denseFailures: Array<{ knowledgeBaseId: string; error: string }>;
+}
+
+export interface SearchRequest {
+  query: string;
+  topK?: number;
+  metadataFilter?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface SearchDeps {
+  store: KnowledgeStore;
+  vectors: VectorIndex;
+  keywords: KeywordIndex;
+  /** The query embedder of a knowledge base (the gateway with the caller's principal). */
+  embedderFor: (knowledgeBase: KnowledgeBaseRecord) => EmbeddingModel;
+  ids?: IdGenerator;
+}
+
+/** Candidates each leg contributes to the fusion, per knowledge base. */
+function legDepth(topK: number): number {
+  return Math.max(50, topK * 4);
+}
+
+export async function searchKnowledgeBases(
+  deps: SearchDeps,
+  knowledgeBases: readonly KnowledgeBaseRecord[],
+  request: SearchRequest,
+): Promise<SearchResult> {
+  const topK = clampTopK(request.topK);
+  const depth = legDepth(topK);
+  const ids = deps.ids ?? defaultIdGenerator;
+  const lists: string[][] = [];
+  const denseFailures: SearchResult["denseFailures"] = [];
+  const languageOf = new Map<string, KnowledgeBaseRecord>();
+  const legs = await Promise.all(
+    knowledgeBases.map(async (kb) => {
+      languageOf.set(kb.id, kb);
+      const documentIds =
+        request.metadataFilter === undefined || Object.keys(request.metadataFilter).length === 0
+          ? null
+          : await deps.store.documentsMatching(kb.id, request.metadataFilter);
+      if (documentIds !== null && documentIds.length === 0) return { dense: [], keyword: [], failed: false };
+      const base = { knowledgeBaseId: kb.id, k: depth, documentIds };
+      let dense: string[] = [];
+      let failed = false;
+      try {
+        const embedded = await deps
+          .embedderFor(kb)
+          .embed(
+            { model: kb.embeddingModel, input: [request.query], dimensions: kb.embeddingDim },
+            request.signal === undefined ? {} : { signal: request.signal },
+          );
+        const vector = embedded.vectors[0];
+        if (vector === undefined || vector.length !== kb.embeddingDim) {
+          throw new Error(`The embedding model answered no vector of width ${kb.embeddingDim}`);
+        }
+        dense = (await deps.vectors.search({ ...base, vector })).map((hit) => hit.chunkId);
+      } catch (error) {
+        if (searchMustAnswerRefusal(kb.embeddingProviderId, error)) throw error;
+        if (request.signal?.aborted) throw error;
+        failed = true;
+        denseFailures.push({ knowledgeBaseId: kb.id, error: errorMessage(error) });
+      }
+      let keyword: string[] = [];
+      // Keywords always answer when the dense leg failed, even with hybrid search off.
+      if (kb.hybridSearchEnabled || failed) {
+        const terms = queryTerms(request.query, kb.textSearchLanguage);
+        if (terms.length > 0) {
+          keyword = (await deps.keywords.search({ ...base, language: kb.textSearchLanguage, terms })).map(
+            (hit) => hit.chunkId,
+          );
+        }
+      }
+      return { dense, keyword, failed };
+    }),
+  );
+  for (const leg of legs) lists.push(leg.dense, leg.keyword);
+  const fused = reciprocalRankFusion(lists.filter((list) => list.length > 0));
+
+  // Hydrate in fused order, one hit per passage (several children of one parent collapse into the best).
+  const chunkKb = new Map<string, string>();
+  // Chunk ids are unique across knowledge bases; ask each store slice for its own.
+  const chunks = new Map<string, ChunkRecord>();
+  for (const kb of knowledgeBases) {
+    const wanted = fused.map((item) => item.id);
+    for (const chunk of await deps.store.chunksById(kb.id, wanted)) {
+      chunks.set(chunk.id, chunk);
+      chunkKb.set(chunk.id, kb.id);
+    }
+  }
+  const parentIds = [...chunks.values()].flatMap((chunk) => (chunk.parentId === null ? [] : [chunk.parentId]));
+  const parents = new Map<string, ChunkRecord>();
+  for (const kb of knowledgeBases) {
+    for (const parent of await deps.store.chunksById(kb.id, parentIds)) parents.set(parent.id, parent);
+  }
+  const documents = new Map<string, DocumentRecord>(
+    (await deps.store.documentsById([...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]),
+  );
+  const hits: SearchHit[] = [];
+  const seenPassages = new Set<string>();
+  for (const item of fused) {
+    if (hits.length >= topK) break;
+    const chunk = chunks.get(item.id);
+    if (chunk === undefined || chunk.text === null) continue;
+    const document = documents.get(chunk.documentId);
+    if (document === undefined || document.deletedAt !== null || document.servingRevisionId !== chunk.revisionId) continue;
+    const parent = chunk.parentId === null ? undefined : parents.get(chunk.parentId);
+    const passage = parent ?? chunk;
+    if (passage.text === null || seenPassages.has(passage.id)) continue;
+    seenPassages.add(passage.id);
+    const kb = languageOf.get(chunkKb.get(chunk.id) ?? "");
+    const span =
+      parent !== undefined ? chunk.text : kb === undefined ? null : bestSentence(chunk.text, request.query, kb.textSearchLanguage);
+    hits.push({
+      hitId: ids("hit"),
+      knowledgeBaseId: chunk.knowledgeBaseId,
+      documentId: chunk.documentId,
+      documentVersionId: chunk.revisionId,
+      documentName: document.name,
+      chunkId: chunk.id,
+      content: passage.text,
+      ...(span === null ? {} : { matchedSpan: span }),
+      ...(passage.pageStart === null ? {} : { pageStart: passage.pageStart }),
+      ...(passage.pageEnd === null ? {} : { pageEnd: passage.pageEnd }),
+      headingPath: passage.headingPath,
+      score: item.score,
+    });
+  }
+  const failedCount = legs.filter((leg) => leg.failed).length;
+  const degraded: Degraded | undefined =
+    failedCount === 0 ? undefined : failedCount === legs.length ? "lexical_only" : "partial_lexical_only";
+  return { query: request.query, hits, ...(degraded === undefined ? {} : { degraded }), denseFailures };
+}

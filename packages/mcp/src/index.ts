@@ -1,0 +1,18 @@
+export {
+  ConfigError,
+  DEFAULT_BASE_URL,
+  DEFAULT_HTTP_PORT,
+  deriveChatUrl,
+  loadMcpConfig,
+  type McpConfig,
+} from "./config.js";
+export { type RunningMcpHttp, startMcpHttp } from "./http-transport.js";
+export {
+  createMcpServer,
+  type McpServerOptions,
+  SERVER_NAME,
+  SERVER_VERSION,
+  toolDefinitions,
+} from "./server.js";
+export { TOOL_PREFIX, type ToolDefinition, type ToolGroup } from "./tool.js";
+export { type DocSection, listDocSections } from "./tools/api-docs.js";

@@ -1,0 +1,219 @@
+/**
+ * The tool server end to end: the real Groundwork server (built CLI on a temp
+ * data dir, built-in models on a scripted upstream) behind the MCP server on
+ * both transports, driven by the MCP SDK's own client.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { type StartedServer, startOpenAIUpstream, startServer, type Upstream } from "@groundwork/testkit";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadMcpConfig } from "./config.js";
+import { type RunningMcpHttp, startMcpHttp } from "./http-transport.js";
+import { toolDefinitions } from "./server.js";
+
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+let upstream: Upstream;
+let groundwork: StartedServer;
+let http: RunningMcpHttp;
+let client: Client;
+
+interface ToolResult {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+}
+
+async function call(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolResult;
+}
+
+beforeAll(async () => {
+  upstream = await startOpenAIUpstream({ models: ["gw-chat"] });
+  groundwork = await startServer({
+    env: { GROUNDWORK_BUILTIN_BASE_URL: upstream.url, GROUNDWORK_BUILTIN_API_KEY: "builtin" },
+  });
+  http = await startMcpHttp({ baseUrl: groundwork.url, apiKey: groundwork.adminKey ?? "", port: 0 });
+  client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await http?.close();
+  await groundwork?.stop();
+  await upstream?.close();
+});
+
+describe("streamable HTTP transport", () => {
+  it("answers GET /health", async () => {
+    const response = await fetch(`${http.url}/health`);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("lists every svc_ tool with described parameters and annotations", async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(toolDefinitions().map((t) => `svc_${t.name}`));
+    for (const required of [
+      "svc_chat",
+      "svc_create_response",
+      "svc_list_models",
+      "svc_list_schemas",
+      "svc_create_extraction",
+      "svc_convert_document",
+      "svc_search_knowledge_base",
+      "svc_upload_file",
+      "svc_create_provider",
+      "svc_transcribe_audio",
+      "svc_get_api_docs",
+    ]) {
+      expect(names).toContain(required);
+    }
+    for (const tool of tools) {
+      expect(tool.description?.length ?? 0).toBeGreaterThan(10);
+      expect(tool.annotations?.readOnlyHint).toBeTypeOf("boolean");
+      expect(tool.annotations?.destructiveHint).toBeTypeOf("boolean");
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+      for (const [name, schema] of Object.entries(properties)) {
+        expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
+      }
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get("svc_delete_schema")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+    expect(byName.get("svc_list_models")?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+    });
+  });
+
+  it("calls read tools and returns structured content", async () => {
+    const models = await call("svc_list_models");
+    expect(models.isError).toBeFalsy();
+    const ids = (models.structuredContent?.data as Array<{ id: string }>).map((m) => m.id);
+    expect(ids).toContain("hash-embedding-1536");
+    expect(ids).toContain("gw-chat");
+  });
+
+  it("calls write tools through to the API: schema, version, label resolution", async () => {
+    const schema = await call("svc_create_schema", { name: "invoice", description: "invoices" });
+    expect(schema.isError).toBeFalsy();
+    const schemaId = schema.structuredContent?.id as string;
+    const version = await call("svc_create_schema_version", {
+      schemaId,
+      jsonSchema: { type: "object", properties: { total: { type: "number" } } },
+    });
+    expect(version.isError).toBeFalsy();
+    const resolved = await call("svc_resolve_schema", { schemaId });
+    expect(resolved.structuredContent).toMatchObject({ schemaId, versionNumber: 1 });
+    const listed = await call("svc_list_schemas", { search: "inv" });
+    expect(JSON.stringify(listed.structuredContent)).toContain(schemaId);
+  });
+
+  it("runs a chat through the gateway", async () => {
+    upstream.enqueue({ text: "pong from the built-in model" });
+    const result = await call("svc_chat", {
+      model: "gw-chat",
+      messages: [{ role: "user", content: "ping" }],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.structuredContent)).toContain("pong from the built-in model");
+  });
+
+  it("returns text and usage for a plain model response", async () => {
+    upstream.enqueue({ text: "direct answer", usage: { inputTokens: 3, outputTokens: 2 } });
+    const result = await call("svc_create_response", { model: "gw-chat", input: "hello" });
+    expect(result.structuredContent).toMatchObject({
+      text: "direct answer",
+      usage: { input_tokens: 3, output_tokens: 2 },
+    });
+  });
+
+  it("returns API errors as tool errors carrying the API's message", async () => {
+    const missing = await call("svc_get_schema", { schemaId: "sch_missing" });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent?.error).toMatchObject({ status: 404 });
+    expect(missing.content[0]?.text).toMatch(/sch_missing|not found|No schema/i);
+
+    const prefix = await call("svc_chat", { model: "acme/x", messages: [{ role: "user", content: "x" }] });
+    expect(prefix.isError).toBe(true);
+    expect(prefix.content[0]?.text).toContain("Valid prefixes");
+
+    const mode = await call("svc_create_response", { model: "gw-chat", input: "x", mode: "plan" });
+    expect(mode.isError).toBe(true);
+    expect(mode.content[0]?.text).toMatch(/only to agent runs/);
+
+    const agent = await call("svc_create_response", { model: "agent/support", input: "x" });
+    expect(agent.isError).toBe(true);
+    expect(agent.structuredContent?.error).toMatchObject({ status: 501 });
+  });
+
+  it("serves the project's own API docs", async () => {
+    const sections = await call("svc_list_api_doc_sections");
+    const ids = (sections.structuredContent?.sections as Array<{ id: string }>).map((s) => s.id);
+    expect(ids).toEqual(expect.arrayContaining(["gateway", "decisions", "architecture"]));
+    const gateway = await call("svc_get_api_docs", { section: "gateway", heading: "Endpoints" });
+    expect(gateway.structuredContent?.markdown).toMatch(/^## Endpoints/);
+    expect((await call("svc_get_api_docs", { section: "nope" })).isError).toBe(true);
+  });
+});
+
+describe("stdio transport", () => {
+  it("serves the same tools to a client that launches it", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli],
+      env: {
+        AI_SERVICE_API_KEY: groundwork.adminKey ?? "",
+        AI_SERVICE_BASE_URL: groundwork.url,
+        PATH: process.env.PATH ?? "",
+      },
+    });
+    const stdio = new Client({ name: "stdio-test", version: "1.0.0" });
+    await stdio.connect(transport);
+    try {
+      const { tools } = await stdio.listTools();
+      expect(tools.length).toBe(toolDefinitions().length);
+      const result = (await stdio.callTool({ name: "svc_list_providers", arguments: {} })) as ToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ content: [], totalElements: 0 });
+    } finally {
+      await stdio.close();
+    }
+  });
+
+  it("refuses to start without AI_SERVICE_API_KEY, saying so", () => {
+    const run = spawnSync(process.execPath, [cli], {
+      env: { PATH: process.env.PATH ?? "" },
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/AI_SERVICE_API_KEY is required/);
+  });
+});
+
+describe("configuration", () => {
+  it("reads the spec's variables with their defaults", () => {
+    expect(loadMcpConfig({ AI_SERVICE_API_KEY: "k" })).toEqual({
+      apiKey: "k",
+      baseUrl: "http://127.0.0.1:8080",
+      chatUrl: "http://127.0.0.1:8080",
+      transport: "stdio",
+      httpPort: 3100,
+    });
+    expect(
+      loadMcpConfig({ AI_SERVICE_API_KEY: "k", AI_SERVICE_BASE_URL: "https://api.example.com/v1/" }),
+    ).toMatchObject({
+      baseUrl: "https://api.example.com",
+      chatUrl: "https://chat.example.com",
+    });
+    expect(() => loadMcpConfig({ AI_SERVICE_API_KEY: "k", MCP_TRANSPORT: "sse" })).toThrow(/stdio or http/);
+    expect(() => loadMcpConfig({ AI_SERVICE_API_KEY: "k", MCP_HTTP_PORT: "x" })).toThrow(/MCP_HTTP_PORT/);
+  });
+});

@@ -1,0 +1,346 @@
+import { appendPointer, escapePointerToken } from "@groundwork/core";
+import { averageOfHundredths } from "../decimal.js";
+import {
+  type ExtractionConfig,
+  type FieldHint,
+  isPlainObject,
+  readScoringSettings,
+  type ScoringSettings,
+} from "../extraction-config.js";
+import { setOwn } from "../set-own.js";
+import type { FieldGrounding, GroundingBasis, TopLevelGrounding } from "../types.js";
+import { detectKeyFields, isKeyFieldName } from "./key-fields.js";
+import { codePointLength } from "./normalize-text.js";
+import { SchemaNavigator } from "./schema-navigation.js";
+import { type MatchBasis, searchValues } from "./search-values.js";
+
+export interface GroundingInput {
+  jsonSchema?: unknown;
+  output: unknown;
+  /** The texts searched: the input text, or the chunk texts of a chunked extraction. */
+  texts: readonly string[];
+  extractionConfig?: ExtractionConfig | null;
+}
+
+/** One scored field with what later stages need to attribute signals and thresholds to it. */
+export interface ScoredField {
+  /** Flag key: `<property>[<index>].<field>`, `[<index>].<field>` or the root field name. */
+  key: string;
+  pointer: string;
+  name: string;
+  /** The array property (`$root` for an array-rooted output) of an item field; null for a root field. */
+  group: string | null;
+  /** `<property>[<index>]` or `[<index>]` for an item field; null for a root field. */
+  itemKey: string | null;
+  /** The element index of an item field; null for a root field. */
+  itemIndex: number | null;
+  keyField: boolean;
+  grounding: FieldGrounding;
+}
+
+export interface ItemGrounding {
+  grounding: FieldGrounding;
+  fields: Record<string, FieldGrounding>;
+}
+
+export interface GroundingResult {
+  grounding: TopLevelGrounding;
+  fields: Record<string, FieldGrounding>;
+  items: Record<string, ItemGrounding>;
+  /** Every scored field, root fields and item fields in output order. */
+  scoredFields: ScoredField[];
+}
+
+export const ROOT_GROUP = "$root";
+const KEY_FIELD_WEIGHT = 3;
+const MIN_SEARCHED_LENGTH = 3;
+
+const SCORES: Record<GroundingBasis, number> = {
+  exact_match: 1,
+  normalized_match: 0.9,
+  partial_match: 0.8,
+  unverifiable: 0.5,
+  not_found: 0.1,
+  default_absent: 0.8,
+  system_assigned: 1,
+};
+
+/** The fields, and beside them what grounding needs but the report must not carry: value and hint. */
+interface Slots {
+  fields: ScoredField[];
+  values: unknown[];
+  hints: Array<FieldHint | undefined>;
+}
+
+// Placeholder until the search has run; every field gets its real grounding before it is returned.
+const PENDING: FieldGrounding = Object.freeze({ score: 0, basis: "unverifiable" });
+
+export function groundOutput(input: GroundingInput): GroundingResult {
+  const { scoredFields, itemGroundings, score } = groundFields(input);
+  const fields: Record<string, FieldGrounding> = {};
+  const items: Record<string, ItemGrounding> = {};
+  for (const field of scoredFields) {
+    if (field.itemKey === null) {
+      setOwn(fields, field.name, field.grounding);
+      continue;
+    }
+    let item = items[field.itemKey];
+    if (item === undefined) {
+      item = { grounding: itemGroundings.get(field.itemKey)!, fields: {} };
+      setOwn(items, field.itemKey, item);
+    }
+    setOwn(item.fields, field.name, field.grounding);
+  }
+  return { grounding: { score, basis: null }, fields, items, scoredFields };
+}
+
+/** Grounding without the report's nested maps, for callers that build their own (scoreResult). */
+export interface FieldGroundings {
+  scoredFields: ScoredField[];
+  itemGroundings: Map<string, FieldGrounding>;
+  /** The top-level score. */
+  score: number;
+}
+
+export function groundFields(input: GroundingInput): FieldGroundings {
+  const settings = readScoringSettings(input.extractionConfig);
+  const slots = collectSlots(input.output, new SchemaNavigator(input.jsonSchema), settings);
+
+  const searched: string[] = [];
+  slots.values.forEach((value, index) => {
+    const hint = slots.hints[index];
+    if (hint === "system_assigned" || (hint === "default_absent" && isDefaultish(value))) return;
+    for (const text of searchableStrings(value)) searched.push(text);
+  });
+  const matches = searchValues(searched, input.texts);
+  slots.fields.forEach((field, index) => {
+    field.grounding = groundSlot(slots.values[index], slots.hints[index], field.keyField, matches);
+  });
+  return summarize(slots.fields);
+}
+
+function collectSlots(output: unknown, schemas: SchemaNavigator, settings: ScoringSettings): Slots {
+  const slots: Slots = { fields: [], values: [], hints: [] };
+  const root = schemas.rootSchema();
+  if (Array.isArray(output)) {
+    collectItems(slots, output, "", ROOT_GROUP, "", schemas.items(root), settings);
+    return slots;
+  }
+  if (!isPlainObject(output)) return slots;
+
+  const isRootKey = keyFieldTest(undefined, root);
+  for (const [name, value] of Object.entries(output)) {
+    if (value === null || value === undefined) continue;
+    const propertySchema = schemas.property(root, name);
+    const itemSchema = schemas.items(propertySchema);
+    const pointer = appendPointer("", name);
+    if (Array.isArray(value) && holdsItems(value, itemSchema, schemas)) {
+      collectItems(slots, value, pointer, name, name, itemSchema, settings);
+      continue;
+    }
+    // Root-level fields are scored without hints.
+    slots.fields.push({
+      key: name,
+      pointer,
+      name,
+      group: null,
+      itemKey: null,
+      itemIndex: null,
+      keyField: isRootKey(name),
+      grounding: PENDING,
+    });
+    slots.values.push(value);
+    slots.hints.push(undefined);
+  }
+  return slots;
+}
+
+/** An array holds items when its schema says its elements are objects, or when they all are. */
+function holdsItems(
+  value: unknown[],
+  itemSchema: Record<string, unknown> | undefined,
+  schemas: SchemaNavigator,
+) {
+  if (schemas.describesObjects(itemSchema)) return true;
+  return value.length > 0 && value.every(isPlainObject);
+}
+
+function collectItems(
+  slots: Slots,
+  elements: readonly unknown[],
+  arrayPointer: string,
+  group: string,
+  keyPrefix: string,
+  itemSchema: Record<string, unknown> | undefined,
+  settings: ScoringSettings,
+): void {
+  const isKey = keyFieldTest(settings.keyFields(group), itemSchema);
+  const hints = settings.fieldHints(group);
+  // Items repeat the same few field names; escaping each once keeps pointer building off the profile.
+  const tokens = new Map<string, string>();
+  const token = (name: string): string => {
+    let escaped = tokens.get(name);
+    if (escaped === undefined) {
+      escaped = escapePointerToken(name);
+      tokens.set(name, escaped);
+    }
+    return escaped;
+  };
+  elements.forEach((element, index) => {
+    // Only objects have fields; any other element is left to schema validation.
+    if (!isPlainObject(element)) return;
+    const itemKey = `${keyPrefix}[${index}]`;
+    const itemPointer = appendPointer(arrayPointer, index);
+    for (const [name, value] of Object.entries(element)) {
+      if (value === null || value === undefined) continue;
+      slots.fields.push({
+        key: `${itemKey}.${name}`,
+        pointer: `${itemPointer}/${token(name)}`,
+        name,
+        group,
+        itemKey,
+        itemIndex: index,
+        keyField: isKey(name),
+        grounding: PENDING,
+      });
+      slots.values.push(value);
+      slots.hints.push(hints.get(name));
+    }
+  });
+}
+
+/** Configured key fields win; otherwise the schema's declared identifiers, else the field name alone. */
+function keyFieldTest(
+  configured: readonly string[] | undefined,
+  schema: Record<string, unknown> | undefined,
+): (name: string) => boolean {
+  if (configured !== undefined) {
+    const keys = new Set(configured);
+    return (name) => keys.has(name);
+  }
+  const declared = isPlainObject(schema?.properties)
+    ? (schema.properties as Record<string, unknown>)
+    : undefined;
+  const detected = new Set(schema === undefined ? [] : detectKeyFields(schema));
+  return (name) =>
+    declared !== undefined && Object.hasOwn(declared, name) ? detected.has(name) : isKeyFieldName(name);
+}
+
+/** Empty or default per the `default_absent` hint: blank string, false, empty array, |n| truncating to 0 or 1. */
+export function isDefaultish(value: unknown): boolean {
+  if (typeof value === "string") return value.trim() === "";
+  if (typeof value === "boolean") return !value;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === "number") {
+    const truncated = Math.trunc(value);
+    return truncated === 0 || truncated === 1;
+  }
+  return false;
+}
+
+function isSearchable(value: unknown): value is string {
+  return typeof value === "string" && codePointLength(value.trim()) >= MIN_SEARCHED_LENGTH;
+}
+
+function searchableStrings(value: unknown): string[] {
+  if (isSearchable(value)) return [value];
+  return Array.isArray(value) ? value.filter(isSearchable) : [];
+}
+
+const MATCH_RANK: Record<MatchBasis, number> = {
+  exact_match: 3,
+  normalized_match: 2,
+  partial_match: 1,
+  not_found: 0,
+};
+
+function groundSlot(
+  value: unknown,
+  hint: FieldHint | undefined,
+  keyField: boolean,
+  matches: ReadonlyMap<string, MatchBasis>,
+): FieldGrounding {
+  if (hint === "system_assigned") return grounding("system_assigned", keyField);
+  if (hint === "default_absent" && isDefaultish(value)) return grounding("default_absent", keyField);
+  const strings = searchableStrings(value);
+  if (strings.length === 0) return grounding("unverifiable", keyField);
+  // An array is as well grounded as its weakest searchable element.
+  let weakest: MatchBasis = "exact_match";
+  for (const text of strings) {
+    let basis = matches.get(text) ?? "not_found";
+    // `literal`: the value must appear verbatim; anything less is treated as invented.
+    if (hint === "literal" && basis !== "exact_match") basis = "not_found";
+    if (MATCH_RANK[basis] < MATCH_RANK[weakest]) weakest = basis;
+  }
+  return grounding(weakest, keyField);
+}
+
+// Groundings are plain values shared by every field with the same outcome (frozen, so that sharing is
+// safe); ten thousand fields then allocate no grounding objects at all.
+const GROUNDINGS = Object.fromEntries(
+  Object.entries(SCORES).map(([basis, score]) => [basis, Object.freeze({ score, basis })]),
+) as Record<GroundingBasis, FieldGrounding>;
+const KEY_NOT_FOUND: FieldGrounding = Object.freeze({ score: 0, basis: "not_found" });
+
+function grounding(basis: GroundingBasis, keyField: boolean): FieldGrounding {
+  return basis === "not_found" && keyField ? KEY_NOT_FOUND : GROUNDINGS[basis];
+}
+
+interface Average {
+  /** Sum of weight × score in hundredths: table scores are whole hundredths, so this stays exact. */
+  weighted: number;
+  weight: number;
+}
+
+function addTo(average: Average, field: ScoredField): void {
+  if (field.grounding.basis === "unverifiable") return;
+  const weight = field.keyField ? KEY_FIELD_WEIGHT : 1;
+  average.weighted += Math.round(field.grounding.score * 100) * weight;
+  average.weight += weight;
+}
+
+function averageOf(average: Average): number | null {
+  return average.weight === 0 ? null : averageOfHundredths(average.weighted, average.weight);
+}
+
+function summarize(scoredFields: ScoredField[]): FieldGroundings {
+  const itemGroundings = new Map<string, FieldGrounding>();
+  const total: Average = { weighted: 0, weight: 0 };
+  // An item's fields are contiguous: each item is summed up when the next one starts.
+  let currentKey: string | null = null;
+  let average: Average = { weighted: 0, weight: 0 };
+  let weakest: FieldGrounding | null = null;
+  const closeItem = () => {
+    if (currentKey === null) return;
+    const score = averageOf(average);
+    // With no checkable field the item carries no information: unverifiable, 0.5.
+    itemGroundings.set(
+      currentKey,
+      score === null || weakest === null ? GROUNDINGS.unverifiable : { score, basis: weakest.basis },
+    );
+  };
+
+  for (const field of scoredFields) {
+    addTo(total, field);
+    if (field.itemKey === null) continue;
+    if (field.itemKey !== currentKey) {
+      closeItem();
+      currentKey = field.itemKey;
+      average = { weighted: 0, weight: 0 };
+      weakest = null;
+    }
+    addTo(average, field);
+    if (
+      field.grounding.basis !== "unverifiable" &&
+      (weakest === null || field.grounding.score < weakest.score)
+    ) {
+      weakest = field.grounding;
+    }
+  }
+  closeItem();
+
+  // Nothing scored at all reads as 1.0 (the spec's "nothing could be scored" case); scored fields that
+  // could none of them be checked carry no information, like an unverifiable item.
+  const score = averageOf(total) ?? (scoredFields.length === 0 ? 1 : SCORES.unverifiable);
+  return { scoredFields, itemGroundings, score };
+}

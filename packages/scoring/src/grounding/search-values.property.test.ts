@@ -1,0 +1,35 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { normalizeSeparators, normalizeValue, toNfc } from "./normalize-text.js";
+import { searchValues } from "./search-values.js";
+
+// A small alphabet with separators, a combining mark and an astral character, so that hits are common.
+const piece = fc.constantFrom("a", "b", "ab", " ", "_", "-", "  ", "e\u0301", "é", "😀", "1");
+const fragment = fc.array(piece, { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join(""));
+
+describe("grounding index agrees with a naive search", () => {
+  it("exact iff the NFC text contains the NFC value; normalized iff only the normalized forms match", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fragment, { maxLength: 8 }),
+        fc.array(fragment, { minLength: 1, maxLength: 3 }),
+        (values, texts) => {
+          const results = searchValues(values, texts);
+          for (const value of values) {
+            const basis = results.get(value);
+            const raw = toNfc(value);
+            const normalized = normalizeValue(value);
+            const exact = texts.some((text) => toNfc(text).includes(raw));
+            const loose =
+              normalized !== "" &&
+              texts.some((text) => normalizeSeparators(toNfc(text)).includes(normalized));
+            if (exact) expect(basis).toBe("exact_match");
+            else if (loose) expect(basis).toBe("normalized_match");
+            else expect(["partial_match", "not_found"]).toContain(basis);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,0 +1,167 @@
+import { attributeSignals } from "./attribution.js";
+import { compositeConfidence, provenanceOf } from "./confidence.js";
+import {
+  type ExtractionConfig,
+  isPlainObject,
+  readScoringSettings,
+  type ScoringSettings,
+} from "./extraction-config.js";
+import { type FieldGroundings, groundFields, ROOT_GROUP } from "./grounding/ground-output.js";
+import { SchemaNavigator } from "./grounding/schema-navigation.js";
+import { type RuleRun, runRules, toRuleReport } from "./rules/evaluate-rules.js";
+import { collectViolations, notAppliedValidation, toValidationReport } from "./schema-validation.js";
+import { setOwn } from "./set-own.js";
+import { confidenceSummary, thresholdHints, thresholdProperty } from "./thresholds.js";
+import type {
+  FieldConfidence,
+  FieldEntry,
+  ItemEntry,
+  ResultScoring,
+  RuleOutcome,
+  SchemaViolation,
+  ScoringReport,
+} from "./types.js";
+
+export interface ScoringInput {
+  jsonSchema: unknown;
+  /** The structured output; never modified. */
+  output: unknown;
+  inputText?: string | null;
+  /** When given, the texts grounding searches (the chunks of a chunked extraction). */
+  chunkTexts?: readonly string[];
+  extractionConfig?: ExtractionConfig | null;
+  /** Pointers of required fields the chunk merge restored as null (violation source RESTORED_NULL). */
+  restoredNullPointers?: readonly string[];
+}
+
+/**
+ * Scores one extraction result: schema validation, business rules, grounding, composite confidence and
+ * flags. Deterministic and free of I/O; it records findings and never throws on a bad output or config.
+ */
+export function scoreResult(input: ScoringInput): ResultScoring {
+  const settings = readScoringSettings(input.extractionConfig);
+
+  let violations: SchemaViolation[] | null = null;
+  if (settings.validationEnabled) {
+    const options =
+      input.restoredNullPointers === undefined ? {} : { restoredNullPointers: input.restoredNullPointers };
+    violations = guarded(() => collectViolations(input.jsonSchema, input.output, options), null);
+  }
+  const schemaValidation = violations === null ? notAppliedValidation() : toValidationReport(violations);
+
+  // Business rules run whatever validation.enabled says.
+  const rulesConfig = isPlainObject(input.extractionConfig) ? input.extractionConfig.rules : undefined;
+  const ruleRun = guarded((): RuleRun => runRules(rulesConfig, input.output), {
+    applied: false,
+    outcomes: [],
+  });
+  const rules = toRuleReport(ruleRun);
+
+  const texts = searchedTexts(input);
+  const scoring =
+    settings.validationEnabled && texts !== null
+      ? guarded(() => buildScoring(input, texts, settings, violations ?? [], ruleRun.outcomes), null)
+      : null;
+  return { schemaValidation, rules, scoring };
+}
+
+function guarded<T>(step: () => T, fallback: T): T {
+  try {
+    return step();
+  } catch {
+    return fallback;
+  }
+}
+
+/** Null for an image-only extraction: no text to ground against. */
+function searchedTexts(input: ScoringInput): readonly string[] | null {
+  if (input.chunkTexts !== undefined && input.chunkTexts.length > 0) return input.chunkTexts;
+  return typeof input.inputText === "string" ? [input.inputText] : null;
+}
+
+function buildScoring(
+  input: ScoringInput,
+  texts: readonly string[],
+  settings: ScoringSettings,
+  violations: readonly SchemaViolation[],
+  outcomes: readonly RuleOutcome[],
+): ScoringReport {
+  const grounded = groundFields({
+    jsonSchema: input.jsonSchema,
+    output: input.output,
+    texts,
+    extractionConfig: input.extractionConfig ?? null,
+  });
+  const thresholds = thresholdHints(settings, arrayPropertyTest(input));
+  const confidences =
+    grounded.scoredFields.length === 0
+      ? null
+      : guarded(() => confidenceOf(grounded, settings, violations, outcomes), null);
+
+  const fields: Record<string, FieldEntry> = {};
+  const items: Record<string, ItemEntry> = {};
+  let currentKey: string | null = null;
+  let item: ItemEntry | undefined;
+  grounded.scoredFields.forEach((field, index) => {
+    const computed = confidences?.[index];
+    const entry: FieldEntry = {
+      grounding: field.grounding,
+      confidence: computed?.confidence ?? null,
+      provenance: computed?.provenance ?? null,
+    };
+    if (field.itemKey === null) {
+      setOwn(fields, field.name, entry);
+      return;
+    }
+    // An item's fields are contiguous, so one lookup per item is enough.
+    if (field.itemKey !== currentKey || item === undefined) {
+      currentKey = field.itemKey;
+      item = { grounding: grounded.itemGroundings.get(field.itemKey)!, fields: {} };
+      setOwn(items, field.itemKey, item);
+    }
+    setOwn(item.fields, field.name, entry);
+  });
+
+  return {
+    methods: confidences === null ? ["grounding"] : ["grounding", "confidence"],
+    grounding: { score: grounded.score, basis: null },
+    thresholds,
+    fields,
+    items,
+    confidence:
+      confidences === null
+        ? null
+        : confidenceSummary(
+            grounded.scoredFields,
+            confidences.map((computed) => computed.confidence),
+            settings,
+          ),
+  };
+}
+
+function confidenceOf(
+  grounded: FieldGroundings,
+  settings: ScoringSettings,
+  violations: readonly SchemaViolation[],
+  outcomes: readonly RuleOutcome[],
+): Array<{ confidence: FieldConfidence; provenance: FieldEntry["provenance"] }> {
+  const signals = attributeSignals(grounded.scoredFields, violations, outcomes);
+  return grounded.scoredFields.map((field, index) => {
+    const fieldSignals = signals[index]!;
+    const confidence = compositeConfidence(field.grounding, fieldSignals);
+    const threshold = settings.compositeThreshold(thresholdProperty(field));
+    return { confidence, provenance: provenanceOf(field.grounding, fieldSignals, confidence, threshold) };
+  });
+}
+
+/** Array properties per the output or the schema; `$root` when the output is an array. */
+function arrayPropertyTest(input: ScoringInput): (property: string) => boolean {
+  const schemas = new SchemaNavigator(input.jsonSchema);
+  const root = schemas.rootSchema();
+  return (property) => {
+    if (property === ROOT_GROUP) return Array.isArray(input.output);
+    if (isPlainObject(input.output) && Array.isArray(input.output[property])) return true;
+    const type = schemas.property(root, property)?.type;
+    return type === "array" || (Array.isArray(type) && type.includes("array"));
+  };
+}

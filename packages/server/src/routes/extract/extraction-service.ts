@@ -1,0 +1,323 @@
+/**
+ * Wires the extraction engine to the store and the gateway: synchronous runs inside the request,
+ * background runs (large inputs and `/async`) as `extraction` jobs on the durable queue, and the
+ * records either way.
+ */
+import {
+  type ChatUsage,
+  conflict,
+  isGroundworkError,
+  type Job,
+  type JobContext,
+  JobWorker,
+  notFound,
+  type Principal,
+} from "@groundwork/core";
+import {
+  type ExtractionEngine as Engine,
+  ExtractionEngine,
+  type ExtractionResult,
+  ExtractionRunError,
+  type ExtractionSettings,
+  type ExtractionStrategy,
+  type InputImage,
+} from "@groundwork/extract";
+import { costEur, type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
+import type { ExtractionConfig } from "@groundwork/scoring";
+import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from "@groundwork/store-sqlite";
+import { gatewayChatModel } from "./gateway-chat-model.js";
+
+export const EXTRACTION_JOB_KIND = "extraction";
+export const RETRY_AFTER_SECONDS = 5;
+
+export interface ExtractionServiceOptions {
+  /** Engine settings (thresholds, chunk sizes); the spec's values by default. */
+  settings?: Partial<ExtractionSettings>;
+  /** Built-in chat prices, as given to the gateway; BYOK calls are never charged. */
+  chatPrices?: Readonly<Record<string, TokenPrice>>;
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+export interface ExtractionPlan {
+  schema: SchemaRecord;
+  version: SchemaVersionRecord;
+  model: string;
+  inputText: string | null;
+  images: InputImage[];
+  rerunOf?: string;
+}
+
+interface JobPayload {
+  extractionId: string;
+  /** The role of the key that submitted it, for the gateway's checks when it runs. */
+  role: Principal["role"];
+}
+
+export class ExtractionService {
+  private worker: JobWorker | null = null;
+
+  constructor(
+    readonly store: Store,
+    readonly gateway: Gateway,
+    readonly options: ExtractionServiceOptions = {},
+  ) {}
+
+  engineFor(principal: Principal): Engine {
+    return new ExtractionEngine({
+      model: gatewayChatModel(this.gateway, principal),
+      ...(this.options.settings === undefined ? {} : { settings: this.options.settings }),
+      costOf: (model, usage) => this.costOf(model, usage),
+    });
+  }
+
+  /** What the gateway charged for one call: built-in calls at the configured price, BYOK never. */
+  private costOf(model: string, usage: ChatUsage): number {
+    if (parseModelString(model).kind !== "builtin") return 0;
+    return costEur(this.options.chatPrices?.[model], {
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? null,
+    });
+  }
+
+  /** The version an extraction uses: the pinned one (404 unknown, 409 deactivated) or the latest active one. */
+  resolveVersion(
+    organizationId: string,
+    schemaId: string,
+    schemaVersionId: string | undefined,
+  ): { schema: SchemaRecord; version: SchemaVersionRecord } {
+    const schema = this.store.schemas.get(organizationId, schemaId);
+    if (schema === null) throw notFound(`No schema ${schemaId}`, { param: "schemaId" });
+    if (schemaVersionId !== undefined) {
+      const version = this.store.schemas.getVersion(organizationId, schemaId, schemaVersionId);
+      if (version === null) {
+        throw notFound(`Schema ${schemaId} has no version ${schemaVersionId}`, { param: "schemaVersionId" });
+      }
+      if (!version.active) {
+        throw conflict(`Schema version ${schemaVersionId} is deactivated`, { param: "schemaVersionId" });
+      }
+      return { schema, version };
+    }
+    const version = this.store.schemas.latestVersion(schemaId);
+    if (version === null) {
+      throw notFound(`Schema ${schemaId} has no active version; commit one first`, { param: "schemaId" });
+    }
+    return { schema, version };
+  }
+
+  /** Which way a request runs: synchronously (SINGLE_SHOT, CHUNKED) or in the background (ASYNC). */
+  strategyFor(
+    principal: Principal,
+    inputText: string | null,
+  ): { strategy: ExtractionStrategy; inputTokens: number } {
+    const estimate = this.engineFor(principal).estimate(inputText ?? "");
+    return { strategy: estimate.strategy, inputTokens: estimate.inputTokens };
+  }
+
+  /** Runs inside the request and records the outcome (COMPLETED or FAILED). */
+  async runNow(
+    principal: Principal,
+    plan: ExtractionPlan,
+    strategy: Exclude<ExtractionStrategy, "ASYNC">,
+    inputTokens: number,
+    signal?: AbortSignal,
+  ): Promise<ExtractionRecord> {
+    const started = Date.now();
+    const common = this.insertFields(principal, plan, strategy, inputTokens);
+    try {
+      const result = await this.engineFor(principal).run(this.engineInput(plan), {
+        strategy,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      return this.store.extractions.create({
+        ...common,
+        status: "COMPLETED",
+        result: toStoredResult(result),
+        startedAt: started,
+        completedAt: Date.now(),
+      });
+    } catch (error) {
+      return this.store.extractions.create({
+        ...common,
+        status: "FAILED",
+        errorMessage: failureMessage(error, signal),
+        startedAt: started,
+        completedAt: Date.now(),
+      });
+    }
+  }
+
+  /** Stores a PENDING record (with its images until it runs) and queues its job. */
+  async submit(principal: Principal, plan: ExtractionPlan, inputTokens: number): Promise<ExtractionRecord> {
+    const record = this.store.extractions.create(
+      { ...this.insertFields(principal, plan, "ASYNC", inputTokens), status: "PENDING" },
+      plan.images,
+    );
+    const payload: JobPayload = { extractionId: record.id, role: principal.role };
+    const job = await this.store.jobs.enqueue(EXTRACTION_JOB_KIND, payload, {
+      organizationId: principal.organizationId,
+      maxAttempts: 3,
+    });
+    this.store.extractions.attachJob(record.id, job.id);
+    this.worker?.poke();
+    return this.store.extractions.get(principal.organizationId, record.id) ?? record;
+  }
+
+  private insertFields(
+    principal: Principal,
+    plan: ExtractionPlan,
+    strategy: ExtractionStrategy,
+    inputTokens: number,
+  ) {
+    return {
+      organizationId: principal.organizationId,
+      schemaId: plan.schema.id,
+      schemaVersionId: plan.version.id,
+      strategy,
+      model: plan.model,
+      inputText: plan.inputText,
+      imageCount: plan.images.length,
+      inputTokens,
+      apiKeyId: principal.apiKeyId,
+      ...(plan.rerunOf === undefined ? {} : { rerunOf: plan.rerunOf }),
+    };
+  }
+
+  private engineInput(plan: Pick<ExtractionPlan, "version" | "schema" | "model" | "inputText" | "images">) {
+    return {
+      jsonSchema: plan.version.jsonSchema,
+      schemaName: plan.schema.name,
+      extractionConfig: plan.version.extractionConfig as ExtractionConfig | null,
+      inputText: plan.inputText,
+      inputImages: plan.images,
+      model: plan.model,
+    };
+  }
+
+  /** The job handler: runs (or, after a crash, re-runs) one background extraction. */
+  readonly handle = async (job: Job, context: JobContext): Promise<unknown> => {
+    const { extractionId, role } = job.payload as JobPayload;
+    const extractions = this.store.extractions;
+    const record = extractions.getById(extractionId);
+    if (record === null || !extractions.markProcessing(extractionId)) return { skipped: true };
+    const version = this.store.schemas.versionById(record.schemaVersionId);
+    const organization = this.store.organizations.get(record.organizationId);
+    if (version === null || organization === null) {
+      extractions.finish(extractionId, {
+        status: "FAILED",
+        errorMessage: "The schema version was deleted before the extraction ran",
+      });
+      return { failed: true };
+    }
+    const principal: Principal = {
+      organizationId: organization.id,
+      organizationName: organization.name,
+      plan: organization.plan,
+      role,
+      apiKeyId: record.apiKeyId ?? "",
+    };
+    try {
+      const result = await this.engineFor(principal).run(
+        {
+          jsonSchema: version.jsonSchema,
+          schemaName: version.schemaName,
+          extractionConfig: version.extractionConfig as ExtractionConfig | null,
+          inputText: record.inputText,
+          inputImages: extractions.images(extractionId),
+          model: record.model,
+        },
+        { strategy: "ASYNC", signal: context.signal },
+      );
+      extractions.finish(extractionId, { status: "COMPLETED", result: toStoredResult(result) });
+      return { status: "COMPLETED" };
+    } catch (error) {
+      // Worker stopping or lease lost: leave the extraction to the next attempt.
+      if (context.signal.aborted) throw error;
+      extractions.finish(extractionId, { status: "FAILED", errorMessage: failureMessage(error) });
+      return { status: "FAILED" };
+    }
+  };
+
+  /** A background extraction whose job the queue gave up on is failed here, so none stays PENDING forever. */
+  async reconcile(record: ExtractionRecord): Promise<ExtractionRecord> {
+    if ((record.status !== "PENDING" && record.status !== "PROCESSING") || record.jobId === null)
+      return record;
+    const job = await this.store.jobs.get(record.jobId);
+    if (job === null) return record;
+    const exhausted =
+      job.status === "running" &&
+      job.leaseExpiresAt !== null &&
+      job.leaseExpiresAt <= Date.now() &&
+      job.attempts >= job.maxAttempts;
+    if (job.status !== "failed" && !exhausted) return record;
+    this.store.extractions.finish(record.id, {
+      status: "FAILED",
+      errorMessage: `The background extraction stopped: ${job.lastError ?? "its worker stopped"}`,
+    });
+    return this.store.extractions.get(record.organizationId, record.id) ?? record;
+  }
+
+  startWorker(): JobWorker {
+    this.worker ??= new JobWorker(
+      this.store.jobs,
+      { [EXTRACTION_JOB_KIND]: this.handle },
+      { leaseMs: this.options.leaseMs ?? 30_000, pollMs: this.options.pollMs ?? 500 },
+    );
+    this.worker.start();
+    return this.worker;
+  }
+
+  async stopWorker(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.stop();
+  }
+}
+
+function toStoredResult(result: ExtractionResult): Record<string, unknown> {
+  return {
+    structuredOutput: result.structuredOutput,
+    metadata: result.metadata,
+    resultMetadata: result.resultMetadata,
+  };
+}
+
+export function failureMessage(error: unknown, signal?: AbortSignal): string {
+  if (signal?.aborted === true) return "The extraction was cancelled: the client closed the request";
+  if (error instanceof ExtractionRunError) {
+    const cause = error.cause;
+    // Gateway errors carry messages meant for API callers; anything else is reported without internals.
+    if (cause === undefined || isGroundworkError(cause) || error.message.startsWith("The model "))
+      return error.message;
+    return "The extraction failed: an unexpected error occurred while calling the model";
+  }
+  return isGroundworkError(error) ? error.message : "The extraction failed unexpectedly";
+}
+
+const services = new WeakMap<Store, ExtractionService>();
+
+/** The store's extraction service; the first caller's gateway and options win. */
+export function extractionServiceFor(
+  store: Store,
+  gateway: Gateway,
+  options?: ExtractionServiceOptions,
+): ExtractionService {
+  let service = services.get(store);
+  if (service === undefined) {
+    service = new ExtractionService(store, gateway, options);
+    services.set(store, service);
+  }
+  return service;
+}
+
+/** Starts the background worker for `extraction` jobs (including ones a previous run left unfinished). */
+export function startExtractionWorker(
+  store: Store,
+  gateway: Gateway,
+  options?: ExtractionServiceOptions,
+): { stop(): Promise<void> } {
+  const service = extractionServiceFor(store, gateway, options);
+  service.startWorker();
+  return { stop: () => service.stopWorker() };
+}

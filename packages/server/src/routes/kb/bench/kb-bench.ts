@@ -1,0 +1,248 @@
+/**
+ * Knowledge-base benchmark (not part of the test suite). From the repository root:
+ *
+ *   node --import tsx packages/server/src/routes/kb/bench/kb-bench.ts
+ *
+ * Environment: KB_BENCH_SIZES (default "10000,100000" chunks), KB_BENCH_QUERIES (default 100),
+ * KB_BENCH_INGEST_CHUNKS (default 5000). It measures
+ *   1. ingestion throughput (chunks/s) through the real pipeline — conversion (TXT), FIXED chunking,
+ *      hash-embedding-1536 through the gateway, vector + FTS5 writes, the atomic switch;
+ *   2. at each size (1536-wide vectors of synthetic text): p50/p99 of the hybrid search, of the
+ *      vector leg (sign-code scan + exact sqlite-vec rescoring), of raw sqlite-vec KNN (brute force
+ *      `vec_distance_cosine` and a `vec0` table) on the same vectors, and of the keyword leg;
+ *   3. recall@8 of the vector leg against exact search.
+ * Timings depend on the machine's load (printed first).
+ */
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { type Principal, systemClock } from "@groundwork/core";
+import { HASH_EMBEDDING_MODEL, hashEmbedding } from "@groundwork/gateway";
+import { type KnowledgeBaseConfig, type NewChunk, indexTerms, searchKnowledgeBases } from "@groundwork/kb";
+import { openStore } from "@groundwork/store-sqlite";
+import { makeTempDir } from "@groundwork/testkit";
+import { createStoreGateway } from "../../../gateway-wiring.js";
+import { KnowledgeService } from "../knowledge-service.js";
+
+const SIZES = (process.env.KB_BENCH_SIZES ?? "10000,100000").split(",").map(Number);
+const QUERIES = Number(process.env.KB_BENCH_QUERIES ?? 100);
+const INGEST_CHUNKS = Number(process.env.KB_BENCH_INGEST_CHUNKS ?? 5000);
+const K = 8;
+
+const config = (slug: string): KnowledgeBaseConfig => ({
+  name: slug,
+  slug,
+  description: null,
+  embeddingProviderId: "builtin",
+  embeddingModel: HASH_EMBEDDING_MODEL,
+  embeddingDim: 1536,
+  chunkingStrategy: "FIXED",
+  chunkSize: 100,
+  chunkOverlap: 0,
+  parentChunkSize: 1500,
+  hybridSearchEnabled: true,
+  rerankerProviderId: null,
+  textSearchLanguage: "english",
+});
+
+// Deterministic synthetic text: pseudo-words with a Zipf-like frequency, ~60 words per chunk.
+let seed = 42;
+function random(): number {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  return seed / 4294967296;
+}
+const SYLLABLES = ["ka", "lo", "mi", "ren", "sto", "va", "qu", "tor", "bel", "dia", "fen", "gro", "hul", "jin", "pra", "sel"];
+const VOCABULARY = Array.from({ length: 6000 }, () => {
+  const length = 2 + Math.floor(random() * 3);
+  return Array.from({ length }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("");
+});
+function word(): string {
+  return VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.2)] as string;
+}
+function sentence(words: number): string {
+  return `${Array.from({ length: words }, word).join(" ")}.`;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+function stats(values: number[]): string {
+  return `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
+}
+function time<T>(run: () => T): [T, number] {
+  const started = performance.now();
+  const result = run();
+  return [result, performance.now() - started];
+}
+async function timeAsync<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await run();
+  return [result, performance.now() - started];
+}
+
+const hashModel = {
+  embed: async (request: { input: string[] }) => ({
+    vectors: request.input.map((text) => hashEmbedding(text)),
+    promptTokens: 0,
+  }),
+};
+
+async function benchIngestion(dir: string): Promise<void> {
+  const store = openStore({ file: join(dir, "ingest.db"), secret: "benchmark-master-secret" });
+  const org = store.organizations.create("bench", "enterprise");
+  const gateway = createStoreGateway(store);
+  const service = new KnowledgeService(store, gateway);
+  const kb = store.knowledgeBases.create(org.id, config("ingest"));
+  const documents = 10;
+  // ~100-token windows: about 75 words each.
+  const wordsPerDocument = Math.ceil((INGEST_CHUNKS / documents) * 72);
+  for (let d = 0; d < documents; d++) {
+    const parts: string[] = [];
+    for (let w = 0; w < wordsPerDocument; w += 12) parts.push(sentence(12));
+    const accepted = store.knowledgeBases.acceptUpload({
+      knowledgeBase: kb,
+      filename: `doc-${d}.txt`,
+      mime: "text/plain",
+      bytes: new TextEncoder().encode(parts.join(" ")),
+      metadata: {},
+      apiKeyId: null,
+    });
+    await service.enqueueIngest(accepted.revision);
+  }
+  const [, ms] = await timeAsync(() => service.drain());
+  const chunks = store.db.prepare("SELECT COUNT(*) FROM kb_vectors WHERE knowledge_base_id = ?").pluck().get(kb.id) as number;
+  const ready = store.db.prepare("SELECT COUNT(*) FROM kb_revisions WHERE status = 'READY'").pluck().get() as number;
+  console.log(
+    `ingestion: ${documents} TXT documents (${ready} READY), ${chunks} chunks in ${(ms / 1000).toFixed(2)} s = ${Math.round(
+      chunks / (ms / 1000),
+    )} chunks/s (conversion, FIXED 100-token chunking, hash-embedding-1536 via the gateway, vectors + FTS5, switch)`,
+  );
+  await service.stopWorker();
+  store.close();
+}
+
+async function benchSearch(dir: string, size: number): Promise<void> {
+  const store = openStore({ file: join(dir, `search-${size}.db`), secret: "benchmark-master-secret" });
+  const org = store.organizations.create("bench", "enterprise");
+  const kb = store.knowledgeBases.create(org.id, config(`kb-${size}`));
+  const accepted = store.knowledgeBases.acceptUpload({
+    knowledgeBase: kb,
+    filename: "corpus.txt",
+    mime: "text/plain",
+    bytes: new TextEncoder().encode("synthetic"),
+    metadata: {},
+    apiKeyId: null,
+  });
+  const texts = Array.from({ length: size }, () => `${sentence(30)} ${sentence(30)}`);
+  const drafts: NewChunk[] = texts.map((text, position) => ({
+    kind: "fixed",
+    parentPosition: null,
+    position,
+    text,
+    tokenCount: 100,
+    pageStart: null,
+    pageEnd: null,
+    headingPath: [],
+  }));
+  const [chunks, insertMs] = time(() => store.knowledgeBases.replaceChunks(accepted.revision.id, drafts));
+  const vectors = new Map<string, Float32Array>();
+  const [, indexMs] = time(() => {
+    for (let start = 0; start < chunks.length; start += 2000) {
+      const batch = chunks.slice(start, start + 2000);
+      const entries = batch.map((chunk) => ({ chunkId: chunk.id, vector: hashEmbedding(chunk.text ?? "") }));
+      for (const entry of entries) vectors.set(entry.chunkId, entry.vector);
+      store.kbVectors.upsert(kb.id, entries);
+      store.kbKeywords.add(
+        kb.id,
+        "english",
+        batch.map((chunk) => ({ chunkId: chunk.id, terms: indexTerms(chunk.text ?? "", "english") })),
+      );
+    }
+  });
+  store.knowledgeBases.activateRevision(accepted.revision.id);
+  // The raw sqlite-vec baseline on the same vectors: a vec0 table (brute-force KNN).
+  store.db.exec("CREATE VIRTUAL TABLE bench_vec0 USING vec0(embedding float[1536] distance_metric=cosine)");
+  const insertVec0 = store.db.prepare("INSERT INTO bench_vec0 (rowid, embedding) VALUES (?, ?)");
+  store.db.transaction(() => {
+    let rowid = 1;
+    for (const vector of vectors.values()) insertVec0.run(BigInt(rowid++), Buffer.from(vector.buffer));
+  })();
+  console.log(
+    `\n${size} chunks: chunks inserted in ${(insertMs / 1000).toFixed(1)} s; embedded + vectors + FTS5 in ${(indexMs / 1000).toFixed(1)} s`,
+  );
+
+  const queries = Array.from({ length: QUERIES }, () => {
+    const source = texts[Math.floor(random() * texts.length)] ?? "";
+    const words = source.replace(/\./g, "").split(" ");
+    const start = Math.floor(random() * (words.length - 6));
+    return words.slice(start, start + 3 + Math.floor(random() * 4)).join(" ");
+  });
+  const record = store.knowledgeBases.getKnowledgeBase(kb.id);
+  if (record === null) throw new Error("knowledge base vanished");
+  const principal: Principal = { organizationId: org.id, organizationName: "bench", plan: "enterprise", role: "viewer", apiKeyId: "" };
+  void principal;
+  const deps = {
+    store: store.knowledgeBases,
+    vectors: store.kbVectors,
+    keywords: store.kbKeywords,
+    embedderFor: () => hashModel,
+  };
+  const [, loadMs] = time(() =>
+    store.kbVectors.search({ knowledgeBaseId: kb.id, k: K, documentIds: null, vector: hashEmbedding("warm up") }),
+  );
+  console.log(`  int8 column cache load (first query after a change): ${loadMs.toFixed(0)} ms`);
+  const hybrid: number[] = [];
+  const vectorLeg: number[] = [];
+  const exact: number[] = [];
+  const vec0: number[] = [];
+  const keyword: number[] = [];
+  let recallSum = 0;
+  const knn = store.db.prepare("SELECT rowid, distance FROM bench_vec0 WHERE embedding MATCH ? AND k = ?");
+  for (const query of queries) {
+    const vector = hashEmbedding(query);
+    const [, h] = await timeAsync(() => searchKnowledgeBases(deps, [record], { query, topK: K }));
+    hybrid.push(h);
+    const [approx, v] = time(() =>
+      store.kbVectors.search({ knowledgeBaseId: kb.id, k: K, documentIds: null, vector }),
+    );
+    vectorLeg.push(v);
+    const [truth, e] = time(() =>
+      store.kbVectors.exactSearch({ knowledgeBaseId: kb.id, k: K, documentIds: null, vector }),
+    );
+    exact.push(e);
+    const [, r] = time(() => knn.all(Buffer.from(vector.buffer), K));
+    vec0.push(r);
+    const [, kw] = time(() =>
+      store.kbKeywords.search({
+        knowledgeBaseId: kb.id,
+        k: 50,
+        documentIds: null,
+        language: "english",
+        terms: [...new Set(indexTerms(query, "english").split(" "))],
+      }),
+    );
+    keyword.push(kw);
+    const wanted = new Set(truth.map((hit) => hit.chunkId));
+    recallSum += approx.filter((hit) => wanted.has(hit.chunkId)).length / Math.max(1, wanted.size);
+  }
+  console.log(`  hybrid search (embed + both legs + RRF + hydration): ${stats(hybrid)}`);
+  console.log(`  vector leg (int8 column scan + sqlite-vec rescoring): ${stats(vectorLeg)}`);
+  console.log(`  raw sqlite-vec, vec_distance_cosine brute force:       ${stats(exact)}`);
+  console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
+  console.log(`  keyword leg (FTS5 bm25, 50 candidates):                 ${stats(keyword)}`);
+  console.log(`  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries`);
+  store.close();
+}
+
+async function main(): Promise<void> {
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; node ${process.version}; ${new Date(systemClock.now()).toISOString()}`);
+  const dir = makeTempDir("kb-bench-");
+  try {
+    await benchIngestion(dir.path);
+    for (const size of SIZES) await benchSearch(dir.path, size);
+  } finally {
+    dir.remove();
+  }
+}
+
+await main();

@@ -1,0 +1,74 @@
+/** Helpers for the knowledge-base HTTP tests. */
+import type { Plan } from "@groundwork/core";
+import { createApp } from "../../app.js";
+import { createStoreGateway } from "../../gateway-wiring.js";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
+import { knowledgeServiceFor } from "./knowledge-service.js";
+
+export interface KbHarness {
+  tenant: TestTenant;
+  app: ReturnType<typeof createApp>;
+  drain(): Promise<number>;
+  gateway: ReturnType<typeof createStoreGateway>;
+  json(method: string, path: string, body?: unknown, role?: "viewer" | "member" | "admin"): Promise<Response>;
+  upload(
+    kbId: string,
+    files: Array<{ name: string; content: string | Uint8Array; type?: string }>,
+    metadata?: Record<string, unknown>,
+  ): Promise<Response>;
+  createKb(fields?: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+export function kbHarness(
+  options: Parameters<typeof createStoreGateway>[1] = { builtin: null },
+  plan: Plan = "enterprise",
+): KbHarness {
+  const tenant = createTestTenant(plan);
+  const gateway = createStoreGateway(tenant.store, options);
+  const app = createApp({ store: tenant.store, gateway, builtinConfigured: options.builtin !== null });
+  const service = () => knowledgeServiceFor(tenant.store, gateway);
+  let slugs = 0;
+  const harness: KbHarness = {
+    tenant,
+    app,
+    gateway,
+    drain: () => service().drain(),
+    json: (method, path, body, role = "admin") =>
+      Promise.resolve(
+        app.request(path, {
+          method,
+          headers: { ...bearer(tenant.keys[role]), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      ),
+    upload: (kbId, files, metadata) => {
+      const form = new FormData();
+      for (const file of files) {
+        form.append("files", new File([file.content], file.name, { type: file.type ?? "text/plain" }));
+      }
+      if (metadata !== undefined) form.append("metadata", JSON.stringify(metadata));
+      return Promise.resolve(
+        app.request(`/v1/knowledge-bases/${kbId}/documents`, {
+          method: "POST",
+          headers: bearer(tenant.keys.member),
+          body: form,
+        }),
+      );
+    },
+    async createKb(fields = {}) {
+      slugs++;
+      const response = await harness.json("POST", "/v1/knowledge-bases", {
+        name: `KB ${slugs}`,
+        slug: `kb-${slugs}`,
+        embeddingProviderId: "builtin",
+        embeddingModel: "hash-embedding-1536",
+        embeddingDim: 1536,
+        ...fields,
+      });
+      const body = await bodyOf(response);
+      if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    },
+  };
+  return harness;
+}

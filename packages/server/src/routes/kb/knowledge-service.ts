@@ -1,0 +1,177 @@
+/**
+ * Wires the kb engine to a store and the gateway: ingestion and reindex jobs on
+ * the durable queue (kinds `kb-ingest`, `kb-reindex`), the search and citation
+ * dependencies, and the embedding bridges (the organization's principal for
+ * background work, the caller's for search).
+ */
+import { type Job, type JobContext, JobWorker, type Principal } from "@groundwork/core";
+import type { Gateway } from "@groundwork/gateway";
+import {
+  type DocumentParser,
+  Ingestion,
+  type IngestionOutcome,
+  type KnowledgeBaseRecord,
+  type RevisionRecord,
+  runReindex,
+  type SearchResult,
+  searchKnowledgeBases,
+  type TextSearchLanguage,
+} from "@groundwork/kb";
+import type { Store } from "@groundwork/store-sqlite";
+import { ConverterDocumentParser } from "./document-parser.js";
+import { backgroundPrincipal, GatewayEmbeddingModel, modelStringFor } from "./embedding-bridge.js";
+
+export const KB_INGEST_JOB_KIND = "kb-ingest";
+export const KB_REINDEX_JOB_KIND = "kb-reindex";
+const MAX_ATTEMPTS = 3;
+
+export interface KnowledgeServiceOptions {
+  parser?: DocumentParser;
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+export class KnowledgeService {
+  readonly ingestion: Ingestion;
+  private worker: JobWorker | null = null;
+  private readonly parser: DocumentParser;
+
+  constructor(
+    readonly store: Store,
+    readonly gateway: Gateway,
+    private readonly options: KnowledgeServiceOptions = {},
+  ) {
+    this.parser = options.parser ?? new ConverterDocumentParser();
+    this.ingestion = new Ingestion({
+      store: store.knowledgeBases,
+      vectors: store.kbVectors,
+      keywords: store.kbKeywords,
+      parser: this.parser,
+      embedderFor: (kb, revision) =>
+        new GatewayEmbeddingModel(
+          gateway,
+          backgroundPrincipal(store, kb.organizationId, revision?.apiKeyId ?? null),
+          modelStringFor(store, kb),
+        ),
+    });
+  }
+
+  /** Queues the ingestion of an accepted (or reset) revision. */
+  async enqueueIngest(revision: RevisionRecord): Promise<void> {
+    const job = await this.store.jobs.enqueue(
+      KB_INGEST_JOB_KIND,
+      { revisionId: revision.id },
+      { organizationId: revision.organizationId, maxAttempts: MAX_ATTEMPTS },
+    );
+    this.store.knowledgeBases.setRevisionJob(revision.id, job.id);
+    this.worker?.poke();
+  }
+
+  async enqueueReindex(knowledgeBase: KnowledgeBaseRecord, language: TextSearchLanguage): Promise<void> {
+    await this.store.jobs.enqueue(
+      KB_REINDEX_JOB_KIND,
+      { knowledgeBaseId: knowledgeBase.id, language },
+      { organizationId: knowledgeBase.organizationId, maxAttempts: MAX_ATTEMPTS },
+    );
+    this.worker?.poke();
+  }
+
+  readonly handleIngest = async (job: Job, context: JobContext): Promise<IngestionOutcome> => {
+    const { revisionId } = job.payload as { revisionId: string };
+    return this.ingestion.run(revisionId, {
+      signal: context.signal,
+      finalAttempt: job.attempts >= job.maxAttempts,
+    });
+  };
+
+  readonly handleReindex = async (job: Job, context: JobContext): Promise<unknown> => {
+    const { knowledgeBaseId, language } = job.payload as { knowledgeBaseId: string; language: TextSearchLanguage };
+    return runReindex(this.store.kbKeywords, knowledgeBaseId, language, { signal: context.signal });
+  };
+
+  /**
+   * A revision whose job the queue gave up on (its worker died on every attempt)
+   * is put in ERROR here, so none stays in progress forever.
+   */
+  async reconcile(revision: RevisionRecord): Promise<RevisionRecord> {
+    if (revision.status === "READY" || revision.status === "ERROR") return revision;
+    const jobId = this.store.knowledgeBases.revisionJobId(revision.id);
+    if (jobId === null) return revision;
+    const job = await this.store.jobs.get(jobId);
+    if (job === null) return revision;
+    const exhausted =
+      job.status === "running" &&
+      job.leaseExpiresAt !== null &&
+      job.leaseExpiresAt <= Date.now() &&
+      job.attempts >= job.maxAttempts;
+    if (job.status !== "failed" && !exhausted) return revision;
+    this.store.knowledgeBases.setRevisionStatus(
+      revision.id,
+      "ERROR",
+      `Ingestion failed: ${job.lastError ?? "its worker stopped"}`,
+    );
+    return this.store.knowledgeBases.getRevision(revision.id) ?? revision;
+  }
+
+  search(
+    principal: Principal,
+    knowledgeBases: readonly KnowledgeBaseRecord[],
+    request: { query: string; topK?: number; metadataFilter?: Record<string, unknown>; signal?: AbortSignal },
+  ): Promise<SearchResult> {
+    return searchKnowledgeBases(
+      {
+        store: this.store.knowledgeBases,
+        vectors: this.store.kbVectors,
+        keywords: this.store.kbKeywords,
+        embedderFor: (kb) => new GatewayEmbeddingModel(this.gateway, principal, modelStringFor(this.store, kb)),
+      },
+      knowledgeBases,
+      request,
+    );
+  }
+
+  /** Runs queued jobs until none is ready (tests, and the CLI's one-shot use). */
+  async drain(): Promise<number> {
+    const worker = new JobWorker(
+      this.store.jobs,
+      { [KB_INGEST_JOB_KIND]: this.handleIngest, [KB_REINDEX_JOB_KIND]: this.handleReindex },
+      { leaseMs: this.options.leaseMs ?? 30_000 },
+    );
+    let ran = 0;
+    while (await worker.runOnce()) ran++;
+    return ran;
+  }
+
+  startWorker(): JobWorker {
+    this.worker ??= new JobWorker(
+      this.store.jobs,
+      { [KB_INGEST_JOB_KIND]: this.handleIngest, [KB_REINDEX_JOB_KIND]: this.handleReindex },
+      { leaseMs: this.options.leaseMs ?? 30_000, pollMs: this.options.pollMs ?? 500 },
+    );
+    this.worker.start();
+    return this.worker;
+  }
+
+  async stopWorker(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.stop();
+    if (this.parser instanceof ConverterDocumentParser) await this.parser.close();
+  }
+}
+
+const services = new WeakMap<Store, KnowledgeService>();
+
+/** The store's knowledge service; the first caller's gateway and options are kept. */
+export function knowledgeServiceFor(
+  store: Store,
+  gateway: Gateway,
+  options?: KnowledgeServiceOptions,
+): KnowledgeService {
+  let service = services.get(store);
+  if (service === undefined) {
+    service = new KnowledgeService(store, gateway, options);
+    services.set(store, service);
+  }
+  return service;
+}

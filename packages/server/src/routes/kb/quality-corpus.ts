@@ -1,0 +1,133 @@
+/**
+ * A small labelled corpus for the retrieval-quality test: passages of a fictional
+ * company handbook and queries with the passages known to answer them. Queries
+ * mix exact rare terms (the keyword leg's strength), inflected or partial word
+ * forms (character n-grams of the hash embedding help there) and paraphrases.
+ */
+export const PASSAGES: Record<string, string> = {
+  "vpn-setup":
+    "To connect from home, install the WireGuard client and import the profile from the IT portal. The tunnel must be active before opening the intranet.",
+  "vpn-trouble":
+    "If the tunnel drops every few minutes, switch the WireGuard MTU to 1380 and restart the client; persistent disconnects go to the service desk.",
+  "password-policy":
+    "Passwords need at least fourteen characters and are rotated yearly. Reusing any of the last five passwords is blocked.",
+  "mfa":
+    "Two-factor authentication uses the authenticator app; hardware keys are issued to administrators and finance staff.",
+  "laptop-refresh":
+    "Laptops are replaced every four years. Request an early refresh through the asset form when a device fails repeatedly.",
+  "printer":
+    "The third-floor printer accepts badge release jobs. Colour printing is limited to marketing and design teams.",
+  "holiday-allowance":
+    "Full-time employees receive twenty-eight days of paid holiday per calendar year, including public holidays.",
+  "holiday-carry":
+    "Up to five unused holiday days may be carried into the next year; they expire at the end of March.",
+  "sick-leave":
+    "Report sickness to your manager before ten o'clock. A doctor's note is required from the fourth consecutive day of absence.",
+  "parental-leave":
+    "Parents may take up to twenty-six weeks of parental leave with full pay for the first sixteen weeks.",
+  "remote-work":
+    "Staff may work remotely up to three days a week; team anchor days are agreed with the department lead.",
+  "expense-claims":
+    "Submit expense claims within thirty days with itemised receipts attached. Claims above 500 euros need director approval.",
+  "mileage":
+    "Private car journeys on company business are reimbursed at 0.30 euros per kilometre, logged in the mileage sheet.",
+  "travel-booking":
+    "Book flights and hotels through the travel agency portal; economy class applies to flights under six hours.",
+  "per-diem":
+    "Daily allowances for meals abroad follow the national per diem table, reduced when breakfast is included.",
+  "fire-drill":
+    "Fire drills take place twice a year. Leave by the nearest stairwell and gather at assembly point B in the car park.",
+  "first-aid":
+    "First-aid kits hang beside each kitchen. Trained first aiders are listed on the notice board at reception.",
+  "forklift":
+    "Only certified operators may drive the forklift trucks in the warehouse; certification is renewed every three years.",
+  "ppe":
+    "Safety boots and high-visibility vests are mandatory on the loading dock at all times.",
+  "visitor":
+    "Visitors sign in at reception, wear a visitor badge and must be accompanied in production areas.",
+  "onboarding":
+    "New starters receive their laptop and badge on day one and complete the security awareness course within two weeks.",
+  "offboarding":
+    "Leavers return equipment on their last day; accounts are disabled at midnight by the identity team.",
+  "payroll-date":
+    "Salaries are paid on the twenty-fifth of each month, or the previous working day when it falls on a weekend.",
+  "payslip":
+    "Payslips are published in the HR self-service portal; paper copies are no longer posted.",
+  "pension":
+    "The company matches pension contributions up to six percent of base salary after the probation period.",
+  "bike-scheme":
+    "The cycle-to-work scheme lets employees lease a bicycle through salary sacrifice for up to 1,500 euros.",
+  "parking":
+    "Parking permits are allocated by lottery each quarter; electric vehicles may use the charging bays for four hours.",
+  "canteen":
+    "The canteen serves lunch from twelve to two; vegetarian and vegan options are available every day.",
+  "meeting-rooms":
+    "Meeting rooms are booked in the calendar; bookings not claimed within fifteen minutes are released automatically.",
+  "data-retention":
+    "Customer records are retained for seven years after the contract ends and then deleted or anonymised.",
+  "gdpr-request":
+    "Requests from individuals to access their personal data are forwarded to the privacy officer within two working days.",
+  "incident-report":
+    "Report security incidents such as phishing emails or lost devices immediately to the security hotline.",
+  "code-review":
+    "Every change to production code needs an approving review from a second engineer before merging.",
+  "deploy-window":
+    "Production deployments happen Tuesday to Thursday; Friday releases require an exception from the change board.",
+  "on-call":
+    "Engineers on call receive a weekly allowance and must acknowledge pages within fifteen minutes.",
+  "training-budget":
+    "Each employee has an annual training budget of 1,200 euros for courses, conferences and certifications.",
+};
+
+export interface LabelledQuery {
+  query: string;
+  relevant: string[];
+}
+
+export const QUERIES: LabelledQuery[] = [
+  { query: "WireGuard tunnel keeps disconnecting", relevant: ["vpn-trouble"] },
+  { query: "how do I connect to the intranet from home", relevant: ["vpn-setup"] },
+  { query: "minimum password length", relevant: ["password-policy"] },
+  { query: "hardware security keys for admins", relevant: ["mfa"] },
+  { query: "how many paid holidays per year", relevant: ["holiday-allowance"] },
+  { query: "carrying over unused holiday days", relevant: ["holiday-carry"] },
+  { query: "doctor note absence", relevant: ["sick-leave"] },
+  { query: "expense claim receipts deadline", relevant: ["expense-claims"] },
+  { query: "kilometre reimbursement private car", relevant: ["mileage"] },
+  { query: "assembly point during fire drills", relevant: ["fire-drill"] },
+  { query: "who may drive forklifts", relevant: ["forklift"] },
+  { query: "high-visibility vest loading dock", relevant: ["ppe"] },
+  { query: "when are salaries paid", relevant: ["payroll-date"] },
+  { query: "pension contribution matching", relevant: ["pension"] },
+  { query: "leasing a bicycle through salary sacrifice", relevant: ["bike-scheme"] },
+  { query: "electric vehicle charging bays", relevant: ["parking"] },
+  { query: "personal data access request", relevant: ["gdpr-request"] },
+  { query: "report a phishing email", relevant: ["incident-report"] },
+  { query: "releasing on a Friday", relevant: ["deploy-window"] },
+  { query: "acknowledging pages when on call", relevant: ["on-call"] },
+  { query: "new starter security course", relevant: ["onboarding"] },
+  { query: "returning equipment when leaving", relevant: ["offboarding"] },
+  { query: "laptop replacement cycle", relevant: ["laptop-refresh"] },
+  { query: "holiday", relevant: ["holiday-allowance", "holiday-carry"] },
+];
+
+/**
+ * Distractors: deterministic word salads drawn from the passages' own vocabulary,
+ * so every query term also appears in many irrelevant passages and recall@8 is
+ * not trivially 1 on a corpus this small.
+ */
+export function distractors(count: number, seed = 7): Record<string, string> {
+  const vocabulary = [...new Set(Object.values(PASSAGES).join(" ").toLowerCase().match(/[a-z][a-z-]+/g) ?? [])];
+  let state = seed >>> 0;
+  const next = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+  const out: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const length = 12 + Math.floor(next() * 10);
+    const words = Array.from({ length }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
+    out[`noise-${i}`] = `${words.join(" ")}.`;
+  }
+  return out;
+}

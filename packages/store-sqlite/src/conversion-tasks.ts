@@ -1,0 +1,251 @@
+/**
+ * Asynchronous conversion tasks (spec document 1, "Conversion task"). A task row
+ * carries its state and, once finished, its result; its inputs (uploaded bytes,
+ * URLs with their headers) are kept until then so a task interrupted by a restart
+ * can run again, and are deleted when it finishes.
+ */
+import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import type { Database } from "better-sqlite3";
+
+export type ConversionTaskStatus = "pending" | "processing" | "success" | "failure";
+
+export interface ConversionTask {
+  id: string;
+  organizationId: string;
+  status: ConversionTaskStatus;
+  numDocs: number;
+  numProcessed: number;
+  numSucceeded: number | null;
+  numFailed: number | null;
+  request: unknown;
+  result: unknown;
+  error: string | null;
+  jobId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+export type ConversionTaskInput =
+  | { kind: "bytes"; filename: string | null; mimeType: string | null; content: Uint8Array }
+  | { kind: "http"; url: string; headers: Record<string, string> | null };
+
+interface TaskRow {
+  id: string;
+  organization_id: string;
+  status: ConversionTaskStatus;
+  num_docs: number;
+  num_processed: number;
+  num_succeeded: number | null;
+  num_failed: number | null;
+  request: string;
+  result: string | null;
+  error: string | null;
+  job_id: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+interface InputRow {
+  kind: "bytes" | "http";
+  filename: string | null;
+  mime_type: string | null;
+  url: string | null;
+  headers: string | null;
+  content: Buffer | null;
+}
+
+function toTask(row: TaskRow): ConversionTask {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    status: row.status,
+    numDocs: row.num_docs,
+    numProcessed: row.num_processed,
+    numSucceeded: row.num_succeeded,
+    numFailed: row.num_failed,
+    request: JSON.parse(row.request) as unknown,
+    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
+    error: row.error,
+    jobId: row.job_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+export interface FinishTask {
+  status: "success" | "failure";
+  result: unknown;
+  numSucceeded: number;
+  numFailed: number;
+  error?: string | null;
+}
+
+export class ConversionTaskStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+    private readonly ids: IdGenerator = defaultIdGenerator,
+  ) {}
+
+  create(options: {
+    organizationId: string;
+    request: unknown;
+    inputs: ConversionTaskInput[];
+  }): ConversionTask {
+    const now = this.clock.now();
+    const id = this.ids("task");
+    const insertInput = this.db.prepare(
+      `INSERT INTO conversion_task_inputs (task_id, position, kind, filename, mime_type, url, headers, content)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `INSERT INTO conversion_tasks (id, organization_id, status, num_docs, request, created_at, updated_at)
+             VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
+          )
+          .run(
+            id,
+            options.organizationId,
+            options.inputs.length,
+            JSON.stringify(options.request ?? null),
+            now,
+            now,
+          );
+        options.inputs.forEach((input, position) => {
+          if (input.kind === "bytes") {
+            insertInput.run(
+              id,
+              position,
+              "bytes",
+              input.filename,
+              input.mimeType,
+              null,
+              null,
+              Buffer.from(input.content),
+            );
+          } else {
+            insertInput.run(
+              id,
+              position,
+              "http",
+              null,
+              null,
+              input.url,
+              input.headers === null ? null : JSON.stringify(input.headers),
+              null,
+            );
+          }
+        });
+      })
+      .immediate();
+    return this.get(id) as ConversionTask;
+  }
+
+  attachJob(id: string, jobId: string): void {
+    this.db
+      .prepare("UPDATE conversion_tasks SET job_id = ?, updated_at = ? WHERE id = ?")
+      .run(jobId, this.clock.now(), id);
+  }
+
+  /** The task, only within its organization when one is given. */
+  get(id: string, organizationId?: string): ConversionTask | null {
+    const row = (
+      organizationId === undefined
+        ? this.db.prepare("SELECT * FROM conversion_tasks WHERE id = ?").get(id)
+        : this.db
+            .prepare("SELECT * FROM conversion_tasks WHERE id = ? AND organization_id = ?")
+            .get(id, organizationId)
+    ) as TaskRow | undefined;
+    return row === undefined ? null : toTask(row);
+  }
+
+  inputs(id: string): ConversionTaskInput[] {
+    const rows = this.db
+      .prepare(
+        "SELECT kind, filename, mime_type, url, headers, content FROM conversion_task_inputs WHERE task_id = ? ORDER BY position",
+      )
+      .all(id) as InputRow[];
+    return rows.map((row) =>
+      row.kind === "bytes"
+        ? {
+            kind: "bytes",
+            filename: row.filename,
+            mimeType: row.mime_type,
+            content: new Uint8Array(row.content ?? Buffer.alloc(0)),
+          }
+        : {
+            kind: "http",
+            url: row.url ?? "",
+            headers: row.headers === null ? null : (JSON.parse(row.headers) as Record<string, string>),
+          },
+    );
+  }
+
+  /** Moves a pending (or interrupted processing) task to processing; false when it already finished. */
+  start(id: string): boolean {
+    const now = this.clock.now();
+    return (
+      this.db
+        .prepare(
+          `UPDATE conversion_tasks SET status = 'processing', num_processed = 0, started_at = ?, updated_at = ?
+           WHERE id = ? AND status IN ('pending', 'processing')`,
+        )
+        .run(now, now, id).changes > 0
+    );
+  }
+
+  progress(id: string, numProcessed: number): void {
+    this.db
+      .prepare(
+        "UPDATE conversion_tasks SET num_processed = ?, updated_at = ? WHERE id = ? AND status = 'processing'",
+      )
+      .run(numProcessed, this.clock.now(), id);
+  }
+
+  /** Records the outcome unless the task already finished (e.g. it was cancelled); drops the inputs. */
+  finish(id: string, outcome: FinishTask): boolean {
+    const now = this.clock.now();
+    return this.db
+      .transaction(() => {
+        const changed =
+          this.db
+            .prepare(
+              `UPDATE conversion_tasks SET status = ?, result = ?, error = ?, num_succeeded = ?, num_failed = ?,
+                 num_processed = CASE WHEN ? = 'success' THEN num_docs ELSE num_processed END,
+                 finished_at = ?, updated_at = ?
+               WHERE id = ? AND status IN ('pending', 'processing')`,
+            )
+            .run(
+              outcome.status,
+              JSON.stringify(outcome.result ?? null),
+              outcome.error ?? null,
+              outcome.numSucceeded,
+              outcome.numFailed,
+              outcome.status,
+              now,
+              now,
+              id,
+            ).changes > 0;
+        if (changed) this.db.prepare("DELETE FROM conversion_task_inputs WHERE task_id = ?").run(id);
+        return changed;
+      })
+      .immediate();
+  }
+
+  /** Deletes the task and its result; true when it existed in that organization. */
+  delete(id: string, organizationId: string): boolean {
+    return (
+      this.db
+        .prepare("DELETE FROM conversion_tasks WHERE id = ? AND organization_id = ?")
+        .run(id, organizationId).changes > 0
+    );
+  }
+}

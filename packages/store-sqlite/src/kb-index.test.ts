@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { int8Code, SqliteVectorIndex } from "./kb-index.js";
+import { openStore } from "./open-store.js";
+
+function setup(count: number) {
+  const store = openStore({ file: ":memory:" });
+  const org = store.organizations.create("acme", "enterprise");
+  const kb = store.knowledgeBases.create(org.id, {
+    name: "kb",
+    slug: "kb",
+    description: null,
+    embeddingProviderId: "builtin",
+    embeddingModel: "hash-embedding-1536",
+    embeddingDim: 1536,
+    chunkingStrategy: "FIXED",
+    chunkSize: 100,
+    chunkOverlap: 0,
+    parentChunkSize: 1500,
+    hybridSearchEnabled: true,
+    rerankerProviderId: null,
+    textSearchLanguage: "simple",
+  });
+  const upload = (name: string) =>
+    store.knowledgeBases.acceptUpload({
+      knowledgeBase: kb,
+      filename: name,
+      mime: "text/plain",
+      bytes: new TextEncoder().encode(name),
+      metadata: { name },
+      apiKeyId: null,
+    });
+  let state = 1;
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296 - 0.5;
+  };
+  const vector = () => {
+    const v = new Float32Array(64).map(() => random());
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  const docs = ["a.txt", "b.txt"].map((name) => {
+    const { revision, document } = upload(name);
+    const chunks = store.knowledgeBases.replaceChunks(
+      revision.id,
+      Array.from({ length: count / 2 }, (_, position) => ({
+        kind: "fixed" as const,
+        parentPosition: null,
+        position,
+        text: `${name} ${position}`,
+        tokenCount: 3,
+        pageStart: null,
+        pageEnd: null,
+        headingPath: [],
+      })),
+    );
+    const entries = chunks.map((chunk) => ({ chunkId: chunk.id, vector: vector() }));
+    store.kbVectors.upsert(kb.id, entries);
+    return { revision, document, entries };
+  });
+  return { store, kb, docs, vector };
+}
+
+describe("int8 codes", () => {
+  it("quantize each vector with its own range", () => {
+    const code = int8Code(Float32Array.from([0.5, -0.25, 0, 0.125]));
+    expect(code.readFloatLE(0)).toBeCloseTo(0.5 / 127, 8);
+    expect([...new Int8Array(code.buffer, code.byteOffset + 8, 4)]).toEqual([127, -63, 0, 32]); // -63.5 rounds up
+  });
+});
+
+describe("vector index", () => {
+  it("serves only activated revisions, and the approximate path matches exact search", () => {
+    const { store, kb, docs, vector } = setup(600);
+    const approximate = new SqliteVectorIndex(store.db, { exactBelow: 10, minCandidates: 40, oversample: 5 });
+    const query = { knowledgeBaseId: kb.id, k: 8, documentIds: null, vector: vector() };
+    expect(approximate.search(query)).toEqual([]); // nothing is served before activation
+    for (const { revision } of docs) expect(store.knowledgeBases.activateRevision(revision.id)).toBe(true);
+    let agree = 0;
+    for (let i = 0; i < 20; i++) {
+      const q = { ...query, vector: vector() };
+      const exact = store.kbVectors.exactSearch(q).map((hit) => hit.chunkId);
+      expect(exact).toHaveLength(8);
+      const approx = approximate.search(q).map((hit) => hit.chunkId);
+      agree += approx.filter((id) => exact.includes(id)).length;
+    }
+    expect(agree / (20 * 8)).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it("filters by document and reloads its columns when the served set changes", () => {
+    const { store, kb, docs, vector } = setup(200);
+    const approximate = new SqliteVectorIndex(store.db, { exactBelow: 10 });
+    for (const { revision } of docs) store.knowledgeBases.activateRevision(revision.id);
+    const [a, b] = docs;
+    if (a === undefined || b === undefined) throw new Error("setup");
+    const onlyB = approximate.search({ knowledgeBaseId: kb.id, k: 20, documentIds: [b.document.id], vector: vector() });
+    const bIds = new Set(b.entries.map((e) => e.chunkId));
+    expect(onlyB).toHaveLength(20);
+    expect(onlyB.every((hit) => bIds.has(hit.chunkId))).toBe(true);
+    // Its own vector is the nearest to itself.
+    const own = a.entries[3];
+    if (own === undefined) throw new Error("setup");
+    expect(approximate.search({ knowledgeBaseId: kb.id, k: 1, documentIds: null, vector: own.vector })[0]?.chunkId).toBe(own.chunkId);
+    store.knowledgeBases.deleteDocument(kb.id, a.document.id);
+    const after = approximate.search({ knowledgeBaseId: kb.id, k: 100, documentIds: null, vector: own.vector });
+    expect(after.every((hit) => bIds.has(hit.chunkId))).toBe(true);
+  });
+});
+
+describe("keyword index", () => {
+  it("matches any term, per language, only for served chunks", () => {
+    const { store, kb, docs } = setup(4);
+    const [a] = docs;
+    if (a === undefined) throw new Error("setup");
+    store.kbKeywords.add(kb.id, "simple", [{ chunkId: a.entries[0]?.chunkId ?? "", terms: "quick brown fox" }]);
+    store.kbKeywords.add(kb.id, "english", [{ chunkId: a.entries[0]?.chunkId ?? "", terms: "quick brown fox" }]);
+    const query = { knowledgeBaseId: kb.id, k: 5, documentIds: null, language: "simple" as const, terms: ["fox", "\"odd"] };
+    expect(store.kbKeywords.search(query)).toEqual([]);
+    store.knowledgeBases.activateRevision(a.revision.id);
+    expect(store.kbKeywords.search(query).map((hit) => hit.chunkId)).toEqual([a.entries[0]?.chunkId]);
+    expect(store.kbKeywords.search({ ...query, language: "german" })).toEqual([]);
+    // Re-adding replaces the row instead of duplicating it.
+    store.kbKeywords.add(kb.id, "simple", [{ chunkId: a.entries[0]?.chunkId ?? "", terms: "lazy dog" }]);
+    expect(store.kbKeywords.search(query)).toEqual([]);
+    expect(store.kbKeywords.search({ ...query, terms: ["dog"] })).toHaveLength(1);
+  });
+});

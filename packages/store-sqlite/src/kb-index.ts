@@ -1,0 +1,461 @@
+/**
+ * The knowledge-base indexes on SQLite: vectors (float32 BLOBs, cosine through
+ * sqlite-vec's `vec_distance_cosine`) and keyword rows (FTS5 over terms the kb
+ * engine analyzed). Implements the engine's `VectorIndex`, `KeywordIndex` and
+ * `ReindexStore` ports.
+ *
+ * Dense search. sqlite-vec 0.1.9 scans every vector without SIMD (DESIGN.md:
+ * 174 ms per KNN at 100k × 1536), so a knowledge base with more than
+ * `exactBelow` served vectors is searched in two steps:
+ *  1. Candidates from an int8 copy of the vectors held in memory per knowledge
+ *     base, column-major (one contiguous run per dimension). Each vector is
+ *     quantized with its own range (max |component| → 127, DESIGN.md: a fixed
+ *     'unit' scale loses recall). The query is applied in full precision to the
+ *     dimensions that carry ≥ 99 % of its energy, at most `maxScanDims` of them:
+ *     a sparse query (hash-embedding-1536: a few hundred non-zero components)
+ *     costs only its non-zero columns, a dense one at most `maxScanDims` columns.
+ *  2. The best `max(k × oversample, minCandidates)` candidates are rescored
+ *     exactly by sqlite-vec on their float vectors.
+ * The int8 columns reload when the knowledge base's `index_generation` moves (a
+ * revision switch, a document deletion), so every query sees one consistent set.
+ * Memory: 1 byte per component (154 MB for 100k × 1536) while a knowledge base
+ * is being searched. Recall against exact search is measured by the benchmark
+ * (packages/server/src/routes/kb/bench/kb-bench.ts).
+ */
+import type {
+  IndexHit,
+  IndexQuery,
+  KeywordIndex,
+  ReindexStore,
+  TextSearchLanguage,
+  VectorIndex,
+} from "@groundwork/kb";
+import { TEXT_SEARCH_LANGUAGES } from "@groundwork/kb";
+import type { Database, Statement } from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
+
+export interface KbIndexOptions {
+  /** Knowledge bases with at most this many served vectors are searched exactly with sqlite-vec. */
+  exactBelow?: number;
+  /** Candidates per wanted hit kept by the int8 scan for exact rescoring. */
+  oversample?: number;
+  /** Candidates kept at least. */
+  minCandidates?: number;
+  /** Most query dimensions the int8 scan applies (the largest components first). */
+  maxScanDims?: number;
+}
+
+interface VectorCache {
+  generation: number;
+  count: number;
+  dim: number;
+  seqs: Float64Array;
+  /** int8 components, column-major: component j of row i at j * count + i. */
+  columns: Int8Array;
+  /** Per row: quantization step × 1/‖v‖ (the int8 dot product times this is the cosine). */
+  factors: Float32Array;
+  /** Ordinal of each row's document in `documents`. */
+  documentOrdinals: Int32Array;
+  documents: string[];
+}
+
+/** Header of the stored int8 code: step (float32) and 1/‖v‖ (float32), then one int8 per component. */
+const CODE_HEADER = 8;
+
+/** The int8 code of a vector, quantized with its own range. */
+export function int8Code(vector: Float32Array): Buffer {
+  let max = 0;
+  let squares = 0;
+  for (const value of vector) {
+    max = Math.max(max, Math.abs(value));
+    squares += value * value;
+  }
+  const step = max === 0 ? 1 : max / 127;
+  const code = Buffer.alloc(CODE_HEADER + vector.length);
+  code.writeFloatLE(step, 0);
+  code.writeFloatLE(squares === 0 ? 0 : 1 / Math.sqrt(squares), 4);
+  const components = new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, vector.length);
+  for (let j = 0; j < vector.length; j++) components[j] = Math.round((vector[j] ?? 0) / step);
+  return code;
+}
+
+function vectorBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+function languageIndex(language: TextSearchLanguage): number {
+  const index = TEXT_SEARCH_LANGUAGES.indexOf(language);
+  if (index < 0) throw new Error(`Unknown text-search language ${language}`);
+  return index;
+}
+
+/** An FTS5 query matching any of the terms (each quoted, so no term is read as syntax). */
+export function anyTermQuery(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+}
+
+export class SqliteVectorIndex implements VectorIndex {
+  private readonly sql: (text: string) => Statement;
+  private readonly caches = new Map<string, VectorCache>();
+  private readonly exactBelow: number;
+  private readonly oversample: number;
+  private readonly minCandidates: number;
+  private readonly maxScanDims: number;
+
+  constructor(
+    private readonly db: Database,
+    options: KbIndexOptions = {},
+  ) {
+    this.sql = statementCache(db);
+    this.exactBelow = options.exactBelow ?? 4096;
+    this.oversample = options.oversample ?? 25;
+    this.minCandidates = options.minCandidates ?? 200;
+    this.maxScanDims = options.maxScanDims ?? 512;
+  }
+
+  upsert(knowledgeBaseId: string, entries: ReadonlyArray<{ chunkId: string; vector: Float32Array }>): void {
+    if (entries.length === 0) return;
+    const rows = this.sql(
+      "SELECT id, seq, revision_id FROM kb_chunks WHERE id IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(entries.map((entry) => entry.chunkId))) as Array<{
+      id: string;
+      seq: number;
+      revision_id: string;
+    }>;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const insert = this.sql(
+      `INSERT OR REPLACE INTO kb_vectors (chunk_seq, knowledge_base_id, revision_id, embedding, code)
+       VALUES (?, ?, ?, ?, ?)`,
+    );
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        const row = byId.get(entry.chunkId);
+        if (row === undefined) continue; // the chunk was replaced meanwhile
+        insert.run(row.seq, knowledgeBaseId, row.revision_id, vectorBlob(entry.vector), int8Code(entry.vector));
+      }
+    })();
+  }
+
+  embeddedChunkIds(revisionId: string): Set<string> {
+    const ids = this.sql(
+      "SELECT c.id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq WHERE v.revision_id = ?",
+    )
+      .pluck()
+      .all(revisionId) as string[];
+    return new Set(ids);
+  }
+
+  search(query: IndexQuery & { vector: Float32Array }): IndexHit[] {
+    const cache = this.cacheFor(query.knowledgeBaseId);
+    if (cache.count === 0) return [];
+    if (cache.count <= this.exactBelow || cache.dim !== query.vector.length) return this.exactSearch(query);
+    const wanted = Math.max(query.k * this.oversample, this.minCandidates);
+    const candidates = this.candidates(cache, query.vector, wanted, this.documentMask(cache, query.documentIds));
+    if (candidates.length === 0) return [];
+    const rows = this.sql(
+      `SELECT c.id AS id, vec_distance_cosine(v.embedding, ?) AS distance
+       FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.chunk_seq IN (SELECT value FROM json_each(?))
+       ORDER BY distance, v.chunk_seq LIMIT ?`,
+    ).all(vectorBlob(query.vector), JSON.stringify(candidates), query.k) as Array<{ id: string; distance: number }>;
+    return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
+  }
+
+  /** Exact cosine KNN with sqlite-vec over every served vector of the knowledge base. */
+  exactSearch(query: IndexQuery & { vector: Float32Array }): IndexHit[] {
+    const filter =
+      query.documentIds === null ? "" : "AND c.document_id IN (SELECT value FROM json_each(@documents))";
+    const rows = this.sql(
+      `SELECT c.id AS id, vec_distance_cosine(v.embedding, @vector) AS distance
+       FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = @kb AND c.active = 1 ${filter}
+       ORDER BY distance, v.chunk_seq LIMIT @k`,
+    ).all({
+      vector: vectorBlob(query.vector),
+      kb: query.knowledgeBaseId,
+      k: query.k,
+      ...(query.documentIds === null ? {} : { documents: JSON.stringify(query.documentIds) }),
+    }) as Array<{ id: string; distance: number }>;
+    return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
+  }
+
+  /** Drops the in-memory int8 columns (tests, or after bulk changes made outside this index). */
+  invalidate(knowledgeBaseId?: string): void {
+    if (knowledgeBaseId === undefined) this.caches.clear();
+    else this.caches.delete(knowledgeBaseId);
+  }
+
+  /** Chunk seqs of the `wanted` rows with the best approximate cosine. */
+  private candidates(cache: VectorCache, vector: Float32Array, wanted: number, mask: Uint8Array | null): number[] {
+    const { count, columns, factors } = cache;
+    // The query's components by decreasing magnitude, until 99 % of its energy (or the cap).
+    const order = Array.from(vector.keys()).filter((j) => (vector[j] ?? 0) !== 0);
+    order.sort((a, b) => Math.abs(vector[b] ?? 0) - Math.abs(vector[a] ?? 0));
+    let total = 0;
+    for (const j of order) total += (vector[j] ?? 0) ** 2;
+    const dims: number[] = [];
+    let covered = 0;
+    for (const j of order) {
+      if (dims.length >= this.maxScanDims || covered >= 0.99 * total) break;
+      dims.push(j);
+      covered += (vector[j] ?? 0) ** 2;
+    }
+    const scores = new Float32Array(count);
+    for (const j of dims) {
+      const weight = vector[j] ?? 0;
+      const column = columns.subarray(j * count, (j + 1) * count);
+      for (let i = 0; i < count; i++) scores[i] = (scores[i] ?? 0) + weight * (column[i] ?? 0);
+    }
+    // Top `wanted` by a bounded min-heap (rows in a filtered-out document never enter).
+    const size = Math.min(wanted, count);
+    const heapScores = new Float32Array(size);
+    const heapRows = new Int32Array(size);
+    let filled = 0;
+    for (let i = 0; i < count; i++) {
+      if (mask !== null && mask[cache.documentOrdinals[i] ?? 0] !== 1) continue;
+      const score = (scores[i] ?? 0) * (factors[i] ?? 0);
+      if (filled < size) {
+        heapScores[filled] = score;
+        heapRows[filled] = i;
+        siftUp(heapScores, heapRows, filled);
+        filled++;
+      } else if (score > (heapScores[0] ?? 0)) {
+        heapScores[0] = score;
+        heapRows[0] = i;
+        siftDown(heapScores, heapRows, filled);
+      }
+    }
+    const out: number[] = [];
+    for (let h = 0; h < filled; h++) out.push(cache.seqs[heapRows[h] ?? 0] ?? 0);
+    return out;
+  }
+
+  private cacheFor(knowledgeBaseId: string): VectorCache {
+    const generation = this.generation(knowledgeBaseId);
+    const cached = this.caches.get(knowledgeBaseId);
+    if (cached !== undefined && cached.generation === generation) return cached;
+    this.caches.delete(knowledgeBaseId); // let the old columns go before building new ones
+    const loaded = this.db.transaction(() => this.load(knowledgeBaseId))();
+    this.caches.set(knowledgeBaseId, loaded);
+    return loaded;
+  }
+
+  private generation(knowledgeBaseId: string): number {
+    return (
+      (this.sql("SELECT index_generation FROM knowledge_bases WHERE id = ?").pluck().get(knowledgeBaseId) as
+        | number
+        | undefined) ?? -1
+    );
+  }
+
+  private load(knowledgeBaseId: string): VectorCache {
+    const generation = this.generation(knowledgeBaseId);
+    const count = this.sql(
+      `SELECT COUNT(*) FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND c.active = 1`,
+    )
+      .pluck()
+      .get(knowledgeBaseId) as number;
+    const empty = {
+      generation,
+      count: 0,
+      dim: 0,
+      seqs: new Float64Array(0),
+      columns: new Int8Array(0),
+      factors: new Float32Array(0),
+      documentOrdinals: new Int32Array(0),
+      documents: [],
+    };
+    // Small knowledge bases are searched exactly: no columns needed.
+    if (count <= this.exactBelow) return { ...empty, count };
+    let dim = 0;
+    const seqs = new Float64Array(count);
+    const factors = new Float32Array(count);
+    const documentOrdinals = new Int32Array(count);
+    let columns = new Int8Array(0);
+    const documents: string[] = [];
+    const ordinals = new Map<string, number>();
+    let row = 0;
+    const statement = this.sql(
+      `SELECT v.chunk_seq, v.code, c.document_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND c.active = 1 ORDER BY v.chunk_seq`,
+    ).raw(true);
+    for (const [seq, code, documentId] of statement.iterate(knowledgeBaseId) as Iterable<[number, Buffer, string]>) {
+      if (row >= count) break;
+      if (dim === 0) {
+        dim = code.byteLength - CODE_HEADER;
+        columns = new Int8Array(dim * count);
+      }
+      factors[row] = code.readFloatLE(0) * code.readFloatLE(4);
+      const components = new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, dim);
+      for (let j = 0, at = row; j < dim; j++, at += count) columns[at] = components[j] ?? 0;
+      seqs[row] = seq;
+      let ordinal = ordinals.get(documentId);
+      if (ordinal === undefined) {
+        ordinal = documents.length;
+        documents.push(documentId);
+        ordinals.set(documentId, ordinal);
+      }
+      documentOrdinals[row] = ordinal;
+      row++;
+    }
+    if (row < count) {
+      // Rows vanished between the count and the scan (cannot happen inside the read transaction).
+      return { ...empty, count: row };
+    }
+    return { generation, count, dim, seqs, columns, factors, documentOrdinals, documents };
+  }
+
+  private documentMask(cache: VectorCache, documentIds: readonly string[] | null): Uint8Array | null {
+    if (documentIds === null) return null;
+    const allowed = new Set(documentIds);
+    const mask = new Uint8Array(cache.documents.length);
+    cache.documents.forEach((id, ordinal) => {
+      if (allowed.has(id)) mask[ordinal] = 1;
+    });
+    return mask;
+  }
+}
+
+function siftUp(scores: Float32Array, rows: Int32Array, at: number): void {
+  let i = at;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if ((scores[parent] ?? 0) <= (scores[i] ?? 0)) break;
+    swap(scores, rows, i, parent);
+    i = parent;
+  }
+}
+
+function siftDown(scores: Float32Array, rows: Int32Array, size: number): void {
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    const right = left + 1;
+    let smallest = i;
+    if (left < size && (scores[left] ?? 0) < (scores[smallest] ?? 0)) smallest = left;
+    if (right < size && (scores[right] ?? 0) < (scores[smallest] ?? 0)) smallest = right;
+    if (smallest === i) return;
+    swap(scores, rows, i, smallest);
+    i = smallest;
+  }
+}
+
+function swap(scores: Float32Array, rows: Int32Array, a: number, b: number): void {
+  const score = scores[a] ?? 0;
+  scores[a] = scores[b] ?? 0;
+  scores[b] = score;
+  const row = rows[a] ?? 0;
+  rows[a] = rows[b] ?? 0;
+  rows[b] = row;
+}
+
+/** FTS5 keyword rows, one set per text-search language, and the background reindex between two. */
+export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
+  private readonly sql: (text: string) => Statement;
+
+  constructor(private readonly db: Database) {
+    this.sql = statementCache(db);
+  }
+
+  add(
+    knowledgeBaseId: string,
+    language: TextSearchLanguage,
+    entries: ReadonlyArray<{ chunkId: string; terms: string }>,
+  ): void {
+    if (entries.length === 0) return;
+    const li = languageIndex(language);
+    const seqs = new Map(
+      (
+        this.sql("SELECT id, seq FROM kb_chunks WHERE id IN (SELECT value FROM json_each(?))").all(
+          JSON.stringify(entries.map((entry) => entry.chunkId)),
+        ) as Array<{ id: string; seq: number }>
+      ).map((row) => [row.id, row.seq]),
+    );
+    const drop = this.sql("DELETE FROM kb_fts WHERE rowid = ?");
+    const insert = this.sql(
+      "INSERT INTO kb_fts (rowid, terms, knowledge_base_id, language) VALUES (?, ?, ?, ?)",
+    );
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        const seq = seqs.get(entry.chunkId);
+        if (seq === undefined) continue;
+        const rowid = seq * 64 + li;
+        drop.run(rowid);
+        insert.run(rowid, entry.terms, knowledgeBaseId, language);
+      }
+    })();
+  }
+
+  search(query: IndexQuery & { language: TextSearchLanguage; terms: readonly string[] }): IndexHit[] {
+    if (query.terms.length === 0) return [];
+    const filter =
+      query.documentIds === null ? "" : "AND c.document_id IN (SELECT value FROM json_each(@documents))";
+    const rows = this.sql(
+      `SELECT c.id AS id, bm25(kb_fts) AS rank
+       FROM kb_fts JOIN kb_chunks c ON c.seq = kb_fts.rowid / 64
+       WHERE kb_fts MATCH @match AND kb_fts.knowledge_base_id = @kb AND kb_fts.language = @language
+         AND c.active = 1 ${filter}
+       ORDER BY rank, c.seq LIMIT @k`,
+    ).all({
+      match: `terms : (${anyTermQuery(query.terms)})`,
+      kb: query.knowledgeBaseId,
+      language: query.language,
+      k: query.k,
+      ...(query.documentIds === null ? {} : { documents: JSON.stringify(query.documentIds) }),
+    }) as Array<{ id: string; rank: number }>;
+    return rows.map((row) => ({ chunkId: row.id, score: -row.rank }));
+  }
+
+  // ---- ReindexStore ----
+
+  pendingLanguage(knowledgeBaseId: string): TextSearchLanguage | null {
+    return (
+      (this.sql(
+        "SELECT pending_text_search_language FROM knowledge_bases WHERE id = ? AND deleted_at IS NULL",
+      )
+        .pluck()
+        .get(knowledgeBaseId) as TextSearchLanguage | null | undefined) ?? null
+    );
+  }
+
+  chunkBatch(knowledgeBaseId: string, after: number, limit: number): Array<{ seq: number; chunkId: string; text: string }> {
+    const rows = this.sql(
+      `SELECT c.seq AS seq, c.id AS chunkId, c.text AS text FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND v.chunk_seq > ? AND c.text IS NOT NULL
+       ORDER BY v.chunk_seq LIMIT ?`,
+    ).all(knowledgeBaseId, after, limit) as Array<{ seq: number; chunkId: string; text: string }>;
+    return rows;
+  }
+
+  addTerms(
+    knowledgeBaseId: string,
+    language: TextSearchLanguage,
+    entries: ReadonlyArray<{ chunkId: string; terms: string }>,
+  ): boolean {
+    return this.db.transaction(() => {
+      if (this.pendingLanguage(knowledgeBaseId) !== language) return false;
+      this.add(knowledgeBaseId, language, entries);
+      return true;
+    })();
+  }
+
+  finish(knowledgeBaseId: string, language: TextSearchLanguage): boolean {
+    return this.db.transaction(() => {
+      const row = this.sql(
+        "SELECT text_search_language, pending_text_search_language FROM knowledge_bases WHERE id = ? AND deleted_at IS NULL",
+      ).get(knowledgeBaseId) as
+        | { text_search_language: string; pending_text_search_language: string | null }
+        | undefined;
+      if (row === undefined || row.pending_text_search_language !== language) return false;
+      this.sql(
+        "UPDATE knowledge_bases SET text_search_language = ?, pending_text_search_language = NULL WHERE id = ?",
+      ).run(language, knowledgeBaseId);
+      this.sql("DELETE FROM kb_fts WHERE knowledge_base_id = ? AND language = ?").run(
+        knowledgeBaseId,
+        row.text_search_language,
+      );
+      return true;
+    })();
+  }
+}

@@ -1,0 +1,381 @@
+/**
+ * Extraction schemas, their immutable numbered versions and their labels (spec document 2). The
+ * system label `latest` always points at the newest active version (NULL while there is none);
+ * committing, activating and deactivating keep it there in the same transaction.
+ */
+import {
+  type Clock,
+  defaultIdGenerator,
+  type IdGenerator,
+  type PageRequest,
+  pageOffset,
+  systemClock,
+} from "@groundwork/core";
+import type { Database } from "better-sqlite3";
+
+export const LATEST_LABEL = "latest";
+
+export interface SchemaRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  description: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SchemaVersionRecord {
+  id: string;
+  schemaId: string;
+  versionNumber: number;
+  jsonSchema: Record<string, unknown>;
+  changeDescription: string | null;
+  extractionConfig: Record<string, unknown> | null;
+  active: boolean;
+  copiedFromVersionId: string | null;
+  createdAt: number;
+  deactivatedAt: number | null;
+}
+
+export interface SchemaLabelRecord {
+  schemaId: string;
+  name: string;
+  schemaVersionId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface SchemaRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface VersionRow {
+  id: string;
+  schema_id: string;
+  version_number: number;
+  json_schema: string;
+  change_description: string | null;
+  extraction_config: string | null;
+  active: number;
+  copied_from_version_id: string | null;
+  created_at: number;
+  deactivated_at: number | null;
+}
+
+interface LabelRow {
+  schema_id: string;
+  name: string;
+  schema_version_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function toSchema(row: SchemaRow): SchemaRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toVersion(row: VersionRow): SchemaVersionRecord {
+  return {
+    id: row.id,
+    schemaId: row.schema_id,
+    versionNumber: row.version_number,
+    jsonSchema: JSON.parse(row.json_schema) as Record<string, unknown>,
+    changeDescription: row.change_description,
+    extractionConfig:
+      row.extraction_config === null ? null : (JSON.parse(row.extraction_config) as Record<string, unknown>),
+    active: row.active === 1,
+    copiedFromVersionId: row.copied_from_version_id,
+    createdAt: row.created_at,
+    deactivatedAt: row.deactivated_at,
+  };
+}
+
+function toLabel(row: LabelRow): SchemaLabelRecord {
+  return {
+    schemaId: row.schema_id,
+    name: row.name,
+    schemaVersionId: row.schema_version_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** `LIKE` pattern for a case-insensitive substring search, with the wildcards escaped. */
+export function likePattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class SchemaStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+    private readonly ids: IdGenerator = defaultIdGenerator,
+  ) {}
+
+  // ---- schemas ----
+
+  create(organizationId: string, input: { name: string; description?: string | null }): SchemaRecord {
+    const id = this.ids("sch");
+    const now = this.clock.now();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          "INSERT INTO schemas (id, organization_id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .run(id, organizationId, input.name, input.description ?? null, now, now);
+      this.db
+        .prepare(
+          "INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)",
+        )
+        .run(id, LATEST_LABEL, now, now);
+    })();
+    return this.get(organizationId, id) as SchemaRecord;
+  }
+
+  get(organizationId: string, id: string): SchemaRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM schemas WHERE organization_id = ? AND id = ?")
+      .get(organizationId, id) as SchemaRow | undefined;
+    return row === undefined ? null : toSchema(row);
+  }
+
+  /** Newest first; `search` matches name or description, case-insensitively. */
+  list(organizationId: string, page: PageRequest, search?: string): { items: SchemaRecord[]; total: number } {
+    const filter =
+      search === undefined || search === ""
+        ? { sql: "", params: [] as string[] }
+        : {
+            sql: " AND (lower(name) LIKE ? ESCAPE '\\' OR lower(coalesce(description, '')) LIKE ? ESCAPE '\\')",
+            params: [likePattern(search), likePattern(search)],
+          };
+    const total = (
+      this.db
+        .prepare(`SELECT count(*) AS n FROM schemas WHERE organization_id = ?${filter.sql}`)
+        .get(organizationId, ...filter.params) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM schemas WHERE organization_id = ?${filter.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(organizationId, ...filter.params, page.size, pageOffset(page)) as SchemaRow[];
+    return { items: rows.map(toSchema), total };
+  }
+
+  update(
+    organizationId: string,
+    id: string,
+    changes: { name?: string; description?: string | null },
+  ): SchemaRecord | null {
+    const current = this.get(organizationId, id);
+    if (current === null) return null;
+    this.db
+      .prepare(
+        "UPDATE schemas SET name = ?, description = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+      )
+      .run(
+        changes.name ?? current.name,
+        changes.description === undefined ? current.description : changes.description,
+        this.clock.now(),
+        organizationId,
+        id,
+      );
+    return this.get(organizationId, id);
+  }
+
+  /** Deletes the schema with all its versions and labels. */
+  delete(organizationId: string, id: string): boolean {
+    return (
+      this.db.prepare("DELETE FROM schemas WHERE organization_id = ? AND id = ?").run(organizationId, id)
+        .changes > 0
+    );
+  }
+
+  // ---- versions ----
+
+  /** Commits a new active version with the next number and moves `latest` to it. */
+  commitVersion(
+    schemaId: string,
+    input: {
+      jsonSchema: Record<string, unknown>;
+      changeDescription?: string | null;
+      extractionConfig?: Record<string, unknown> | null;
+      copiedFromVersionId?: string | null;
+    },
+  ): SchemaVersionRecord {
+    const id = this.ids("scv");
+    const now = this.clock.now();
+    this.db.transaction(() => {
+      const next = (
+        this.db
+          .prepare(
+            "SELECT coalesce(max(version_number), 0) + 1 AS n FROM schema_versions WHERE schema_id = ?",
+          )
+          .get(schemaId) as { n: number }
+      ).n;
+      this.db
+        .prepare(
+          `INSERT INTO schema_versions (id, schema_id, version_number, json_schema, change_description,
+             extraction_config, active, copied_from_version_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+        )
+        .run(
+          id,
+          schemaId,
+          next,
+          JSON.stringify(input.jsonSchema),
+          input.changeDescription ?? null,
+          input.extractionConfig == null ? null : JSON.stringify(input.extractionConfig),
+          input.copiedFromVersionId ?? null,
+          now,
+        );
+      this.moveLatest(schemaId, now);
+      this.db.prepare("UPDATE schemas SET updated_at = ? WHERE id = ?").run(now, schemaId);
+    })();
+    return this.versionById(id) as SchemaVersionRecord;
+  }
+
+  /** A version of a schema of the organization (active or not). */
+  getVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord | null {
+    const row = this.db
+      .prepare(
+        `SELECT v.* FROM schema_versions v JOIN schemas s ON s.id = v.schema_id
+         WHERE s.organization_id = ? AND v.schema_id = ? AND v.id = ?`,
+      )
+      .get(organizationId, schemaId, versionId) as VersionRow | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  /** A version by id alone, with its schema's organization (for the support CLI and stored extractions). */
+  versionById(
+    versionId: string,
+  ): (SchemaVersionRecord & { organizationId: string; schemaName: string }) | null {
+    const row = this.db
+      .prepare(
+        `SELECT v.*, s.organization_id AS organization_id, s.name AS schema_name
+         FROM schema_versions v JOIN schemas s ON s.id = v.schema_id WHERE v.id = ?`,
+      )
+      .get(versionId) as (VersionRow & { organization_id: string; schema_name: string }) | undefined;
+    return row === undefined
+      ? null
+      : { ...toVersion(row), organizationId: row.organization_id, schemaName: row.schema_name };
+  }
+
+  /** Newest first. */
+  listVersions(schemaId: string, page: PageRequest): { items: SchemaVersionRecord[]; total: number } {
+    const total = (
+      this.db.prepare("SELECT count(*) AS n FROM schema_versions WHERE schema_id = ?").get(schemaId) as {
+        n: number;
+      }
+    ).n;
+    const rows = this.db
+      .prepare(
+        "SELECT * FROM schema_versions WHERE schema_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
+      )
+      .all(schemaId, page.size, pageOffset(page)) as VersionRow[];
+    return { items: rows.map(toVersion), total };
+  }
+
+  /** The version `latest` points at: the newest active one, or null while none. */
+  latestVersion(schemaId: string): SchemaVersionRecord | null {
+    const label = this.getLabel(schemaId, LATEST_LABEL);
+    if (label?.schemaVersionId == null) return null;
+    return this.versionById(label.schemaVersionId);
+  }
+
+  /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
+  deactivateVersion(schemaId: string, versionId: string): boolean {
+    const now = this.clock.now();
+    let changed = false;
+    this.db.transaction(() => {
+      changed =
+        this.db
+          .prepare(
+            "UPDATE schema_versions SET active = 0, deactivated_at = ? WHERE schema_id = ? AND id = ? AND active = 1",
+          )
+          .run(now, schemaId, versionId).changes > 0;
+      if (changed) this.moveLatest(schemaId, now);
+    })();
+    return changed;
+  }
+
+  /** Sets the support-managed extraction config of a version (the one mutable part of a version). */
+  setExtractionConfig(versionId: string, config: Record<string, unknown> | null): boolean {
+    return (
+      this.db
+        .prepare("UPDATE schema_versions SET extraction_config = ? WHERE id = ?")
+        .run(config === null ? null : JSON.stringify(config), versionId).changes > 0
+    );
+  }
+
+  private moveLatest(schemaId: string, now: number): void {
+    const newest = this.db
+      .prepare(
+        "SELECT id FROM schema_versions WHERE schema_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
+      )
+      .get(schemaId) as { id: string } | undefined;
+    this.db
+      .prepare(
+        `INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (schema_id, name) DO UPDATE SET schema_version_id = excluded.schema_version_id, updated_at = excluded.updated_at`,
+      )
+      .run(schemaId, LATEST_LABEL, newest?.id ?? null, now, now);
+  }
+
+  // ---- labels ----
+
+  /** `latest` first, then custom labels by name. */
+  listLabels(schemaId: string): SchemaLabelRecord[] {
+    const rows = this.db
+      .prepare("SELECT * FROM schema_labels WHERE schema_id = ? ORDER BY name = ? DESC, name")
+      .all(schemaId, LATEST_LABEL) as LabelRow[];
+    return rows.map(toLabel);
+  }
+
+  getLabel(schemaId: string, name: string): SchemaLabelRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM schema_labels WHERE schema_id = ? AND name = ?")
+      .get(schemaId, name) as LabelRow | undefined;
+    return row === undefined ? null : toLabel(row);
+  }
+
+  /** Creates a custom label; false when one of that name exists. */
+  createLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
+    const now = this.clock.now();
+    return (
+      this.db
+        .prepare(
+          "INSERT OR IGNORE INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .run(schemaId, name, schemaVersionId, now, now).changes > 0
+    );
+  }
+
+  updateLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "UPDATE schema_labels SET schema_version_id = ?, updated_at = ? WHERE schema_id = ? AND name = ?",
+        )
+        .run(schemaVersionId, this.clock.now(), schemaId, name).changes > 0
+    );
+  }
+
+  deleteLabel(schemaId: string, name: string): boolean {
+    return (
+      this.db.prepare("DELETE FROM schema_labels WHERE schema_id = ? AND name = ?").run(schemaId, name)
+        .changes > 0
+    );
+  }
+}
