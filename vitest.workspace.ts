@@ -7,6 +7,7 @@ const packages = [
   "gateway",
   "extract",
   "kb",
+  "agents",
   "store-sqlite",
   "server",
   "testkit",

@@ -14,7 +14,10 @@ const settings = (over: Partial<ChunkingSettings> = {}): ChunkingSettings => ({
 });
 
 function sentences(n: number, word = "alpha"): string {
-  return Array.from({ length: n }, (_, i) => `Sentence ${i} talks about ${word} number ${i} in some detail.`).join(" ");
+  return Array.from(
+    { length: n },
+    (_, i) => `Sentence ${i} talks about ${word} number ${i} in some detail.`,
+  ).join(" ");
 }
 
 const doc: SourceDocument = {
@@ -52,7 +55,11 @@ describe("hierarchical chunking", () => {
 
   it("carries heading paths and page ranges; parents never cross sections", () => {
     expect(new Set(parents.map((p) => JSON.stringify(p.headingPath)))).toEqual(
-      new Set([JSON.stringify(["Manual"]), JSON.stringify(["Manual", "Safety"]), JSON.stringify(["Manual", "Care"])]),
+      new Set([
+        JSON.stringify(["Manual"]),
+        JSON.stringify(["Manual", "Safety"]),
+        JSON.stringify(["Manual", "Care"]),
+      ]),
     );
     const safety = parents.filter((p) => p.headingPath.at(-1) === "Safety");
     expect(safety[0]?.pageStart).toBe(2);
@@ -63,7 +70,11 @@ describe("hierarchical chunking", () => {
 
   it("consecutive children overlap by at most chunkOverlap tokens and cover the parent", () => {
     const byParent = new Map<number, string[]>();
-    for (const child of children) byParent.set(child.parentPosition ?? -1, [...(byParent.get(child.parentPosition ?? -1) ?? []), child.text]);
+    for (const child of children)
+      byParent.set(child.parentPosition ?? -1, [
+        ...(byParent.get(child.parentPosition ?? -1) ?? []),
+        child.text,
+      ]);
     for (const [position, texts] of byParent) {
       const parent = drafts[position]?.text ?? "";
       expect(parent.startsWith(texts[0] ?? "")).toBe(true);
@@ -109,13 +120,31 @@ describe("properties", () => {
         fc.integer({ min: 50, max: 400 }),
         fc.integer({ min: 0, max: 49 }),
         (texts, chunkSize, chunkOverlap) => {
-          const source: SourceDocument = { metadata: {}, blocks: texts.map((text) => ({ kind: "text" as const, text })) };
-          const fixed = chunkFixed(source, settings({ chunkingStrategy: "FIXED", chunkSize, chunkOverlap: 0 }));
-          const words = texts.flatMap((t) => t.split(/\s+/)).filter((w) => w.trim() !== "");
-          expect(fixed.flatMap((d) => d.text.split(/\s+/)).filter((w) => w !== "").join(" ")).toBe(
-            words.join(" ").split(/\s+/).filter((w) => w !== "").join(" "),
+          const source: SourceDocument = {
+            metadata: {},
+            blocks: texts.map((text) => ({ kind: "text" as const, text })),
+          };
+          const fixed = chunkFixed(
+            source,
+            settings({ chunkingStrategy: "FIXED", chunkSize, chunkOverlap: 0 }),
           );
-          const hierarchical = chunkHierarchical(source, settings({ chunkSize, chunkOverlap, parentChunkSize: chunkSize * 2 }));
+          const words = texts.flatMap((t) => t.split(/\s+/)).filter((w) => w.trim() !== "");
+          expect(
+            fixed
+              .flatMap((d) => d.text.split(/\s+/))
+              .filter((w) => w !== "")
+              .join(" "),
+          ).toBe(
+            words
+              .join(" ")
+              .split(/\s+/)
+              .filter((w) => w !== "")
+              .join(" "),
+          );
+          const hierarchical = chunkHierarchical(
+            source,
+            settings({ chunkSize, chunkOverlap, parentChunkSize: chunkSize * 2 }),
+          );
           for (const child of hierarchical.filter((d) => d.kind === "child")) {
             expect(hierarchical[child.parentPosition ?? -1]?.text.includes(child.text)).toBe(true);
           }

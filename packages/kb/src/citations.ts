@@ -27,8 +27,10 @@ export async function resolveCitation(
   chunkId: string,
 ): Promise<ResolvedCitation> {
   const [chunk] = await store.chunksById(knowledgeBaseId, [chunkId]);
-  if (chunk === undefined) throw notFound(`No chunk ${chunkId} in knowledge base ${knowledgeBaseId}`, { param: "chunkId" });
-  const parent = chunk.parentId === null ? undefined : (await store.chunksById(knowledgeBaseId, [chunk.parentId]))[0];
+  if (chunk === undefined)
+    throw notFound(`No chunk ${chunkId} in knowledge base ${knowledgeBaseId}`, { param: "chunkId" });
+  const parent =
+    chunk.parentId === null ? undefined : (await store.chunksById(knowledgeBaseId, [chunk.parentId]))[0];
   const passage = parent ?? chunk;
   const [document] = await store.documentsById([chunk.documentId]);
   const withdrawn = document === undefined || document.deletedAt !== null || passage.text === null;

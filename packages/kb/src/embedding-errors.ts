@@ -7,7 +7,13 @@ import { BUILTIN_PROVIDER_ID } from "./config.js";
  * limits (429), timeouts and 5xx are transient.
  */
 export function isEmbeddingRefusal(error: unknown): boolean {
-  return isGroundworkError(error) && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+  return (
+    isGroundworkError(error) &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 408 &&
+    error.status !== 429
+  );
 }
 
 /**

@@ -59,7 +59,8 @@ export class Ingestion {
     const { store } = this.deps;
     const revision = await store.getRevision(revisionId);
     if (revision === null) return { status: "SKIPPED", reason: "revision not found" };
-    if (!IN_PROGRESS.has(revision.status)) return { status: "SKIPPED", reason: `revision is ${revision.status}` };
+    if (!IN_PROGRESS.has(revision.status))
+      return { status: "SKIPPED", reason: `revision is ${revision.status}` };
     const kb = await store.getKnowledgeBase(revision.knowledgeBaseId);
     if (kb === null || kb.deletedAt !== null) return { status: "SKIPPED", reason: "knowledge base deleted" };
     try {
@@ -92,7 +93,8 @@ export class Ingestion {
       }
       moved(await store.setRevisionStatus(revision.id, "PARSING"));
       const source = await store.loadSource(revision.id);
-      if (source === null) throw new IngestionFailure("The uploaded file is no longer stored; upload it again");
+      if (source === null)
+        throw new IngestionFailure("The uploaded file is no longer stored; upload it again");
       let parsed: Awaited<ReturnType<DocumentParser["parse"]>>;
       try {
         parsed = await this.deps.parser.parse(source, signal === undefined ? {} : { signal });
@@ -111,7 +113,11 @@ export class Ingestion {
       // Re-chunking is deterministic, so a resumed run keeps the vectors of chunks it already embedded.
       const existing = await store.indexedChunks(revision.id);
       const indexed =
-        existing.length > 0 && sameChunks(existing, drafts.filter((d) => d.kind !== "parent").map((d) => d.text))
+        existing.length > 0 &&
+        sameChunks(
+          existing,
+          drafts.filter((d) => d.kind !== "parent").map((d) => d.text),
+        )
           ? existing
           : (await store.replaceChunks(revision.id, drafts)).filter((chunk) => chunk.kind !== "parent");
 

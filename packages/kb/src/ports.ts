@@ -129,7 +129,10 @@ export interface IndexQuery {
 /** Dense vectors of indexed chunks; searches serve only chunks of serving revisions. */
 export interface VectorIndex {
   /** Adds (or replaces) the vectors of chunks; they become searchable when their revision is activated. */
-  upsert(knowledgeBaseId: string, entries: ReadonlyArray<{ chunkId: string; vector: Float32Array }>): MaybePromise<void>;
+  upsert(
+    knowledgeBaseId: string,
+    entries: ReadonlyArray<{ chunkId: string; vector: Float32Array }>,
+  ): MaybePromise<void>;
   /** Chunk ids of the revision that already have a vector (an interrupted ingestion resumes after them). */
   embeddedChunkIds(revisionId: string): MaybePromise<Set<string>>;
   search(query: IndexQuery & { vector: Float32Array }): MaybePromise<IndexHit[]>;
@@ -143,7 +146,9 @@ export interface KeywordIndex {
     language: TextSearchLanguage,
     entries: ReadonlyArray<{ chunkId: string; terms: string }>,
   ): MaybePromise<void>;
-  search(query: IndexQuery & { language: TextSearchLanguage; terms: readonly string[] }): MaybePromise<IndexHit[]>;
+  search(
+    query: IndexQuery & { language: TextSearchLanguage; terms: readonly string[] },
+  ): MaybePromise<IndexHit[]>;
 }
 
 /** Turns a stored upload into headings and text (the conversion engine, bridged by the server). */
@@ -152,6 +157,9 @@ export interface DocumentParser {
 }
 
 /** The embedding model of a knowledge base (the gateway with the organization's principal). */
-export type EmbedderFor = (knowledgeBase: KnowledgeBaseRecord, revision: RevisionRecord | null) => EmbeddingModel;
+export type EmbedderFor = (
+  knowledgeBase: KnowledgeBaseRecord,
+  revision: RevisionRecord | null,
+) => EmbeddingModel;
 
 export type { CallOptions };

@@ -54,5 +54,7 @@ export async function runReindex(
     count += batch.length;
     after = batch.at(-1)?.seq ?? after;
   }
-  return (await store.finish(knowledgeBaseId, language)) ? { status: "switched", chunks: count } : { status: "canceled" };
+  return (await store.finish(knowledgeBaseId, language))
+    ? { status: "switched", chunks: count }
+    : { status: "canceled" };
 }

@@ -22,11 +22,15 @@ describe("reciprocal rank fusion", () => {
 
   it("property: the result holds each distinct item once, ordered by score", () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f"), { maxLength: 6 }), { maxLength: 4 }), (lists) => {
-        const fused = reciprocalRankFusion(lists);
-        expect(fused.map((f) => f.id).sort()).toEqual([...new Set(lists.flat())].sort());
-        for (let i = 1; i < fused.length; i++) expect((fused[i - 1]?.score ?? 0) >= (fused[i]?.score ?? 0)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f"), { maxLength: 6 }), { maxLength: 4 }),
+        (lists) => {
+          const fused = reciprocalRankFusion(lists);
+          expect(fused.map((f) => f.id).sort()).toEqual([...new Set(lists.flat())].sort());
+          for (let i = 1; i < fused.length; i++)
+            expect((fused[i - 1]?.score ?? 0) >= (fused[i]?.score ?? 0)).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -13,7 +13,10 @@ export interface FusedItem {
   ranks: Array<number | undefined>;
 }
 
-export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, k: number = RRF_K): FusedItem[] {
+export function reciprocalRankFusion(
+  lists: ReadonlyArray<readonly string[]>,
+  k: number = RRF_K,
+): FusedItem[] {
   const items = new Map<string, FusedItem>();
   lists.forEach((list, listIndex) => {
     const seen = new Set<string>();

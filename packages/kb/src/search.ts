@@ -7,11 +7,18 @@
  * or `partial_lexical_only` when only some knowledge bases fell back), except a
  * refusal the caller must see (402, refused built-in call), which is thrown.
  */
-import { type EmbeddingModel, type IdGenerator, defaultIdGenerator } from "@groundwork/core";
+import { defaultIdGenerator, type EmbeddingModel, type IdGenerator } from "@groundwork/core";
 import { clampTopK } from "./config.js";
 import { errorMessage, searchMustAnswerRefusal } from "./embedding-errors.js";
 import { bestSentence } from "./matched-span.js";
-import type { ChunkRecord, DocumentRecord, KeywordIndex, KnowledgeBaseRecord, KnowledgeStore, VectorIndex } from "./ports.js";
+import type {
+  ChunkRecord,
+  DocumentRecord,
+  KeywordIndex,
+  KnowledgeBaseRecord,
+  KnowledgeStore,
+  VectorIndex,
+} from "./ports.js";
 import { reciprocalRankFusion } from "./rrf.js";
 import { queryTerms } from "./text-analysis.js";
 
@@ -128,13 +135,18 @@ export async function searchKnowledgeBases(
       chunkKb.set(chunk.id, kb.id);
     }
   }
-  const parentIds = [...chunks.values()].flatMap((chunk) => (chunk.parentId === null ? [] : [chunk.parentId]));
+  const parentIds = [...chunks.values()].flatMap((chunk) =>
+    chunk.parentId === null ? [] : [chunk.parentId],
+  );
   const parents = new Map<string, ChunkRecord>();
   for (const kb of knowledgeBases) {
     for (const parent of await deps.store.chunksById(kb.id, parentIds)) parents.set(parent.id, parent);
   }
   const documents = new Map<string, DocumentRecord>(
-    (await deps.store.documentsById([...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]),
+    (await deps.store.documentsById([...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [
+      d.id,
+      d,
+    ]),
   );
   const hits: SearchHit[] = [];
   const seenPassages = new Set<string>();
@@ -143,14 +155,23 @@ export async function searchKnowledgeBases(
     const chunk = chunks.get(item.id);
     if (chunk === undefined || chunk.text === null) continue;
     const document = documents.get(chunk.documentId);
-    if (document === undefined || document.deletedAt !== null || document.servingRevisionId !== chunk.revisionId) continue;
+    if (
+      document === undefined ||
+      document.deletedAt !== null ||
+      document.servingRevisionId !== chunk.revisionId
+    )
+      continue;
     const parent = chunk.parentId === null ? undefined : parents.get(chunk.parentId);
     const passage = parent ?? chunk;
     if (passage.text === null || seenPassages.has(passage.id)) continue;
     seenPassages.add(passage.id);
     const kb = languageOf.get(chunkKb.get(chunk.id) ?? "");
     const span =
-      parent !== undefined ? chunk.text : kb === undefined ? null : bestSentence(chunk.text, request.query, kb.textSearchLanguage);
+      parent !== undefined
+        ? chunk.text
+        : kb === undefined
+          ? null
+          : bestSentence(chunk.text, request.query, kb.textSearchLanguage);
     hits.push({
       hitId: ids("hit"),
       knowledgeBaseId: chunk.knowledgeBaseId,

@@ -14,11 +14,18 @@ describe("text analysis", () => {
   });
 
   it("named languages stem inflections with Snowball at index and query time alike", () => {
-    expect(analyze("running runs connected connections", "english")).toEqual(["run", "run", "connect", "connect"]);
+    expect(analyze("running runs connected connections", "english")).toEqual([
+      "run",
+      "run",
+      "connect",
+      "connect",
+    ]);
     expect(analyze("Häuser Hauses", "german")).toEqual(analyze("häuser hauses", "german"));
     expect(queryTerms("connection connected", "english")).toEqual(["connect"]);
     // Derived families are not joined: that is the vector leg's job.
-    expect(analyze("generous generosity", "english")[0]).not.toBe(analyze("generous generosity", "english")[1]);
+    expect(analyze("generous generosity", "english")[0]).not.toBe(
+      analyze("generous generosity", "english")[1],
+    );
   });
 
   it("knows its languages", () => {

@@ -111,7 +111,12 @@ export class FileStore {
   /** Live files, newest first, optionally of one purpose. */
   list(organizationId: string, page: PageRequest, purpose?: string): { items: FileRecord[]; total: number } {
     const where = `organization_id = @org AND deleted_at IS NULL${purpose === undefined ? "" : " AND purpose = @purpose"}`;
-    const params = { org: organizationId, purpose: purpose ?? null, limit: page.size, offset: pageOffset(page) };
+    const params = {
+      org: organizationId,
+      purpose: purpose ?? null,
+      limit: page.size,
+      offset: pageOffset(page),
+    };
     const rows = this.sql(
       `SELECT ${COLUMNS} FROM files WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
     ).all(params) as FileRow[];

@@ -93,16 +93,28 @@ describe("vector index", () => {
     for (const { revision } of docs) store.knowledgeBases.activateRevision(revision.id);
     const [a, b] = docs;
     if (a === undefined || b === undefined) throw new Error("setup");
-    const onlyB = approximate.search({ knowledgeBaseId: kb.id, k: 20, documentIds: [b.document.id], vector: vector() });
+    const onlyB = approximate.search({
+      knowledgeBaseId: kb.id,
+      k: 20,
+      documentIds: [b.document.id],
+      vector: vector(),
+    });
     const bIds = new Set(b.entries.map((e) => e.chunkId));
     expect(onlyB).toHaveLength(20);
     expect(onlyB.every((hit) => bIds.has(hit.chunkId))).toBe(true);
     // Its own vector is the nearest to itself.
     const own = a.entries[3];
     if (own === undefined) throw new Error("setup");
-    expect(approximate.search({ knowledgeBaseId: kb.id, k: 1, documentIds: null, vector: own.vector })[0]?.chunkId).toBe(own.chunkId);
+    expect(
+      approximate.search({ knowledgeBaseId: kb.id, k: 1, documentIds: null, vector: own.vector })[0]?.chunkId,
+    ).toBe(own.chunkId);
     store.knowledgeBases.deleteDocument(kb.id, a.document.id);
-    const after = approximate.search({ knowledgeBaseId: kb.id, k: 100, documentIds: null, vector: own.vector });
+    const after = approximate.search({
+      knowledgeBaseId: kb.id,
+      k: 100,
+      documentIds: null,
+      vector: own.vector,
+    });
     expect(after.every((hit) => bIds.has(hit.chunkId))).toBe(true);
   });
 });
@@ -112,9 +124,19 @@ describe("keyword index", () => {
     const { store, kb, docs } = setup(4);
     const [a] = docs;
     if (a === undefined) throw new Error("setup");
-    store.kbKeywords.add(kb.id, "simple", [{ chunkId: a.entries[0]?.chunkId ?? "", terms: "quick brown fox" }]);
-    store.kbKeywords.add(kb.id, "english", [{ chunkId: a.entries[0]?.chunkId ?? "", terms: "quick brown fox" }]);
-    const query = { knowledgeBaseId: kb.id, k: 5, documentIds: null, language: "simple" as const, terms: ["fox", "\"odd"] };
+    store.kbKeywords.add(kb.id, "simple", [
+      { chunkId: a.entries[0]?.chunkId ?? "", terms: "quick brown fox" },
+    ]);
+    store.kbKeywords.add(kb.id, "english", [
+      { chunkId: a.entries[0]?.chunkId ?? "", terms: "quick brown fox" },
+    ]);
+    const query = {
+      knowledgeBaseId: kb.id,
+      k: 5,
+      documentIds: null,
+      language: "simple" as const,
+      terms: ["fox", '"odd'],
+    };
     expect(store.kbKeywords.search(query)).toEqual([]);
     store.knowledgeBases.activateRevision(a.revision.id);
     expect(store.kbKeywords.search(query).map((hit) => hit.chunkId)).toEqual([a.entries[0]?.chunkId]);

@@ -131,7 +131,13 @@ export class SqliteVectorIndex implements VectorIndex {
       for (const entry of entries) {
         const row = byId.get(entry.chunkId);
         if (row === undefined) continue; // the chunk was replaced meanwhile
-        insert.run(row.seq, knowledgeBaseId, row.revision_id, vectorBlob(entry.vector), int8Code(entry.vector));
+        insert.run(
+          row.seq,
+          knowledgeBaseId,
+          row.revision_id,
+          vectorBlob(entry.vector),
+          int8Code(entry.vector),
+        );
       }
     })();
   }
@@ -150,14 +156,22 @@ export class SqliteVectorIndex implements VectorIndex {
     if (cache.count === 0) return [];
     if (cache.count <= this.exactBelow || cache.dim !== query.vector.length) return this.exactSearch(query);
     const wanted = Math.max(query.k * this.oversample, this.minCandidates);
-    const candidates = this.candidates(cache, query.vector, wanted, this.documentMask(cache, query.documentIds));
+    const candidates = this.candidates(
+      cache,
+      query.vector,
+      wanted,
+      this.documentMask(cache, query.documentIds),
+    );
     if (candidates.length === 0) return [];
     const rows = this.sql(
       `SELECT c.id AS id, vec_distance_cosine(v.embedding, ?) AS distance
        FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
        WHERE v.chunk_seq IN (SELECT value FROM json_each(?))
        ORDER BY distance, v.chunk_seq LIMIT ?`,
-    ).all(vectorBlob(query.vector), JSON.stringify(candidates), query.k) as Array<{ id: string; distance: number }>;
+    ).all(vectorBlob(query.vector), JSON.stringify(candidates), query.k) as Array<{
+      id: string;
+      distance: number;
+    }>;
     return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
   }
 
@@ -186,7 +200,12 @@ export class SqliteVectorIndex implements VectorIndex {
   }
 
   /** Chunk seqs of the `wanted` rows with the best approximate cosine. */
-  private candidates(cache: VectorCache, vector: Float32Array, wanted: number, mask: Uint8Array | null): number[] {
+  private candidates(
+    cache: VectorCache,
+    vector: Float32Array,
+    wanted: number,
+    mask: Uint8Array | null,
+  ): number[] {
     const { count, columns, factors } = cache;
     // The query's components by decreasing magnitude, until 99 % of its energy (or the cap).
     const order = Array.from(vector.keys()).filter((j) => (vector[j] ?? 0) !== 0);
@@ -280,15 +299,29 @@ export class SqliteVectorIndex implements VectorIndex {
       `SELECT v.chunk_seq, v.code, c.document_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
        WHERE v.knowledge_base_id = ? AND c.active = 1 ORDER BY v.chunk_seq`,
     ).raw(true);
-    for (const [seq, code, documentId] of statement.iterate(knowledgeBaseId) as Iterable<[number, Buffer, string]>) {
+    // Rows are gathered in blocks and transposed a block at a time (contiguous writes per column).
+    const BLOCK = 256;
+    let block = new Int8Array(0);
+    let blockStart = 0;
+    const flush = (rows: number) => {
+      for (let j = 0; j < dim; j++) {
+        const base = j * count + blockStart;
+        for (let r = 0; r < rows; r++) columns[base + r] = block[r * dim + j] ?? 0;
+      }
+      blockStart += rows;
+    };
+    for (const [seq, code, documentId] of statement.iterate(knowledgeBaseId) as Iterable<
+      [number, Buffer, string]
+    >) {
       if (row >= count) break;
       if (dim === 0) {
         dim = code.byteLength - CODE_HEADER;
         columns = new Int8Array(dim * count);
+        block = new Int8Array(BLOCK * dim);
       }
       factors[row] = code.readFloatLE(0) * code.readFloatLE(4);
-      const components = new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, dim);
-      for (let j = 0, at = row; j < dim; j++, at += count) columns[at] = components[j] ?? 0;
+      block.set(new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, dim), (row - blockStart) * dim);
+      if (row - blockStart + 1 === BLOCK) flush(BLOCK);
       seqs[row] = seq;
       let ordinal = ordinals.get(documentId);
       if (ordinal === undefined) {
@@ -299,6 +332,7 @@ export class SqliteVectorIndex implements VectorIndex {
       documentOrdinals[row] = ordinal;
       row++;
     }
+    if (row > blockStart) flush(row - blockStart);
     if (row < count) {
       // Rows vanished between the count and the scan (cannot happen inside the read transaction).
       return { ...empty, count: row };
@@ -419,7 +453,11 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     );
   }
 
-  chunkBatch(knowledgeBaseId: string, after: number, limit: number): Array<{ seq: number; chunkId: string; text: string }> {
+  chunkBatch(
+    knowledgeBaseId: string,
+    after: number,
+    limit: number,
+  ): Array<{ seq: number; chunkId: string; text: string }> {
     const rows = this.sql(
       `SELECT c.seq AS seq, c.id AS chunkId, c.text AS text FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
        WHERE v.knowledge_base_id = ? AND v.chunk_seq > ? AND c.text IS NOT NULL

@@ -277,10 +277,18 @@ export class KnowledgeBaseStore implements KnowledgeStore {
           now,
         });
         // A pending language that was dropped (cancel or replaced target) leaves no rows behind.
-        if (current.pendingTextSearchLanguage !== null && current.pendingTextSearchLanguage !== pendingTextSearchLanguage) {
+        if (
+          current.pendingTextSearchLanguage !== null &&
+          current.pendingTextSearchLanguage !== pendingTextSearchLanguage
+        ) {
           this.dropLanguageRows(id, current.pendingTextSearchLanguage);
         }
-        this.snapshot(id, version, { ...config, textSearchLanguage: pendingTextSearchLanguage ?? config.textSearchLanguage }, now);
+        this.snapshot(
+          id,
+          version,
+          { ...config, textSearchLanguage: pendingTextSearchLanguage ?? config.textSearchLanguage },
+          now,
+        );
         return true;
       })();
       return updated ? this.get(organizationId, id) : null;
@@ -349,7 +357,16 @@ export class KnowledgeBaseStore implements KnowledgeStore {
           `INSERT INTO kb_documents (id, knowledge_base_id, organization_id, name, metadata, serving_revision_id,
              latest_revision_id, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
-        ).run(documentId, kb.id, kb.organizationId, input.filename, JSON.stringify(input.metadata), revisionId, now, now);
+        ).run(
+          documentId,
+          kb.id,
+          kb.organizationId,
+          input.filename,
+          JSON.stringify(input.metadata),
+          revisionId,
+          now,
+          now,
+        );
       } else {
         documentId = existing.id;
         const { max } = this.sql("SELECT MAX(version_no) AS max FROM kb_revisions WHERE document_id = ?").get(
@@ -357,12 +374,9 @@ export class KnowledgeBaseStore implements KnowledgeStore {
         ) as { max: number | null };
         versionNo = (max ?? 0) + 1;
         const metadata = { ...(JSON.parse(existing.metadata) as Record<string, unknown>), ...input.metadata };
-        this.sql("UPDATE kb_documents SET latest_revision_id = ?, metadata = ?, updated_at = ? WHERE id = ?").run(
-          revisionId,
-          JSON.stringify(metadata),
-          now,
-          documentId,
-        );
+        this.sql(
+          "UPDATE kb_documents SET latest_revision_id = ?, metadata = ?, updated_at = ? WHERE id = ?",
+        ).run(revisionId, JSON.stringify(metadata), now, documentId);
       }
       this.sql(
         `INSERT INTO kb_revisions (id, document_id, knowledge_base_id, organization_id, version_no, status, mime,
@@ -380,7 +394,9 @@ export class KnowledgeBaseStore implements KnowledgeStore {
         now,
         now,
       );
-      this.sql("INSERT INTO kb_revision_sources (revision_id, filename, mime, content) VALUES (?, ?, ?, ?)").run(
+      this.sql(
+        "INSERT INTO kb_revision_sources (revision_id, filename, mime, content) VALUES (?, ?, ?, ?)",
+      ).run(
         revisionId,
         input.filename,
         input.mime,
@@ -413,7 +429,12 @@ export class KnowledgeBaseStore implements KnowledgeStore {
     const where = `d.knowledge_base_id = @kb AND d.deleted_at IS NULL${
       status === undefined ? "" : " AND r.status = @status"
     }`;
-    const params = { kb: knowledgeBaseId, status: status ?? null, limit: page.size, offset: pageOffset(page) };
+    const params = {
+      kb: knowledgeBaseId,
+      status: status ?? null,
+      limit: page.size,
+      offset: pageOffset(page),
+    };
     const rows = this.sql(
       `SELECT d.* FROM kb_documents d JOIN kb_revisions r ON r.id = d.latest_revision_id WHERE ${where}
        ORDER BY d.created_at DESC, d.id DESC LIMIT @limit OFFSET @offset`,
@@ -460,7 +481,9 @@ export class KnowledgeBaseStore implements KnowledgeStore {
           "UPDATE kb_documents SET deleted_at = ?, updated_at = ? WHERE knowledge_base_id = ? AND id = ? AND deleted_at IS NULL",
         ).run(now, now, knowledgeBaseId, documentId).changes > 0;
       if (!changed) return false;
-      const revisions = this.sql("SELECT id FROM kb_revisions WHERE document_id = ?").all(documentId) as Array<{
+      const revisions = this.sql("SELECT id FROM kb_revisions WHERE document_id = ?").all(
+        documentId,
+      ) as Array<{
         id: string;
       }>;
       for (const { id } of revisions) dropRevisionIndexRows(this.sql, id);
@@ -497,7 +520,9 @@ export class KnowledgeBaseStore implements KnowledgeStore {
 
   /** Revisions still in progress (for the worker's start-up check). */
   inProgressRevisions(): RevisionRecord[] {
-    const rows = this.sql(`SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE status IN ${IN_PROGRESS}`).all() as RevisionRow[];
+    const rows = this.sql(
+      `SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE status IN ${IN_PROGRESS}`,
+    ).all() as RevisionRow[];
     return rows.map(toRevision);
   }
 
@@ -579,9 +604,9 @@ export class KnowledgeBaseStore implements KnowledgeStore {
   }
 
   revisionChunks(revisionId: string): ChunkRecord[] {
-    const rows = this.sql(`SELECT ${CHUNK_COLUMNS} FROM kb_chunks WHERE revision_id = ? ORDER BY position`).all(
-      revisionId,
-    ) as ChunkRow[];
+    const rows = this.sql(
+      `SELECT ${CHUNK_COLUMNS} FROM kb_chunks WHERE revision_id = ? ORDER BY position`,
+    ).all(revisionId) as ChunkRow[];
     return rows.map(toChunk);
   }
 
@@ -603,8 +628,7 @@ export class KnowledgeBaseStore implements KnowledgeStore {
       if (!moved) return false;
       const previous = document.servingRevisionId;
       // Only a newer revision takes over: a retried old one never replaces a newer serving revision.
-      const current =
-        previous === null ? null : (this.getRevision(previous)?.versionNo ?? 0);
+      const current = previous === null ? null : (this.getRevision(previous)?.versionNo ?? 0);
       if (current !== null && current > revision.versionNo) {
         dropRevisionIndexRows(this.sql, revisionId);
       } else {
@@ -627,8 +651,9 @@ export class KnowledgeBaseStore implements KnowledgeStore {
 
   chunksById(knowledgeBaseId: string, ids: readonly string[]): ChunkRecord[] {
     if (ids.length === 0) return [];
+    // `+` keeps the planner on the id index: the knowledge-base index would scan every chunk.
     const rows = this.sql(
-      `SELECT ${CHUNK_COLUMNS} FROM kb_chunks WHERE knowledge_base_id = ? AND id IN (SELECT value FROM json_each(?))`,
+      `SELECT ${CHUNK_COLUMNS} FROM kb_chunks WHERE +knowledge_base_id = ? AND id IN (SELECT value FROM json_each(?))`,
     ).all(knowledgeBaseId, JSON.stringify(ids)) as ChunkRow[];
     return rows.map(toChunk);
   }

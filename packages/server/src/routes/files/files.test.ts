@@ -6,7 +6,12 @@ import { bearer, bodyOf, createTestTenant } from "../../test-support.js";
 function setup() {
   const tenant = createTestTenant();
   const app = createApp({ store: tenant.store });
-  const upload = (content: string | Uint8Array, name: string, purpose: string | null, role: "viewer" | "member" = "member") => {
+  const upload = (
+    content: string | Uint8Array,
+    name: string,
+    purpose: string | null,
+    role: "viewer" | "member" = "member",
+  ) => {
     const form = new FormData();
     form.append("file", new File([content], name, { type: "text/plain" }));
     if (purpose !== null) form.append("purpose", purpose);
@@ -21,7 +26,13 @@ describe("/v1/files", () => {
     const first = await upload("first file", "one.txt", "knowledge");
     expect(first.status).toBe(201);
     const one = await bodyOf(first);
-    expect(one).toMatchObject({ object: "file", filename: "one.txt", purpose: "knowledge", bytes: 10, mime: "text/plain" });
+    expect(one).toMatchObject({
+      object: "file",
+      filename: "one.txt",
+      purpose: "knowledge",
+      bytes: 10,
+      mime: "text/plain",
+    });
     expect(one.id).toMatch(/^file_/);
     const two = await bodyOf(await upload("second", "two.txt", "user_data"));
 
@@ -36,14 +47,29 @@ describe("/v1/files", () => {
     const list = await bodyOf(await app.request("/v1/files", { headers: bearer(tenant.keys.viewer) }));
     expect(list).toMatchObject({ page: 0, size: 20, totalElements: 2, totalPages: 1 });
     expect((list.content as Array<{ id: string }>).map((f) => f.id)).toEqual([two.id, one.id]);
-    const knowledge = await bodyOf(await app.request("/v1/files?purpose=knowledge", { headers: bearer(tenant.keys.viewer) }));
+    const knowledge = await bodyOf(
+      await app.request("/v1/files?purpose=knowledge", { headers: bearer(tenant.keys.viewer) }),
+    );
     expect((knowledge.content as Array<{ id: string }>).map((f) => f.id)).toEqual([one.id]);
 
-    expect((await app.request(`/v1/files/${one.id}`, { method: "DELETE", headers: bearer(tenant.keys.member) })).status).toBe(403);
-    expect((await app.request(`/v1/files/${one.id}`, { method: "DELETE", headers: bearer(tenant.keys.admin) })).status).toBe(204);
-    expect((await app.request(`/v1/files/${one.id}`, { headers: bearer(tenant.keys.viewer) })).status).toBe(410);
-    expect((await app.request(`/v1/files/${one.id}/content`, { headers: bearer(tenant.keys.viewer) })).status).toBe(410);
-    expect((await app.request(`/v1/files/${one.id}`, { method: "DELETE", headers: bearer(tenant.keys.admin) })).status).toBe(410);
+    expect(
+      (await app.request(`/v1/files/${one.id}`, { method: "DELETE", headers: bearer(tenant.keys.member) }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await app.request(`/v1/files/${one.id}`, { method: "DELETE", headers: bearer(tenant.keys.admin) }))
+        .status,
+    ).toBe(204);
+    expect((await app.request(`/v1/files/${one.id}`, { headers: bearer(tenant.keys.viewer) })).status).toBe(
+      410,
+    );
+    expect(
+      (await app.request(`/v1/files/${one.id}/content`, { headers: bearer(tenant.keys.viewer) })).status,
+    ).toBe(410);
+    expect(
+      (await app.request(`/v1/files/${one.id}`, { method: "DELETE", headers: bearer(tenant.keys.admin) }))
+        .status,
+    ).toBe(410);
     const after = await bodyOf(await app.request("/v1/files", { headers: bearer(tenant.keys.viewer) }));
     expect(after.totalElements).toBe(1);
   });
@@ -59,11 +85,18 @@ describe("/v1/files", () => {
     expect((await upload("x", "a.txt", "knowledge", "viewer")).status).toBe(403);
     const form = new FormData();
     form.append("purpose", "knowledge");
-    expect((await app.request("/v1/files", { method: "POST", headers: bearer(tenant.keys.member), body: form })).status).toBe(400);
+    expect(
+      (await app.request("/v1/files", { method: "POST", headers: bearer(tenant.keys.member), body: form }))
+        .status,
+    ).toBe(400);
     const mine = await bodyOf(await upload("x", "a.txt", "knowledge"));
     const other = tenant.keyFor("admin", "team");
     expect((await app.request(`/v1/files/${mine.id}`, { headers: bearer(other) })).status).toBe(404);
-    expect((await app.request("/v1/files/file_unknown", { headers: bearer(tenant.keys.viewer) })).status).toBe(404);
-    expect((await app.request("/v1/files?purpose=nope", { headers: bearer(tenant.keys.viewer) })).status).toBe(400);
+    expect(
+      (await app.request("/v1/files/file_unknown", { headers: bearer(tenant.keys.viewer) })).status,
+    ).toBe(404);
+    expect(
+      (await app.request("/v1/files?purpose=nope", { headers: bearer(tenant.keys.viewer) })).status,
+    ).toBe(400);
   });
 });

@@ -7,8 +7,8 @@
  */
 import {
   type Block,
-  type DocumentModel,
   DocumentConverter,
+  type DocumentModel,
   detectFormat,
   FORMAT_MEDIA_TYPES,
   type InputFormat,
@@ -19,7 +19,11 @@ import {
 import type { DocumentParser, RevisionSource, SourceBlock, SourceDocument } from "@groundwork/kb";
 
 /** Detects the format of an upload; throws the converter's DocumentError for unsupported or corrupt files. */
-export function detectUpload(bytes: Uint8Array, filename: string, mime: string | undefined): { format: InputFormat; mime: string } {
+export function detectUpload(
+  bytes: Uint8Array,
+  filename: string,
+  mime: string | undefined,
+): { format: InputFormat; mime: string } {
   const detection = detectFormat(bytes, filename, mime, ooxmlKindOf);
   return { format: detection.format, mime: FORMAT_MEDIA_TYPES[detection.format] };
 }
@@ -40,7 +44,11 @@ function blockText(block: Block): SourceBlock | null {
       };
     case "table": {
       const rows = block.rows.map((row) => row.join(" | "));
-      return { kind: "text", text: [block.caption ?? "", ...rows].filter((line) => line !== "").join("\n"), ...page };
+      return {
+        kind: "text",
+        text: [block.caption ?? "", ...rows].filter((line) => line !== "").join("\n"),
+        ...page,
+      };
     }
     case "picture": {
       const text = [block.alt, block.text].filter((part) => part !== undefined && part !== "").join(" ");
@@ -90,10 +98,14 @@ export class ConverterDocumentParser implements DocumentParser {
       { pipeline, options: { outputFormats: ["JSON"] } },
       options.signal === undefined ? {} : { signal: options.signal },
     );
-    const models = result.documents.flatMap((document) => (document.jsonContent === undefined ? [] : [document.jsonContent]));
+    const models = result.documents.flatMap((document) =>
+      document.jsonContent === undefined ? [] : [document.jsonContent],
+    );
     if (models.length === 0) {
       const reason = result.errors[0];
-      throw new Error(reason === undefined ? "The converter returned no document" : `${reason.code}: ${reason.message}`);
+      throw new Error(
+        reason === undefined ? "The converter returned no document" : `${reason.code}: ${reason.message}`,
+      );
     }
     return toSourceDocument(models);
   }

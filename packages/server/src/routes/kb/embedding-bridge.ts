@@ -64,7 +64,11 @@ export class GatewayEmbeddingModel implements EmbeddingModel {
 }
 
 /** A principal for background work of an organization (ingestion jobs), metered to the uploading key. */
-export function backgroundPrincipal(store: Store, organizationId: string, apiKeyId: string | null): Principal {
+export function backgroundPrincipal(
+  store: Store,
+  organizationId: string,
+  apiKeyId: string | null,
+): Principal {
   const organization = store.organizations.get(organizationId);
   if (organization === null) throw new Error(`Organization ${organizationId} no longer exists`);
   return {

@@ -148,7 +148,8 @@ function knowledgeBaseOf(c: Context<AppEnv>, id: string): KnowledgeBaseRecord {
 
 function documentOf(c: Context<AppEnv>, kb: KnowledgeBaseRecord, documentId: string) {
   const document = c.var.store.knowledgeBases.documentIn(kb.id, documentId);
-  if (document === null) throw notFound(`No document ${documentId} in knowledge base ${kb.id}`, { param: "documentId" });
+  if (document === null)
+    throw notFound(`No document ${documentId} in knowledge base ${kb.id}`, { param: "documentId" });
   return document;
 }
 
@@ -241,7 +242,9 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
     return c.json(toPage(items.map(renderKnowledgeBase), page, total));
   });
 
-  app.get("/v1/knowledge-bases/:id", (c) => c.json(renderKnowledgeBase(knowledgeBaseOf(c, c.req.param("id")))));
+  app.get("/v1/knowledge-bases/:id", (c) =>
+    c.json(renderKnowledgeBase(knowledgeBaseOf(c, c.req.param("id")))),
+  );
 
   app.patch("/v1/knowledge-bases/:id", requireRole("member"), async (c) => {
     const current = knowledgeBaseOf(c, c.req.param("id"));
@@ -264,7 +267,9 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
       parentChunkSize: body.parentChunkSize ?? current.parentChunkSize,
       hybridSearchEnabled: body.hybridSearchEnabled ?? current.hybridSearchEnabled,
       rerankerProviderId:
-        body.rerankerProviderId === undefined ? current.rerankerProviderId : checkReranker(body.rerankerProviderId),
+        body.rerankerProviderId === undefined
+          ? current.rerankerProviderId
+          : checkReranker(body.rerankerProviderId),
       textSearchLanguage: current.textSearchLanguage,
     };
     checkChunking(config);
@@ -303,7 +308,9 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
     bodyLimit({
       maxSize: MAX_UPLOAD_REQUEST_BYTES,
       onError: () => {
-        throw payloadTooLarge(`The upload is larger than ${MAX_UPLOAD_REQUEST_BYTES} bytes (104 MB per request)`);
+        throw payloadTooLarge(
+          `The upload is larger than ${MAX_UPLOAD_REQUEST_BYTES} bytes (104 MB per request)`,
+        );
       },
     }),
     async (c) => {
@@ -323,7 +330,8 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
       const files = [...form.getAll("files"), ...form.getAll("files[]")].filter(
         (item): item is File => item instanceof File,
       );
-      if (files.length === 0) throw invalidRequest("files: at least one file part is required", { param: "files" });
+      if (files.length === 0)
+        throw invalidRequest("files: at least one file part is required", { param: "files" });
       const tooLarge = files.find((file) => file.size > MAX_UPLOAD_FILE_BYTES);
       if (tooLarge !== undefined) {
         throw payloadTooLarge(
@@ -355,9 +363,12 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
     if (file === null) throw notFound(`No file ${body.fileId}`, { param: "fileId" });
     if (file.deletedAt !== null) throw gone(`The file ${body.fileId} was deleted`, { param: "fileId" });
     if (file.purpose !== "knowledge") {
-      throw invalidRequest(`The file's purpose is "${file.purpose}"; only files with purpose "knowledge" can be attached`, {
-        param: "fileId",
-      });
+      throw invalidRequest(
+        `The file's purpose is "${file.purpose}"; only files with purpose "knowledge" can be attached`,
+        {
+          param: "fileId",
+        },
+      );
     }
     const bytes = c.var.store.files.content(organizationId, file.id);
     if (bytes === null) throw gone(`The file ${body.fileId} was deleted`, { param: "fileId" });
@@ -367,7 +378,11 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
       mime: file.mime,
       metadata: { fileId: file.id },
     });
-    if ("error" in entry) throw invalidRequest(`${file.filename}: ${entry.error.message}`, { param: "fileId", code: entry.error.code });
+    if ("error" in entry)
+      throw invalidRequest(`${file.filename}: ${entry.error.message}`, {
+        param: "fileId",
+        code: entry.error.code,
+      });
     return c.json(entry.upload, 202);
   });
 
@@ -378,9 +393,22 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
     if (status !== undefined && !(REVISION_STATUSES as readonly string[]).includes(status)) {
       throw invalidRequest(`status must be one of ${REVISION_STATUSES.join(", ")}`, { param: "status" });
     }
-    const { items, total } = c.var.store.knowledgeBases.listDocuments(kb.id, page, status as RevisionStatus | undefined);
-    const revisions = revisionMap(c.var.store, items.map((d) => d.id));
-    return c.json(toPage(items.map((d) => renderDocument(d, revisions)), page, total));
+    const { items, total } = c.var.store.knowledgeBases.listDocuments(
+      kb.id,
+      page,
+      status as RevisionStatus | undefined,
+    );
+    const revisions = revisionMap(
+      c.var.store,
+      items.map((d) => d.id),
+    );
+    return c.json(
+      toPage(
+        items.map((d) => renderDocument(d, revisions)),
+        page,
+        total,
+      ),
+    );
   });
 
   app.get("/v1/knowledge-bases/:id/documents/:documentId", (c) => {
@@ -400,7 +428,10 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
     const kb = knowledgeBaseOf(c, c.req.param("id"));
     const document = documentOf(c, kb, c.req.param("documentId"));
     const revision = c.var.store.knowledgeBases.revisionOf(document.id, c.req.param("versionId"));
-    if (revision === null) throw notFound(`No version ${c.req.param("versionId")} of document ${document.id}`, { param: "versionId" });
+    if (revision === null)
+      throw notFound(`No version ${c.req.param("versionId")} of document ${document.id}`, {
+        param: "versionId",
+      });
     return c.json(renderRevision(await service(c).reconcile(revision)));
   });
 
@@ -410,12 +441,17 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
     const store = c.var.store.knowledgeBases;
     const latest = await service(c).reconcile(store.getRevision(document.latestRevisionId) as RevisionRecord);
     if (latest.status !== "ERROR") {
-      throw conflict(`Only a revision in ERROR can be retried; version ${latest.versionNo} is ${latest.status}`, {
-        param: "documentId",
-      });
+      throw conflict(
+        `Only a revision in ERROR can be retried; version ${latest.versionNo} is ${latest.status}`,
+        {
+          param: "documentId",
+        },
+      );
     }
     if (!store.hasSource(latest.id)) {
-      throw conflict("The upload of this revision is no longer stored; upload the file again", { param: "documentId" });
+      throw conflict("The upload of this revision is no longer stored; upload the file again", {
+        param: "documentId",
+      });
     }
     store.resetForRetry(latest.id);
     const reset = store.getRevision(latest.id) as RevisionRecord;

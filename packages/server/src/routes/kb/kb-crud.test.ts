@@ -149,7 +149,9 @@ describe("built-in catalogue with a built-in model service", () => {
       });
       expect(response.status).toBe(201);
     }
-    const catalogue = await bodyOf(await h.json("GET", "/v1/providers/builtin/embedding-models", undefined, "viewer"));
+    const catalogue = await bodyOf(
+      await h.json("GET", "/v1/providers/builtin/embedding-models", undefined, "viewer"),
+    );
     expect(catalogue.models).toEqual(
       expect.arrayContaining([
         { id: "hash-embedding-1536", dimensions: 1536 },
@@ -164,8 +166,13 @@ describe("built-in catalogue with a built-in model service", () => {
 describe("GET /v1/providers/{id}/embedding-models", () => {
   it("lists the in-process model for builtin, nothing for providers without a catalogue, 404 for unknown ids", async () => {
     const h = kbHarness();
-    const builtin = await bodyOf(await h.json("GET", "/v1/providers/builtin/embedding-models", undefined, "viewer"));
-    expect(builtin).toEqual({ models: [{ id: "hash-embedding-1536", dimensions: 1536 }], supportedDimensions: [1536] });
+    const builtin = await bodyOf(
+      await h.json("GET", "/v1/providers/builtin/embedding-models", undefined, "viewer"),
+    );
+    expect(builtin).toEqual({
+      models: [{ id: "hash-embedding-1536", dimensions: 1536 }],
+      supportedDimensions: [1536],
+    });
     const selfHosted = h.tenant.store.providers.create({
       organizationId: h.tenant.organizationId,
       name: "local",
@@ -188,7 +195,9 @@ describe("list, get, patch, delete", () => {
     const first = await bodyOf(await h.json("GET", "/v1/knowledge-bases?size=2", undefined, "viewer"));
     expect(first).toMatchObject({ page: 0, size: 2, totalElements: 3, totalPages: 2 });
     expect((first.content as Array<{ id: string }>).map((kb) => kb.id)).toEqual([ids[2], ids[1]]);
-    const second = await bodyOf(await h.json("GET", "/v1/knowledge-bases?size=2&page=1", undefined, "viewer"));
+    const second = await bodyOf(
+      await h.json("GET", "/v1/knowledge-bases?size=2&page=1", undefined, "viewer"),
+    );
     expect((second.content as Array<{ id: string }>).map((kb) => kb.id)).toEqual([ids[0]]);
     expect((await h.json("GET", "/v1/knowledge-bases?size=101")).status).toBe(400);
   });
@@ -198,7 +207,9 @@ describe("list, get, patch, delete", () => {
     const kb = await h.createKb();
     expect((await h.json("GET", `/v1/knowledge-bases/${kb.id}`, undefined, "viewer")).status).toBe(200);
     expect((await h.json("GET", "/v1/knowledge-bases/kb_unknown")).status).toBe(404);
-    const other = await h.app.request(`/v1/knowledge-bases/${kb.id}`, { headers: bearer(h.tenant.keyFor("admin", "team")) });
+    const other = await h.app.request(`/v1/knowledge-bases/${kb.id}`, {
+      headers: bearer(h.tenant.keyFor("admin", "team")),
+    });
     expect(other.status).toBe(404);
   });
 
@@ -208,7 +219,13 @@ describe("list, get, patch, delete", () => {
     const response = await h.json(
       "PATCH",
       `/v1/knowledge-bases/${kb.id}`,
-      { name: "Renamed", chunkingStrategy: "FIXED", chunkSize: 200, hybridSearchEnabled: false, embeddingDim: 1536 },
+      {
+        name: "Renamed",
+        chunkingStrategy: "FIXED",
+        chunkSize: 200,
+        hybridSearchEnabled: false,
+        embeddingDim: 1536,
+      },
       "member",
     );
     expect(response.status).toBe(200);
@@ -236,7 +253,9 @@ describe("list, get, patch, delete", () => {
     expect(dim.status).toBe(400);
     expect((await bodyOf(dim)).error.param).toBe("embeddingDim");
     expect((await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { chunkSize: 10 })).status).toBe(400);
-    expect((await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { rerankerProviderId: "builtin" })).status).toBe(400);
+    expect(
+      (await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { rerankerProviderId: "builtin" })).status,
+    ).toBe(400);
     expect((await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { slug: other.slug })).status).toBe(409);
     expect((await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { name: "x" }, "viewer")).status).toBe(403);
     expect((await h.json("PATCH", "/v1/knowledge-bases/kb_unknown", { name: "x" })).status).toBe(404);

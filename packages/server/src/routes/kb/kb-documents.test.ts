@@ -13,7 +13,13 @@ interface Accepted {
   error?: { code: string; message: string };
 }
 
-async function uploadOne(h: KbHarness, kbId: string, name: string, content: string | Uint8Array, type?: string) {
+async function uploadOne(
+  h: KbHarness,
+  kbId: string,
+  name: string,
+  content: string | Uint8Array,
+  type?: string,
+) {
   const response = await h.upload(kbId, [{ name, content, ...(type === undefined ? {} : { type }) }]);
   expect(response.status).toBe(202);
   const [entry] = (await response.json()) as Accepted[];
@@ -21,12 +27,23 @@ async function uploadOne(h: KbHarness, kbId: string, name: string, content: stri
   return entry.upload;
 }
 
-async function search(h: KbHarness, kbId: string, body: Record<string, unknown>, role: "viewer" | "admin" = "viewer") {
+async function search(
+  h: KbHarness,
+  kbId: string,
+  body: Record<string, unknown>,
+  role: "viewer" | "admin" = "viewer",
+) {
   const response = await h.json("POST", `/v1/knowledge-bases/${kbId}/search`, body, role);
   return { status: response.status, body: await bodyOf(response) };
 }
 
-type Hit = { chunkId: string; content: string; documentVersionId: string; documentId: string; matchedSpan?: string };
+type Hit = {
+  chunkId: string;
+  content: string;
+  documentVersionId: string;
+  documentId: string;
+  matchedSpan?: string;
+};
 
 describe("POST /v1/knowledge-bases/{id}/documents", () => {
   it("answers 202 with one entry per file, accepted or not", async () => {
@@ -35,7 +52,11 @@ describe("POST /v1/knowledge-bases/{id}/documents", () => {
     const response = await h.upload(kb.id as string, [
       { name: "notes.txt", content: "Plain notes about invoices." },
       { name: "empty.txt", content: "" },
-      { name: "blob.bin", content: new Uint8Array([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 7, 9, 0, 1]), type: "application/octet-stream" },
+      {
+        name: "blob.bin",
+        content: new Uint8Array([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 7, 9, 0, 1]),
+        type: "application/octet-stream",
+      },
       { name: "fake.pdf", content: "this is not a pdf", type: "application/pdf" },
     ]);
     expect(response.status).toBe(202);
@@ -121,23 +142,38 @@ describe("ingestion statuses", () => {
     );
     const versionPath = `/v1/knowledge-bases/${kb.id}/documents/${upload.document.id}/versions/${upload.acceptedVersion.id}`;
     expect((await bodyOf(await h.json("GET", versionPath, undefined, "viewer"))).status).toBe("PENDING");
-    const pending = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents?status=PENDING`));
+    const pending = await bodyOf(
+      await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents?status=PENDING`),
+    );
     expect(pending.totalElements).toBe(1);
     expect(await h.drain()).toBe(1);
     const version = await bodyOf(await h.json("GET", versionPath, undefined, "viewer"));
-    expect(version).toMatchObject({ id: upload.acceptedVersion.id, versionNo: 1, status: "READY", error: null });
+    expect(version).toMatchObject({
+      id: upload.acceptedVersion.id,
+      versionNo: 1,
+      status: "READY",
+      error: null,
+    });
     const ready = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents?status=READY`));
     expect(ready.totalElements).toBe(1);
-    expect((await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents?status=PENDING`))).totalElements).toBe(0);
+    expect(
+      (await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents?status=PENDING`)))
+        .totalElements,
+    ).toBe(0);
     expect((await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents?status=DONE`)).status).toBe(400);
-    const document = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents/${upload.document.id}`));
+    const document = await bodyOf(
+      await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents/${upload.document.id}`),
+    );
     expect(document).toMatchObject({
       name: "guide.md",
       currentVersion: { status: "READY" },
       servingVersion: { id: upload.acceptedVersion.id },
     });
     expect((await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents/kbd_nope`)).status).toBe(404);
-    expect((await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents/${upload.document.id}/versions/kbv_nope`)).status).toBe(404);
+    expect(
+      (await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents/${upload.document.id}/versions/kbv_nope`))
+        .status,
+    ).toBe(404);
     const result = await search(h, kb.id as string, { query: "dry cloth" });
     const hit = (result.body.hits as Hit[])[0];
     expect(hit?.content).toContain("Wipe with a dry cloth.");
@@ -151,7 +187,10 @@ describe("ingestion statuses", () => {
     const upload = await uploadOne(h, kb.id as string, "a.txt", "Some text.");
     await h.drain();
     const version = await bodyOf(
-      await h.json("GET", `/v1/knowledge-bases/${kb.id}/documents/${upload.document.id}/versions/${upload.acceptedVersion.id}`),
+      await h.json(
+        "GET",
+        `/v1/knowledge-bases/${kb.id}/documents/${upload.document.id}/versions/${upload.acceptedVersion.id}`,
+      ),
     );
     expect(version.status).toBe("ERROR");
     expect(version.error).toMatch(/CUSTOM/);
@@ -178,13 +217,23 @@ describe("revisions", () => {
   it("a re-upload creates revision n+1; the previous one serves until the atomic switch", async () => {
     const h = kbHarness();
     const kb = await h.createKb();
-    const v1 = await uploadOne(h, kb.id as string, "policy.txt", "Refunds are paid by cheque within ninety days.");
+    const v1 = await uploadOne(
+      h,
+      kb.id as string,
+      "policy.txt",
+      "Refunds are paid by cheque within ninety days.",
+    );
     await h.drain();
     const first = await search(h, kb.id as string, { query: "refunds cheque" });
     const oldHit = (first.body.hits as Hit[])[0];
     expect(oldHit?.documentVersionId).toBe(v1.acceptedVersion.id);
 
-    const v2 = await uploadOne(h, kb.id as string, "policy.txt", "Refunds are paid by bank transfer within ten days.");
+    const v2 = await uploadOne(
+      h,
+      kb.id as string,
+      "policy.txt",
+      "Refunds are paid by bank transfer within ten days.",
+    );
     expect(v2.document.id).toBe(v1.document.id);
     expect(v2.acceptedVersion.versionNo).toBe(2);
     // Before the new revision is ready, retrieval still serves the old one.
@@ -203,7 +252,9 @@ describe("revisions", () => {
     expect(hits[0]?.content).toContain("bank transfer");
 
     // An old citation keeps the text the model saw.
-    const old = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/${oldHit?.chunkId}`, undefined, "viewer"));
+    const old = await bodyOf(
+      await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/${oldHit?.chunkId}`, undefined, "viewer"),
+    );
     expect(old).toMatchObject({
       chunkId: oldHit?.chunkId,
       documentVersionId: v1.acceptedVersion.id,
@@ -211,14 +262,21 @@ describe("revisions", () => {
       isCurrentVersion: false,
     });
     expect(old.text).toContain("cheque");
-    const current = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/${hits[0]?.chunkId}`));
+    const current = await bodyOf(
+      await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/${hits[0]?.chunkId}`),
+    );
     expect(current).toMatchObject({ isCurrentVersion: true, textStatus: "AVAILABLE" });
   });
 
   it("deleting a document takes it out of retrieval and withdraws citation text", async () => {
     const h = kbHarness();
     const kb = await h.createKb();
-    const upload = await uploadOne(h, kb.id as string, "secret.txt", "The vault code is kept in the blue binder.");
+    const upload = await uploadOne(
+      h,
+      kb.id as string,
+      "secret.txt",
+      "The vault code is kept in the blue binder.",
+    );
     await h.drain();
     const hit = ((await search(h, kb.id as string, { query: "vault code" })).body.hits as Hit[])[0];
     expect(hit).toBeDefined();
@@ -227,7 +285,9 @@ describe("revisions", () => {
     expect((await h.json("DELETE", path)).status).toBe(204);
     expect((await h.json("GET", path)).status).toBe(404);
     expect((await search(h, kb.id as string, { query: "vault code" })).body.hits).toEqual([]);
-    const citation = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/${hit?.chunkId}`));
+    const citation = await bodyOf(
+      await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/${hit?.chunkId}`),
+    );
     expect(citation).toMatchObject({
       chunkId: hit?.chunkId,
       documentVersionId: upload.acceptedVersion.id,
@@ -236,7 +296,10 @@ describe("revisions", () => {
       isCurrentVersion: false,
     });
     // The text is gone from storage too, not just hidden.
-    const stored = h.tenant.store.db.prepare("SELECT text FROM kb_chunks WHERE document_id = ?").pluck().all(upload.document.id);
+    const stored = h.tenant.store.db
+      .prepare("SELECT text FROM kb_chunks WHERE document_id = ?")
+      .pluck()
+      .all(upload.document.id);
     expect(stored.every((text) => text === null)).toBe(true);
   });
 
@@ -247,7 +310,9 @@ describe("revisions", () => {
     await uploadOne(h, kb.id as string, "a.txt", "Lighthouse keepers log the weather.");
     await h.drain();
     const hit = ((await search(h, kb.id as string, { query: "lighthouse" })).body.hits as Hit[])[0];
-    expect((await h.json("GET", `/v1/knowledge-bases/${other.id}/citations/${hit?.chunkId}`)).status).toBe(404);
+    expect((await h.json("GET", `/v1/knowledge-bases/${other.id}/citations/${hit?.chunkId}`)).status).toBe(
+      404,
+    );
     expect((await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/chk_unknown`)).status).toBe(404);
     const foreign = await h.app.request(`/v1/knowledge-bases/${kb.id}/citations/${hit?.chunkId}`, {
       headers: bearer(h.tenant.keyFor("admin", "team")),
@@ -257,11 +322,19 @@ describe("revisions", () => {
 });
 
 describe("attach from /v1/files", () => {
-  async function uploadFile(h: KbHarness, purpose: string, content = "Attached manual: oil the hinge monthly.") {
+  async function uploadFile(
+    h: KbHarness,
+    purpose: string,
+    content = "Attached manual: oil the hinge monthly.",
+  ) {
     const form = new FormData();
     form.append("file", new File([content], "manual.txt", { type: "text/plain" }));
     form.append("purpose", purpose);
-    const response = await h.app.request("/v1/files", { method: "POST", headers: bearer(h.tenant.keys.member), body: form });
+    const response = await h.app.request("/v1/files", {
+      method: "POST",
+      headers: bearer(h.tenant.keys.member),
+      body: form,
+    });
     expect(response.status).toBe(201);
     return (await bodyOf(response)).id as string;
   }
@@ -270,7 +343,12 @@ describe("attach from /v1/files", () => {
     const h = kbHarness();
     const kb = await h.createKb();
     const fileId = await uploadFile(h, "knowledge");
-    const attach = await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId }, "member");
+    const attach = await h.json(
+      "POST",
+      `/v1/knowledge-bases/${kb.id}/documents/attach`,
+      { fileId },
+      "member",
+    );
     expect(attach.status).toBe(202);
     expect(await bodyOf(attach)).toMatchObject({
       document: { name: "manual.txt", knowledgeBaseId: kb.id },
@@ -283,10 +361,16 @@ describe("attach from /v1/files", () => {
     const other = await uploadFile(h, "user_data");
     const wrong = await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId: other });
     expect(wrong.status).toBe(400);
-    expect((await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId: "file_nope" })).status).toBe(404);
+    expect(
+      (await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId: "file_nope" })).status,
+    ).toBe(404);
     const deleted = await uploadFile(h, "knowledge");
     expect((await h.json("DELETE", `/v1/files/${deleted}`)).status).toBe(204);
-    expect((await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId: deleted })).status).toBe(410);
-    expect((await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId }, "viewer")).status).toBe(403);
+    expect(
+      (await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId: deleted })).status,
+    ).toBe(410);
+    expect(
+      (await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents/attach`, { fileId }, "viewer")).status,
+    ).toBe(403);
   });
 });

@@ -5,8 +5,8 @@
  */
 import { join } from "node:path";
 import type { EmbeddingsBody } from "@groundwork/gateway";
-import { makeTempDir } from "@groundwork/testkit";
 import { openStore } from "@groundwork/store-sqlite";
+import { makeTempDir } from "@groundwork/testkit";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../app.js";
 import { createStoreGateway } from "../../gateway-wiring.js";
@@ -35,7 +35,9 @@ describe("restart mid-ingestion", () => {
       if (calls1 === 3) {
         reachedThird();
         // Hang like a process that froze; only the worker's stop (the "crash") ends it.
-        await new Promise((_, reject) => context.signal?.addEventListener("abort", () => reject(new Error("killed"))));
+        await new Promise((_, reject) =>
+          context.signal?.addEventListener("abort", () => reject(new Error("killed"))),
+        );
       }
       return gateway1.embeddings(body, context);
     };
@@ -56,9 +58,16 @@ describe("restart mid-ingestion", () => {
       }),
     });
     const kb = await bodyOf(created);
-    const text = Array.from({ length: 600 }, (_, i) => `Step ${i}: tighten bolt ${i} to the rated torque.`).join(" ");
+    const text = Array.from(
+      { length: 600 },
+      (_, i) => `Step ${i}: tighten bolt ${i} to the rated torque.`,
+    ).join(" ");
     const accepted = store1.knowledgeBases.acceptUpload({
-      knowledgeBase: store1.knowledgeBases.get(org.id, kb.id as string) ?? (() => { throw new Error("no kb"); })(),
+      knowledgeBase:
+        store1.knowledgeBases.get(org.id, kb.id as string) ??
+        (() => {
+          throw new Error("no kb");
+        })(),
       filename: "torque.txt",
       mime: "text/plain",
       bytes: new TextEncoder().encode(text),
@@ -86,7 +95,10 @@ describe("restart mid-ingestion", () => {
     const service2 = new KnowledgeService(store2, counting, { leaseMs, pollMs: 20 });
     service2.startWorker();
     const deadline = Date.now() + 15_000;
-    while (store2.knowledgeBases.getRevision(accepted.revision.id)?.status !== "READY" && Date.now() < deadline) {
+    while (
+      store2.knowledgeBases.getRevision(accepted.revision.id)?.status !== "READY" &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await service2.stopWorker();

@@ -9,9 +9,20 @@ import { bodyOf } from "../../test-support.js";
 import { type KbHarness, kbHarness } from "./kb-test-support.js";
 import { knowledgeServiceFor } from "./knowledge-service.js";
 
-type Hit = { chunkId: string; content: string; documentName: string; score: number; documentVersionId: string };
+type Hit = {
+  chunkId: string;
+  content: string;
+  documentName: string;
+  score: number;
+  documentVersionId: string;
+};
 
-async function upload(h: KbHarness, kbId: string, files: Array<{ name: string; content: string }>, metadata?: Record<string, unknown>) {
+async function upload(
+  h: KbHarness,
+  kbId: string,
+  files: Array<{ name: string; content: string }>,
+  metadata?: Record<string, unknown>,
+) {
   const response = await h.upload(kbId, files, metadata);
   expect(response.status).toBe(202);
   return (await response.json()) as Array<{
@@ -36,19 +47,32 @@ describe("search", () => {
   it("topK defaults to 8 and is clamped to 1–100; empty hits are a normal result; query is required", async () => {
     const h = kbHarness();
     const kb = await h.createKb({ chunkingStrategy: "FIXED", chunkSize: 50, chunkOverlap: 0 });
-    const text = Array.from({ length: 120 }, (_, i) => `Sentence ${i} mentions the harbour crane number ${i}.`).join(" ");
+    const text = Array.from(
+      { length: 120 },
+      (_, i) => `Sentence ${i} mentions the harbour crane number ${i}.`,
+    ).join(" ");
     await upload(h, kb.id as string, [{ name: "cranes.txt", content: text }]);
     await h.drain();
-    const chunkCount = h.tenant.store.db.prepare("SELECT COUNT(*) FROM kb_chunks WHERE knowledge_base_id = ?").pluck().get(kb.id) as number;
+    const chunkCount = h.tenant.store.db
+      .prepare("SELECT COUNT(*) FROM kb_chunks WHERE knowledge_base_id = ?")
+      .pluck()
+      .get(kb.id) as number;
     expect(chunkCount).toBeGreaterThan(10);
-    expect(((await search(h, kb.id as string, { query: "harbour crane" })).body.hits as Hit[]).length).toBe(8);
-    expect(((await search(h, kb.id as string, { query: "harbour crane", topK: 0 })).body.hits as Hit[]).length).toBe(1);
-    expect(((await search(h, kb.id as string, { query: "harbour crane", topK: 3 })).body.hits as Hit[]).length).toBe(3);
-    const many = (await search(h, kb.id as string, { query: "harbour crane", topK: 1000 })).body.hits as Hit[];
+    expect(((await search(h, kb.id as string, { query: "harbour crane" })).body.hits as Hit[]).length).toBe(
+      8,
+    );
+    expect(
+      ((await search(h, kb.id as string, { query: "harbour crane", topK: 0 })).body.hits as Hit[]).length,
+    ).toBe(1);
+    expect(
+      ((await search(h, kb.id as string, { query: "harbour crane", topK: 3 })).body.hits as Hit[]).length,
+    ).toBe(3);
+    const many = (await search(h, kb.id as string, { query: "harbour crane", topK: 1000 })).body
+      .hits as Hit[];
     expect(many.length).toBe(Math.min(100, chunkCount));
     const scores = many.map((hit) => hit.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    const empty = await search(h, kb.id as string, { query: "zzzqqq" , metadataFilter: { team: "none" } });
+    const empty = await search(h, kb.id as string, { query: "zzzqqq", metadataFilter: { team: "none" } });
     expect(empty).toMatchObject({ status: 200, body: { query: "zzzqqq", hits: [] } });
     expect((await search(h, kb.id as string, {})).status).toBe(400);
     expect((await search(h, kb.id as string, { query: "" })).status).toBe(400);
@@ -59,28 +83,49 @@ describe("search", () => {
   it("metadataFilter restricts hits to documents whose metadata matches", async () => {
     const h = kbHarness();
     const kb = await h.createKb();
-    await upload(h, kb.id as string, [{ name: "sales.txt", content: "Quarterly revenue grew in the north region." }], { team: "sales" });
-    await upload(h, kb.id as string, [{ name: "ops.txt", content: "Quarterly revenue of the warehouse region." }], { team: "ops" });
+    await upload(
+      h,
+      kb.id as string,
+      [{ name: "sales.txt", content: "Quarterly revenue grew in the north region." }],
+      { team: "sales" },
+    );
+    await upload(
+      h,
+      kb.id as string,
+      [{ name: "ops.txt", content: "Quarterly revenue of the warehouse region." }],
+      { team: "ops" },
+    );
     await h.drain();
     const all = (await search(h, kb.id as string, { query: "quarterly revenue region" })).body.hits as Hit[];
     expect(all.map((hit) => hit.documentName).sort()).toEqual(["ops.txt", "sales.txt"]);
-    const sales = (await search(h, kb.id as string, { query: "quarterly revenue region", metadataFilter: { team: "sales" } }))
-      .body.hits as Hit[];
+    const sales = (
+      await search(h, kb.id as string, {
+        query: "quarterly revenue region",
+        metadataFilter: { team: "sales" },
+      })
+    ).body.hits as Hit[];
     expect(sales.map((hit) => hit.documentName)).toEqual(["sales.txt"]);
-    const byFormat = (await search(h, kb.id as string, { query: "revenue", metadataFilter: { format: "txt" } })).body.hits as Hit[];
+    const byFormat = (
+      await search(h, kb.id as string, { query: "revenue", metadataFilter: { format: "txt" } })
+    ).body.hits as Hit[];
     expect(byFormat).toHaveLength(2);
   });
 
   it("hierarchical: a child matches, the parent passage is the content and the child is the matchedSpan", async () => {
     const h = kbHarness();
     const kb = await h.createKb({ chunkSize: 50, chunkOverlap: 10, parentChunkSize: 400 });
-    const sentences = Array.from({ length: 30 }, (_, i) => `Paragraph filler sentence number ${i} about ordinary things.`);
+    const sentences = Array.from(
+      { length: 30 },
+      (_, i) => `Paragraph filler sentence number ${i} about ordinary things.`,
+    );
     sentences[17] = "The emergency generator is tested every Tuesday at noon.";
     await upload(h, kb.id as string, [{ name: "ops.txt", content: sentences.join(" ") }]);
     await h.drain();
-    const hit = ((await search(h, kb.id as string, { query: "emergency generator tested" })).body.hits as Array<
-      Hit & { matchedSpan?: string }
-    >)[0];
+    const hit = (
+      (await search(h, kb.id as string, { query: "emergency generator tested" })).body.hits as Array<
+        Hit & { matchedSpan?: string }
+      >
+    )[0];
     expect(hit?.matchedSpan).toContain("emergency generator");
     expect(hit?.content).toContain(hit?.matchedSpan as string);
     expect((hit?.content.length ?? 0) > (hit?.matchedSpan?.length ?? 0)).toBe(true);
@@ -95,8 +140,13 @@ describe("search", () => {
       config: { baseUrl: upstream.url },
       apiKey: "sk-test",
     });
-    const kb = await h.createKb({ embeddingProviderId: provider.id, embeddingModel: "text-embedding-3-small" });
-    await upload(h, kb.id as string, [{ name: "a.txt", content: "Turbine blades are inspected with drones." }]);
+    const kb = await h.createKb({
+      embeddingProviderId: provider.id,
+      embeddingModel: "text-embedding-3-small",
+    });
+    await upload(h, kb.id as string, [
+      { name: "a.txt", content: "Turbine blades are inspected with drones." },
+    ]);
     await h.drain();
     const healthy = await search(h, kb.id as string, { query: "turbine blades" });
     expect(healthy.status).toBe(200);
@@ -122,12 +172,19 @@ describe("search", () => {
       apiKey: "sk-test",
     });
     const local = await h.createKb();
-    const remote = await h.createKb({ embeddingProviderId: provider.id, embeddingModel: "text-embedding-3-small" });
-    await upload(h, local.id as string, [{ name: "local.txt", content: "Pallets are wrapped in green film." }]);
+    const remote = await h.createKb({
+      embeddingProviderId: provider.id,
+      embeddingModel: "text-embedding-3-small",
+    });
+    await upload(h, local.id as string, [
+      { name: "local.txt", content: "Pallets are wrapped in green film." },
+    ]);
     await upload(h, remote.id as string, [{ name: "remote.txt", content: "Pallets are stacked four high." }]);
     await h.drain();
     const service = knowledgeServiceFor(h.tenant.store, h.gateway);
-    const kbs = [local, remote].map((kb) => h.tenant.store.knowledgeBases.get(h.tenant.organizationId, kb.id as string));
+    const kbs = [local, remote].map((kb) =>
+      h.tenant.store.knowledgeBases.get(h.tenant.organizationId, kb.id as string),
+    );
     const principal = {
       organizationId: h.tenant.organizationId,
       organizationName: "acme",
@@ -135,12 +192,20 @@ describe("search", () => {
       role: "viewer" as const,
       apiKeyId: "",
     };
-    const both = await service.search(principal, kbs.filter((kb) => kb !== null), { query: "pallets" });
+    const both = await service.search(
+      principal,
+      kbs.filter((kb) => kb !== null),
+      { query: "pallets" },
+    );
     expect(both.degraded).toBeUndefined();
     expect(both.hits.map((hit) => hit.documentName).sort()).toEqual(["local.txt", "remote.txt"]);
     upstream.handler = () => ({ kind: "error", status: 500 });
     try {
-      const partial = await service.search(principal, kbs.filter((kb) => kb !== null), { query: "pallets" });
+      const partial = await service.search(
+        principal,
+        kbs.filter((kb) => kb !== null),
+        { query: "pallets" },
+      );
       expect(partial.degraded).toBe("partial_lexical_only");
       expect(partial.hits.map((hit) => hit.documentName).sort()).toEqual(["local.txt", "remote.txt"]);
     } finally {
@@ -173,7 +238,9 @@ describe("built-in embedding refused (usage used up)", () => {
       outcome: "ok",
       endUser: null,
     });
-    const [entry] = await upload(h, kb.id as string, [{ name: "a.txt", content: "Ferries leave hourly from pier four." }]);
+    const [entry] = await upload(h, kb.id as string, [
+      { name: "a.txt", content: "Ferries leave hourly from pier four." },
+    ]);
     const path = `/v1/knowledge-bases/${kb.id}/documents/${entry?.upload.document.id}`;
     await h.drain();
     const failed = await bodyOf(await h.json("GET", `${path}/versions/${entry?.upload.acceptedVersion.id}`));
@@ -205,7 +272,9 @@ describe("text-search language change", () => {
   it("reindexes in the background, serving the old language until done", async () => {
     const h = kbHarness();
     const kb = await h.createKb();
-    await upload(h, kb.id as string, [{ name: "a.txt", content: "The mechanics were running diagnostics on the engines." }]);
+    await upload(h, kb.id as string, [
+      { name: "a.txt", content: "The mechanics were running diagnostics on the engines." },
+    ]);
     await h.drain();
     const keywords = h.tenant.store.kbKeywords;
     const keywordHits = (language: "simple" | "english") =>
@@ -218,8 +287,14 @@ describe("text-search language change", () => {
       });
     expect(keywordHits("simple")).toEqual([]);
 
-    const patched = await bodyOf(await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "english" }));
-    expect(patched).toMatchObject({ textSearchLanguage: "simple", pendingTextSearchLanguage: "english", configVersion: 2 });
+    const patched = await bodyOf(
+      await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "english" }),
+    );
+    expect(patched).toMatchObject({
+      textSearchLanguage: "simple",
+      pendingTextSearchLanguage: "english",
+      configVersion: 2,
+    });
     // Omitting the language leaves the pending reindex alone.
     const renamed = await bodyOf(await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { name: "Renamed" }));
     expect(renamed).toMatchObject({ textSearchLanguage: "simple", pendingTextSearchLanguage: "english" });
@@ -248,9 +323,17 @@ describe("text-search language change", () => {
     // Rows for the pending language may already exist (e.g. from ingestion); the cancel must drop them.
     const service = knowledgeServiceFor(h.tenant.store, h.gateway);
     h.tenant.store.kbKeywords.add(kb.id as string, "german", [
-      { chunkId: h.tenant.store.db.prepare("SELECT id FROM kb_chunks WHERE knowledge_base_id = ? LIMIT 1").pluck().get(kb.id) as string, terms: "x" },
+      {
+        chunkId: h.tenant.store.db
+          .prepare("SELECT id FROM kb_chunks WHERE knowledge_base_id = ? LIMIT 1")
+          .pluck()
+          .get(kb.id) as string,
+        terms: "x",
+      },
     ]);
-    const canceled = await bodyOf(await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "simple" }));
+    const canceled = await bodyOf(
+      await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "simple" }),
+    );
     expect(canceled).toMatchObject({ textSearchLanguage: "simple", pendingTextSearchLanguage: null });
     const german = h.tenant.store.db
       .prepare("SELECT COUNT(*) FROM kb_fts WHERE knowledge_base_id = ? AND language = 'german'")
@@ -260,10 +343,8 @@ describe("text-search language change", () => {
     await service.drain();
     const after = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}`));
     expect(after).toMatchObject({ textSearchLanguage: "simple", pendingTextSearchLanguage: null });
-    expect(h.tenant.store.knowledgeBases.configVersions(kb.id as string).map((v) => v.config.textSearchLanguage)).toEqual([
-      "simple",
-      "german",
-      "simple",
-    ]);
+    expect(
+      h.tenant.store.knowledgeBases.configVersions(kb.id as string).map((v) => v.config.textSearchLanguage),
+    ).toEqual(["simple", "german", "simple"]);
   });
 });

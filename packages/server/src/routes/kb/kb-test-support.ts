@@ -37,7 +37,10 @@ export function kbHarness(
       Promise.resolve(
         app.request(path, {
           method,
-          headers: { ...bearer(tenant.keys[role]), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+          headers: {
+            ...bearer(tenant.keys[role]),
+            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         }),
       ),
@@ -66,7 +69,8 @@ export function kbHarness(
         ...fields,
       });
       const body = await bodyOf(response);
-      if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(body)}`);
+      if (response.status !== 201)
+        throw new Error(`create failed: ${response.status} ${JSON.stringify(body)}`);
       return body;
     },
   };

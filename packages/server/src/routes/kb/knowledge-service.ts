@@ -85,7 +85,10 @@ export class KnowledgeService {
   };
 
   readonly handleReindex = async (job: Job, context: JobContext): Promise<unknown> => {
-    const { knowledgeBaseId, language } = job.payload as { knowledgeBaseId: string; language: TextSearchLanguage };
+    const { knowledgeBaseId, language } = job.payload as {
+      knowledgeBaseId: string;
+      language: TextSearchLanguage;
+    };
     return runReindex(this.store.kbKeywords, knowledgeBaseId, language, { signal: context.signal });
   };
 
@@ -123,7 +126,8 @@ export class KnowledgeService {
         store: this.store.knowledgeBases,
         vectors: this.store.kbVectors,
         keywords: this.store.kbKeywords,
-        embedderFor: (kb) => new GatewayEmbeddingModel(this.gateway, principal, modelStringFor(this.store, kb)),
+        embedderFor: (kb) =>
+          new GatewayEmbeddingModel(this.gateway, principal, modelStringFor(this.store, kb)),
       },
       knowledgeBases,
       request,

@@ -11,11 +11,10 @@ export const PASSAGES: Record<string, string> = {
     "If the tunnel drops every few minutes, switch the WireGuard MTU to 1380 and restart the client; persistent disconnects go to the service desk.",
   "password-policy":
     "Passwords need at least fourteen characters and are rotated yearly. Reusing any of the last five passwords is blocked.",
-  "mfa":
-    "Two-factor authentication uses the authenticator app; hardware keys are issued to administrators and finance staff.",
+  mfa: "Two-factor authentication uses the authenticator app; hardware keys are issued to administrators and finance staff.",
   "laptop-refresh":
     "Laptops are replaced every four years. Request an early refresh through the asset form when a device fails repeatedly.",
-  "printer":
+  printer:
     "The third-floor printer accepts badge release jobs. Colour printing is limited to marketing and design teams.",
   "holiday-allowance":
     "Full-time employees receive twenty-eight days of paid holiday per calendar year, including public holidays.",
@@ -29,7 +28,7 @@ export const PASSAGES: Record<string, string> = {
     "Staff may work remotely up to three days a week; team anchor days are agreed with the department lead.",
   "expense-claims":
     "Submit expense claims within thirty days with itemised receipts attached. Claims above 500 euros need director approval.",
-  "mileage":
+  mileage:
     "Private car journeys on company business are reimbursed at 0.30 euros per kilometre, logged in the mileage sheet.",
   "travel-booking":
     "Book flights and hotels through the travel agency portal; economy class applies to flights under six hours.",
@@ -39,27 +38,24 @@ export const PASSAGES: Record<string, string> = {
     "Fire drills take place twice a year. Leave by the nearest stairwell and gather at assembly point B in the car park.",
   "first-aid":
     "First-aid kits hang beside each kitchen. Trained first aiders are listed on the notice board at reception.",
-  "forklift":
+  forklift:
     "Only certified operators may drive the forklift trucks in the warehouse; certification is renewed every three years.",
-  "ppe":
-    "Safety boots and high-visibility vests are mandatory on the loading dock at all times.",
-  "visitor":
-    "Visitors sign in at reception, wear a visitor badge and must be accompanied in production areas.",
-  "onboarding":
+  ppe: "Safety boots and high-visibility vests are mandatory on the loading dock at all times.",
+  visitor: "Visitors sign in at reception, wear a visitor badge and must be accompanied in production areas.",
+  onboarding:
     "New starters receive their laptop and badge on day one and complete the security awareness course within two weeks.",
-  "offboarding":
+  offboarding:
     "Leavers return equipment on their last day; accounts are disabled at midnight by the identity team.",
   "payroll-date":
     "Salaries are paid on the twenty-fifth of each month, or the previous working day when it falls on a weekend.",
-  "payslip":
-    "Payslips are published in the HR self-service portal; paper copies are no longer posted.",
-  "pension":
+  payslip: "Payslips are published in the HR self-service portal; paper copies are no longer posted.",
+  pension:
     "The company matches pension contributions up to six percent of base salary after the probation period.",
   "bike-scheme":
     "The cycle-to-work scheme lets employees lease a bicycle through salary sacrifice for up to 1,500 euros.",
-  "parking":
+  parking:
     "Parking permits are allocated by lottery each quarter; electric vehicles may use the charging bays for four hours.",
-  "canteen":
+  canteen:
     "The canteen serves lunch from twelve to two; vegetarian and vegan options are available every day.",
   "meeting-rooms":
     "Meeting rooms are booked in the calendar; bookings not claimed within fifteen minutes are released automatically.",
@@ -117,7 +113,14 @@ export const QUERIES: LabelledQuery[] = [
  * not trivially 1 on a corpus this small.
  */
 export function distractors(count: number, seed = 7): Record<string, string> {
-  const vocabulary = [...new Set(Object.values(PASSAGES).join(" ").toLowerCase().match(/[a-z][a-z-]+/g) ?? [])];
+  const vocabulary = [
+    ...new Set(
+      Object.values(PASSAGES)
+        .join(" ")
+        .toLowerCase()
+        .match(/[a-z][a-z-]+/g) ?? [],
+    ),
+  ];
   let state = seed >>> 0;
   const next = () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;

@@ -4,7 +4,9 @@
  *   node --import tsx packages/server/src/routes/kb/bench/kb-bench.ts
  *
  * Environment: KB_BENCH_SIZES (default "10000,100000" chunks), KB_BENCH_QUERIES (default 100),
- * KB_BENCH_INGEST_CHUNKS (default 5000). It measures
+ * KB_BENCH_INGEST_CHUNKS (default 5000), KB_BENCH_VECTORS ("hash,dense": hash-embedding-1536 of the
+ * chunk texts, and/or dense clustered Gaussian vectors shaped like provider embeddings, where every
+ * query component is non-zero). It measures
  *   1. ingestion throughput (chunks/s) through the real pipeline — conversion (TXT), FIXED chunking,
  *      hash-embedding-1536 through the gateway, vector + FTS5 writes, the atomic switch;
  *   2. at each size (1536-wide vectors of synthetic text): p50/p99 of the hybrid search, of the
@@ -15,9 +17,9 @@
  */
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { type Principal, systemClock } from "@groundwork/core";
+import { systemClock } from "@groundwork/core";
 import { HASH_EMBEDDING_MODEL, hashEmbedding } from "@groundwork/gateway";
-import { type KnowledgeBaseConfig, type NewChunk, indexTerms, searchKnowledgeBases } from "@groundwork/kb";
+import { indexTerms, type KnowledgeBaseConfig, type NewChunk, searchKnowledgeBases } from "@groundwork/kb";
 import { openStore } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
 import { createStoreGateway } from "../../../gateway-wiring.js";
@@ -50,7 +52,24 @@ function random(): number {
   seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
   return seed / 4294967296;
 }
-const SYLLABLES = ["ka", "lo", "mi", "ren", "sto", "va", "qu", "tor", "bel", "dia", "fen", "gro", "hul", "jin", "pra", "sel"];
+const SYLLABLES = [
+  "ka",
+  "lo",
+  "mi",
+  "ren",
+  "sto",
+  "va",
+  "qu",
+  "tor",
+  "bel",
+  "dia",
+  "fen",
+  "gro",
+  "hul",
+  "jin",
+  "pra",
+  "sel",
+];
 const VOCABULARY = Array.from({ length: 6000 }, () => {
   const length = 2 + Math.floor(random() * 3);
   return Array.from({ length }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("");
@@ -110,8 +129,14 @@ async function benchIngestion(dir: string): Promise<void> {
     await service.enqueueIngest(accepted.revision);
   }
   const [, ms] = await timeAsync(() => service.drain());
-  const chunks = store.db.prepare("SELECT COUNT(*) FROM kb_vectors WHERE knowledge_base_id = ?").pluck().get(kb.id) as number;
-  const ready = store.db.prepare("SELECT COUNT(*) FROM kb_revisions WHERE status = 'READY'").pluck().get() as number;
+  const chunks = store.db
+    .prepare("SELECT COUNT(*) FROM kb_vectors WHERE knowledge_base_id = ?")
+    .pluck()
+    .get(kb.id) as number;
+  const ready = store.db
+    .prepare("SELECT COUNT(*) FROM kb_revisions WHERE status = 'READY'")
+    .pluck()
+    .get() as number;
   console.log(
     `ingestion: ${documents} TXT documents (${ready} READY), ${chunks} chunks in ${(ms / 1000).toFixed(2)} s = ${Math.round(
       chunks / (ms / 1000),
@@ -121,8 +146,23 @@ async function benchIngestion(dir: string): Promise<void> {
   store.close();
 }
 
-async function benchSearch(dir: string, size: number): Promise<void> {
-  const store = openStore({ file: join(dir, `search-${size}.db`), secret: "benchmark-master-secret" });
+/** Dense unit vectors around topic centres, like provider embeddings (every component non-zero). */
+function gaussian(): number {
+  return Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
+}
+const CENTRES = Array.from({ length: 500 }, () => Float32Array.from({ length: 1536 }, gaussian));
+function denseNear(spread: number): Float32Array {
+  const centre = CENTRES[Math.floor(random() * CENTRES.length)] as Float32Array;
+  const vector = Float32Array.from(centre, (value) => value + spread * gaussian());
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): Promise<void> {
+  const store = openStore({
+    file: join(dir, `search-${kind}-${size}.db`),
+    secret: "benchmark-master-secret",
+  });
   const org = store.organizations.create("bench", "enterprise");
   const kb = store.knowledgeBases.create(org.id, config(`kb-${size}`));
   const accepted = store.knowledgeBases.acceptUpload({
@@ -149,7 +189,10 @@ async function benchSearch(dir: string, size: number): Promise<void> {
   const [, indexMs] = time(() => {
     for (let start = 0; start < chunks.length; start += 2000) {
       const batch = chunks.slice(start, start + 2000);
-      const entries = batch.map((chunk) => ({ chunkId: chunk.id, vector: hashEmbedding(chunk.text ?? "") }));
+      const entries = batch.map((chunk) => ({
+        chunkId: chunk.id,
+        vector: kind === "hash" ? hashEmbedding(chunk.text ?? "") : denseNear(1.2),
+      }));
       for (const entry of entries) vectors.set(entry.chunkId, entry.vector);
       store.kbVectors.upsert(kb.id, entries);
       store.kbKeywords.add(
@@ -168,7 +211,7 @@ async function benchSearch(dir: string, size: number): Promise<void> {
     for (const vector of vectors.values()) insertVec0.run(BigInt(rowid++), Buffer.from(vector.buffer));
   })();
   console.log(
-    `\n${size} chunks: chunks inserted in ${(insertMs / 1000).toFixed(1)} s; embedded + vectors + FTS5 in ${(indexMs / 1000).toFixed(1)} s`,
+    `\n${size} chunks, ${kind} vectors: chunks inserted in ${(insertMs / 1000).toFixed(1)} s; embedded + vectors + FTS5 in ${(indexMs / 1000).toFixed(1)} s`,
   );
 
   const queries = Array.from({ length: QUERIES }, () => {
@@ -179,16 +222,29 @@ async function benchSearch(dir: string, size: number): Promise<void> {
   });
   const record = store.knowledgeBases.getKnowledgeBase(kb.id);
   if (record === null) throw new Error("knowledge base vanished");
-  const principal: Principal = { organizationId: org.id, organizationName: "bench", plan: "enterprise", role: "viewer", apiKeyId: "" };
-  void principal;
+  // The query's vector: hash-embedding-1536 of its text, or a dense vector near a topic centre.
+  const queryVectors = new Map(
+    queries.map((query) => [query, kind === "hash" ? hashEmbedding(query) : denseNear(1.2)]),
+  );
+  const embedder = {
+    embed: async (request: { input: string[] }) => ({
+      vectors: request.input.map((text) => queryVectors.get(text) ?? hashEmbedding(text)),
+      promptTokens: 0,
+    }),
+  };
   const deps = {
     store: store.knowledgeBases,
     vectors: store.kbVectors,
     keywords: store.kbKeywords,
-    embedderFor: () => hashModel,
+    embedderFor: () => (kind === "hash" ? hashModel : embedder),
   };
   const [, loadMs] = time(() =>
-    store.kbVectors.search({ knowledgeBaseId: kb.id, k: K, documentIds: null, vector: hashEmbedding("warm up") }),
+    store.kbVectors.search({
+      knowledgeBaseId: kb.id,
+      k: K,
+      documentIds: null,
+      vector: hashEmbedding("warm up"),
+    }),
   );
   console.log(`  int8 column cache load (first query after a change): ${loadMs.toFixed(0)} ms`);
   const hybrid: number[] = [];
@@ -199,7 +255,7 @@ async function benchSearch(dir: string, size: number): Promise<void> {
   let recallSum = 0;
   const knn = store.db.prepare("SELECT rowid, distance FROM bench_vec0 WHERE embedding MATCH ? AND k = ?");
   for (const query of queries) {
-    const vector = hashEmbedding(query);
+    const vector = queryVectors.get(query) ?? hashEmbedding(query);
     const [, h] = await timeAsync(() => searchKnowledgeBases(deps, [record], { query, topK: K }));
     hybrid.push(h);
     const [approx, v] = time(() =>
@@ -230,16 +286,23 @@ async function benchSearch(dir: string, size: number): Promise<void> {
   console.log(`  raw sqlite-vec, vec_distance_cosine brute force:       ${stats(exact)}`);
   console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
   console.log(`  keyword leg (FTS5 bm25, 50 candidates):                 ${stats(keyword)}`);
-  console.log(`  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries`);
+  console.log(
+    `  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries`,
+  );
   store.close();
 }
 
 async function main(): Promise<void> {
-  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; node ${process.version}; ${new Date(systemClock.now()).toISOString()}`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; node ${process.version}; ${new Date(systemClock.now()).toISOString()}`,
+  );
   const dir = makeTempDir("kb-bench-");
   try {
     await benchIngestion(dir.path);
-    for (const size of SIZES) await benchSearch(dir.path, size);
+    const kinds = (process.env.KB_BENCH_VECTORS ?? "hash,dense").split(",") as Array<"hash" | "dense">;
+    for (const kind of kinds) for (const size of SIZES) await benchSearch(dir.path, size, kind);
   } finally {
     dir.remove();
   }

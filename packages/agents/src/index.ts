@@ -1,0 +1,72 @@
+export { type AgentRef, isAgentRef, parseAgentRef } from "./agent-ref.js";
+export {
+  type AgentDefinition,
+  type DefinitionError,
+  definitionErrors,
+  type HitlPolicy,
+  modelsOf,
+  type NamedToolDefinition,
+  type PolicyDefault,
+  parseDefinition,
+  type SkillBinding,
+  type ToolAnnotations,
+  type ToolClass,
+  type ToolDefinition,
+  type ToolEntry,
+  toolName,
+} from "./definition.js";
+export {
+  AGENT_NAME_PATTERN,
+  agentDefinitionSchema,
+  KNOWN_TOOL_TYPES,
+  MODEL_STRING_PATTERN,
+  NON_CONFIGURABLE_TOOL_TYPES,
+} from "./definition-schema.js";
+export {
+  canRemember,
+  type ConversationMode,
+  evaluatePolicy,
+  type GateDecision,
+  type GateInput,
+  type GateTool,
+  MODES,
+  type PolicyAction,
+  VERDICTS,
+  type Verdict,
+} from "./policy.js";
+export {
+  type AgentOutputItem,
+  type AgentResponseObject,
+  citationAnnotations,
+  type FileCitationAnnotation,
+  type RunEnvelope,
+  toAgentResponse,
+} from "./response.js";
+export {
+  type AgentContext,
+  type ApprovalDecision,
+  type ContinueInput,
+  DEFAULT_MAX_STEPS,
+  PAUSE_TIMEOUT_MS,
+  RunEngine,
+  type RunEngineOptions,
+  type RunEvent,
+  type RunStateStore,
+  type StartInput,
+  type ToolCallInput,
+  type ToolExecutor,
+  type ToolJudge,
+  type ToolOutput,
+  type ToolResult,
+} from "./run-engine.js";
+export {
+  type Citation,
+  PAUSED_STATUSES,
+  type PendingApproval,
+  type PendingToolCall,
+  type RunState,
+  type RunStatus,
+  type ToolCallRecord,
+  type ToolCallStatus,
+} from "./run-state.js";
+export { type ResolvedTool, resolveTools } from "./tools.js";

@@ -1,0 +1,197 @@
+/**
+ * A run state as the responses protocol's object, carrying the spec's run envelope as
+ * `run`. Pauses follow the protocol's own convention: the response is `completed` with
+ * `function_call` items (relayed calls the client runs) and `approval_request` items;
+ * `run.status` says which pause it is.
+ */
+import type { Citation, PendingApproval, PendingToolCall, RunState, RunStatus } from "./run-state.js";
+
+export interface FileCitationAnnotation {
+  type: "file_citation";
+  /** Position in the text just after the `[n]` marker. */
+  index: number;
+  file_id: string;
+  filename: string;
+  knowledge_base_id: string;
+  document_version_id: string;
+  chunk_id: string;
+  marker: number;
+}
+
+export type AgentOutputItem =
+  | {
+      type: "message";
+      id: string;
+      status: "completed";
+      role: "assistant";
+      content: Array<{ type: "output_text"; text: string; annotations: FileCitationAnnotation[] }>;
+    }
+  | { type: "function_call"; id: string; call_id: string; name: string; arguments: string; status: "completed" }
+  | { type: "approval_request"; id: string; call_id: string; name: string; arguments: string };
+
+export interface RunEnvelope {
+  status: "completed" | "requires_approval" | "requires_tool_output" | "incomplete";
+  responseId: string;
+  conversationId: string;
+  text: string;
+  toolCalls: Array<{ callId: string; tool: string; arguments: string; status: string; output: string | null }>;
+  pendingApprovals: Array<Omit<PendingApproval, "callId"> & { callId: string }>;
+  pendingToolCalls: PendingToolCall[];
+  pendingConnections: never[];
+  pendingInputs: never[];
+  next: string | null;
+  mode: string;
+  agentVersionId: string;
+  model: string;
+}
+
+export interface AgentResponseObject {
+  id: string;
+  object: "response";
+  created_at: number;
+  status: "completed" | "incomplete" | "failed" | "in_progress";
+  error: { code: string; message: string } | null;
+  incomplete_details: { reason: string } | null;
+  instructions: null;
+  model: string;
+  output: AgentOutputItem[];
+  previous_response_id: string | null;
+  conversation: { id: string };
+  parallel_tool_calls: true;
+  store: true;
+  tool_choice: "auto";
+  tools: [];
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number };
+  metadata: Record<string, string>;
+  run: RunEnvelope;
+}
+
+/** Annotations for the `[n]` markers the model wrote, each pointing at its passage. */
+export function citationAnnotations(text: string, citations: readonly Citation[]): FileCitationAnnotation[] {
+  const out: FileCitationAnnotation[] = [];
+  for (const match of text.matchAll(/\[(\d+)\]/g)) {
+    const marker = Number(match[1]);
+    const citation = citations.find((c) => c.marker === marker);
+    if (citation === undefined) continue;
+    out.push({
+      type: "file_citation",
+      index: (match.index ?? 0) + match[0].length,
+      file_id: citation.documentId,
+      filename: citation.documentName,
+      knowledge_base_id: citation.knowledgeBaseId,
+      document_version_id: citation.documentVersionId,
+      chunk_id: citation.chunkId,
+      marker,
+    });
+  }
+  return out;
+}
+
+function envelopeStatus(status: RunStatus): RunEnvelope["status"] {
+  if (status === "completed" || status === "requires_approval" || status === "requires_tool_output") return status;
+  return "incomplete";
+}
+
+function nextHint(state: RunState): string | null {
+  const base = `POST /v1/responses with model "${state.agentRef}", previous_response_id "${state.id}" and input`;
+  switch (state.status) {
+    case "requires_approval":
+      return `${base} items {type:"approval_response", approval_request_id, approve, reason?} for every pending approval${
+        state.pendingToolCalls.length > 0 ? ' and {type:"function_call_output", call_id, output} for every pending tool call' : ""
+      }, all in one call (or decideAll); unanswered after one hour, the pause times out`;
+    case "requires_tool_output":
+      return `${base} items {type:"function_call_output", call_id, output} for every pending tool call, all in one call; unanswered after one hour, the pause times out`;
+    case "incomplete":
+      return `The run stopped after ${state.steps} model steps; send a new message with previous_response_id "${state.id}" to go on`;
+    case "failed":
+      return `The run failed (${state.error ?? "unknown error"}); send the same continuation again to resume it`;
+    default:
+      return null;
+  }
+}
+
+export function toAgentResponse(state: RunState): AgentResponseObject {
+  const output: AgentOutputItem[] = [];
+  if (state.status === "completed" || state.text !== "") {
+    output.push({
+      type: "message",
+      id: `msg_${state.id.replace(/^resp_/, "")}`,
+      status: "completed",
+      role: "assistant",
+      content: [
+        { type: "output_text", text: state.text, annotations: citationAnnotations(state.text, state.citations) },
+      ],
+    });
+  }
+  for (const call of state.pendingToolCalls) {
+    output.push({
+      type: "function_call",
+      id: `fc_${call.callId}`,
+      call_id: call.callId,
+      name: call.tool,
+      arguments: call.arguments,
+      status: "completed",
+    });
+  }
+  for (const approval of state.pendingApprovals) {
+    output.push({
+      type: "approval_request",
+      id: approval.id,
+      call_id: approval.callId,
+      name: approval.tool,
+      arguments: approval.arguments,
+    });
+  }
+  const status: AgentResponseObject["status"] =
+    state.status === "failed"
+      ? "failed"
+      : state.status === "incomplete"
+        ? "incomplete"
+        : state.status === "in_progress"
+          ? "in_progress"
+          : "completed";
+  return {
+    id: state.id,
+    object: "response",
+    created_at: Math.floor(state.createdAt / 1000),
+    status,
+    error: state.status === "failed" ? { code: "run_failed", message: state.error ?? "The run failed" } : null,
+    incomplete_details: state.status === "incomplete" ? { reason: state.incompleteReason ?? "max_steps" } : null,
+    instructions: null,
+    model: state.agentRef,
+    output,
+    previous_response_id: state.previousResponseId,
+    conversation: { id: state.conversationId },
+    parallel_tool_calls: true,
+    store: true,
+    tool_choice: "auto",
+    tools: [],
+    usage: {
+      input_tokens: state.usage.inputTokens,
+      output_tokens: state.usage.outputTokens,
+      total_tokens: state.usage.inputTokens + state.usage.outputTokens,
+    },
+    metadata: {},
+    run: {
+      status: envelopeStatus(state.status),
+      responseId: state.id,
+      conversationId: state.conversationId,
+      text: state.text,
+      toolCalls: state.toolCalls.map((call) => ({
+        callId: call.callId,
+        tool: call.tool,
+        arguments: call.arguments,
+        status: call.status,
+        output: call.output,
+      })),
+      pendingApprovals: state.pendingApprovals,
+      pendingToolCalls: state.pendingToolCalls,
+      pendingConnections: [],
+      pendingInputs: [],
+      next: nextHint(state),
+      mode: state.mode,
+      agentVersionId: state.agentVersionId,
+      model: state.model,
+    },
+  };
+}

@@ -1,0 +1,573 @@
+/**
+ * The agent run loop: call the model with the version's instructions and tools, pass each
+ * tool call through the policy gate, run server-side tools, relay client tools, pause for
+ * approvals, and continue a paused run with the caller's answers.
+ *
+ * Crash safety: every tool call is written to the run state as `queued` before anything
+ * runs and as `started` just before it runs (each through the store port). A resume of an
+ * interrupted run starts `queued` calls and never re-runs a `started` one: the model is
+ * told it was interrupted. So a tool runs at most once per call id.
+ */
+import {
+  type CallOptions,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatMessage,
+  type ChatModel,
+  type ChatToolCall,
+  type Clock,
+  conflict,
+  type IdGenerator,
+  invalidRequest,
+} from "@groundwork/core";
+import type { HitlPolicy } from "./definition.js";
+import { type ConversationMode, evaluatePolicy, type GateDecision } from "./policy.js";
+import type { Citation, PendingApproval, RunState, ToolCallRecord } from "./run-state.js";
+import type { ResolvedTool } from "./tools.js";
+
+export const PAUSE_TIMEOUT_MS = 60 * 60 * 1000;
+export const DEFAULT_MAX_STEPS = 12;
+
+export interface ToolResult {
+  output: string;
+  failed?: boolean;
+  citations?: Citation[];
+}
+
+export interface ToolCallInput {
+  tool: ResolvedTool;
+  callId: string;
+  arguments: string;
+  state: RunState;
+  signal?: AbortSignal;
+}
+
+/** Runs server-side tools (file_search, platform.*, function endpoints). */
+export interface ToolExecutor {
+  execute(call: ToolCallInput): Promise<ToolResult>;
+}
+
+/** Persists run states; `save` is called at every checkpoint. */
+export interface RunStateStore {
+  save(state: RunState): void | Promise<void>;
+}
+
+/** Decides JUDGE verdicts; without one, JUDGE pauses for a human. */
+export interface ToolJudge {
+  judge(call: { tool: ResolvedTool; arguments: string; decision: GateDecision }): Promise<"allow" | "approve" | "block">;
+}
+
+export type RunEvent =
+  | { type: "text_delta"; delta: string }
+  | { type: "tool_call"; record: ToolCallRecord }
+  | { type: "step"; state: RunState };
+
+export interface AgentContext {
+  agentId: string;
+  agentVersionId: string;
+  instructions: string | null;
+  tools: ResolvedTool[];
+  policy: HitlPolicy | undefined;
+  /** Tools approved with `remember` in this conversation. */
+  remembered: ReadonlySet<string>;
+  signal?: AbortSignal;
+  /** Streams model text (through `ChatModel.stream`) and reports progress. */
+  onEvent?: (event: RunEvent) => void;
+}
+
+export interface StartInput {
+  agentRef: string;
+  model: string;
+  mode: ConversationMode;
+  conversationId: string;
+  /** Earlier turns of the conversation. */
+  history: ChatMessage[];
+  /** This turn's new messages (and tool outputs of a plain function-call continuation). */
+  input: ChatMessage[];
+  previousResponseId: string | null;
+}
+
+export interface ApprovalDecision {
+  approvalId: string;
+  approve: boolean;
+  reason?: string;
+}
+
+export interface ToolOutput {
+  callId: string;
+  output: string;
+  failed?: boolean;
+}
+
+export interface ContinueInput {
+  decisions: ApprovalDecision[];
+  decideAll?: "approve" | "reject";
+  outputs: ToolOutput[];
+  mode?: ConversationMode;
+  /** A different `#model` switch for the continuation (the previous run's model otherwise). */
+  model?: string;
+  agentRef?: string;
+}
+
+export interface RunEngineOptions {
+  model: ChatModel;
+  tools: ToolExecutor;
+  store: RunStateStore;
+  clock: Clock;
+  ids: IdGenerator;
+  judge?: ToolJudge;
+  maxSteps?: number;
+  pauseTimeoutMs?: number;
+}
+
+export class RunEngine {
+  private readonly maxSteps: number;
+  private readonly pauseTimeoutMs: number;
+
+  constructor(private readonly options: RunEngineOptions) {
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.pauseTimeoutMs = options.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS;
+  }
+
+  /** True when the pause of a run is older than the answer window. */
+  isTimedOut(state: RunState): boolean {
+    return state.pausedAt !== null && this.options.clock.now() - state.pausedAt > this.pauseTimeoutMs;
+  }
+
+  /** A new response: the model loop from the caller's input. */
+  async start(input: StartInput, context: AgentContext): Promise<RunState> {
+    const now = this.options.clock.now();
+    const state: RunState = {
+      id: this.options.ids("resp"),
+      conversationId: input.conversationId,
+      previousResponseId: input.previousResponseId,
+      agentId: context.agentId,
+      agentVersionId: context.agentVersionId,
+      agentRef: input.agentRef,
+      model: input.model,
+      mode: input.mode,
+      status: "in_progress",
+      messages: [...input.history, ...input.input],
+      toolCalls: [],
+      pendingApprovals: [],
+      pendingToolCalls: [],
+      pausedAt: null,
+      text: "",
+      citations: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+      steps: 0,
+      error: null,
+      incompleteReason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.save(state);
+    return this.loop(state, context);
+  }
+
+  /**
+   * Answers a paused run: every pending approval and relayed call must be answered in one
+   * call, unless the pause is older than the answer window, in which case each is recorded
+   * as timed out and the model sees that. Returns the continuation (a new response).
+   */
+  prepareContinuation(previous: RunState, answers: ContinueInput): RunState {
+    if (previous.status !== "requires_approval" && previous.status !== "requires_tool_output") {
+      throw conflict(`Response ${previous.id} is ${previous.status}; only a paused run can be continued`, {
+        param: "previous_response_id",
+      });
+    }
+    const timedOut = this.isTimedOut(previous);
+    const decisions = new Map<string, ApprovalDecision>();
+    for (const [index, decision] of answers.decisions.entries()) {
+      if (!previous.pendingApprovals.some((p) => p.id === decision.approvalId)) {
+        throw invalidRequest(`No pending approval ${decision.approvalId} on response ${previous.id}`, {
+          param: `input[${index}].approval_request_id`,
+        });
+      }
+      decisions.set(decision.approvalId, decision);
+    }
+    const outputs = new Map<string, ToolOutput>();
+    for (const output of answers.outputs) {
+      if (!previous.pendingToolCalls.some((p) => p.callId === output.callId)) {
+        throw invalidRequest(`No pending tool call ${output.callId} on response ${previous.id}`, {
+          param: "input",
+        });
+      }
+      outputs.set(output.callId, output);
+    }
+    if (!timedOut) {
+      const undecided = previous.pendingApprovals.filter(
+        (p) => !decisions.has(p.id) && answers.decideAll === undefined,
+      );
+      const unanswered = previous.pendingToolCalls.filter((p) => !outputs.has(p.callId));
+      if (undecided.length > 0 || unanswered.length > 0) {
+        const missing = [
+          ...undecided.map((p) => `approval ${p.id} (${p.tool})`),
+          ...unanswered.map((p) => `tool output for ${p.callId} (${p.tool})`),
+        ];
+        throw invalidRequest(
+          `Every pending approval and relayed call must be answered in one call; missing: ${missing.join(", ")}`,
+          { param: "input", code: "incomplete_answers" },
+        );
+      }
+    }
+    const now = this.options.clock.now();
+    const state: RunState = {
+      ...structuredClone(previous),
+      id: this.options.ids("resp"),
+      previousResponseId: previous.id,
+      agentRef: answers.agentRef ?? previous.agentRef,
+      model: answers.model ?? previous.model,
+      mode: answers.mode ?? previous.mode,
+      status: "in_progress",
+      toolCalls: [],
+      pendingApprovals: [],
+      pendingToolCalls: [],
+      pausedAt: null,
+      text: "",
+      usage: { inputTokens: 0, outputTokens: 0 },
+      steps: 0,
+      error: null,
+      incompleteReason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const timeoutNote = "No answer arrived within one hour of the pause: the request timed out";
+    for (const pending of previous.pendingApprovals) {
+      const decision = decisions.get(pending.id);
+      const approve =
+        decision !== undefined ? decision.approve : answers.decideAll === undefined ? false : answers.decideAll === "approve";
+      const record: ToolCallRecord = {
+        callId: pending.callId,
+        tool: pending.tool,
+        arguments: pending.arguments,
+        verdict: "PAUSE_APPROVAL",
+        status: "queued",
+        output: null,
+      };
+      if (timedOut) {
+        this.finish(state, record, "timed_out", `${timeoutNote} and the tool did not run.`);
+      } else if (!approve) {
+        const reason = decision?.reason;
+        this.finish(
+          state,
+          record,
+          "rejected",
+          `The user rejected this tool call${reason === undefined || reason === "" ? "" : `: ${reason}`}. The tool did not run.`,
+        );
+      } else {
+        state.toolCalls.push(record);
+      }
+    }
+    for (const pending of previous.pendingToolCalls) {
+      const output = outputs.get(pending.callId);
+      const record: ToolCallRecord = {
+        callId: pending.callId,
+        tool: pending.tool,
+        arguments: pending.arguments,
+        verdict: "RELAY",
+        status: "queued",
+        output: null,
+      };
+      if (timedOut || output === undefined) {
+        this.finish(state, record, "timed_out", `${timeoutNote}; the client did not return this tool's output.`);
+      } else if (output.failed === true) {
+        this.finish(state, record, "failed", `The tool failed: ${output.output}`);
+      } else {
+        this.finish(state, record, "completed", output.output);
+      }
+    }
+    return state;
+  }
+
+  /** Runs a prepared continuation (after the caller stored it and claimed the paused run). */
+  async continue(state: RunState, context: AgentContext): Promise<RunState> {
+    await this.save(state);
+    return this.loop(state, context);
+  }
+
+  /**
+   * Resumes a run that stopped mid-way (a failed model call, a crash): queued calls run,
+   * started ones are reported as interrupted and never run again.
+   */
+  async resume(state: RunState, context: AgentContext): Promise<RunState> {
+    state.status = "in_progress";
+    state.error = null;
+    for (const record of state.toolCalls) {
+      if (record.status === "started") {
+        this.finish(
+          state,
+          record,
+          "interrupted",
+          "The run was interrupted while this tool was running; it is not run again and its outcome is unknown.",
+          false,
+        );
+      }
+    }
+    await this.save(state);
+    return this.loop(state, context);
+  }
+
+  private finish(
+    state: RunState,
+    record: ToolCallRecord,
+    status: ToolCallRecord["status"],
+    output: string,
+    push = true,
+  ): void {
+    record.status = status;
+    record.output = output;
+    if (push) state.toolCalls.push(record);
+    state.messages.push({ role: "tool", tool_call_id: record.callId, content: output });
+  }
+
+  private async save(state: RunState): Promise<void> {
+    state.updatedAt = this.options.clock.now();
+    await this.options.store.save(state);
+  }
+
+  private async loop(state: RunState, context: AgentContext): Promise<RunState> {
+    try {
+      for (;;) {
+        await this.drainQueued(state, context);
+        if (state.pendingApprovals.length > 0 || state.pendingToolCalls.length > 0) {
+          state.status = state.pendingApprovals.length > 0 ? "requires_approval" : "requires_tool_output";
+          state.pausedAt = this.options.clock.now();
+          await this.save(state);
+          return state;
+        }
+        if (state.steps >= this.maxSteps) {
+          state.status = "incomplete";
+          state.incompleteReason = "max_steps";
+          await this.save(state);
+          return state;
+        }
+        const message = await this.callModel(state, context);
+        state.steps++;
+        state.messages.push({
+          role: "assistant",
+          content: message.content,
+          ...(message.tool_calls === undefined || message.tool_calls.length === 0
+            ? {}
+            : { tool_calls: message.tool_calls }),
+        });
+        const calls = message.tool_calls ?? [];
+        if (calls.length === 0) {
+          state.text = message.content ?? "";
+          state.status = "completed";
+          await this.save(state);
+          return state;
+        }
+        await this.gate(state, context, calls);
+        await this.save(state);
+      }
+    } catch (error) {
+      state.status = "failed";
+      state.error = error instanceof Error ? error.message : String(error);
+      await this.save(state);
+      throw error;
+    }
+  }
+
+  private async callModel(
+    state: RunState,
+    context: AgentContext,
+  ): Promise<{ content: string | null; tool_calls?: ChatToolCall[] }> {
+    const messages: ChatMessage[] = [];
+    if (context.instructions !== null && context.instructions !== "") {
+      messages.push({ role: "system", content: context.instructions });
+    }
+    messages.push(...state.messages);
+    const offered = context.tools.filter((tool) => {
+      if (tool.chat === null) return false;
+      const decision = evaluatePolicy({
+        toolName: tool.name,
+        tool: tool.gate,
+        policy: context.policy,
+        mode: state.mode,
+        remembered: context.remembered,
+      });
+      return !decision.hiddenFromModel;
+    });
+    const request = {
+      model: state.model,
+      messages,
+      ...(offered.length === 0 ? {} : { tools: offered.map((tool) => tool.chat as NonNullable<typeof tool.chat>) }),
+    };
+    const options: CallOptions = context.signal === undefined ? {} : { signal: context.signal };
+    let completion: ChatCompletion;
+    if (context.onEvent !== undefined) {
+      completion = await collectStream(this.options.model.stream(request, options), context.onEvent);
+    } else {
+      completion = await this.options.model.complete(request, options);
+    }
+    if (completion.usage !== undefined) {
+      state.usage.inputTokens += completion.usage.prompt_tokens;
+      state.usage.outputTokens += completion.usage.completion_tokens;
+    }
+    const choice = completion.choices[0];
+    return choice?.message ?? { content: "" };
+  }
+
+  private async gate(state: RunState, context: AgentContext, calls: ChatToolCall[]): Promise<void> {
+    for (const call of calls) {
+      const tool = context.tools.find((t) => t.name === call.function.name);
+      let decision = evaluatePolicy({
+        toolName: call.function.name,
+        tool: tool?.gate,
+        policy: context.policy,
+        mode: state.mode,
+        remembered: context.remembered,
+      });
+      let verdict = decision.verdict;
+      if (verdict === "JUDGE" && tool !== undefined) {
+        const judged = this.options.judge
+          ? await this.options.judge.judge({ tool, arguments: call.function.arguments, decision })
+          : "approve";
+        verdict =
+          judged === "allow"
+            ? tool.gate.runs === "server"
+              ? "EXECUTE"
+              : "RELAY"
+            : judged === "block"
+              ? "BLOCK"
+              : "PAUSE_APPROVAL";
+        decision = { ...decision, verdict, reason: `${decision.reason}; the judge said ${judged}` };
+      }
+      const record: ToolCallRecord = {
+        callId: call.id,
+        tool: call.function.name,
+        arguments: call.function.arguments,
+        verdict,
+        status: "queued",
+        output: null,
+      };
+      switch (verdict) {
+        case "EXECUTE":
+          state.toolCalls.push(record);
+          break;
+        case "RELAY":
+          state.pendingToolCalls.push({ tool: record.tool, callId: record.callId, arguments: record.arguments });
+          break;
+        case "PAUSE_APPROVAL":
+          state.pendingApprovals.push(this.approvalFor(record, decision));
+          break;
+        case "BLOCK":
+          this.finish(state, record, "blocked", `The policy blocked this tool call: ${decision.reason}.`);
+          context.onEvent?.({ type: "tool_call", record });
+          break;
+        default:
+          this.finish(state, record, "failed", `The tool call failed: ${decision.reason}.`);
+          context.onEvent?.({ type: "tool_call", record });
+          break;
+      }
+    }
+  }
+
+  private approvalFor(record: ToolCallRecord, decision: GateDecision): PendingApproval {
+    return {
+      id: this.options.ids("apr"),
+      callId: record.callId,
+      tool: record.tool,
+      arguments: record.arguments,
+      policyClass: decision.class,
+      reason: decision.reason,
+      preview: null,
+    };
+  }
+
+  /** Runs the queued server-side calls; approved client calls become relayed calls. */
+  private async drainQueued(state: RunState, context: AgentContext): Promise<void> {
+    for (const record of state.toolCalls) {
+      if (record.status !== "queued") continue;
+      const tool = context.tools.find((t) => t.name === record.tool);
+      if (tool === undefined || !tool.gate.runnable) {
+        this.finish(state, record, "failed", `The agent version has no runnable tool "${record.tool}".`, false);
+        continue;
+      }
+      if (tool.gate.runs === "client") {
+        // Approved relayed tool: the client runs it now.
+        record.status = "completed";
+        record.output = null;
+        state.toolCalls = state.toolCalls.filter((r) => r !== record);
+        state.pendingToolCalls.push({ tool: record.tool, callId: record.callId, arguments: record.arguments });
+        return this.drainQueued(state, context);
+      }
+      record.status = "started";
+      await this.save(state);
+      let result: ToolResult;
+      try {
+        result = await this.options.tools.execute({
+          tool,
+          callId: record.callId,
+          arguments: record.arguments,
+          state,
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+        });
+      } catch (error) {
+        result = { output: `The tool failed: ${error instanceof Error ? error.message : String(error)}`, failed: true };
+      }
+      if (result.citations !== undefined) state.citations.push(...result.citations);
+      this.finish(state, record, result.failed === true ? "failed" : "completed", result.output, false);
+      context.onEvent?.({ type: "tool_call", record });
+      await this.save(state);
+    }
+  }
+}
+
+/** Accumulates a chat stream into one completion, reporting text as it arrives. */
+async function collectStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  onEvent: (event: RunEvent) => void,
+): Promise<ChatCompletion> {
+  let content = "";
+  let sawContent = false;
+  const calls: Array<{ id: string; name: string; arguments: string }> = [];
+  let usage: ChatCompletion["usage"];
+  let id = "";
+  let model = "";
+  let created = 0;
+  let finish: string | null = null;
+  for await (const chunk of chunks) {
+    id = chunk.id;
+    model = chunk.model;
+    created = chunk.created;
+    if (chunk.usage != null) usage = chunk.usage;
+    for (const choice of chunk.choices) {
+      if (choice.finish_reason !== null) finish = choice.finish_reason;
+      const delta = choice.delta;
+      if (typeof delta.content === "string" && delta.content !== "") {
+        sawContent = true;
+        content += delta.content;
+        onEvent({ type: "text_delta", delta: delta.content });
+      }
+      for (const part of delta.tool_calls ?? []) {
+        const slot = (calls[part.index] ??= { id: "", name: "", arguments: "" });
+        if (part.id !== undefined) slot.id = part.id;
+        if (part.function?.name !== undefined) slot.name += part.function.name;
+        if (part.function?.arguments !== undefined) slot.arguments += part.function.arguments;
+      }
+    }
+  }
+  const toolCalls = calls
+    .filter((c) => c !== undefined)
+    .map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } }));
+  return {
+    id,
+    object: "chat.completion",
+    created,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: sawContent ? content : null,
+          ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+        },
+        finish_reason: finish,
+      },
+    ],
+    ...(usage === undefined ? {} : { usage }),
+  };
+}

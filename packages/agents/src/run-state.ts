@@ -1,0 +1,92 @@
+/** The persisted state of one agent response (a run step between two pauses). */
+import type { ChatMessage } from "@groundwork/core";
+import type { ToolClass } from "./definition.js";
+import type { ConversationMode, Verdict } from "./policy.js";
+
+export type RunStatus =
+  | "in_progress"
+  | "completed"
+  | "requires_approval"
+  | "requires_tool_output"
+  | "incomplete"
+  | "failed";
+
+export const PAUSED_STATUSES: readonly RunStatus[] = ["requires_approval", "requires_tool_output"];
+
+export interface Citation {
+  /** The `[n]` marker the model was told to use. */
+  marker: number;
+  knowledgeBaseId: string;
+  documentId: string;
+  documentVersionId: string;
+  documentName: string;
+  chunkId: string;
+  pageStart?: number;
+  pageEnd?: number;
+}
+
+export type ToolCallStatus =
+  /** Cleared to run; not started yet (a resume may start it). */
+  | "queued"
+  /** Running; a resume that finds this never runs it again. */
+  | "started"
+  | "completed"
+  | "failed"
+  | "blocked"
+  | "rejected"
+  | "timed_out"
+  | "interrupted";
+
+export interface ToolCallRecord {
+  callId: string;
+  tool: string;
+  arguments: string;
+  verdict: Verdict;
+  status: ToolCallStatus;
+  output: string | null;
+}
+
+export interface PendingApproval {
+  id: string;
+  callId: string;
+  tool: string;
+  arguments: string;
+  policyClass: ToolClass | null;
+  reason: string;
+  /** Set only for the built-in skills-apply tool, which this build does not offer. */
+  preview: null;
+}
+
+export interface PendingToolCall {
+  tool: string;
+  callId: string;
+  arguments: string;
+}
+
+export interface RunState {
+  id: string;
+  conversationId: string;
+  previousResponseId: string | null;
+  agentId: string;
+  agentVersionId: string;
+  /** The `model` string exactly as the client sent it. */
+  agentRef: string;
+  /** The model that answers (the version's default or the `#` switch). */
+  model: string;
+  mode: ConversationMode;
+  status: RunStatus;
+  /** The conversation as the model sees it, without the leading instructions. */
+  messages: ChatMessage[];
+  toolCalls: ToolCallRecord[];
+  pendingApprovals: PendingApproval[];
+  pendingToolCalls: PendingToolCall[];
+  pausedAt: number | null;
+  text: string;
+  citations: Citation[];
+  usage: { inputTokens: number; outputTokens: number };
+  steps: number;
+  error: string | null;
+  incompleteReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
