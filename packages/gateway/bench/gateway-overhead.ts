@@ -52,7 +52,10 @@ function runUpstream(): void {
         res.writeHead(200, { "content-type": "text/event-stream" });
         res.end(streamBody);
       } else {
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(completion) });
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(completion),
+        });
         res.end(completion);
       }
     });
@@ -89,7 +92,10 @@ async function runGateway(upstream: string): Promise<void> {
     providers: { find: () => null, list: () => [] },
     usage: { record: (event) => void store.usage.record(event), chargedSince: () => 0 },
   });
-  const server = await listen(createApp({ store, gateway, builtinConfigured: true }), { host: "127.0.0.1", port: 0 });
+  const server = await listen(createApp({ store, gateway, builtinConfigured: true }), {
+    host: "127.0.0.1",
+    port: 0,
+  });
   process.stdout.write(`KEY ${key}\n`);
   // A clean exit on SIGINT lets `node --cpu-prof` write its profile when profiling this role alone.
   process.once("SIGINT", () => process.exit(0));
@@ -104,17 +110,25 @@ interface Result {
   rps: number;
 }
 
-function startRole(name: string, arg?: string): Promise<{ url: string; key: string | null; child: ChildProcess }> {
+function startRole(
+  name: string,
+  arg?: string,
+): Promise<{ url: string; key: string | null; child: ChildProcess }> {
   const script = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ["--import", "tsx", script, name, ...(arg === undefined ? [] : [arg])], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", script, name, ...(arg === undefined ? [] : [arg])],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout?.setEncoding("utf8").on("data", (part: string) => {
       output += part;
       const ready = /READY (\S+)/.exec(output);
-      if (ready?.[1] !== undefined) resolve({ url: ready[1], key: /KEY (\S+)/.exec(output)?.[1] ?? null, child });
+      if (ready?.[1] !== undefined)
+        resolve({ url: ready[1], key: /KEY (\S+)/.exec(output)?.[1] ?? null, child });
     });
     child.once("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
   });
@@ -122,8 +136,18 @@ function startRole(name: string, arg?: string): Promise<{ url: string; key: stri
 
 const client = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
 
-async function measure(url: string, key: string, concurrency: number, stream: boolean, total: number): Promise<Result> {
-  const body = JSON.stringify({ model: "bench-model", messages: [{ role: "user", content: "ping" }], stream });
+async function measure(
+  url: string,
+  key: string,
+  concurrency: number,
+  stream: boolean,
+  total: number,
+): Promise<Result> {
+  const body = JSON.stringify({
+    model: "bench-model",
+    messages: [{ role: "user", content: "ping" }],
+    stream,
+  });
   const latencies: number[] = [];
   const one = async (record: boolean) => {
     const started = performance.now();
@@ -133,7 +157,8 @@ async function measure(url: string, key: string, concurrency: number, stream: bo
       body,
       dispatcher: client,
     });
-    if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}: ${await response.body.text()}`);
+    if (response.statusCode !== 200)
+      throw new Error(`status ${response.statusCode}: ${await response.body.text()}`);
     if (stream) {
       for await (const _ of response.body) {
         if (record) latencies.push(performance.now() - started); // time to first byte of the body
@@ -171,7 +196,9 @@ async function main(): Promise<void> {
     ["undici proxy", proxy.url],
     ["gateway", gateway.url],
   ] as const;
-  console.log(`node ${process.version}, ${total} requests per case, load average ${loadavg()[0]?.toFixed(2)}\n`);
+  console.log(
+    `node ${process.version}, ${total} requests per case, load average ${loadavg()[0]?.toFixed(2)}\n`,
+  );
   console.log("case                       | conc. | p50 ms | p99 ms |  req/s");
   console.log("---------------------------|-------|--------|--------|-------");
   const results = new Map<string, Result>();

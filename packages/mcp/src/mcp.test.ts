@@ -96,7 +96,7 @@ describe("streamable HTTP transport", () => {
   it("calls read tools and returns structured content", async () => {
     const models = await call("svc_list_models");
     expect(models.isError).toBeFalsy();
-    const ids = (models.structuredContent?.data as Array<{ id: string }>).map((m) => m.id);
+    const ids = ((models.structuredContent?.data ?? []) as Array<{ id: string }>).map((m) => m.id);
     expect(ids).toContain("hash-embedding-1536");
     expect(ids).toContain("gw-chat");
   });
@@ -156,7 +156,7 @@ describe("streamable HTTP transport", () => {
 
   it("serves the project's own API docs", async () => {
     const sections = await call("svc_list_api_doc_sections");
-    const ids = (sections.structuredContent?.sections as Array<{ id: string }>).map((s) => s.id);
+    const ids = ((sections.structuredContent?.sections ?? []) as Array<{ id: string }>).map((s) => s.id);
     expect(ids).toEqual(expect.arrayContaining(["gateway", "decisions", "architecture"]));
     const gateway = await call("svc_get_api_docs", { section: "gateway", heading: "Endpoints" });
     expect(gateway.structuredContent?.markdown).toMatch(/^## Endpoints/);
