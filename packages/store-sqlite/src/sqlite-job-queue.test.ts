@@ -181,3 +181,18 @@ describe("JobWorker on SQLite", () => {
     });
   });
 });
+
+describe("SqliteJobQueue.get", () => {
+  it("reads a job whose last allowed claim lapsed as failed", async () => {
+    const clock = new ManualClock();
+    const store = openStore({ file: ":memory:", clock });
+    opened.push(store);
+    const job = await store.jobs.enqueue("convert", {}, { maxAttempts: 1 });
+    await store.jobs.claim(["convert"], "w1", 1000);
+    expect((await store.jobs.get(job.id))?.status).toBe("running");
+    clock.advance(1000);
+    const read = await store.jobs.get(job.id);
+    expect(read?.status).toBe("failed");
+    expect(read?.lastError).toMatch(/stopped responding/);
+  });
+});

@@ -19,6 +19,11 @@ import type { Database, Statement } from "better-sqlite3";
 
 const DEFAULT_MAX_ATTEMPTS = 3;
 
+/** A job whose last allowed claim lapsed will never run again: record it as failed. */
+const ABANDON = `UPDATE jobs SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, updated_at = @now,
+    last_error = 'The worker stopped responding on the last allowed attempt (' || attempts || ' of ' || max_attempts || ')'
+  WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts`;
+
 interface JobRow {
   id: string;
   kind: string;
@@ -58,6 +63,7 @@ export class SqliteJobQueue implements JobQueue {
     insert: Statement;
     get: Statement;
     abandonExhausted: Statement;
+    abandonOne: Statement;
     nextClaimable: Statement;
     claim: Statement;
     heartbeat: Statement;
@@ -79,11 +85,8 @@ export class SqliteJobQueue implements JobQueue {
          VALUES (@id, @kind, @organizationId, @payload, 'queued', 0, @maxAttempts, @now, @now, @runAt)`,
       ),
       get: db.prepare("SELECT * FROM jobs WHERE id = ?"),
-      abandonExhausted: db.prepare(
-        `UPDATE jobs SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, updated_at = @now,
-           last_error = 'The worker stopped responding on the last allowed attempt (' || attempts || ' of ' || max_attempts || ')'
-         WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts AND ${kinds}`,
-      ),
+      abandonExhausted: db.prepare(`${ABANDON} AND ${kinds}`),
+      abandonOne: db.prepare(`${ABANDON} AND id = @id`),
       nextClaimable: db.prepare(
         `SELECT id FROM jobs
          WHERE ${kinds} AND ((status = 'queued' AND run_at <= @now) OR (status = 'running' AND lease_expires_at <= @now))
@@ -174,7 +177,9 @@ export class SqliteJobQueue implements JobQueue {
       .immediate();
   }
 
+  /** The job as it stands; one abandoned on its last attempt reads as failed, not as running forever. */
   async get(jobId: string): Promise<Job | null> {
+    this.statements.abandonOne.run({ id: jobId, now: this.clock.now() });
     const row = this.statements.get.get(jobId) as JobRow | undefined;
     return row === undefined ? null : toJob(row);
   }

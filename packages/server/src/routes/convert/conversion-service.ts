@@ -140,13 +140,8 @@ export class ConversionService {
     if ((task.status !== "pending" && task.status !== "processing") || task.jobId === null) return task;
     const job = await this.store.jobs.get(task.jobId);
     if (job === null) return task;
-    // The queue fails an exhausted job only at its next claim; a dead lease on the last attempt is as final.
-    const exhausted =
-      job.status === "running" &&
-      job.leaseExpiresAt !== null &&
-      job.leaseExpiresAt <= Date.now() &&
-      job.attempts >= job.maxAttempts;
-    if (job.status !== "failed" && !exhausted) return task;
+    // The queue reads a job abandoned on its last attempt as failed.
+    if (job.status !== "failed") return task;
     const message = `The conversion task failed: ${job.lastError ?? "its worker stopped"}`;
     this.store.conversionTasks.finish(task.id, {
       status: "failure",

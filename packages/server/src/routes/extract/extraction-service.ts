@@ -245,12 +245,8 @@ export class ExtractionService {
       return record;
     const job = await this.store.jobs.get(record.jobId);
     if (job === null) return record;
-    const exhausted =
-      job.status === "running" &&
-      job.leaseExpiresAt !== null &&
-      job.leaseExpiresAt <= Date.now() &&
-      job.attempts >= job.maxAttempts;
-    if (job.status !== "failed" && !exhausted) return record;
+    // The queue reads a job abandoned on its last attempt as failed.
+    if (job.status !== "failed") return record;
     this.store.extractions.finish(record.id, {
       status: "FAILED",
       errorMessage: `The background extraction stopped: ${job.lastError ?? "its worker stopped"}`,
