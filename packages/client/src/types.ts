@@ -1,4 +1,5 @@
 /** Request and response shapes of the /v1 API as the client sends and reads them. */
+import type { ChatRequest } from "@groundwork/core";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -21,46 +22,10 @@ export interface ListOf<T> {
   data: T[];
 }
 
-export interface ChatMessage {
-  role: "system" | "developer" | "user" | "assistant" | "tool";
-  content:
-    | string
-    | Array<{ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } }>
-    | null;
-  name?: string;
-  tool_call_id?: string;
-  tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }>;
-}
+/** A chat-completions request body (stream is set by the client method). */
+export type ChatCompletionBody = ChatRequest & { parallel_tool_calls?: boolean; user?: string };
 
-export interface ChatCompletionBody {
-  model: string;
-  messages: ChatMessage[];
-  temperature?: number;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  top_p?: number;
-  frequency_penalty?: number;
-  presence_penalty?: number;
-  stop?: string[];
-  response_format?: JsonObject;
-  tools?: JsonObject[];
-  tool_choice?: string | JsonObject;
-  parallel_tool_calls?: boolean;
-  prompt_cache_key?: string;
-  user?: string;
-}
-
-export interface ChatCompletion {
-  id: string;
-  object: "chat.completion";
-  model: string;
-  choices: Array<{
-    index: number;
-    message: { role: "assistant"; content: string | null; tool_calls?: ChatMessage["tool_calls"] };
-    finish_reason: string | null;
-  }>;
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-}
+export type { ChatCompletion, ChatMessage } from "@groundwork/core";
 
 export interface ResponsesBody {
   model: string;

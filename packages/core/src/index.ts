@@ -80,6 +80,8 @@ export type {
   Job,
   JobQueue,
   JobStatus,
+  UsageEvent,
+  UsageSurface,
 } from "./ports.js";
 export { systemClock } from "./ports.js";
 export { estimateTokens } from "./tokens.js";

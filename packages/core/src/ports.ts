@@ -184,3 +184,26 @@ export interface JobQueue {
   fail(jobId: string, workerId: string, error: string, options?: FailOptions): Promise<FailOutcome>;
   get(jobId: string): Promise<Job | null>;
 }
+
+// ---- Usage metering ----
+
+/** The analytics surface of a model call (spec document 1, rule 4: images make a call VISION). */
+export type UsageSurface = "CHAT" | "VISION" | "EMBEDDINGS" | "RESPONSES" | "AUDIO";
+
+/** One metered model call, as the gateway reports it and the store records it. */
+export interface UsageEvent {
+  organizationId: string;
+  apiKeyId: string | null;
+  /** The model string as the caller sent it. */
+  model: string;
+  surface: UsageSurface;
+  byok: boolean;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number | null;
+  /** What the call costs against the plan (0 for BYOK). */
+  costEur: number;
+  latencyMs: number;
+  outcome: "ok" | "error" | "aborted";
+  endUser: string | null;
+}

@@ -20,6 +20,8 @@ import {
   planAllows,
   serviceUnavailable,
   systemClock,
+  type UsageEvent,
+  type UsageSurface,
 } from "@groundwork/core";
 import type { ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "./adapter.js";
 import { createProviderAdapter } from "./adapters/create-provider-adapter.js";
@@ -64,23 +66,6 @@ export interface ProviderAccount {
 export interface ProviderDirectory {
   find(organizationId: string, type: ProviderType): ProviderAccount | null | Promise<ProviderAccount | null>;
   list(organizationId: string): ProviderAccount[] | Promise<ProviderAccount[]>;
-}
-
-export type UsageSurface = "CHAT" | "VISION" | "EMBEDDINGS" | "RESPONSES" | "AUDIO";
-
-export interface UsageEvent {
-  organizationId: string;
-  apiKeyId: string | null;
-  model: string;
-  surface: UsageSurface;
-  byok: boolean;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number | null;
-  costEur: number;
-  latencyMs: number;
-  outcome: "ok" | "error" | "aborted";
-  endUser: string | null;
 }
 
 /** Records calls and answers how much of the plan an organization used (implemented over the store). */

@@ -31,9 +31,7 @@ export {
   type ModelEntry,
   type ProviderAccount,
   type ProviderDirectory,
-  type UsageEvent,
   type UsageMeter,
-  type UsageSurface,
 } from "./gateway.js";
 export { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
 export { type ModelRoute, parseModelString } from "./model-string.js";

@@ -1,3 +1,12 @@
+export {
+  type AgentConversationRecord,
+  type AgentLabelRecord,
+  type AgentMode,
+  type AgentRecord,
+  type AgentRunRecord,
+  AgentStore,
+  type AgentVersionRecord,
+} from "./agents.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
 export {
   type ConversionTask,
@@ -42,5 +51,4 @@ export {
   type UsageRecord,
   type UsageRecordInput,
   UsageRecordStore,
-  type UsageSurface,
 } from "./usage-records.js";

@@ -1,24 +1,17 @@
 /** One row per gateway call, for plan usage and later analytics. */
-import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import {
+  type Clock,
+  defaultIdGenerator,
+  type IdGenerator,
+  systemClock,
+  type UsageEvent,
+  type UsageSurface,
+} from "@groundwork/core";
 import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
-export type UsageSurface = "CHAT" | "VISION" | "EMBEDDINGS" | "RESPONSES" | "AUDIO";
-
-export interface UsageRecordInput {
-  organizationId: string;
-  apiKeyId: string | null;
-  model: string;
-  surface: UsageSurface;
-  byok: boolean;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number | null;
-  costEur: number;
-  latencyMs: number;
-  outcome: "ok" | "error" | "aborted";
-  endUser: string | null;
-}
+/** What is recorded: the gateway's usage event as it is. */
+export type UsageRecordInput = UsageEvent;
 
 export interface UsageRecord extends UsageRecordInput {
   id: string;

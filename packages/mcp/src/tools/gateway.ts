@@ -1,3 +1,4 @@
+import type { ChatCompletionBody } from "@groundwork/client";
 import { invalidRequest } from "@groundwork/core";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
@@ -28,8 +29,12 @@ export const gatewayTools = [
       max_tokens: z.number().int().positive().optional().describe("maximum tokens in the answer"),
       response_format: z.record(z.string(), z.unknown()).optional().describe("e.g. {type: 'json_object'}"),
     },
+    // The server validates the body (response_format included) and answers a clear error for a bad one.
     run: (client, { messages, ...rest }) =>
-      client.chat.completions({ ...defined(rest), messages: messages.map((m) => defined(m)) }),
+      client.chat.completions({
+        ...defined(rest),
+        messages: messages.map((m) => defined(m)),
+      } as ChatCompletionBody),
   }),
   defineTool({
     name: "create_response",
