@@ -50,7 +50,8 @@ export class GroundworkClient {
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}` };
+    const headers: Record<string, string> = {};
+    if (this.options.apiKey !== "") headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.userAgent !== undefined) headers["user-agent"] = this.options.userAgent;
     let body: string | FormData | undefined;
     if (options.json !== undefined) {
