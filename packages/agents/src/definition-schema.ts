@@ -42,7 +42,7 @@ const nonEmptyString = { type: "string", minLength: 1 };
 function toolIf(type: string, ref: string) {
   return {
     if: { properties: { type: { const: type } }, required: ["type"] },
-    // biome-ignore lint/style/useNamingConvention: JSON Schema keyword
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, never awaited
     then: { $ref: ref },
   };
 }
@@ -64,7 +64,8 @@ export const agentDefinitionSchema = {
       minLength: 1,
       maxLength: 255,
       pattern: AGENT_NAME_PATTERN,
-      description: "Unique per organization; '#' and '@' are reserved. Apply finds the agent by this exact name.",
+      description:
+        "Unique per organization; '#' and '@' are reserved. Apply finds the agent by this exact name.",
     },
     description: { type: "string", maxLength: 4000 },
     model: {
@@ -77,7 +78,8 @@ export const agentDefinitionSchema = {
       maxItems: 10,
       uniqueItems: true,
       items: { $ref: "#/$defs/modelString" },
-      description: "Ordered; the first is the default, the others can be picked per request with agent/<name>#<model>.",
+      description:
+        "Ordered; the first is the default, the others can be picked per request with agent/<name>#<model>.",
     },
     instructions: { type: "string", maxLength: 20000 },
     tools: { type: "array", items: { $ref: "#/$defs/tool" } },
@@ -148,7 +150,7 @@ export const agentDefinitionSchema = {
             properties: { type: { enum: [...NON_CONFIGURABLE_TOOL_TYPES] } },
             required: ["type"],
           },
-          // biome-ignore lint/style/useNamingConvention: JSON Schema keyword
+          // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, never awaited
           then: { properties: { type: { not: { enum: [...NON_CONFIGURABLE_TOOL_TYPES] } } } },
         },
         {
@@ -162,7 +164,7 @@ export const agentDefinitionSchema = {
               },
             ],
           },
-          // biome-ignore lint/style/useNamingConvention: JSON Schema keyword
+          // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, never awaited
           then: { $ref: "#/$defs/namedTool" },
         },
       ],

@@ -139,20 +139,33 @@ describe("options and skills", () => {
 describe("tools", () => {
   const withTool = (tool: unknown) => ({ ...base, tools: [tool] });
   it("file_search needs config.knowledgeBaseIds and takes nothing else", () => {
-    expectValid(withTool({ type: "file_search", config: { knowledgeBaseIds: ["kb_1"] }, requiresConfirmation: true }));
+    expectValid(
+      withTool({ type: "file_search", config: { knowledgeBaseIds: ["kb_1"] }, requiresConfirmation: true }),
+    );
     expectInvalid(withTool({ type: "file_search" }), "tools[0].config");
     expectInvalid(withTool({ type: "file_search", config: {} }), "tools[0].config.knowledgeBaseIds");
-    expectInvalid(withTool({ type: "file_search", config: { knowledgeBaseIds: [""] } }), "tools[0].config.knowledgeBaseIds[0]");
-    expectInvalid(withTool({ type: "file_search", config: { knowledgeBaseIds: [] }, name: "x" }), "tools[0].name");
+    expectInvalid(
+      withTool({ type: "file_search", config: { knowledgeBaseIds: [""] } }),
+      "tools[0].config.knowledgeBaseIds[0]",
+    );
+    expectInvalid(
+      withTool({ type: "file_search", config: { knowledgeBaseIds: [] }, name: "x" }),
+      "tools[0].name",
+    );
     expectInvalid(
       withTool({ type: "file_search", config: { knowledgeBaseIds: [] }, requiresConfirmation: "yes" }),
       "tools[0].requiresConfirmation",
     );
   });
   it("platform.extraction needs config.schemaIds, optional config.model", () => {
-    expectValid(withTool({ type: "platform.extraction", config: { schemaIds: ["sch_1"], model: "gw-chat-1" } }));
+    expectValid(
+      withTool({ type: "platform.extraction", config: { schemaIds: ["sch_1"], model: "gw-chat-1" } }),
+    );
     expectInvalid(withTool({ type: "platform.extraction", config: {} }), "tools[0].config.schemaIds");
-    expectInvalid(withTool({ type: "platform.extraction", config: { schemaIds: ["a"], model: "" } }), "tools[0].config.model");
+    expectInvalid(
+      withTool({ type: "platform.extraction", config: { schemaIds: ["a"], model: "" } }),
+      "tools[0].config.model",
+    );
   });
   it("platform.document_convert and platform.todo", () => {
     expectValid(withTool({ type: "platform.document_convert", config: { ocr: true } }));
@@ -223,8 +236,14 @@ describe("tools", () => {
     expectValid(named({ readOnlyHint: true, destructiveHint: false, openWorldHint: true }));
     expectInvalid(named({ readOnlyHint: true }), "tools[0].annotations.destructiveHint");
     expectInvalid(named({ destructiveHint: true }), "tools[0].annotations.readOnlyHint");
-    expectInvalid(named({ readOnlyHint: "yes", destructiveHint: false }), "tools[0].annotations.readOnlyHint");
-    expectInvalid(named({ readOnlyHint: true, destructiveHint: false, other: 1 }), "tools[0].annotations.other");
+    expectInvalid(
+      named({ readOnlyHint: "yes", destructiveHint: false }),
+      "tools[0].annotations.readOnlyHint",
+    );
+    expectInvalid(
+      named({ readOnlyHint: true, destructiveHint: false, other: 1 }),
+      "tools[0].annotations.other",
+    );
   });
   it("tool names are unique", () => {
     const error = firstError({ ...base, tools: [{ name: "a" }, { name: "a" }] });

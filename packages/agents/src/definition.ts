@@ -154,7 +154,10 @@ function describe(error: ErrorObject): DefinitionError {
 
 /** The errors most worth showing first: deepest field first, wrappers (`if`, `allOf`) never. */
 function rank(errors: readonly ErrorObject[]): ErrorObject[] {
-  const useful = errors.filter((e) => e.keyword !== "if" && e.keyword !== "allOf");
+  // The branches of the root `anyOf` (model or models) are summed up by the anyOf error itself.
+  const useful = errors.filter(
+    (e) => e.keyword !== "if" && e.keyword !== "allOf" && !e.schemaPath.startsWith("#/anyOf/"),
+  );
   // A propertyNames failure comes with a pattern error on the name itself: keep the first.
   const filtered = useful.filter(
     (e) =>

@@ -23,8 +23,8 @@ export {
   NON_CONFIGURABLE_TOOL_TYPES,
 } from "./definition-schema.js";
 export {
-  canRemember,
   type ConversationMode,
+  canRemember,
   evaluatePolicy,
   type GateDecision,
   type GateInput,
@@ -66,6 +66,7 @@ export {
   type PendingToolCall,
   type RunState,
   type RunStatus,
+  type TodoItem,
   type ToolCallRecord,
   type ToolCallStatus,
 } from "./run-state.js";

@@ -75,7 +75,8 @@ function classOf(input: GateInput, tool: GateTool): { value: ToolClass | null; s
     return { value: entry, source: `tools.${tool.name}` };
   }
   if (tool.annotations !== undefined) {
-    if (tool.annotations.destructiveHint) return { value: "destructive", source: "annotations.destructiveHint" };
+    if (tool.annotations.destructiveHint)
+      return { value: "destructive", source: "annotations.destructiveHint" };
     if (tool.annotations.readOnlyHint) return { value: "read", source: "annotations.readOnlyHint" };
     return { value: "write", source: "annotations" };
   }
@@ -131,12 +132,7 @@ export function evaluatePolicy(input: GateInput): GateDecision {
     candidates.push({ source: `tools.${tool.name}`, action: entry });
   }
 
-  const decide = (
-    action: PolicyAction,
-    source: string,
-    reason: string,
-    hidden = false,
-  ): GateDecision => ({
+  const decide = (action: PolicyAction, source: string, reason: string, hidden = false): GateDecision => ({
     tool: tool.name,
     verdict: verdictOf(action, tool),
     action,

@@ -26,7 +26,14 @@ export type AgentOutputItem =
       role: "assistant";
       content: Array<{ type: "output_text"; text: string; annotations: FileCitationAnnotation[] }>;
     }
-  | { type: "function_call"; id: string; call_id: string; name: string; arguments: string; status: "completed" }
+  | {
+      type: "function_call";
+      id: string;
+      call_id: string;
+      name: string;
+      arguments: string;
+      status: "completed";
+    }
   | { type: "approval_request"; id: string; call_id: string; name: string; arguments: string };
 
 export interface RunEnvelope {
@@ -34,7 +41,13 @@ export interface RunEnvelope {
   responseId: string;
   conversationId: string;
   text: string;
-  toolCalls: Array<{ callId: string; tool: string; arguments: string; status: string; output: string | null }>;
+  toolCalls: Array<{
+    callId: string;
+    tool: string;
+    arguments: string;
+    status: string;
+    output: string | null;
+  }>;
   pendingApprovals: Array<Omit<PendingApproval, "callId"> & { callId: string }>;
   pendingToolCalls: PendingToolCall[];
   pendingConnections: never[];
@@ -88,7 +101,8 @@ export function citationAnnotations(text: string, citations: readonly Citation[]
 }
 
 function envelopeStatus(status: RunStatus): RunEnvelope["status"] {
-  if (status === "completed" || status === "requires_approval" || status === "requires_tool_output") return status;
+  if (status === "completed" || status === "requires_approval" || status === "requires_tool_output")
+    return status;
   return "incomplete";
 }
 
@@ -97,7 +111,9 @@ function nextHint(state: RunState): string | null {
   switch (state.status) {
     case "requires_approval":
       return `${base} items {type:"approval_response", approval_request_id, approve, reason?} for every pending approval${
-        state.pendingToolCalls.length > 0 ? ' and {type:"function_call_output", call_id, output} for every pending tool call' : ""
+        state.pendingToolCalls.length > 0
+          ? ' and {type:"function_call_output", call_id, output} for every pending tool call'
+          : ""
       }, all in one call (or decideAll); unanswered after one hour, the pause times out`;
     case "requires_tool_output":
       return `${base} items {type:"function_call_output", call_id, output} for every pending tool call, all in one call; unanswered after one hour, the pause times out`;
@@ -119,7 +135,11 @@ export function toAgentResponse(state: RunState): AgentResponseObject {
       status: "completed",
       role: "assistant",
       content: [
-        { type: "output_text", text: state.text, annotations: citationAnnotations(state.text, state.citations) },
+        {
+          type: "output_text",
+          text: state.text,
+          annotations: citationAnnotations(state.text, state.citations),
+        },
       ],
     });
   }
@@ -155,8 +175,10 @@ export function toAgentResponse(state: RunState): AgentResponseObject {
     object: "response",
     created_at: Math.floor(state.createdAt / 1000),
     status,
-    error: state.status === "failed" ? { code: "run_failed", message: state.error ?? "The run failed" } : null,
-    incomplete_details: state.status === "incomplete" ? { reason: state.incompleteReason ?? "max_steps" } : null,
+    error:
+      state.status === "failed" ? { code: "run_failed", message: state.error ?? "The run failed" } : null,
+    incomplete_details:
+      state.status === "incomplete" ? { reason: state.incompleteReason ?? "max_steps" } : null,
     instructions: null,
     model: state.agentRef,
     output,

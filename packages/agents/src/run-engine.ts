@@ -22,7 +22,7 @@ import {
 } from "@groundwork/core";
 import type { HitlPolicy } from "./definition.js";
 import { type ConversationMode, evaluatePolicy, type GateDecision } from "./policy.js";
-import type { Citation, PendingApproval, RunState, ToolCallRecord } from "./run-state.js";
+import type { Citation, PendingApproval, RunState, TodoItem, ToolCallRecord } from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
 
 export const PAUSE_TIMEOUT_MS = 60 * 60 * 1000;
@@ -54,13 +54,17 @@ export interface RunStateStore {
 
 /** Decides JUDGE verdicts; without one, JUDGE pauses for a human. */
 export interface ToolJudge {
-  judge(call: { tool: ResolvedTool; arguments: string; decision: GateDecision }): Promise<"allow" | "approve" | "block">;
+  judge(call: {
+    tool: ResolvedTool;
+    arguments: string;
+    decision: GateDecision;
+  }): Promise<"allow" | "approve" | "block">;
 }
 
 export type RunEvent =
   | { type: "text_delta"; delta: string }
-  | { type: "tool_call"; record: ToolCallRecord }
-  | { type: "step"; state: RunState };
+  | { type: "started"; state: RunState }
+  | { type: "tool_call"; record: ToolCallRecord };
 
 export interface AgentContext {
   agentId: string;
@@ -85,6 +89,8 @@ export interface StartInput {
   /** This turn's new messages (and tool outputs of a plain function-call continuation). */
   input: ChatMessage[];
   previousResponseId: string | null;
+  /** The conversation's to-do list so far. */
+  todos?: TodoItem[];
 }
 
 export interface ApprovalDecision {
@@ -158,10 +164,12 @@ export class RunEngine {
       steps: 0,
       error: null,
       incompleteReason: null,
+      ...(input.todos === undefined ? {} : { todos: structuredClone(input.todos) }),
       createdAt: now,
       updatedAt: now,
     };
     await this.save(state);
+    context.onEvent?.({ type: "started", state });
     return this.loop(state, context);
   }
 
@@ -236,7 +244,11 @@ export class RunEngine {
     for (const pending of previous.pendingApprovals) {
       const decision = decisions.get(pending.id);
       const approve =
-        decision !== undefined ? decision.approve : answers.decideAll === undefined ? false : answers.decideAll === "approve";
+        decision !== undefined
+          ? decision.approve
+          : answers.decideAll === undefined
+            ? false
+            : answers.decideAll === "approve";
       const record: ToolCallRecord = {
         callId: pending.callId,
         tool: pending.tool,
@@ -270,7 +282,12 @@ export class RunEngine {
         output: null,
       };
       if (timedOut || output === undefined) {
-        this.finish(state, record, "timed_out", `${timeoutNote}; the client did not return this tool's output.`);
+        this.finish(
+          state,
+          record,
+          "timed_out",
+          `${timeoutNote}; the client did not return this tool's output.`,
+        );
       } else if (output.failed === true) {
         this.finish(state, record, "failed", `The tool failed: ${output.output}`);
       } else {
@@ -283,6 +300,7 @@ export class RunEngine {
   /** Runs a prepared continuation (after the caller stored it and claimed the paused run). */
   async continue(state: RunState, context: AgentContext): Promise<RunState> {
     await this.save(state);
+    context.onEvent?.({ type: "started", state });
     return this.loop(state, context);
   }
 
@@ -305,6 +323,7 @@ export class RunEngine {
       }
     }
     await this.save(state);
+    context.onEvent?.({ type: "started", state });
     return this.loop(state, context);
   }
 
@@ -392,7 +411,9 @@ export class RunEngine {
     const request = {
       model: state.model,
       messages,
-      ...(offered.length === 0 ? {} : { tools: offered.map((tool) => tool.chat as NonNullable<typeof tool.chat>) }),
+      ...(offered.length === 0
+        ? {}
+        : { tools: offered.map((tool) => tool.chat as NonNullable<typeof tool.chat>) }),
     };
     const options: CallOptions = context.signal === undefined ? {} : { signal: context.signal };
     let completion: ChatCompletion;
@@ -447,7 +468,11 @@ export class RunEngine {
           state.toolCalls.push(record);
           break;
         case "RELAY":
-          state.pendingToolCalls.push({ tool: record.tool, callId: record.callId, arguments: record.arguments });
+          state.pendingToolCalls.push({
+            tool: record.tool,
+            callId: record.callId,
+            arguments: record.arguments,
+          });
           break;
         case "PAUSE_APPROVAL":
           state.pendingApprovals.push(this.approvalFor(record, decision));
@@ -482,7 +507,13 @@ export class RunEngine {
       if (record.status !== "queued") continue;
       const tool = context.tools.find((t) => t.name === record.tool);
       if (tool === undefined || !tool.gate.runnable) {
-        this.finish(state, record, "failed", `The agent version has no runnable tool "${record.tool}".`, false);
+        this.finish(
+          state,
+          record,
+          "failed",
+          `The agent version has no runnable tool "${record.tool}".`,
+          false,
+        );
         continue;
       }
       if (tool.gate.runs === "client") {
@@ -490,7 +521,11 @@ export class RunEngine {
         record.status = "completed";
         record.output = null;
         state.toolCalls = state.toolCalls.filter((r) => r !== record);
-        state.pendingToolCalls.push({ tool: record.tool, callId: record.callId, arguments: record.arguments });
+        state.pendingToolCalls.push({
+          tool: record.tool,
+          callId: record.callId,
+          arguments: record.arguments,
+        });
         return this.drainQueued(state, context);
       }
       record.status = "started";
@@ -505,7 +540,10 @@ export class RunEngine {
           ...(context.signal === undefined ? {} : { signal: context.signal }),
         });
       } catch (error) {
-        result = { output: `The tool failed: ${error instanceof Error ? error.message : String(error)}`, failed: true };
+        result = {
+          output: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
+          failed: true,
+        };
       }
       if (result.citations !== undefined) state.citations.push(...result.citations);
       this.finish(state, record, result.failed === true ? "failed" : "completed", result.output, false);
@@ -542,7 +580,11 @@ async function collectStream(
         onEvent({ type: "text_delta", delta: delta.content });
       }
       for (const part of delta.tool_calls ?? []) {
-        const slot = (calls[part.index] ??= { id: "", name: "", arguments: "" });
+        let slot = calls[part.index];
+        if (slot === undefined) {
+          slot = { id: "", name: "", arguments: "" };
+          calls[part.index] = slot;
+        }
         if (part.id !== undefined) slot.id = part.id;
         if (part.function?.name !== undefined) slot.name += part.function.name;
         if (part.function?.arguments !== undefined) slot.arguments += part.function.arguments;
@@ -551,7 +593,11 @@ async function collectStream(
   }
   const toolCalls = calls
     .filter((c) => c !== undefined)
-    .map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } }));
+    .map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: c.arguments },
+    }));
   return {
     id,
     object: "chat.completion",

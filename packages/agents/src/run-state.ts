@@ -87,6 +87,14 @@ export interface RunState {
   steps: number;
   error: string | null;
   incompleteReason: string | null;
+  /** The `platform.todo` list; carried over between turns of a conversation. */
+  todos?: TodoItem[];
   createdAt: number;
   updatedAt: number;
+}
+
+export interface TodoItem {
+  id: number;
+  text: string;
+  done: boolean;
 }

@@ -17,57 +17,58 @@ export interface ResolvedTool {
   chat: ChatTool | null;
 }
 
-const BUILTIN: Record<string, { cls: ToolClass; description: string; parameters: Record<string, unknown> }> = {
-  file_search: {
-    cls: "read",
-    description:
-      "Search the agent's knowledge bases. Returns numbered passages; cite them in the answer as [1], [2], ….",
-    parameters: {
-      type: "object",
-      properties: { query: { type: "string", description: "What to look for" } },
-      required: ["query"],
-    },
-  },
-  "platform.extraction": {
-    cls: "read",
-    description:
-      "Extract structured data from a text with one of the configured extraction schemas. Returns the extracted JSON.",
-    parameters: {
-      type: "object",
-      properties: {
-        schemaId: { type: "string", description: "One of the configured schema ids" },
-        text: { type: "string", description: "The document text to extract from" },
-      },
-      required: ["schemaId", "text"],
-    },
-  },
-  "platform.document_convert": {
-    cls: "read",
-    description: "Convert a document (given as a URL, or as base64 content with a filename) to Markdown.",
-    parameters: {
-      type: "object",
-      properties: {
-        url: { type: "string" },
-        content: { type: "string", description: "base64 document bytes" },
-        filename: { type: "string" },
+const BUILTIN: Record<string, { cls: ToolClass; description: string; parameters: Record<string, unknown> }> =
+  {
+    file_search: {
+      cls: "read",
+      description:
+        "Search the agent's knowledge bases. Returns numbered passages; cite them in the answer as [1], [2], ….",
+      parameters: {
+        type: "object",
+        properties: { query: { type: "string", description: "What to look for" } },
+        required: ["query"],
       },
     },
-  },
-  "platform.todo": {
-    cls: "read",
-    description:
-      "Keep a to-do list for this conversation. action=list shows it; action=add adds `text`; action=done marks item `id` done.",
-    parameters: {
-      type: "object",
-      properties: {
-        action: { type: "string", enum: ["list", "add", "done"] },
-        text: { type: "string" },
-        id: { type: "integer" },
+    "platform.extraction": {
+      cls: "read",
+      description:
+        "Extract structured data from a text with one of the configured extraction schemas. Returns the extracted JSON.",
+      parameters: {
+        type: "object",
+        properties: {
+          schemaId: { type: "string", description: "One of the configured schema ids" },
+          text: { type: "string", description: "The document text to extract from" },
+        },
+        required: ["schemaId", "text"],
       },
-      required: ["action"],
     },
-  },
-};
+    "platform.document_convert": {
+      cls: "read",
+      description: "Convert a document (given as a URL, or as base64 content with a filename) to Markdown.",
+      parameters: {
+        type: "object",
+        properties: {
+          url: { type: "string" },
+          content: { type: "string", description: "base64 document bytes" },
+          filename: { type: "string" },
+        },
+      },
+    },
+    "platform.todo": {
+      cls: "read",
+      description:
+        "Keep a to-do list for this conversation. action=list shows it; action=add adds `text`; action=done marks item `id` done.",
+      parameters: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["list", "add", "done"] },
+          text: { type: "string" },
+          id: { type: "integer" },
+        },
+        required: ["action"],
+      },
+    },
+  };
 
 const NOT_RUNNABLE = new Set(["platform.skill", "platform.bash"]);
 

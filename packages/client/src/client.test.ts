@@ -9,7 +9,7 @@ const store = openStore({ file: ":memory:", secret: "client-test-master-secret" 
 const org = store.organizations.create("acme", "team");
 const { key } = store.apiKeys.create({ organizationId: org.id, role: "admin" });
 const app = createApp({ store });
-const inProcess = ((input: URL | RequestInfo, init?: RequestInit) =>
+const inProcess = ((input: URL | string | Request, init?: RequestInit) =>
   app.request(input, init)) as typeof fetch;
 const client = new GroundworkClient({ baseUrl: "http://groundwork.test/v1/", apiKey: key, fetch: inProcess });
 afterAll(() => store.close());
@@ -23,9 +23,9 @@ describe("GroundworkClient", () => {
   });
 
   it("turns the error envelope into a GroundworkError with status, type, code and param", async () => {
-    const error = await client.providers
+    const error = (await client.providers
       .create({ name: "x", provider: "HOSTED_A", config: {} })
-      .catch((e: unknown) => e as GroundworkError);
+      .catch((e: unknown) => e)) as GroundworkError;
     expect(error).toBeInstanceOf(GroundworkError);
     expect(error).toMatchObject({ status: 400, type: "invalid_request_error", param: "apiKey" });
     expect(error.message).toMatch(/apiKey is required/);
@@ -37,7 +37,7 @@ describe("GroundworkClient", () => {
       apiKey: "",
       fetch: inProcess,
     });
-    const error = await anonymous.models.list().catch((e: unknown) => e as GroundworkError);
+    const error = (await anonymous.models.list().catch((e: unknown) => e)) as GroundworkError;
     expect(error).toMatchObject({ status: 401, code: "http_401" });
   });
 

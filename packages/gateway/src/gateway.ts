@@ -14,7 +14,6 @@ import {
   estimateTokens,
   invalidRequest,
   notFound,
-  notImplemented,
   type Plan,
   type Principal,
   planAllows,
@@ -382,9 +381,10 @@ export class Gateway {
 
   private prepareResponses(body: ResponsesRequestBody, principal: Principal): PreparedChat {
     if (isAgentModel(body.model)) {
-      throw notImplemented(
-        `Agent runs are not implemented yet ("${body.model}"); use <prefix>/<model> or a built-in model name for a direct call`,
-        { param: "model" },
+      // Agent runs belong to the agent runner (@groundwork/agents); the server dispatches them before this.
+      throw invalidRequest(
+        `"${body.model}" is an agent; the gateway makes direct model calls only (use <prefix>/<model> or a built-in model name)`,
+        { param: "model", code: "agent_model" },
       );
     }
     const route = parseModelString(body.model);

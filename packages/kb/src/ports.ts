@@ -3,7 +3,7 @@
  * implements the storage ports (`KnowledgeStore`, `VectorIndex`, `KeywordIndex`);
  * the server bridges embeddings to the gateway and parsing to the converter.
  */
-import type { CallOptions, EmbeddingModel } from "@groundwork/core";
+import type { EmbeddingModel } from "@groundwork/core";
 import type { KnowledgeBaseConfig } from "./config.js";
 import type { SourceDocument } from "./source-document.js";
 import type { TextSearchLanguage } from "./text-analysis.js";
@@ -162,4 +162,3 @@ export type EmbedderFor = (
   revision: RevisionRecord | null,
 ) => EmbeddingModel;
 
-export type { CallOptions };

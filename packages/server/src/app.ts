@@ -13,6 +13,7 @@ import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
+import { registerAgentRoutes } from "./routes/agents/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
 import { registerExtractRoutes } from "./routes/extract/index.js";
 import { registerFileRoutes } from "./routes/files/index.js";
@@ -71,6 +72,7 @@ export function createApp(options: AppOptions): App {
   registerExtractRoutes(app, gateway);
   registerKnowledgeBaseRoutes(app, { gateway, builtinConfigured });
   registerFileRoutes(app);
+  registerAgentRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -87,6 +87,25 @@ describe("vector index", () => {
     expect(agree / (20 * 8)).toBeGreaterThanOrEqual(0.98);
   });
 
+  it("dense queries go through sign bits and still find the exact neighbours after rescoring", () => {
+    const { store, kb, docs, vector } = setup(600);
+    for (const { revision } of docs) store.knowledgeBases.activateRevision(revision.id);
+    // maxScanDims 8: every 64-wide random query counts as dense.
+    const signs = new SqliteVectorIndex(store.db, {
+      exactBelow: 10,
+      maxScanDims: 8,
+      minCandidates: 100,
+      oversample: 5,
+    });
+    let agree = 0;
+    for (let i = 0; i < 20; i++) {
+      const q = { knowledgeBaseId: kb.id, k: 8, documentIds: null, vector: vector() };
+      const exact = store.kbVectors.exactSearch(q).map((hit) => hit.chunkId);
+      agree += signs.search(q).filter((hit) => exact.includes(hit.chunkId)).length;
+    }
+    expect(agree / (20 * 8)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it("filters by document and reloads its columns when the served set changes", () => {
     const { store, kb, docs, vector } = setup(200);
     const approximate = new SqliteVectorIndex(store.db, { exactBelow: 10 });
@@ -145,5 +164,41 @@ describe("keyword index", () => {
     store.kbKeywords.add(kb.id, "simple", [{ chunkId: a.entries[0]?.chunkId ?? "", terms: "lazy dog" }]);
     expect(store.kbKeywords.search(query)).toEqual([]);
     expect(store.kbKeywords.search({ ...query, terms: ["dog"] })).toHaveLength(1);
+  });
+});
+
+describe("keyword scope", () => {
+  it("ranks only the knowledge base's own rows and widens past rows it must skip", () => {
+    const first = setup(40);
+    const store = first.store;
+    const other = store.knowledgeBases.create(first.kb.organizationId, {
+      ...first.kb,
+      slug: "other",
+      name: "other",
+    });
+    const [a, b] = first.docs;
+    if (a === undefined || b === undefined) throw new Error("setup");
+    for (const { revision } of first.docs) store.knowledgeBases.activateRevision(revision.id);
+    // Many rows of document a rank above the single row of document b.
+    store.kbKeywords.add(
+      first.kb.id,
+      "simple",
+      a.entries.map((entry) => ({ chunkId: entry.chunkId, terms: "shared shared shared" })),
+    );
+    store.kbKeywords.add(first.kb.id, "simple", [
+      { chunkId: b.entries[0]?.chunkId ?? "", terms: "shared filler words here" },
+    ]);
+    const base = { knowledgeBaseId: first.kb.id, k: 5, language: "simple" as const, terms: ["shared"] };
+    expect(store.kbKeywords.search({ ...base, documentIds: null })).toHaveLength(5);
+    const onlyB = store.kbKeywords.search({ ...base, documentIds: [b.document.id] });
+    expect(onlyB.map((hit) => hit.chunkId)).toEqual([b.entries[0]?.chunkId]);
+    // Another knowledge base sees none of them.
+    expect(store.kbKeywords.search({ ...base, knowledgeBaseId: other.id, documentIds: null })).toEqual([]);
+    // Dropping a language removes exactly that knowledge base's rows of that language.
+    store.kbKeywords.add(first.kb.id, "english", [{ chunkId: b.entries[1]?.chunkId ?? "", terms: "shared" }]);
+    store.knowledgeBases.update(first.kb.organizationId, first.kb.id, { ...first.kb }, "english");
+    store.knowledgeBases.update(first.kb.organizationId, first.kb.id, { ...first.kb }, null);
+    expect(store.kbKeywords.search({ ...base, language: "english", documentIds: null })).toEqual([]);
+    expect(store.kbKeywords.search({ ...base, documentIds: null })).toHaveLength(5);
   });
 });

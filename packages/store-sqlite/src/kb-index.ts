@@ -10,10 +10,11 @@
  *  1. Candidates from an int8 copy of the vectors held in memory per knowledge
  *     base, column-major (one contiguous run per dimension). Each vector is
  *     quantized with its own range (max |component| → 127, DESIGN.md: a fixed
- *     'unit' scale loses recall). The query is applied in full precision to the
- *     dimensions that carry ≥ 99 % of its energy, at most `maxScanDims` of them:
- *     a sparse query (hash-embedding-1536: a few hundred non-zero components)
- *     costs only its non-zero columns, a dense one at most `maxScanDims` columns.
+ *     'unit' scale loses recall). A sparse query (≤ `maxScanDims` components
+ *     carry 99 % of its energy — hash-embedding-1536 queries have a few hundred
+ *     non-zero ones) is applied in full precision to those columns only. A dense
+ *     query (provider embeddings) instead compares sign bits (48 words per row,
+ *     XOR + popcount) and keeps twice as many candidates.
  *  2. The best `max(k × oversample, minCandidates)` candidates are rescored
  *     exactly by sqlite-vec on their float vectors.
  * The int8 columns reload when the knowledge base's `index_generation` moves (a
@@ -54,6 +55,9 @@ interface VectorCache {
   columns: Int8Array;
   /** Per row: quantization step × 1/‖v‖ (the int8 dot product times this is the cosine). */
   factors: Float32Array;
+  /** Sign bits, row-major, `words` 32-bit words per row (bit set = positive component). */
+  signs: Int32Array;
+  words: number;
   /** Ordinal of each row's document in `documents`. */
   documentOrdinals: Int32Array;
   documents: string[];
@@ -87,6 +91,11 @@ function languageIndex(language: TextSearchLanguage): number {
   const index = TEXT_SEARCH_LANGUAGES.indexOf(language);
   if (index < 0) throw new Error(`Unknown text-search language ${language}`);
   return index;
+}
+
+/** The `scope` token of a knowledge base's keyword rows in one language. */
+export function keywordScope(knowledgeBaseId: string, language: TextSearchLanguage): string {
+  return `s${knowledgeBaseId.toLowerCase().replace(/[^a-z0-9]/g, "")}x${languageIndex(language)}`;
 }
 
 /** An FTS5 query matching any of the terms (each quoted, so no term is read as syntax). */
@@ -203,10 +212,11 @@ export class SqliteVectorIndex implements VectorIndex {
   private candidates(
     cache: VectorCache,
     vector: Float32Array,
-    wanted: number,
+    wantedCandidates: number,
     mask: Uint8Array | null,
   ): number[] {
-    const { count, columns, factors } = cache;
+    let wanted = wantedCandidates;
+    const { count, columns } = cache;
     // The query's components by decreasing magnitude, until 99 % of its energy (or the cap).
     const order = Array.from(vector.keys()).filter((j) => (vector[j] ?? 0) !== 0);
     order.sort((a, b) => Math.abs(vector[b] ?? 0) - Math.abs(vector[a] ?? 0));
@@ -215,15 +225,25 @@ export class SqliteVectorIndex implements VectorIndex {
     const dims: number[] = [];
     let covered = 0;
     for (const j of order) {
-      if (dims.length >= this.maxScanDims || covered >= 0.99 * total) break;
+      if (covered >= 0.99 * total) break;
       dims.push(j);
       covered += (vector[j] ?? 0) ** 2;
     }
-    const scores = new Float32Array(count);
-    for (const j of dims) {
-      const weight = vector[j] ?? 0;
-      const column = columns.subarray(j * count, (j + 1) * count);
-      for (let i = 0; i < count; i++) scores[i] = (scores[i] ?? 0) + weight * (column[i] ?? 0);
+    let scores: Float32Array;
+    let factors: Float32Array | null = cache.factors;
+    if (dims.length <= this.maxScanDims) {
+      // Sparse query: exact up to int8 rounding, over its own non-zero columns only.
+      scores = new Float32Array(count);
+      for (const j of dims) {
+        const weight = vector[j] ?? 0;
+        const column = columns.subarray(j * count, (j + 1) * count);
+        for (let i = 0; i < count; i++) scores[i] = (scores[i] ?? 0) + weight * (column[i] ?? 0);
+      }
+    } else {
+      // Dense query: agreement of sign bits (1536 components in 48 words), twice the candidates.
+      scores = signAgreement(cache, vector);
+      factors = null;
+      wanted *= 2;
     }
     // Top `wanted` by a bounded min-heap (rows in a filtered-out document never enter).
     const size = Math.min(wanted, count);
@@ -232,7 +252,7 @@ export class SqliteVectorIndex implements VectorIndex {
     let filled = 0;
     for (let i = 0; i < count; i++) {
       if (mask !== null && mask[cache.documentOrdinals[i] ?? 0] !== 1) continue;
-      const score = (scores[i] ?? 0) * (factors[i] ?? 0);
+      const score = factors === null ? (scores[i] ?? 0) : (scores[i] ?? 0) * (factors[i] ?? 0);
       if (filled < size) {
         heapScores[filled] = score;
         heapRows[filled] = i;
@@ -282,6 +302,8 @@ export class SqliteVectorIndex implements VectorIndex {
       seqs: new Float64Array(0),
       columns: new Int8Array(0),
       factors: new Float32Array(0),
+      signs: new Int32Array(0),
+      words: 0,
       documentOrdinals: new Int32Array(0),
       documents: [],
     };
@@ -292,6 +314,8 @@ export class SqliteVectorIndex implements VectorIndex {
     const factors = new Float32Array(count);
     const documentOrdinals = new Int32Array(count);
     let columns = new Int8Array(0);
+    let signs = new Int32Array(0);
+    let words = 0;
     const documents: string[] = [];
     const ordinals = new Map<string, number>();
     let row = 0;
@@ -318,9 +342,16 @@ export class SqliteVectorIndex implements VectorIndex {
         dim = code.byteLength - CODE_HEADER;
         columns = new Int8Array(dim * count);
         block = new Int8Array(BLOCK * dim);
+        words = Math.ceil(dim / 32);
+        signs = new Int32Array(words * count);
       }
       factors[row] = code.readFloatLE(0) * code.readFloatLE(4);
-      block.set(new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, dim), (row - blockStart) * dim);
+      const components = new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, dim);
+      block.set(components, (row - blockStart) * dim);
+      for (let j = 0; j < dim; j++) {
+        if ((components[j] ?? 0) > 0)
+          signs[row * words + (j >> 5)] = (signs[row * words + (j >> 5)] ?? 0) | (1 << (j & 31));
+      }
       if (row - blockStart + 1 === BLOCK) flush(BLOCK);
       seqs[row] = seq;
       let ordinal = ordinals.get(documentId);
@@ -337,7 +368,7 @@ export class SqliteVectorIndex implements VectorIndex {
       // Rows vanished between the count and the scan (cannot happen inside the read transaction).
       return { ...empty, count: row };
     }
-    return { generation, count, dim, seqs, columns, factors, documentOrdinals, documents };
+    return { generation, count, dim, seqs, columns, factors, signs, words, documentOrdinals, documents };
   }
 
   private documentMask(cache: VectorCache, documentIds: readonly string[] | null): Uint8Array | null {
@@ -349,6 +380,32 @@ export class SqliteVectorIndex implements VectorIndex {
     });
     return mask;
   }
+}
+
+const POPCOUNT16 = (() => {
+  const table = new Uint8Array(65536);
+  for (let i = 1; i < 65536; i++) table[i] = (table[i >> 1] ?? 0) + (i & 1);
+  return table;
+})();
+
+/** Per row: components whose sign matches the query's (higher is closer). */
+function signAgreement(cache: VectorCache, vector: Float32Array): Float32Array {
+  const { count, words, signs } = cache;
+  const query = new Int32Array(words);
+  for (let j = 0; j < vector.length; j++) {
+    if ((vector[j] ?? 0) > 0) query[j >> 5] = (query[j >> 5] ?? 0) | (1 << (j & 31));
+  }
+  const scores = new Float32Array(count);
+  for (let row = 0; row < count; row++) {
+    let differ = 0;
+    const offset = row * words;
+    for (let w = 0; w < words; w++) {
+      const x = (signs[offset + w] ?? 0) ^ (query[w] ?? 0);
+      differ += (POPCOUNT16[x & 0xffff] ?? 0) + (POPCOUNT16[x >>> 16] ?? 0);
+    }
+    scores[row] = -differ;
+  }
+  return scores;
 }
 
 function siftUp(scores: Float32Array, rows: Int32Array, at: number): void {
@@ -408,37 +465,60 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     );
     const drop = this.sql("DELETE FROM kb_fts WHERE rowid = ?");
     const insert = this.sql(
-      "INSERT INTO kb_fts (rowid, terms, knowledge_base_id, language) VALUES (?, ?, ?, ?)",
+      "INSERT INTO kb_fts (rowid, terms, scope, knowledge_base_id, language) VALUES (?, ?, ?, ?, ?)",
     );
+    const scope = keywordScope(knowledgeBaseId, language);
     this.db.transaction(() => {
       for (const entry of entries) {
         const seq = seqs.get(entry.chunkId);
         if (seq === undefined) continue;
         const rowid = seq * 64 + li;
         drop.run(rowid);
-        insert.run(rowid, entry.terms, knowledgeBaseId, language);
+        insert.run(rowid, entry.terms, scope, knowledgeBaseId, language);
       }
     })();
   }
 
+  /**
+   * BM25 over the knowledge base's rows in one language (the `scope` token keeps other knowledge
+   * bases out of the ranking), best first. The ranking reads only the FTS index; served chunks
+   * and the document filter are checked on the best rows, widening the window until `k` survive
+   * or the matches run out (rows of in-progress revisions are the only ones skipped without a filter).
+   */
   search(query: IndexQuery & { language: TextSearchLanguage; terms: readonly string[] }): IndexHit[] {
-    if (query.terms.length === 0) return [];
-    const filter =
-      query.documentIds === null ? "" : "AND c.document_id IN (SELECT value FROM json_each(@documents))";
-    const rows = this.sql(
-      `SELECT c.id AS id, bm25(kb_fts) AS rank
-       FROM kb_fts JOIN kb_chunks c ON c.seq = kb_fts.rowid / 64
-       WHERE kb_fts MATCH @match AND kb_fts.knowledge_base_id = @kb AND kb_fts.language = @language
-         AND c.active = 1 ${filter}
-       ORDER BY rank, c.seq LIMIT @k`,
-    ).all({
-      match: `terms : (${anyTermQuery(query.terms)})`,
-      kb: query.knowledgeBaseId,
-      language: query.language,
-      k: query.k,
-      ...(query.documentIds === null ? {} : { documents: JSON.stringify(query.documentIds) }),
-    }) as Array<{ id: string; rank: number }>;
-    return rows.map((row) => ({ chunkId: row.id, score: -row.rank }));
+    if (query.terms.length === 0 || query.k <= 0) return [];
+    const match = `scope : "${keywordScope(query.knowledgeBaseId, query.language)}" AND terms : (${anyTermQuery(query.terms)})`;
+    const ranked = this.sql(
+      "SELECT rowid, bm25(kb_fts, 1.0, 0.0) AS rank FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rank, rowid LIMIT ? OFFSET ?",
+    );
+    const served = this.sql(
+      "SELECT seq, id, document_id FROM kb_chunks WHERE seq IN (SELECT value FROM json_each(?)) AND active = 1",
+    );
+    const allowed = query.documentIds === null ? null : new Set(query.documentIds);
+    const hits: IndexHit[] = [];
+    let offset = 0;
+    let window = Math.max(query.k * 2, 64);
+    for (;;) {
+      const rows = ranked.all(match, window, offset) as Array<{ rowid: number; rank: number }>;
+      const chunks = new Map(
+        (
+          served.all(JSON.stringify(rows.map((row) => Math.floor(row.rowid / 64)))) as Array<{
+            seq: number;
+            id: string;
+            document_id: string;
+          }>
+        ).map((chunk) => [chunk.seq, chunk]),
+      );
+      for (const row of rows) {
+        const chunk = chunks.get(Math.floor(row.rowid / 64));
+        if (chunk === undefined || (allowed !== null && !allowed.has(chunk.document_id))) continue;
+        hits.push({ chunkId: chunk.id, score: -row.rank });
+        if (hits.length >= query.k) return hits;
+      }
+      if (rows.length < window) return hits;
+      offset += window;
+      window *= 4;
+    }
   }
 
   // ---- ReindexStore ----
@@ -489,11 +569,19 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
       this.sql(
         "UPDATE knowledge_bases SET text_search_language = ?, pending_text_search_language = NULL WHERE id = ?",
       ).run(language, knowledgeBaseId);
-      this.sql("DELETE FROM kb_fts WHERE knowledge_base_id = ? AND language = ?").run(
-        knowledgeBaseId,
-        row.text_search_language,
-      );
+      dropKeywordRows(this.sql, knowledgeBaseId, row.text_search_language as TextSearchLanguage);
       return true;
     })();
   }
+}
+
+/** Deletes a knowledge base's keyword rows of one language (found through their scope token). */
+export function dropKeywordRows(
+  sql: (text: string) => Statement,
+  knowledgeBaseId: string,
+  language: TextSearchLanguage,
+): void {
+  sql("DELETE FROM kb_fts WHERE rowid IN (SELECT rowid FROM kb_fts WHERE kb_fts MATCH ?)").run(
+    `scope : "${keywordScope(knowledgeBaseId, language)}"`,
+  );
 }

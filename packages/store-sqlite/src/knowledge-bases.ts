@@ -24,7 +24,9 @@ import type {
   RevisionStatus,
   TextSearchLanguage,
 } from "@groundwork/kb";
+import { TEXT_SEARCH_LANGUAGES } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
+import { dropKeywordRows } from "./kb-index.js";
 import { statementCache } from "./statement-cache.js";
 
 interface KbRow {
@@ -317,7 +319,7 @@ export class KnowledgeBaseStore implements KnowledgeStore {
           "UPDATE knowledge_bases SET deleted_at = ?, updated_at = ? WHERE organization_id = ? AND id = ? AND deleted_at IS NULL",
         ).run(now, now, organizationId, id).changes > 0;
       if (!changed) return false;
-      this.sql("DELETE FROM kb_fts WHERE knowledge_base_id = ?").run(id);
+      for (const language of TEXT_SEARCH_LANGUAGES) dropKeywordRows(this.sql, id, language);
       this.sql("DELETE FROM kb_vectors WHERE knowledge_base_id = ?").run(id);
       this.sql(
         `UPDATE kb_revisions SET status = 'ERROR', error = 'The knowledge base was deleted', updated_at = ?
@@ -699,7 +701,7 @@ export class KnowledgeBaseStore implements KnowledgeStore {
   }
 
   private dropLanguageRows(id: string, language: string): void {
-    this.sql("DELETE FROM kb_fts WHERE knowledge_base_id = ? AND language = ?").run(id, language);
+    dropKeywordRows(this.sql, id, language as TextSearchLanguage);
   }
 
   private bumpGeneration(id: string): void {

@@ -1,4 +1,5 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import { AgentStore } from "./agents.js";
 import { ApiKeyStore } from "./api-keys.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
@@ -27,6 +28,7 @@ export interface Store {
   readonly knowledgeBases: KnowledgeBaseStore;
   readonly kbVectors: SqliteVectorIndex;
   readonly kbKeywords: SqliteKeywordIndex;
+  readonly agents: AgentStore;
   close(): void;
 }
 
@@ -58,6 +60,7 @@ export function openStore(options: OpenStoreOptions): Store {
     knowledgeBases: new KnowledgeBaseStore(db, clock, ids),
     kbVectors: new SqliteVectorIndex(db),
     kbKeywords: new SqliteKeywordIndex(db),
+    agents: new AgentStore(db, clock, ids),
     close() {
       if (db.open) db.close();
     },

@@ -10,7 +10,6 @@ import type { AppEnv } from "../http/env.js";
 
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   { paths: ["/v1/responses/*"], area: "Stored responses" },
-  { paths: ["/v1/agents", "/v1/agents/*"], area: "Agents" },
 ];
 
 export function registerPendingAreas(app: Hono<AppEnv>): void {

@@ -131,9 +131,11 @@ export const knowledgeBases: Migration = {
     CREATE INDEX kb_vectors_revision ON kb_vectors(revision_id);
     CREATE INDEX kb_vectors_kb ON kb_vectors(knowledge_base_id);
 
-    -- Keyword rows: pre-analyzed terms; rowid = chunk seq * 64 + language index.
+    -- Keyword rows: pre-analyzed terms; rowid = chunk seq * 64 + language index. \`scope\` holds one
+    -- token per (knowledge base, language), so a MATCH ranks only that knowledge base's rows.
     CREATE VIRTUAL TABLE kb_fts USING fts5(
       terms,
+      scope,
       knowledge_base_id UNINDEXED,
       language UNINDEXED,
       tokenize = 'unicode61 remove_diacritics 0'

@@ -7,6 +7,7 @@ import { gateway } from "./002-gateway.js";
 import { conversionTasks } from "./003-conversion-tasks.js";
 import { schemasExtractions } from "./004-schemas-extractions.js";
 import { knowledgeBases } from "./005-knowledge-bases.js";
+import { agents } from "./006-agents.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   conversionTasks,
   schemasExtractions,
   knowledgeBases,
+  agents,
 ];

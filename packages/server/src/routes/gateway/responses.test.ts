@@ -445,14 +445,11 @@ describe("errors", () => {
     expect((await first).output_text).toBe("slow");
   });
 
-  it("answers 501 not_implemented to agent runs", async () => {
+  it("hands agent models to the agent runner (404 for an agent that does not exist)", async () => {
     for (const model of ["agent/support", "agent/support@production#hosted-a/gpt-x"]) {
-      const error = await rejection(
-        client.responses.create({ model, input: "x", previous_response_id: "resp_1" }),
-      );
-      expect(error.status).toBe(501);
-      expect(error.code).toBe("not_implemented");
-      expect(error.message).toMatch(/agent runs are not implemented yet/i);
+      const error = await rejection(client.responses.create({ model, input: "x" }));
+      expect(error.status).toBe(404);
+      expect(error.message).toMatch(/No agent named "support"/);
     }
     expect(builtin.requests).toHaveLength(0);
   });

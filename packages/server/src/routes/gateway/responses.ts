@@ -1,8 +1,10 @@
-import { type Gateway, parseResponsesBody } from "@groundwork/gateway";
+import { roleAllows } from "@groundwork/core";
+import { type Gateway, isAgentModel, parseResponsesBody } from "@groundwork/gateway";
 import type { Hono } from "hono";
 import { readJson } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
+import { respondWithAgent } from "../agents/index.js";
 import { sseResponse } from "./sse.js";
 
 /**
@@ -11,8 +13,25 @@ import { sseResponse } from "./sse.js";
  * `response.completed` or `response.incomplete`; the protocol sends no `[DONE]`.
  */
 export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
-  app.post("/v1/responses", requireRole("member"), async (c) => {
-    const body = parseResponsesBody(await readJson(c));
+  // Viewer keys may run published agents (docs/agents.md); direct calls still need Member.
+  app.post("/v1/responses", requireRole("viewer"), async (c) => {
+    const raw = await readJson(c);
+    const model = typeof raw === "object" && raw !== null ? (raw as { model?: unknown }).model : undefined;
+    if (typeof model === "string" && isAgentModel(model)) {
+      const answer = await respondWithAgent(c.var.store, gateway, c.var.principal, raw, c.req.raw.signal);
+      if ("json" in answer) return c.json(answer.json);
+      return sseResponse(answer.events, {
+        eventName: (event) => event.type,
+        done: false,
+        onError: (error) =>
+          c.var.logger.warn("agent stream ended with an error", {
+            requestId: c.var.requestId,
+            error: String(error),
+          }),
+      });
+    }
+    if (!roleAllows(c.var.principal.role, "member")) await requireRole("member")(c, async () => {});
+    const body = parseResponsesBody(raw);
     const context = { principal: c.var.principal, signal: c.req.raw.signal };
     if (body.stream === true) {
       const events = await gateway.openResponsesStream(body, context);

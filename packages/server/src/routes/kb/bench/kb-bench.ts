@@ -282,7 +282,7 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
     recallSum += approx.filter((hit) => wanted.has(hit.chunkId)).length / Math.max(1, wanted.size);
   }
   console.log(`  hybrid search (embed + both legs + RRF + hydration): ${stats(hybrid)}`);
-  console.log(`  vector leg (int8 column scan + sqlite-vec rescoring): ${stats(vectorLeg)}`);
+  console.log(`  vector leg (int8 columns or sign bits + rescoring):   ${stats(vectorLeg)}`);
   console.log(`  raw sqlite-vec, vec_distance_cosine brute force:       ${stats(exact)}`);
   console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
   console.log(`  keyword leg (FTS5 bm25, 50 candidates):                 ${stats(keyword)}`);

@@ -1,0 +1,508 @@
+/**
+ * Agent runs through `POST /v1/responses` (`model: agent/<name>[@label|@version][#model]`):
+ * resolves the agent version and model, keeps conversations (mode, remembered approvals),
+ * runs the engine with the gateway as its model and the server-side tools, and persists
+ * every response's state, so a paused run can be continued after a restart.
+ *
+ * Continuing a paused response: `previous_response_id` plus `function_call_output` and
+ * `approval_response` items (or `decideAll`). The paused row is claimed in one statement
+ * (`continued_by`), so two continuations never both run its tools; a continuation that
+ * failed mid-way (model error, crash) is resumed by sending the same continuation again,
+ * and a tool call it had started is never started twice.
+ */
+import {
+  type AgentContext,
+  type AgentDefinition,
+  type ApprovalDecision,
+  type ConversationMode,
+  canRemember,
+  isAgentRef,
+  MODES,
+  modelsOf,
+  PAUSE_TIMEOUT_MS,
+  PAUSED_STATUSES,
+  parseAgentRef,
+  RunEngine,
+  type RunEvent,
+  type RunState,
+  type ToolJudge,
+  type ToolOutput,
+} from "@groundwork/agents";
+import {
+  type ChatMessage,
+  type Clock,
+  conflict,
+  defaultIdGenerator,
+  forbidden,
+  type IdGenerator,
+  invalidRequest,
+  notFound,
+  type Principal,
+  roleAllows,
+  systemClock,
+} from "@groundwork/core";
+import type { Gateway } from "@groundwork/gateway";
+import type {
+  AgentConversationRecord,
+  AgentRecord,
+  AgentVersionRecord,
+  Store,
+} from "@groundwork/store-sqlite";
+import { z } from "zod";
+import { validate } from "../../http/body.js";
+import { gatewayChatModel } from "../extract/gateway-chat-model.js";
+import { definitionOf, resolveVersion, toolsOf } from "./resolve.js";
+import { DEFAULT_FUNCTION_TIMEOUT_MS, ServerToolExecutor } from "./tool-executor.js";
+
+export { isAgentRef, PAUSE_TIMEOUT_MS };
+
+const textPart = z.object({ type: z.enum(["input_text", "output_text"]), text: z.string() });
+const messageItem = z.object({
+  type: z.literal("message"),
+  role: z.enum(["user", "assistant", "system", "developer"]),
+  content: z.union([z.string(), z.array(textPart)]),
+});
+const functionCallOutputItem = z.object({
+  type: z.literal("function_call_output"),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(textPart)]),
+  /** Groundwork extension (the tool server's `failed`): the output is the failure message. */
+  failed: z.boolean().optional(),
+});
+const approvalResponseItem = z.object({
+  type: z.literal("approval_response"),
+  approval_request_id: z.string().min(1),
+  approve: z.boolean(),
+  reason: z.string().optional(),
+  /** Approves the tool for the rest of the conversation; refused for destructive tools. */
+  remember: z.boolean().optional(),
+});
+const inputItem = z.preprocess(
+  (value) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) && !("type" in value)
+      ? { ...value, type: "message" }
+      : value,
+  z.discriminatedUnion("type", [messageItem, functionCallOutputItem, approvalResponseItem], {
+    error:
+      "agent input items must be messages ({role, content}), function_call_output or approval_response items",
+  }),
+);
+
+export const agentResponsesBody = z.object({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(inputItem)]).optional(),
+  instructions: z.string().nullable().optional(),
+  previous_response_id: z.string().nullable().optional(),
+  conversationId: z.string().nullable().optional(),
+  conversation: z
+    .union([z.string(), z.object({ id: z.string() })])
+    .nullable()
+    .optional(),
+  agentModel: z.string().min(1).optional(),
+  mode: z.enum(MODES).optional(),
+  decideAll: z.enum(["approve", "reject"]).optional(),
+  stream: z.boolean().nullable().optional(),
+});
+export type AgentResponsesBody = z.output<typeof agentResponsesBody>;
+
+export interface AgentRunnerOptions {
+  clock?: Clock;
+  ids?: IdGenerator;
+  judge?: ToolJudge;
+  allowPrivateNetwork?: boolean;
+  functionTimeoutMs?: number;
+  fetch?: typeof fetch;
+  pauseTimeoutMs?: number;
+  maxSteps?: number;
+}
+
+/** The judge used for JUDGE verdicts: read tools are approved, anything else goes to a human. */
+export const readOnlyJudge: ToolJudge = {
+  judge: async ({ decision }) => (decision.class === "read" ? "allow" : "approve"),
+};
+
+export class AgentRunner {
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+  /** Responses whose loop runs in this process now. */
+  private readonly running = new Set<string>();
+
+  constructor(
+    readonly store: Store,
+    readonly gateway: Gateway,
+    private readonly options: AgentRunnerOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? defaultIdGenerator;
+  }
+
+  parseBody(value: unknown): AgentResponsesBody {
+    return validate(agentResponsesBody, value);
+  }
+
+  private engine(principal: Principal, organizationId: string, agentId: string): RunEngine {
+    return new RunEngine({
+      model: gatewayChatModel(this.gateway, principal),
+      tools: new ServerToolExecutor(this.store, this.gateway, principal, {
+        allowPrivateNetwork:
+          this.options.allowPrivateNetwork ?? process.env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
+        functionTimeoutMs: this.options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
+        fetch: this.options.fetch ?? fetch,
+        now: () => this.clock.now(),
+      }),
+      store: {
+        save: (state) =>
+          this.store.agents.saveRun({
+            id: state.id,
+            organizationId,
+            agentId,
+            conversationId: state.conversationId,
+            previousResponseId: state.previousResponseId,
+            status: state.status,
+            state,
+            pausedAt: state.pausedAt,
+          }),
+      },
+      clock: this.clock,
+      ids: this.ids,
+      judge: this.options.judge ?? readOnlyJudge,
+      ...(this.options.pauseTimeoutMs === undefined ? {} : { pauseTimeoutMs: this.options.pauseTimeoutMs }),
+      ...(this.options.maxSteps === undefined ? {} : { maxSteps: this.options.maxSteps }),
+    });
+  }
+
+  /** Runs (or continues) an agent response; the caller renders the state. */
+  async respond(
+    principal: Principal,
+    body: AgentResponsesBody,
+    options: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void } = {},
+  ): Promise<RunState> {
+    const org = principal.organizationId;
+    const ref = parseAgentRef(body.model);
+    const agent = this.store.agents.getByName(org, ref.name);
+    if (agent === null) throw notFound(`No agent named "${ref.name}"`, { param: "model" });
+    if (!roleAllows(principal.role, "member") && !agent.published) {
+      throw forbidden(
+        `Agent "${agent.name}" is not published; Viewer keys may run published agents only (Member or Admin run any agent)`,
+      );
+    }
+    if (body.agentModel !== undefined && ref.model !== undefined && body.agentModel !== ref.model) {
+      throw invalidRequest("agentModel and the #model switch disagree; give one", { param: "agentModel" });
+    }
+    const switchTo = ref.model ?? body.agentModel;
+    const items = body.input === undefined ? [] : typeof body.input === "string" ? [body.input] : body.input;
+
+    const previous =
+      body.previous_response_id == null ? null : this.store.agents.getRun(org, body.previous_response_id);
+    if (body.previous_response_id != null && previous === null) {
+      throw notFound(`No response ${body.previous_response_id}`, { param: "previous_response_id" });
+    }
+    if (previous !== null && previous.agentId !== agent.id) {
+      throw invalidRequest(`Response ${previous.id} belongs to another agent`, {
+        param: "previous_response_id",
+      });
+    }
+    const previousState = previous === null ? null : (previous.state as RunState);
+
+    // ---- continuation of a paused response ----
+    if (previous !== null && previousState !== null && PAUSED_STATUSES.includes(previousState.status)) {
+      const version = this.versionById(agent, previousState.agentVersionId);
+      const model = this.pickModel(version, switchTo, previousState.model);
+      const conversation = this.conversationOf(org, agent, previousState.conversationId);
+      const decisions: ApprovalDecision[] = [];
+      const outputs: ToolOutput[] = [];
+      const remember: string[] = [];
+      for (const [index, item] of items.entries()) {
+        if (typeof item === "string" || item.type === "message") {
+          throw invalidRequest(
+            "A paused response is continued only with function_call_output and approval_response items",
+            { param: `input[${index}]` },
+          );
+        }
+        if (item.type === "function_call_output") {
+          outputs.push({
+            callId: item.call_id,
+            output: typeof item.output === "string" ? item.output : item.output.map((p) => p.text).join(""),
+            ...(item.failed === undefined ? {} : { failed: item.failed }),
+          });
+        } else {
+          decisions.push({
+            approvalId: item.approval_request_id,
+            approve: item.approve,
+            ...(item.reason === undefined ? {} : { reason: item.reason }),
+          });
+          if (item.remember === true) {
+            const pending = previousState.pendingApprovals.find((p) => p.id === item.approval_request_id);
+            const tool = toolsOf(version).find((t) => t.name === pending?.tool);
+            if (!canRemember({ tool: tool?.gate, policy: definitionOf(version).hitlPolicy })) {
+              throw invalidRequest(
+                `remember is refused for destructive tools ("${pending?.tool ?? item.approval_request_id}"); approve it without remember`,
+                { param: `input[${index}].remember` },
+              );
+            }
+            if (item.approve && pending !== undefined) remember.push(pending.tool);
+          }
+        }
+      }
+      const engine = this.engine(principal, org, agent.id);
+      if (previous.continuedBy !== null) {
+        return this.resumeContinuation(
+          engine,
+          principal,
+          agent,
+          version,
+          conversation,
+          previous.continuedBy,
+          options,
+        );
+      }
+      const prepared = engine.prepareContinuation(previousState, {
+        decisions,
+        outputs,
+        ...(body.decideAll === undefined ? {} : { decideAll: body.decideAll }),
+        ...(body.mode === undefined ? {} : { mode: body.mode }),
+        model,
+        agentRef: ref.raw,
+      });
+      // Claim the paused row and store its continuation together: a crash in between never
+      // leaves a claim pointing at nothing.
+      const claimed = this.store.db.transaction(() => {
+        if (!this.store.agents.claimContinuation(org, previous.id, prepared.id)) return false;
+        this.store.agents.saveRun({
+          id: prepared.id,
+          organizationId: org,
+          agentId: agent.id,
+          conversationId: prepared.conversationId,
+          previousResponseId: prepared.previousResponseId,
+          status: prepared.status,
+          state: prepared,
+          pausedAt: null,
+        });
+        return true;
+      })();
+      if (!claimed) {
+        throw conflict(`Response ${previous.id} was continued meanwhile`, { param: "previous_response_id" });
+      }
+      const updated = this.updateConversation(conversation, body.mode, remember);
+      const context = this.contextFor(agent, version, updated, options);
+      this.running.add(prepared.id);
+      try {
+        const state = await engine.continue(prepared, context);
+        this.store.agents.updateConversation(conversation.id, { lastResponseId: state.id });
+        return state;
+      } finally {
+        this.running.delete(prepared.id);
+      }
+    }
+
+    // ---- a new turn ----
+    if (
+      previousState !== null &&
+      previousState.status !== "completed" &&
+      previousState.status !== "incomplete"
+    ) {
+      throw conflict(
+        `Response ${previousState.id} is ${previousState.status}; a new turn follows a completed or incomplete response`,
+        { param: "previous_response_id" },
+      );
+    }
+    const version = resolveVersion(this.store, agent, ref.selector);
+    const model = this.pickModel(version, switchTo, undefined);
+    const conversationId =
+      previousState?.conversationId ??
+      body.conversationId ??
+      (typeof body.conversation === "string" ? body.conversation : body.conversation?.id) ??
+      null;
+    let conversation: AgentConversationRecord;
+    let history: ChatMessage[] = previousState?.messages ?? [];
+    let todos = previousState?.todos;
+    if (conversationId !== null) {
+      conversation = this.conversationOf(org, agent, conversationId);
+      if (previousState === null && conversation.lastResponseId !== null) {
+        const last = this.store.agents.getRun(org, conversation.lastResponseId);
+        const lastState = last?.state as RunState | undefined;
+        if (lastState !== undefined) {
+          if (PAUSED_STATUSES.includes(lastState.status) && last?.continuedBy === null) {
+            throw conflict(
+              `Conversation ${conversation.id} is paused at response ${lastState.id}; continue it with previous_response_id`,
+              { param: "conversationId" },
+            );
+          }
+          history = lastState.messages;
+          todos = lastState.todos;
+        }
+      }
+    } else {
+      conversation = this.store.agents.createConversation(org, agent.id, body.mode ?? "ask");
+    }
+    const updated = this.updateConversation(conversation, body.mode, []);
+    const input: ChatMessage[] = [];
+    if (body.instructions != null && body.instructions !== "") {
+      input.push({ role: "system", content: body.instructions });
+    }
+    for (const [index, item] of items.entries()) {
+      if (typeof item === "string") input.push({ role: "user", content: item });
+      else if (item.type === "message") {
+        input.push({
+          role: item.role,
+          content: typeof item.content === "string" ? item.content : item.content.map((p) => p.text).join(""),
+        });
+      } else {
+        throw invalidRequest(
+          `${item.type} items answer a paused response; give its id as previous_response_id`,
+          { param: `input[${index}]` },
+        );
+      }
+    }
+    if (input.length === 0)
+      throw invalidRequest("input must contain at least one message", { param: "input" });
+    const engine = this.engine(principal, org, agent.id);
+    const context = this.contextFor(agent, version, updated, options);
+    const state = await engine.start(
+      {
+        agentRef: ref.raw,
+        model,
+        mode: updated.mode,
+        conversationId: conversation.id,
+        history,
+        input,
+        previousResponseId: previousState?.id ?? null,
+        ...(todos === undefined ? {} : { todos }),
+      },
+      context,
+    );
+    this.store.agents.updateConversation(conversation.id, { lastResponseId: state.id });
+    return state;
+  }
+
+  /** A continuation that stopped mid-way is resumed; one that finished cannot be run again. */
+  private async resumeContinuation(
+    engine: RunEngine,
+    principal: Principal,
+    agent: AgentRecord,
+    version: AgentVersionRecord,
+    conversation: AgentConversationRecord,
+    childId: string,
+    options: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void },
+  ): Promise<RunState> {
+    const child = this.store.agents.getRun(principal.organizationId, childId);
+    const state = child?.state as RunState | undefined;
+    if (state === undefined || (state.status !== "failed" && state.status !== "in_progress")) {
+      throw conflict(
+        `This paused response was already continued by ${childId}${state === undefined ? "" : ` (${state.status})`}`,
+        { param: "previous_response_id" },
+      );
+    }
+    // In this process, a continuation still running is not resumed a second time; after a
+    // restart nothing is running, so an `in_progress` row is one a crash left behind.
+    if (this.running.has(childId)) {
+      throw conflict(`The continuation ${childId} of this response is still running`, {
+        param: "previous_response_id",
+      });
+    }
+    this.running.add(childId);
+    try {
+      const context = this.contextFor(agent, version, conversation, options);
+      const resumed = await engine.resume(state, context);
+      this.store.agents.updateConversation(conversation.id, { lastResponseId: resumed.id });
+      return resumed;
+    } finally {
+      this.running.delete(childId);
+    }
+  }
+
+  private versionById(agent: AgentRecord, versionId: string): AgentVersionRecord {
+    const version = this.store.agents.getVersion(agent.id, versionId);
+    if (version === null)
+      throw conflict(`The version this run used no longer exists`, { param: "previous_response_id" });
+    return version;
+  }
+
+  /** The version's default model, the run's model, or the `#model` switch (400 when not listed). */
+  private pickModel(
+    version: AgentVersionRecord,
+    switchTo: string | undefined,
+    current: string | undefined,
+  ): string {
+    const models = modelsOf(definitionOf(version));
+    if (switchTo !== undefined) {
+      if (!models.includes(switchTo)) {
+        throw invalidRequest(
+          `"${switchTo}" is not one of the models of this agent version (${models.join(", ")})`,
+          { param: "model", code: "model_not_in_agent" },
+        );
+      }
+      return switchTo;
+    }
+    return current ?? (models[0] as string);
+  }
+
+  private conversationOf(org: string, agent: AgentRecord, id: string): AgentConversationRecord {
+    const conversation = this.store.agents.getConversation(org, id);
+    if (conversation === null || conversation.agentId !== agent.id) {
+      throw notFound(`No conversation ${id} with agent "${agent.name}"`, { param: "conversationId" });
+    }
+    return conversation;
+  }
+
+  private updateConversation(
+    conversation: AgentConversationRecord,
+    mode: ConversationMode | undefined,
+    remember: string[],
+  ): AgentConversationRecord {
+    const remembered = [...new Set([...conversation.remembered, ...remember])];
+    if (
+      (mode === undefined || mode === conversation.mode) &&
+      remembered.length === conversation.remembered.length
+    ) {
+      return conversation;
+    }
+    this.store.agents.updateConversation(conversation.id, {
+      ...(mode === undefined ? {} : { mode }),
+      remembered,
+    });
+    return { ...conversation, mode: mode ?? conversation.mode, remembered };
+  }
+
+  private contextFor(
+    agent: AgentRecord,
+    version: AgentVersionRecord,
+    conversation: AgentConversationRecord,
+    options: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void },
+  ): AgentContext {
+    const definition: AgentDefinition = definitionOf(version);
+    return {
+      agentId: agent.id,
+      agentVersionId: version.id,
+      instructions: definition.instructions ?? null,
+      tools: toolsOf(version),
+      policy: definition.hitlPolicy,
+      remembered: new Set(conversation.remembered),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    };
+  }
+}
+
+const runners = new WeakMap<Store, AgentRunner>();
+
+/** The store's agent runner; the first caller's gateway and options are kept. */
+export function agentRunnerFor(store: Store, gateway: Gateway, options?: AgentRunnerOptions): AgentRunner {
+  let runner = runners.get(store);
+  if (runner === undefined) {
+    runner = new AgentRunner(store, gateway, options);
+    runners.set(store, runner);
+  }
+  return runner;
+}
+
+/** Configures the store's runner before first use (tests, embedding apps). */
+export function configureAgentRunner(
+  store: Store,
+  gateway: Gateway,
+  options: AgentRunnerOptions,
+): AgentRunner {
+  const runner = new AgentRunner(store, gateway, options);
+  runners.set(store, runner);
+  return runner;
+}

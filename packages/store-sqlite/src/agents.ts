@@ -1,0 +1,537 @@
+/**
+ * Agents (spec document 3): records found by exact name, immutable numbered versions holding
+ * the validated definition file, labels, conversations (mode, remembered tools) and the
+ * persisted state of each agent response, so a paused run survives a restart.
+ */
+import {
+  type Clock,
+  defaultIdGenerator,
+  type IdGenerator,
+  type PageRequest,
+  pageOffset,
+  systemClock,
+} from "@groundwork/core";
+import type { Database } from "better-sqlite3";
+
+export interface AgentRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  description: string | null;
+  published: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AgentVersionRecord {
+  id: string;
+  agentId: string;
+  versionNumber: number;
+  definition: Record<string, unknown>;
+  active: boolean;
+  copiedFromVersionId: string | null;
+  createdAt: number;
+  deactivatedAt: number | null;
+}
+
+export interface AgentLabelRecord {
+  agentId: string;
+  name: string;
+  agentVersionId: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type AgentMode = "plan" | "ask" | "auto";
+
+export interface AgentConversationRecord {
+  id: string;
+  organizationId: string;
+  agentId: string;
+  mode: AgentMode;
+  remembered: string[];
+  lastResponseId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AgentRunRecord {
+  id: string;
+  organizationId: string;
+  agentId: string;
+  conversationId: string;
+  previousResponseId: string | null;
+  continuedBy: string | null;
+  status: string;
+  state: unknown;
+  pausedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface AgentRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string | null;
+  published: number;
+  created_at: number;
+  updated_at: number;
+}
+
+interface VersionRow {
+  id: string;
+  agent_id: string;
+  version_number: number;
+  definition: string;
+  active: number;
+  copied_from_version_id: string | null;
+  created_at: number;
+  deactivated_at: number | null;
+}
+
+interface LabelRow {
+  agent_id: string;
+  name: string;
+  agent_version_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+interface ConversationRow {
+  id: string;
+  organization_id: string;
+  agent_id: string;
+  mode: AgentMode;
+  remembered: string;
+  last_response_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface RunRow {
+  id: string;
+  organization_id: string;
+  agent_id: string;
+  conversation_id: string;
+  previous_response_id: string | null;
+  continued_by: string | null;
+  status: string;
+  state: string;
+  paused_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toAgent = (row: AgentRow): AgentRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  name: row.name,
+  description: row.description,
+  published: row.published === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toVersion = (row: VersionRow): AgentVersionRecord => ({
+  id: row.id,
+  agentId: row.agent_id,
+  versionNumber: row.version_number,
+  definition: JSON.parse(row.definition) as Record<string, unknown>,
+  active: row.active === 1,
+  copiedFromVersionId: row.copied_from_version_id,
+  createdAt: row.created_at,
+  deactivatedAt: row.deactivated_at,
+});
+
+const toLabel = (row: LabelRow): AgentLabelRecord => ({
+  agentId: row.agent_id,
+  name: row.name,
+  agentVersionId: row.agent_version_id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toConversation = (row: ConversationRow): AgentConversationRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  agentId: row.agent_id,
+  mode: row.mode,
+  remembered: JSON.parse(row.remembered) as string[],
+  lastResponseId: row.last_response_id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toRun = (row: RunRow): AgentRunRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  agentId: row.agent_id,
+  conversationId: row.conversation_id,
+  previousResponseId: row.previous_response_id,
+  continuedBy: row.continued_by,
+  status: row.status,
+  state: JSON.parse(row.state) as unknown,
+  pausedAt: row.paused_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export class AgentStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+    private readonly ids: IdGenerator = defaultIdGenerator,
+  ) {}
+
+  // ---- agents ----
+
+  /** Creates the agent with its first version; null when the name is taken. */
+  create(
+    organizationId: string,
+    input: { name: string; description: string | null; definition: Record<string, unknown> },
+  ): { agent: AgentRecord; version: AgentVersionRecord } | null {
+    const id = this.ids("agt");
+    const now = this.clock.now();
+    let versionId = "";
+    const created = this.db.transaction(() => {
+      const inserted = this.db
+        .prepare(
+          `INSERT INTO agents (id, organization_id, name, description, published, created_at, updated_at)
+           VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING`,
+        )
+        .run(id, organizationId, input.name, input.description, now, now);
+      if (inserted.changes === 0) return false;
+      versionId = this.insertVersion(id, input.definition, null, now);
+      return true;
+    })();
+    if (!created) return null;
+    return {
+      agent: this.get(organizationId, id) as AgentRecord,
+      version: this.versionById(versionId) as AgentVersionRecord,
+    };
+  }
+
+  get(organizationId: string, id: string): AgentRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM agents WHERE organization_id = ? AND id = ?")
+      .get(organizationId, id) as AgentRow | undefined;
+    return row === undefined ? null : toAgent(row);
+  }
+
+  getByName(organizationId: string, name: string): AgentRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM agents WHERE organization_id = ? AND name = ?")
+      .get(organizationId, name) as AgentRow | undefined;
+    return row === undefined ? null : toAgent(row);
+  }
+
+  /** Newest first; `publishedOnly` for the catalog. */
+  list(
+    organizationId: string,
+    page: PageRequest,
+    options: { publishedOnly?: boolean } = {},
+  ): { items: AgentRecord[]; total: number } {
+    const filter = options.publishedOnly === true ? " AND published = 1" : "";
+    const total = (
+      this.db
+        .prepare(`SELECT count(*) AS n FROM agents WHERE organization_id = ?${filter}`)
+        .get(organizationId) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM agents WHERE organization_id = ?${filter} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(organizationId, page.size, pageOffset(page)) as AgentRow[];
+    return { items: rows.map(toAgent), total };
+  }
+
+  /** Null when absent; throws nothing on a taken name: the caller checks `getByName` first. */
+  update(
+    organizationId: string,
+    id: string,
+    changes: { name?: string; description?: string | null; published?: boolean },
+  ): AgentRecord | null {
+    const current = this.get(organizationId, id);
+    if (current === null) return null;
+    this.db
+      .prepare(
+        "UPDATE agents SET name = ?, description = ?, published = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+      )
+      .run(
+        changes.name ?? current.name,
+        changes.description === undefined ? current.description : changes.description,
+        (changes.published ?? current.published) ? 1 : 0,
+        this.clock.now(),
+        organizationId,
+        id,
+      );
+    return this.get(organizationId, id);
+  }
+
+  delete(organizationId: string, id: string): boolean {
+    return (
+      this.db.prepare("DELETE FROM agents WHERE organization_id = ? AND id = ?").run(organizationId, id)
+        .changes > 0
+    );
+  }
+
+  // ---- versions ----
+
+  /** Commits a new active version with the next number. */
+  commitVersion(
+    agentId: string,
+    definition: Record<string, unknown>,
+    options: { copiedFromVersionId?: string | null; description?: string | null } = {},
+  ): AgentVersionRecord {
+    const now = this.clock.now();
+    let id = "";
+    this.db.transaction(() => {
+      id = this.insertVersion(agentId, definition, options.copiedFromVersionId ?? null, now);
+      if (options.description !== undefined) {
+        this.db
+          .prepare("UPDATE agents SET description = ?, updated_at = ? WHERE id = ?")
+          .run(options.description, now, agentId);
+      } else {
+        this.db.prepare("UPDATE agents SET updated_at = ? WHERE id = ?").run(now, agentId);
+      }
+    })();
+    return this.versionById(id) as AgentVersionRecord;
+  }
+
+  private insertVersion(
+    agentId: string,
+    definition: Record<string, unknown>,
+    copiedFrom: string | null,
+    now: number,
+  ): string {
+    const id = this.ids("agv");
+    const next = (
+      this.db
+        .prepare("SELECT coalesce(max(version_number), 0) + 1 AS n FROM agent_versions WHERE agent_id = ?")
+        .get(agentId) as { n: number }
+    ).n;
+    this.db
+      .prepare(
+        `INSERT INTO agent_versions (id, agent_id, version_number, definition, active, copied_from_version_id, created_at)
+         VALUES (?, ?, ?, ?, 1, ?, ?)`,
+      )
+      .run(id, agentId, next, JSON.stringify(definition), copiedFrom, now);
+    return id;
+  }
+
+  versionById(id: string): AgentVersionRecord | null {
+    const row = this.db.prepare("SELECT * FROM agent_versions WHERE id = ?").get(id) as
+      | VersionRow
+      | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  getVersion(agentId: string, versionId: string): AgentVersionRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM agent_versions WHERE agent_id = ? AND id = ?")
+      .get(agentId, versionId) as VersionRow | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  getVersionByNumber(agentId: string, versionNumber: number): AgentVersionRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM agent_versions WHERE agent_id = ? AND version_number = ?")
+      .get(agentId, versionNumber) as VersionRow | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  /** The newest active version, or null while none is active. */
+  latestVersion(agentId: string): AgentVersionRecord | null {
+    const row = this.db
+      .prepare(
+        "SELECT * FROM agent_versions WHERE agent_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
+      )
+      .get(agentId) as VersionRow | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  /** Newest first. */
+  listVersions(agentId: string, page: PageRequest): { items: AgentVersionRecord[]; total: number } {
+    const total = (
+      this.db.prepare("SELECT count(*) AS n FROM agent_versions WHERE agent_id = ?").get(agentId) as {
+        n: number;
+      }
+    ).n;
+    const rows = this.db
+      .prepare(
+        "SELECT * FROM agent_versions WHERE agent_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
+      )
+      .all(agentId, page.size, pageOffset(page)) as VersionRow[];
+    return { items: rows.map(toVersion), total };
+  }
+
+  /** Soft delete: the version stays readable (and addressable by id or number) but is not latest. */
+  deactivateVersion(agentId: string, versionId: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "UPDATE agent_versions SET active = 0, deactivated_at = ? WHERE agent_id = ? AND id = ? AND active = 1",
+        )
+        .run(this.clock.now(), agentId, versionId).changes > 0
+    );
+  }
+
+  // ---- labels ----
+
+  listLabels(agentId: string): AgentLabelRecord[] {
+    return (
+      this.db
+        .prepare("SELECT * FROM agent_labels WHERE agent_id = ? ORDER BY name")
+        .all(agentId) as LabelRow[]
+    ).map(toLabel);
+  }
+
+  getLabel(agentId: string, name: string): AgentLabelRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM agent_labels WHERE agent_id = ? AND name = ?")
+      .get(agentId, name) as LabelRow | undefined;
+    return row === undefined ? null : toLabel(row);
+  }
+
+  /** False when the label exists already. */
+  createLabel(agentId: string, name: string, versionId: string): boolean {
+    const now = this.clock.now();
+    return (
+      this.db
+        .prepare(
+          `INSERT INTO agent_labels (agent_id, name, agent_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (agent_id, name) DO NOTHING`,
+        )
+        .run(agentId, name, versionId, now, now).changes > 0
+    );
+  }
+
+  updateLabel(agentId: string, name: string, versionId: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "UPDATE agent_labels SET agent_version_id = ?, updated_at = ? WHERE agent_id = ? AND name = ?",
+        )
+        .run(versionId, this.clock.now(), agentId, name).changes > 0
+    );
+  }
+
+  deleteLabel(agentId: string, name: string): boolean {
+    return (
+      this.db.prepare("DELETE FROM agent_labels WHERE agent_id = ? AND name = ?").run(agentId, name).changes >
+      0
+    );
+  }
+
+  // ---- conversations ----
+
+  createConversation(organizationId: string, agentId: string, mode: AgentMode): AgentConversationRecord {
+    const id = this.ids("conv");
+    const now = this.clock.now();
+    this.db
+      .prepare(
+        `INSERT INTO agent_conversations (id, organization_id, agent_id, mode, remembered, created_at, updated_at)
+         VALUES (?, ?, ?, ?, '[]', ?, ?)`,
+      )
+      .run(id, organizationId, agentId, mode, now, now);
+    return this.getConversation(organizationId, id) as AgentConversationRecord;
+  }
+
+  getConversation(organizationId: string, id: string): AgentConversationRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM agent_conversations WHERE organization_id = ? AND id = ?")
+      .get(organizationId, id) as ConversationRow | undefined;
+    return row === undefined ? null : toConversation(row);
+  }
+
+  updateConversation(
+    id: string,
+    changes: { mode?: AgentMode; remembered?: string[]; lastResponseId?: string },
+  ): void {
+    const sets: string[] = ["updated_at = ?"];
+    const params: unknown[] = [this.clock.now()];
+    if (changes.mode !== undefined) {
+      sets.push("mode = ?");
+      params.push(changes.mode);
+    }
+    if (changes.remembered !== undefined) {
+      sets.push("remembered = ?");
+      params.push(JSON.stringify(changes.remembered));
+    }
+    if (changes.lastResponseId !== undefined) {
+      sets.push("last_response_id = ?");
+      params.push(changes.lastResponseId);
+    }
+    this.db.prepare(`UPDATE agent_conversations SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
+  }
+
+  // ---- runs ----
+
+  /** Inserts or replaces the state of one response. */
+  saveRun(input: {
+    id: string;
+    organizationId: string;
+    agentId: string;
+    conversationId: string;
+    previousResponseId: string | null;
+    status: string;
+    state: unknown;
+    pausedAt: number | null;
+  }): void {
+    const now = this.clock.now();
+    this.db
+      .prepare(
+        `INSERT INTO agent_runs (id, organization_id, agent_id, conversation_id, previous_response_id, status, state,
+           paused_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, state = excluded.state,
+           paused_at = excluded.paused_at, updated_at = excluded.updated_at`,
+      )
+      .run(
+        input.id,
+        input.organizationId,
+        input.agentId,
+        input.conversationId,
+        input.previousResponseId,
+        input.status,
+        JSON.stringify(input.state),
+        input.pausedAt,
+        now,
+        now,
+      );
+  }
+
+  getRun(organizationId: string, id: string): AgentRunRecord | null {
+    const row = this.db
+      .prepare("SELECT * FROM agent_runs WHERE organization_id = ? AND id = ?")
+      .get(organizationId, id) as RunRow | undefined;
+    return row === undefined ? null : toRun(row);
+  }
+
+  /**
+   * Marks a paused response as continued by `continuationId`, only if nobody did so before;
+   * false when it was already continued (the caller answers 409 or resumes that continuation).
+   */
+  claimContinuation(organizationId: string, id: string, continuationId: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "UPDATE agent_runs SET continued_by = ?, updated_at = ? WHERE organization_id = ? AND id = ? AND continued_by IS NULL",
+        )
+        .run(continuationId, this.clock.now(), organizationId, id).changes > 0
+    );
+  }
+
+  /** Responses of an agent in a given status, oldest first. */
+  listRunsByStatus(organizationId: string, agentId: string, statuses: readonly string[]): AgentRunRecord[] {
+    if (statuses.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM agent_runs WHERE organization_id = ? AND agent_id = ? AND continued_by IS NULL
+           AND status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at, id`,
+      )
+      .all(organizationId, agentId, ...statuses) as RunRow[];
+    return rows.map(toRun);
+  }
+}
