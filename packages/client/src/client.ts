@@ -215,6 +215,54 @@ export class GroundworkClient {
       this.request<T.JsonObject | undefined>("DELETE", `/v1/convert/tasks/${enc(taskId)}`),
   };
 
+  // ---- agents ----
+
+  readonly agents = {
+    list: (page?: T.PageQuery) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/agents", { query: { ...page } }),
+    catalog: () => this.request<T.JsonObject>("GET", "/v1/agents/catalog"),
+    get: (agentId: string) => this.request<T.JsonObject>("GET", `/v1/agents/${enc(agentId)}`),
+    create: (definition: T.JsonObject) =>
+      this.request<T.JsonObject>("POST", "/v1/agents", { json: definition }),
+    apply: (definition: T.JsonObject) =>
+      this.request<T.JsonObject>("POST", "/v1/agents/apply", { json: definition }),
+    update: (agentId: string, body: T.JsonObject) =>
+      this.request<T.JsonObject>("PATCH", `/v1/agents/${enc(agentId)}`, { json: body }),
+    delete: (agentId: string) => this.request<void>("DELETE", `/v1/agents/${enc(agentId)}`),
+    approvals: (agentId: string) => this.request<T.JsonObject>("GET", `/v1/agents/${enc(agentId)}/approvals`),
+    versions: {
+      list: (agentId: string, page?: T.PageQuery) =>
+        this.request<T.Page<T.JsonObject>>("GET", `/v1/agents/${enc(agentId)}/versions`, {
+          query: { ...page },
+        }),
+      create: (agentId: string, definition: T.JsonObject) =>
+        this.request<T.JsonObject>("POST", `/v1/agents/${enc(agentId)}/versions`, { json: definition }),
+      latest: (agentId: string) =>
+        this.request<T.JsonObject>("GET", `/v1/agents/${enc(agentId)}/versions/latest`),
+      get: (agentId: string, versionId: string) =>
+        this.request<T.JsonObject>("GET", `/v1/agents/${enc(agentId)}/versions/${enc(versionId)}`),
+      activate: (agentId: string, versionId: string) =>
+        this.request<T.JsonObject>("PUT", `/v1/agents/${enc(agentId)}/versions/${enc(versionId)}/activate`),
+      deactivate: (agentId: string, versionId: string) =>
+        this.request<void>("DELETE", `/v1/agents/${enc(agentId)}/versions/${enc(versionId)}`),
+      policy: (agentId: string, versionId: string, query?: { tool?: string; mode?: string }) =>
+        this.request<T.JsonObject>("GET", `/v1/agents/${enc(agentId)}/versions/${enc(versionId)}/policy`, {
+          query: { ...query },
+        }),
+    },
+    labels: {
+      list: (agentId: string) => this.request<T.JsonObject>("GET", `/v1/agents/${enc(agentId)}/labels`),
+      create: (agentId: string, body: { name: string; agentVersionId: string }) =>
+        this.request<T.JsonObject>("POST", `/v1/agents/${enc(agentId)}/labels`, { json: body }),
+      update: (agentId: string, labelName: string, body: { agentVersionId: string }) =>
+        this.request<T.JsonObject>("PUT", `/v1/agents/${enc(agentId)}/labels/${enc(labelName)}`, {
+          json: body,
+        }),
+      delete: (agentId: string, labelName: string) =>
+        this.request<void>("DELETE", `/v1/agents/${enc(agentId)}/labels/${enc(labelName)}`),
+    },
+  };
+
   // ---- knowledge bases and files ----
 
   readonly knowledgeBases = {

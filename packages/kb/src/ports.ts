@@ -161,4 +161,3 @@ export type EmbedderFor = (
   knowledgeBase: KnowledgeBaseRecord,
   revision: RevisionRecord | null,
 ) => EmbeddingModel;
-

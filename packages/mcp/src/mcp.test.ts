@@ -61,6 +61,9 @@ describe("streamable HTTP transport", () => {
     for (const required of [
       "svc_chat",
       "svc_create_response",
+      "svc_decide_agent_approvals",
+      "svc_get_agent_version_policy",
+      "svc_list_agent_catalog",
       "svc_list_models",
       "svc_list_schemas",
       "svc_create_extraction",
@@ -149,9 +152,9 @@ describe("streamable HTTP transport", () => {
     expect(mode.isError).toBe(true);
     expect(mode.content[0]?.text).toMatch(/only to agent runs/);
 
-    const agent = await call("svc_create_response", { model: "agent/support", input: "x" });
+    const agent = await call("svc_create_response", { model: "agent/nobody", input: "x" });
     expect(agent.isError).toBe(true);
-    expect(agent.structuredContent?.error).toMatchObject({ status: 501 });
+    expect(agent.structuredContent?.error).toMatchObject({ status: 404 });
   });
 
   it("serves the project's own API docs", async () => {
@@ -161,6 +164,76 @@ describe("streamable HTTP transport", () => {
     const gateway = await call("svc_get_api_docs", { section: "gateway", heading: "Endpoints" });
     expect(gateway.structuredContent?.markdown).toMatch(/^## Endpoints/);
     expect((await call("svc_get_api_docs", { section: "nope" })).isError).toBe(true);
+  });
+});
+
+describe("agent runs through the tool server", () => {
+  const support = {
+    name: "support",
+    models: ["gw-chat"],
+    instructions: "You are the support agent.",
+    tools: [
+      {
+        name: "refund",
+        description: "Refund an order",
+        parameters: { type: "object", properties: { order: { type: "string" } } },
+        annotations: { readOnlyHint: false, destructiveHint: false },
+      },
+    ],
+    hitlPolicy: { version: 1, default: "allow", classes: { write: "approve" } },
+  };
+
+  it("pauses for approval, relays the approved client tool, and completes", async () => {
+    const created = await call("svc_create_agent", { definition: support, apply: true });
+    expect(created.isError).toBeFalsy();
+    upstream.enqueue(
+      { toolCalls: [{ id: "call_R", name: "refund", arguments: { order: "A1" } }] },
+      { text: "The refund for A1 is done." },
+    );
+
+    const paused = await call("svc_create_response", { model: "agent/support", input: "refund order A1" });
+    expect(paused.isError).toBeFalsy();
+    expect(paused.structuredContent).toMatchObject({ status: "requires_approval", model: "gw-chat" });
+    const approvals = paused.structuredContent?.pendingApprovals as Array<{ id: string; tool: string }>;
+    expect(approvals.map((a) => a.tool)).toEqual(["refund"]);
+
+    const policy = await call("svc_get_agent_version_policy", {
+      agentId: (created.structuredContent?.agent as { id: string }).id,
+      versionId: (created.structuredContent?.version as { id: string }).id,
+      tool: "refund",
+    });
+    expect(JSON.stringify(policy.structuredContent)).toContain("PAUSE_APPROVAL");
+
+    const approved = await call("svc_decide_agent_approvals", {
+      agent: "agent/support",
+      responseId: paused.structuredContent?.responseId,
+      decisions: [{ approvalId: approvals[0]?.id, decision: "approve" }],
+    });
+    expect(approved.isError).toBeFalsy();
+    expect(approved.structuredContent).toMatchObject({ status: "requires_tool_output" });
+    const pending = approved.structuredContent?.pendingToolCalls as Array<{ callId: string; tool: string }>;
+    expect(pending.map((p) => p.tool)).toEqual(["refund"]);
+
+    const done = await call("svc_decide_agent_approvals", {
+      agent: "agent/support",
+      responseId: approved.structuredContent?.responseId,
+      outputs: [{ callId: pending[0]?.callId, output: "refunded 10 EUR" }],
+    });
+    expect(done.structuredContent).toMatchObject({ status: "completed", text: "The refund for A1 is done." });
+    const lastMessages = JSON.stringify(upstream.requests.at(-1)?.body);
+    expect(lastMessages).toContain("refunded 10 EUR");
+  });
+
+  it("refuses a decision that misses a pending approval, with the API's message", async () => {
+    upstream.enqueue({ toolCalls: [{ id: "call_S", name: "refund", arguments: { order: "B2" } }] });
+    const paused = await call("svc_create_response", { model: "agent/support", input: "refund B2" });
+    const missing = await call("svc_decide_agent_approvals", {
+      agent: "agent/support",
+      responseId: paused.structuredContent?.responseId,
+      decisions: [],
+    });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent?.error).toMatchObject({ status: 400 });
   });
 });
 

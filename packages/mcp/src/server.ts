@@ -9,6 +9,7 @@ import { isGroundworkError } from "@groundwork/core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
+import { agentTools } from "./tools/agents.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
 import { gatewayTools } from "./tools/gateway.js";
@@ -30,6 +31,7 @@ export const SERVER_VERSION = "0.1.0";
 export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
   return [
     ...gatewayTools,
+    ...agentTools,
     ...providerTools,
     ...schemaTools,
     ...conversionTools,

@@ -7,6 +7,7 @@ import type { z } from "zod";
 
 export type ToolGroup =
   | "AI Gateway"
+  | "Agents"
   | "Audio Transcription"
   | "Providers"
   | "Schemas"

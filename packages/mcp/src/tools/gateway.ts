@@ -2,6 +2,7 @@ import type { ChatCompletionBody } from "@groundwork/client";
 import { invalidRequest } from "@groundwork/core";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
+import { runAgent } from "./agents.js";
 import { defined, fileInput, toBlob } from "./common.js";
 
 const message = z.object({
@@ -41,7 +42,7 @@ export const gatewayTools = [
     group: "AI Gateway",
     title: "Create a response",
     description:
-      "Calls POST /v1/responses. With `provider/model` (or a built-in name) it is a direct model call and returns text and usage. Agent runs (`agent/<name>`) answer an error until agents are available.",
+      "Calls POST /v1/responses. With `provider/model` (or a built-in name) it is a direct model call and returns text and usage. With `agent/<name>[@label|@version][#model]` it runs the agent and returns the run envelope (status, responseId, conversationId, text, toolCalls, pendingApprovals, pendingToolCalls, next, model); answer pauses with svc_decide_agent_approvals.",
     readOnly: false,
     input: {
       model: z
@@ -69,23 +70,23 @@ export const gatewayTools = [
           param: args.mode !== undefined ? "mode" : "agentModel",
         });
       }
-      const model =
-        isAgent && args.agentModel !== undefined
-          ? `${args.model.split("#")[0]}#${args.agentModel}`
-          : args.model;
-      const response = await client.responses.create(
-        defined({
-          model,
-          input: args.input,
-          instructions: args.instructions,
-          previous_response_id: args.previous_response_id,
-          conversationId: args.conversationId,
-          mode: args.mode,
-        }),
-      );
-      if (isAgent) return response;
+      const body = defined({
+        model: args.model,
+        input: args.input,
+        instructions: args.instructions,
+        previous_response_id: args.previous_response_id,
+        conversationId: args.conversationId,
+        agentModel: args.agentModel,
+        mode: args.mode,
+      });
+      if (isAgent) return runAgent(client, body);
       // A plain model call returns only text and usage.
-      return { text: outputText(response), usage: response.usage ?? null, model: response.model ?? model };
+      const response = await client.responses.create(body);
+      return {
+        text: outputText(response),
+        usage: response.usage ?? null,
+        model: response.model ?? args.model,
+      };
     },
   }),
   defineTool({
