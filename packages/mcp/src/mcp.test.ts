@@ -198,8 +198,8 @@ describe("agent runs through the tool server", () => {
     expect(approvals.map((a) => a.tool)).toEqual(["refund"]);
 
     const policy = await call("svc_get_agent_version_policy", {
-      agentId: (created.structuredContent?.agent as { id: string }).id,
-      versionId: (created.structuredContent?.version as { id: string }).id,
+      agentId: (created.structuredContent?.agent as { id: string } | undefined)?.id,
+      versionId: (created.structuredContent?.version as { id: string } | undefined)?.id,
       tool: "refund",
     });
     expect(JSON.stringify(policy.structuredContent)).toContain("PAUSE_APPROVAL");
