@@ -32,7 +32,7 @@ describe("groundwork serve", () => {
 
       const health = await fetch(`${first.url}/health`);
       expect(await health.json()).toEqual({ status: "ok" });
-      const authed = await fetch(`${first.url}/v1/agents`, {
+      const authed = await fetch(`${first.url}/v1/responses/resp_1`, {
         headers: { Authorization: `Bearer ${first.adminKey}` },
       });
       expect(authed.status).toBe(501);
@@ -44,7 +44,7 @@ describe("groundwork serve", () => {
 
       const second = await startServer({ dataDir: data.path });
       expect(second.adminKey).toBeNull();
-      const again = await fetch(`${second.url}/v1/agents`, {
+      const again = await fetch(`${second.url}/v1/responses/resp_1`, {
         headers: { Authorization: `Bearer ${first.adminKey}` },
       });
       expect(again.status).toBe(501);
@@ -84,13 +84,13 @@ describe("groundwork keys", () => {
       try {
         // The data folder was not empty, so no bootstrap organization was created.
         expect(server.adminKey).toBeNull();
-        const asViewer = await fetch(`${server.url}/v1/agents`, {
+        const asViewer = await fetch(`${server.url}/v1/responses/resp_1`, {
           headers: { Authorization: `Bearer ${key}` },
         });
         expect(asViewer.status).toBe(501);
 
         expect(groundwork(["keys", "revoke", "--data", data.path, key]).code).toBe(0);
-        const revoked = await fetch(`${server.url}/v1/agents`, {
+        const revoked = await fetch(`${server.url}/v1/responses/resp_1`, {
           headers: { Authorization: `Bearer ${key}` },
         });
         expect(revoked.status).toBe(401);
