@@ -40,3 +40,20 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
 export async function readBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
   return validate(schema, await readJson(c));
 }
+
+/**
+ * Reads a multipart/form-data body. Anything else, or a body that cannot be
+ * parsed, is a 400 whose message says what to send; a size error raised while
+ * reading (a body limit) passes through with its own status.
+ */
+export async function readMultipart(c: Context<AppEnv>, expected: string, param: string): Promise<FormData> {
+  if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) {
+    throw invalidRequest(`Send ${expected} as multipart/form-data`, { param });
+  }
+  try {
+    return await c.req.raw.formData();
+  } catch (error) {
+    if (error instanceof Error && "status" in error) throw error;
+    throw invalidRequest("The multipart body could not be read", { param });
+  }
+}

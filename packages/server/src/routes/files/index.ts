@@ -7,6 +7,7 @@
 import { gone, invalidRequest, notFound, parsePageRequest, payloadTooLarge, toPage } from "@groundwork/core";
 import type { FileRecord } from "@groundwork/store-sqlite";
 import type { Context, Hono } from "hono";
+import { readMultipart } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { detectUpload } from "../kb/document-parser.js";
@@ -44,18 +45,7 @@ function mimeOf(bytes: Uint8Array, filename: string, declared: string): string {
 
 export function registerFileRoutes(app: Hono<AppEnv>): void {
   app.post("/v1/files", requireRole("member"), async (c) => {
-    if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) {
-      throw invalidRequest("Upload a file as multipart/form-data with a `file` part and a `purpose` field", {
-        param: "file",
-      });
-    }
-    let form: FormData;
-    try {
-      form = await c.req.raw.formData();
-    } catch (error) {
-      if (error instanceof Error && "status" in error) throw error;
-      throw invalidRequest("The multipart body could not be read");
-    }
+    const form = await readMultipart(c, "a `file` part and a `purpose` field", "file");
     const file = form.get("file");
     if (!(file instanceof File)) throw invalidRequest("file is required (a file part)", { param: "file" });
     const purpose = form.get("purpose");

@@ -6,6 +6,7 @@
 import { invalidRequest, payloadTooLarge } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
 import type { Hono } from "hono";
+import { readMultipart } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 
@@ -14,16 +15,7 @@ export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 
 export function registerAudio(app: Hono<AppEnv>, gateway: Gateway): void {
   app.post("/v1/audio/transcriptions", requireRole("member"), async (c) => {
-    const contentType = c.req.header("content-type") ?? "";
-    if (!contentType.startsWith("multipart/form-data")) {
-      throw invalidRequest("Send the audio as multipart/form-data with a `file` part and a `model` field");
-    }
-    let form: FormData;
-    try {
-      form = await c.req.raw.formData();
-    } catch {
-      throw invalidRequest("The multipart body could not be read");
-    }
+    const form = await readMultipart(c, "the audio as a `file` part with a `model` field", "file");
     const file = form.get("file");
     if (!(file instanceof File))
       throw invalidRequest("file is required (an audio file part)", { param: "file" });

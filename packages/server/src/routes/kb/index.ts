@@ -35,7 +35,7 @@ import type { Store } from "@groundwork/store-sqlite";
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { readBody } from "../../http/body.js";
+import { readBody, readMultipart } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { embeddingCatalogue } from "../gateway/providers.js";
@@ -315,18 +315,7 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: Knowledg
     }),
     async (c) => {
       const kb = knowledgeBaseOf(c, c.req.param("id"));
-      if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) {
-        throw invalidRequest("Upload documents as multipart/form-data with one or more `files` parts", {
-          param: "files",
-        });
-      }
-      let form: FormData;
-      try {
-        form = await c.req.raw.formData();
-      } catch (error) {
-        if (error instanceof Error && "status" in error) throw error;
-        throw invalidRequest("The multipart body could not be read");
-      }
+      const form = await readMultipart(c, "one or more `files` parts", "files");
       const files = [...form.getAll("files"), ...form.getAll("files[]")].filter(
         (item): item is File => item instanceof File,
       );
