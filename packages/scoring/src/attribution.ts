@@ -35,19 +35,26 @@ export function attributeSignals(
   const arrayRooted = itemRanges.has(ROOT_GROUP);
 
   const locate = (pointer: string): CollectedSignals | undefined => {
-    let tokens: string[];
-    try {
-      // Without a `~` there is nothing to unescape, and splitting is all parsing does; most signal
-      // pointers take this path, which keeps attribution off the profile.
-      tokens = pointer.includes("~") ? parsePointer(pointer) : pointer.slice(1).split("/");
-    } catch {
-      return undefined;
+    // Without a `~` there is nothing to unescape, and splitting is all parsing does; most signal
+    // pointers take this path, which keeps attribution off the profile. Only the first three tokens
+    // matter, so they are cut out one by one rather than splitting the whole pointer into an array.
+    let tokens: readonly string[] | PointerTokens;
+    if (pointer.includes("~")) {
+      try {
+        tokens = parsePointer(pointer);
+      } catch {
+        return undefined;
+      }
+    } else {
+      tokens = firstTokens(pointer);
     }
     let index = rootFields.get(tokens[0] ?? "");
     if (index === undefined) {
-      const [group, position, name] = arrayRooted ? [ROOT_GROUP, tokens[0], tokens[1]] : tokens;
+      const group = arrayRooted ? ROOT_GROUP : tokens[0];
+      const position = arrayRooted ? tokens[0] : tokens[1];
+      const name = arrayRooted ? tokens[1] : tokens[2];
       const range =
-        group === undefined || position === undefined || !/^(0|[1-9][0-9]*)$/.test(position)
+        group === undefined || position === undefined || !isArrayIndex(position)
           ? undefined
           : itemRanges.get(group)?.[Number(position)];
       if (range === undefined || name === undefined) return undefined;
@@ -75,7 +82,38 @@ export function attributeSignals(
       target.failedRules.push({ severity: outcome.severity, automationBlocker: outcome.automationBlocker });
   }
   // Most fields receive no signal; they share one empty, frozen record.
-  return Array.from(signals, (entry) => entry ?? NO_SIGNALS);
+  const result: FieldSignals[] = new Array(signals.length);
+  for (let index = 0; index < signals.length; index++) result[index] = signals[index] ?? NO_SIGNALS;
+  return result;
+}
+
+/** The first three tokens of a pointer; a shorter pointer leaves the rest undefined. */
+type PointerTokens = [string | undefined, string | undefined, string | undefined];
+
+/**
+ * The first three tokens of a pointer without `~` escapes, as splitting it would give them. Like
+ * `pointer.slice(1).split("/")`, the empty pointer yields one empty token.
+ */
+function firstTokens(pointer: string): PointerTokens {
+  const tokens: PointerTokens = [undefined, undefined, undefined];
+  let start = 1;
+  for (let position = 0; position < 3; position++) {
+    const slash = pointer.indexOf("/", start);
+    tokens[position] = pointer.slice(start, slash === -1 ? pointer.length : slash);
+    if (slash === -1) break;
+    start = slash + 1;
+  }
+  return tokens;
+}
+
+/** "0" or a decimal without a leading zero: an array index as a JSON pointer writes it. */
+function isArrayIndex(token: string): boolean {
+  if (token.length === 0 || (token.length > 1 && token.charCodeAt(0) === 0x30)) return false;
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 interface CollectedSignals {

@@ -77,7 +77,9 @@ export interface ScoringSettings {
 function memoized<T>(lookup: (property: string) => T): (property: string) => T {
   const cache = new Map<string, T>();
   return (property) => {
-    if (cache.has(property)) return cache.get(property) as T;
+    // One lookup in the common case; `has` only tells a cached undefined from a miss.
+    const cached = cache.get(property);
+    if (cached !== undefined || cache.has(property)) return cached as T;
     const value = lookup(property);
     cache.set(property, value);
     return value;

@@ -103,11 +103,10 @@ function buildScoring(
   let currentKey: string | null = null;
   let item: ItemEntry | undefined;
   grounded.scoredFields.forEach((field, index) => {
-    const computed = confidences?.[index];
     const entry: FieldEntry = {
       grounding: field.grounding,
-      confidence: computed?.confidence ?? null,
-      provenance: computed?.provenance ?? null,
+      confidence: confidences?.confidence[index] ?? null,
+      provenance: confidences?.provenance[index] ?? null,
     };
     if (field.itemKey === null) {
       setOwn(fields, field.name, entry);
@@ -131,11 +130,7 @@ function buildScoring(
     confidence:
       confidences === null
         ? null
-        : confidenceSummary(
-            grounded.scoredFields,
-            confidences.map((computed) => computed.confidence),
-            settings,
-          ),
+        : confidenceSummary(grounded.scoredFields, confidences.confidence, settings),
   };
 }
 
@@ -144,14 +139,25 @@ function confidenceOf(
   settings: ScoringSettings,
   violations: readonly SchemaViolation[],
   outcomes: readonly RuleOutcome[],
-): Array<{ confidence: FieldConfidence; provenance: FieldEntry["provenance"] }> {
+): FieldConfidences {
   const signals = attributeSignals(grounded.scoredFields, violations, outcomes);
-  return grounded.scoredFields.map((field, index) => {
+  // Two parallel arrays rather than a pair object per field: the summary wants the confidences alone.
+  const confidence: FieldConfidence[] = new Array(grounded.scoredFields.length);
+  const provenance: Array<FieldEntry["provenance"]> = new Array(grounded.scoredFields.length);
+  grounded.scoredFields.forEach((field, index) => {
     const fieldSignals = signals[index]!;
-    const confidence = compositeConfidence(field.grounding, fieldSignals);
+    const computed = compositeConfidence(field.grounding, fieldSignals);
     const threshold = settings.compositeThreshold(thresholdProperty(field));
-    return { confidence, provenance: provenanceOf(field.grounding, fieldSignals, confidence, threshold) };
+    confidence[index] = computed;
+    provenance[index] = provenanceOf(field.grounding, fieldSignals, computed, threshold);
   });
+  return { confidence, provenance };
+}
+
+/** Per scored field, by index: its composite confidence and its provenance. */
+interface FieldConfidences {
+  confidence: FieldConfidence[];
+  provenance: Array<FieldEntry["provenance"]>;
 }
 
 /** Array properties per the output or the schema; `$root` when the output is an array. */

@@ -10,7 +10,7 @@ import {
 import { setOwn } from "../set-own.js";
 import type { FieldGrounding, GroundingBasis, TopLevelGrounding } from "../types.js";
 import { detectKeyFields, isKeyFieldName } from "./key-fields.js";
-import { codePointLength } from "./normalize-text.js";
+import { codePointLengthUpTo } from "./normalize-text.js";
 import { SchemaNavigator } from "./schema-navigation.js";
 import { type MatchBasis, searchValues } from "./search-values.js";
 
@@ -106,17 +106,25 @@ export function groundFields(input: GroundingInput): FieldGroundings {
   const settings = readScoringSettings(input.extractionConfig);
   const slots = collectSlots(input.output, new SchemaNavigator(input.jsonSchema), settings);
 
+  const { fields, values, hints } = slots;
   const searched: string[] = [];
-  slots.values.forEach((value, index) => {
-    const hint = slots.hints[index];
-    if (hint === "system_assigned" || (hint === "default_absent" && isDefaultish(value))) return;
-    for (const text of searchableStrings(value)) searched.push(text);
-  });
+  for (let index = 0; index < values.length; index++) {
+    const value = values[index];
+    const hint = hints[index];
+    if (hint === "system_assigned" || (hint === "default_absent" && isDefaultish(value))) continue;
+    // Strings and arrays are walked in place: a one-element array per string value would be garbage.
+    if (typeof value === "string") {
+      if (isSearchable(value)) searched.push(value);
+    } else if (Array.isArray(value)) {
+      for (const element of value) if (isSearchable(element)) searched.push(element);
+    }
+  }
   const matches = searchValues(searched, input.texts);
-  slots.fields.forEach((field, index) => {
-    field.grounding = groundSlot(slots.values[index], slots.hints[index], field.keyField, matches);
-  });
-  return summarize(slots.fields);
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index]!;
+    field.grounding = groundSlot(values[index], hints[index], field.keyField, matches);
+  }
+  return summarize(fields);
 }
 
 function collectSlots(output: unknown, schemas: SchemaNavigator, settings: ScoringSettings): Slots {
@@ -191,7 +199,9 @@ function collectItems(
     if (!isPlainObject(element)) return;
     const itemKey = `${keyPrefix}[${index}]`;
     const itemPointer = appendPointer(arrayPointer, index);
-    for (const [name, value] of Object.entries(element)) {
+    // Keys, not entries: one array per item instead of one more per field.
+    for (const name of Object.keys(element)) {
+      const value = element[name];
       if (value === null || value === undefined) continue;
       slots.fields.push({
         key: `${itemKey}.${name}`,
@@ -239,12 +249,10 @@ export function isDefaultish(value: unknown): boolean {
 }
 
 function isSearchable(value: unknown): value is string {
-  return typeof value === "string" && codePointLength(value.trim()) >= MIN_SEARCHED_LENGTH;
-}
-
-function searchableStrings(value: unknown): string[] {
-  if (isSearchable(value)) return [value];
-  return Array.isArray(value) ? value.filter(isSearchable) : [];
+  // Counting stops at the minimum: only whether the value reaches it matters.
+  return (
+    typeof value === "string" && codePointLengthUpTo(value.trim(), MIN_SEARCHED_LENGTH) >= MIN_SEARCHED_LENGTH
+  );
 }
 
 const MATCH_RANK: Record<MatchBasis, number> = {
@@ -262,17 +270,25 @@ function groundSlot(
 ): FieldGrounding {
   if (hint === "system_assigned") return grounding("system_assigned", keyField);
   if (hint === "default_absent" && isDefaultish(value)) return grounding("default_absent", keyField);
-  const strings = searchableStrings(value);
-  if (strings.length === 0) return grounding("unverifiable", keyField);
-  // An array is as well grounded as its weakest searchable element.
-  let weakest: MatchBasis = "exact_match";
-  for (const text of strings) {
-    let basis = matches.get(text) ?? "not_found";
-    // `literal`: the value must appear verbatim; anything less is treated as invented.
-    if (hint === "literal" && basis !== "exact_match") basis = "not_found";
-    if (MATCH_RANK[basis] < MATCH_RANK[weakest]) weakest = basis;
+  if (typeof value === "string") {
+    if (!isSearchable(value)) return grounding("unverifiable", keyField);
+    return grounding(matchOf(value, hint, matches), keyField);
   }
-  return grounding(weakest, keyField);
+  if (!Array.isArray(value)) return grounding("unverifiable", keyField);
+  // An array is as well grounded as its weakest searchable element.
+  let weakest: MatchBasis | null = null;
+  for (const element of value) {
+    if (!isSearchable(element)) continue;
+    const basis = matchOf(element, hint, matches);
+    if (weakest === null || MATCH_RANK[basis] < MATCH_RANK[weakest]) weakest = basis;
+  }
+  return grounding(weakest ?? "unverifiable", keyField);
+}
+
+function matchOf(text: string, hint: FieldHint | undefined, matches: ReadonlyMap<string, MatchBasis>) {
+  const basis = matches.get(text) ?? "not_found";
+  // `literal`: the value must appear verbatim; anything less is treated as invented.
+  return hint === "literal" && basis !== "exact_match" ? "not_found" : basis;
 }
 
 // Groundings are plain values shared by every field with the same outcome (frozen, so that sharing is

@@ -32,11 +32,17 @@ export function isSeparatorCode(code: number): boolean {
   return SEPARATOR_CODES[code] === 1;
 }
 
-const ASCII_ONLY = /^\p{ASCII}*$/u;
+// Every code point below U+0300 (ASCII and Latin-1 included) has NFC_Quick_Check=Yes, so a string made
+// only of them is already NFC; the first "Maybe" (a combining mark) is U+0300.
+const FIRST_NFC_UNSTABLE = 0x300;
 
 export function toNfc(text: string): string {
-  // ASCII is always NFC; the test is much cheaper than a call into ICU for the many short values.
-  return ASCII_ONLY.test(text) ? text : text.normalize("NFC");
+  // A loop over code units is much cheaper than a call into ICU (or a regular expression) for the many
+  // short values, and allocates nothing.
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= FIRST_NFC_UNSTABLE) return text.normalize("NFC");
+  }
+  return text;
 }
 
 /** Every run of separators becomes one space; used on the input text. */
@@ -46,13 +52,42 @@ export function normalizeSeparators(text: string): string {
 
 /** The form of a value searched for a normalized match: separators collapsed, ends trimmed. */
 export function normalizeValue(value: string): string {
-  return normalizeSeparators(toNfc(value)).trim();
+  const nfc = toNfc(value);
+  // Most values are already in normalized form; checking that is a loop over code units, where the
+  // replace and trim would build two strings.
+  return isNormalizedForm(nfc) ? nfc : normalizeSeparators(nfc).trim();
 }
 
-/** Length in code points, so that an astral character counts once. */
+/** No separator but single inner spaces: what `normalizeSeparators(text).trim()` leaves unchanged. */
+function isNormalizedForm(text: string): boolean {
+  const last = text.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const code = text.charCodeAt(i);
+    if (SEPARATOR_CODES[code] !== 1) continue;
+    if (code !== 0x20 || i === 0 || i === last || text.charCodeAt(i + 1) === 0x20) return false;
+  }
+  return true;
+}
+
+/** Length in code points, so that an astral character (a surrogate pair) counts once. */
 export function codePointLength(text: string): number {
+  return codePointLengthUpTo(text, text.length);
+}
+
+/**
+ * Length in code points, counting no further than `limit`: enough to compare a length with a minimum
+ * without walking a long string. Counted like string iteration: a lone surrogate is one code point.
+ */
+export function codePointLengthUpTo(text: string, limit: number): number {
   let count = 0;
-  for (const _ of text) count++;
+  for (let i = 0; i < text.length && count < limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
   return count;
 }
 

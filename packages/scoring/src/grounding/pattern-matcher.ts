@@ -41,10 +41,19 @@ export class PatternMatcher {
     // path, so the trie is built without any per-node lookup table, and every node's edges come out
     // already sorted.
     const order = patterns.map((_, id) => id).sort((a, b) => compareCodeUnits(patterns[a]!, patterns[b]!));
-    const edgeParent: number[] = [];
-    const edgeCodes: number[] = [];
-    const terminal: number[] = [NO_NODE];
-    const path: number[] = [0];
+    // The trie has at most one node per pattern code unit (plus the root), so its arrays are allocated
+    // once at that bound rather than grown push by push; only the used prefix is kept.
+    let capacity = 1;
+    let longest = 0;
+    for (const pattern of patterns) {
+      capacity += pattern.length;
+      if (pattern.length > longest) longest = pattern.length;
+    }
+    const edgeParent = new Int32Array(capacity - 1);
+    const edgeCodes = new Uint16Array(capacity - 1);
+    const terminal = new Int32Array(capacity).fill(NO_NODE);
+    const path = new Int32Array(longest + 1);
+    let count = 1;
     let previous = "";
     for (const id of order) {
       const pattern = patterns[id]!;
@@ -53,10 +62,9 @@ export class PatternMatcher {
       const limit = Math.min(pattern.length, previous.length);
       while (shared < limit && pattern.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
       for (let depth = shared; depth < pattern.length; depth++) {
-        const child = terminal.length;
-        terminal.push(NO_NODE);
-        edgeParent.push(path[depth]!);
-        edgeCodes.push(pattern.charCodeAt(depth));
+        const child = count++;
+        edgeParent[child - 1] = path[depth]!;
+        edgeCodes[child - 1] = pattern.charCodeAt(depth);
         path[depth + 1] = child;
       }
       terminal[path[pattern.length]!] = id;
@@ -65,23 +73,23 @@ export class PatternMatcher {
 
     // Edges were created child by child, so edge k leads to node k + 1; a stable counting sort by
     // parent lays them out contiguously per node.
-    const count = terminal.length;
-    this.terminal = Int32Array.from(terminal);
+    const edges = count - 1;
+    this.terminal = terminal.slice(0, count);
     this.edgeStart = new Int32Array(count + 1);
-    for (const parent of edgeParent) this.edgeStart[parent + 1]!++;
+    for (let edge = 0; edge < edges; edge++) this.edgeStart[edgeParent[edge]! + 1]!++;
     for (let node = 0; node < count; node++) this.edgeStart[node + 1]! += this.edgeStart[node]!;
-    this.edgeCode = new Uint16Array(edgeParent.length);
-    this.edgeTarget = new Int32Array(edgeParent.length);
+    this.edgeCode = new Uint16Array(edges);
+    this.edgeTarget = new Int32Array(edges);
     const cursor = this.edgeStart.slice(0, count);
-    edgeParent.forEach((parent, edge) => {
+    for (let edge = 0; edge < edges; edge++) {
+      const parent = edgeParent[edge]!;
       const at = cursor[parent]!++;
       this.edgeCode[at] = edgeCodes[edge]!;
       this.edgeTarget[at] = edge + 1;
       if (parent === 0) this.rootNext[edgeCodes[edge]!] = edge + 1;
-    });
+    }
     this.depth = new Int32Array(count);
-    for (let edge = 0; edge < edgeParent.length; edge++)
-      this.depth[edge + 1] = this.depth[edgeParent[edge]!]! + 1;
+    for (let edge = 0; edge < edges; edge++) this.depth[edge + 1] = this.depth[edgeParent[edge]!]! + 1;
 
     this.fail = new Int32Array(count);
     this.output = new Int32Array(count).fill(NO_NODE);

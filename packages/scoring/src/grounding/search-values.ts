@@ -37,45 +37,52 @@ export function searchValues(values: Iterable<string>, texts: readonly string[])
     return id;
   };
   const fileParts = new Map<number, number[]>();
-  const toVerify = new Map<number, Candidate[]>();
+  // Per distinct value: its NFC form and leading separator count, for the verbatim check. A value whose
+  // raw form is its normalized form (and has no space) is exact as soon as its pattern is found.
+  const raws: string[] = new Array(distinct.length);
+  const leads = new Int32Array(distinct.length);
   const exact = new Uint8Array(distinct.length);
-  distinct.forEach((value, index) => {
+  for (let index = 0; index < distinct.length; index++) {
+    const value = distinct[index]!;
     const raw = toNfc(value);
     const normalized = normalizeValue(raw);
     if (normalized === "") {
       // Only separators ("___"): nothing to normalize to, so it is looked for verbatim.
       results.set(value, rawTexts.some((text) => text.includes(raw)) ? "exact_match" : "not_found");
       patternOf[index] = -1;
-      return;
+      continue;
     }
-    const id = patternId(normalized);
-    patternOf[index] = id;
+    patternOf[index] = patternId(normalized);
     // File-name stems ride along in the first scan: they are few, and finding them there spares the
     // second scan for the common case of a file name quoted without its extension.
-    const parts = fileNameParts(raw, normalized).map((part) => patternId(part));
-    if (parts.length > 0) fileParts.set(index, parts);
-    if (raw === normalized && !raw.includes(" ")) {
-      exact[index] = 1;
-    } else {
-      let list = toVerify.get(id);
-      if (list === undefined) {
-        list = [];
-        toVerify.set(id, list);
-      }
-      list.push({ index, raw, lead: leadingSeparators(raw) });
-    }
-  });
+    const parts = fileNameParts(raw, normalized);
+    if (parts.length > 0) fileParts.set(index, parts.map(patternId));
+    raws[index] = raw;
+    if (raw === normalized && !raw.includes(" ")) exact[index] = 1;
+    else leads[index] = leadingSeparators(raw);
+  }
+
+  // The values still to confirm verbatim, chained per pattern through two index arrays (no list or
+  // record per value): firstCandidate[pattern] → nextCandidate[value] → … → -1.
+  const verify = new Uint8Array(patterns.length);
+  const firstCandidate = new Int32Array(patterns.length).fill(-1);
+  const nextCandidate = new Int32Array(distinct.length);
+  for (let index = distinct.length - 1; index >= 0; index--) {
+    const id = patternOf[index]!;
+    if (id === -1 || exact[index] === 1) continue;
+    nextCandidate[index] = firstCandidate[id]!;
+    firstCandidate[id] = index;
+    verify[id] = 1;
+  }
 
   const matcher = new PatternMatcher(patterns);
   const found = new Uint8Array(patterns.length);
-  const verify = new Uint8Array(patterns.length);
-  for (const id of toVerify.keys()) verify[id] = 1;
   for (const text of rawTexts) {
     matcher.scan(text, found, verify, (id, rawStart) => {
       let pending = 0;
-      for (const candidate of toVerify.get(id)!) {
-        if (exact[candidate.index] === 1) continue;
-        if (text.startsWith(candidate.raw, rawStart - candidate.lead)) exact[candidate.index] = 1;
+      for (let index = firstCandidate[id]!; index !== -1; index = nextCandidate[index]!) {
+        if (exact[index] === 1) continue;
+        if (text.startsWith(raws[index]!, rawStart - leads[index]!)) exact[index] = 1;
         else pending++;
       }
       // Once every value behind the pattern is confirmed verbatim, its later occurrences need no check.
@@ -83,16 +90,19 @@ export function searchValues(values: Iterable<string>, texts: readonly string[])
     });
   }
 
-  distinct.forEach((value, index) => {
+  const unresolved: string[] = [];
+  for (let index = 0; index < distinct.length; index++) {
+    const value = distinct[index]!;
     const id = patternOf[index]!;
     if (id !== -1 && found[id] === 1) {
       results.set(value, exact[index] === 1 ? "exact_match" : "normalized_match");
     } else if (fileParts.get(index)?.some((part) => found[part] === 1)) {
       results.set(value, "partial_match");
+    } else if (!results.has(value)) {
+      unresolved.push(value);
     }
-  });
+  }
 
-  const unresolved = distinct.filter((value) => !results.has(value));
   if (unresolved.length === 0) return results;
   const candidates = unresolved.map((value) => wordSpans(normalizeValue(value)));
   const partialFound = findAll(candidates.flat(), rawTexts);
@@ -101,12 +111,6 @@ export function searchValues(values: Iterable<string>, texts: readonly string[])
     results.set(value, partial ? "partial_match" : "not_found");
   });
   return results;
-}
-
-interface Candidate {
-  index: number;
-  raw: string;
-  lead: number;
 }
 
 function leadingSeparators(text: string): number {
@@ -140,13 +144,17 @@ export function partialCandidates(value: string): string[] {
 }
 
 /** Normalized base name and stem of a value shaped like a file name; none otherwise. */
-function fileNameParts(raw: string, normalized: string): string[] {
+function fileNameParts(raw: string, normalized: string): readonly string[] {
+  // Most values have no dot, and without one the expression cannot match: skip the trim and the match.
+  if (!raw.includes(".")) return NO_PARTS;
   const fileName = FILE_NAME.exec(raw.trim());
-  if (fileName === null) return [];
+  if (fileName === null) return NO_PARTS;
   return [normalizeValue(fileName[1]!), normalizeValue(fileName[2]!)].filter(
     (part, index, parts) => part !== normalized && parts.indexOf(part) === index && isSearchablePiece(part),
   );
 }
+
+const NO_PARTS: readonly string[] = Object.freeze([]);
 
 function isSearchablePiece(piece: string): boolean {
   return codePointLength(piece) >= MIN_SEARCHED_LENGTH;

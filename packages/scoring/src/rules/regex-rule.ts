@@ -18,7 +18,9 @@ export const evaluateRegexRule: RuleEvaluator = (rule, document, emit) => {
   const expected = `matches ${rule.pattern}`;
 
   // Misses and type errors are decided at once; strings are matched together under one time budget.
-  const pending: Array<() => void> = [];
+  // A pending step is the index of a matched string (the common case, kept free of a closure per value)
+  // or a deferred emission for a miss or a type error.
+  const pending: Array<number | (() => void)> = [];
   const inputs: string[] = [];
   const fields: string[] = [];
   forEachValue(
@@ -35,12 +37,15 @@ export const evaluateRegexRule: RuleEvaluator = (rule, document, emit) => {
         pending.push(() => emit.error(field, expected, `value is a ${jsonType(value)}, not a string`));
         return;
       }
-      const index = inputs.push(value) - 1;
+      pending.push(inputs.push(value) - 1);
       fields.push(field);
-      pending.push(() => emit.verdict(field, results[index]!, expected, display(value)));
     },
   );
   const ruleId = typeof rule.id === "string" ? rule.id : "";
   const results = testAllWithinBudget(fullMatchSource(translation), `${translation.flags}y`, inputs, ruleId);
-  for (const flush of pending) flush();
+  for (const step of pending) {
+    if (typeof step === "number")
+      emit.verdict(fields[step]!, results[step]!, expected, display(inputs[step]));
+    else step();
+  }
 };
