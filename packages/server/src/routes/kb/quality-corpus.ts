@@ -75,6 +75,70 @@ export const PASSAGES: Record<string, string> = {
     "Each employee has an annual training budget of 1,200 euros for courses, conferences and certifications.",
 };
 
+/**
+ * Near misses: coherent passages that share a query's words but do not answer
+ * it (hard negatives), so each leg is tested on telling topic from vocabulary.
+ * None of them is relevant to any query.
+ */
+export const NEAR_MISSES: Record<string, string> = {
+  "near-wireguard-licence":
+    "The WireGuard licence is covered by the IT budget; client updates are pushed monthly to managed laptops.",
+  "near-intranet-news":
+    "The intranet homepage lists news from each department and links to the weekly canteen menu.",
+  "near-service-accounts":
+    "Shared service accounts are exempt from password rotation but are reviewed by the security team every quarter.",
+  "near-hardware-purchases":
+    "Hardware purchases above 2,000 euros are approved by finance staff before the order is placed.",
+  "near-jury-service": "Paid leave for jury service is granted on presentation of the court summons.",
+  "near-training-carry":
+    "Unused training budget is not carried over into the next year and lapses in December.",
+  "near-doctor-appointment":
+    "A doctor's appointment during working hours counts as working time when it cannot be scheduled elsewhere.",
+  "near-personal-receipts":
+    "Receipts for personal purchases must never be mixed with company expense reports or corporate card statements.",
+  "near-company-cars":
+    "Company cars are leased for four years and serviced at the dealership; fuel cards cover private kilometres only with approval.",
+  "near-evacuation-chairs":
+    "Evacuation chairs for wheelchair users are stored at each stairwell and checked every month.",
+  "near-pallet-jacks":
+    "Pallet jacks in the warehouse need no certificate, but operators must complete a short induction.",
+  "near-dock-visitors":
+    "Drivers waiting at the loading dock stay behind the yellow line until a team member escorts them.",
+  "near-bonus": "Bonuses are paid in March together with the salary of that month.",
+  "near-pension-statements":
+    "Pension statements are sent every spring and show the contributions made in the previous year.",
+  "near-bike-parking": "Bicycle parking is in the basement; showers and lockers are next to the bike racks.",
+  "near-pool-vehicles":
+    "Pool vehicles are electric and booked through the fleet calendar; return them charged.",
+  "near-test-data": "Personal data in test environments must be masked before developers are given access.",
+  "near-phone-scams":
+    "Callers asking for your password are running a scam; hang up, the service desk never asks for it.",
+  "near-release-notes":
+    "Release notes are written for every production release and published on the engineering wiki.",
+  "near-pagers":
+    "Pagers were replaced by the on-call app in 2021; escalation policies live in the incident tool.",
+  "near-awareness-newsletter": "The security awareness newsletter is sent to all staff each quarter.",
+  "near-event-equipment": "Equipment borrowed for events is returned to the facilities desk within a week.",
+  "near-laptop-repair":
+    "Broken laptop screens are repaired under warranty; a loan laptop is issued in the meantime.",
+  "near-print-shop": "Colour brochures for client presentations are ordered from the external print shop.",
+  "near-language-courses": "Fees for language courses are refunded once the final exam is passed.",
+  "near-supplier-contracts": "Contracts with suppliers are stored in the legal archive for ten years.",
+  "near-working-abroad":
+    "Working from another country for more than two weeks needs approval from HR for tax reasons.",
+  "near-visitor-parking":
+    "Visitor parking spaces are reserved at the main entrance and must be booked a day ahead.",
+  "near-train-travel":
+    "Train travel is preferred for journeys under four hours; first class is not reimbursed.",
+  "near-room-screens":
+    "Meeting room screens connect by cable or wireless casting; report faults to facilities.",
+  "near-event-catering": "Vegan and vegetarian catering for events is ordered through the events team.",
+  "near-client-breakfast":
+    "Breakfast meetings with clients are booked as entertainment, not as travel costs.",
+  "near-attachments":
+    "Emails with attachments from unknown senders are scanned before they reach your inbox.",
+};
+
 export interface LabelledQuery {
   query: string;
   relevant: string[];
@@ -105,22 +169,44 @@ export const QUERIES: LabelledQuery[] = [
   { query: "returning equipment when leaving", relevant: ["offboarding"] },
   { query: "laptop replacement cycle", relevant: ["laptop-refresh"] },
   { query: "holiday", relevant: ["holiday-allowance", "holiday-carry"] },
+  // Misspelt or partial words: no stem matches, character trigrams still do.
+  { query: "phishng emails", relevant: ["incident-report"] },
+  { query: "forklft operator certificate", relevant: ["forklift"] },
+  { query: "authenticater app", relevant: ["mfa"] },
+  { query: "hi-vis boots", relevant: ["ppe"] },
+  { query: "anonymization of records", relevant: ["data-retention"] },
+  { query: "vegan lunch", relevant: ["canteen"] },
+  { query: "unclaimed room bookings", relevant: ["meeting-rooms"] },
+  { query: "per diem breakfast", relevant: ["per-diem"] },
+  // Natural questions full of function words, where one or two rare terms decide.
+  {
+    query: "what do I do if my salary has not been paid by the end of the month",
+    relevant: ["payroll-date"],
+  },
+  { query: "which of the teams are allowed to print in colour", relevant: ["printer"] },
+  { query: "what is the annual budget for courses and conferences", relevant: ["training-budget"] },
+  { query: "how long are the records of a customer kept after the contract", relevant: ["data-retention"] },
+  { query: "is there a limit on the number of days a week I can work remotely", relevant: ["remote-work"] },
+  { query: "how many weeks of parental leave are paid in full", relevant: ["parental-leave"] },
+  { query: "where do I get a badge as a visitor", relevant: ["visitor"] },
+  { query: "can I book a flight in business class", relevant: ["travel-booking"] },
 ];
 
 /**
- * Distractors: deterministic word salads drawn from the passages' own vocabulary,
- * so every query term also appears in many irrelevant passages and recall@8 is
- * not trivially 1 on a corpus this small.
+ * Distractors: deterministic word salads drawn from the passages' own running
+ * text (a unigram model of the handbook), so every query term also appears in
+ * many irrelevant passages and recall@8 is not trivially 1 on a corpus this
+ * small. Drawing from the token stream rather than the distinct vocabulary keeps
+ * natural frequencies: function words are common and rare terms stay rare, as in
+ * real text — otherwise inverse document frequency would carry no signal and
+ * "the" would be as telling as "WireGuard".
  */
 export function distractors(count: number, seed = 7): Record<string, string> {
-  const vocabulary = [
-    ...new Set(
-      Object.values(PASSAGES)
-        .join(" ")
-        .toLowerCase()
-        .match(/[a-z][a-z-]+/g) ?? [],
-    ),
-  ];
+  const tokens =
+    Object.values(PASSAGES)
+      .join(" ")
+      .toLowerCase()
+      .match(/[a-z0-9][a-z0-9-]*/g) ?? [];
   let state = seed >>> 0;
   const next = () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -129,7 +215,7 @@ export function distractors(count: number, seed = 7): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < count; i++) {
     const length = 12 + Math.floor(next() * 10);
-    const words = Array.from({ length }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
+    const words = Array.from({ length }, () => tokens[Math.floor(next() * tokens.length)]);
     out[`noise-${i}`] = `${words.join(" ")}.`;
   }
   return out;
