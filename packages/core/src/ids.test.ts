@@ -11,6 +11,12 @@ describe("newId", () => {
     expect(many.size).toBe(10_000);
   });
 
+  it("orders ids made within one millisecond", () => {
+    const ids = Array.from({ length: 1_000 }, () => newId("x", 5_000));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it("rejects prefixes that would make ids ambiguous", () => {
     expect(() => newId("Bad_prefix")).toThrow(/Invalid id prefix/);
   });

@@ -9,9 +9,11 @@
  *   node --import tsx packages/gateway/bench/gateway-overhead.ts [requestsPerCase]
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp, listen } from "@groundwork/server";
 import { openStore } from "@groundwork/store-sqlite";
@@ -83,7 +85,9 @@ function runProxy(upstream: string): void {
 }
 
 async function runGateway(upstream: string): Promise<void> {
-  const store = openStore({ file: ":memory:", secret: "bench-secret-0123456789" });
+  // A file database in WAL mode, as the server runs, so usage metering pays its real cost.
+  const directory = mkdtempSync(join(tmpdir(), "groundwork-bench-"));
+  const store = openStore({ file: join(directory, "bench.db"), secret: "bench-secret-0123456789" });
   const org = store.organizations.create("bench", "enterprise");
   const { key } = store.apiKeys.create({ organizationId: org.id, role: "member" });
   const gateway = new Gateway({
@@ -99,6 +103,7 @@ async function runGateway(upstream: string): Promise<void> {
   process.stdout.write(`KEY ${key}\n`);
   // A clean exit on SIGINT lets `node --cpu-prof` write its profile when profiling this role alone.
   process.once("SIGINT", () => process.exit(0));
+  process.once("exit", () => rmSync(directory, { recursive: true, force: true }));
   announce(server.port);
 }
 
@@ -216,7 +221,7 @@ async function main(): Promise<void> {
   }
   const added = (results.get("gateway JSON c1")?.p50 ?? 0) - (results.get("direct JSON c1")?.p50 ?? 0);
   console.log(`\ngateway added p50 latency at concurrency 1 (JSON): ${added.toFixed(3)} ms`);
-  for (const role of [upstream, proxy, gateway]) role.child.kill();
+  for (const role of [upstream, proxy, gateway]) role.child.kill("SIGINT");
   await client.close();
 }
 

@@ -2,15 +2,15 @@
  * The HTTP app: a `fetch(Request) => Response` handler (Hono). Tests call it with
  * `app.request()`; the Node listener in http-server.ts serves it on a socket.
  */
-import { notFound, payloadTooLarge } from "@groundwork/core";
+import { notFound } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
 import type { Store } from "@groundwork/store-sqlite";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { createStoreGateway } from "./gateway-wiring.js";
 import { bearerAuth } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
+import { requestBodyLimit } from "./http/node-request.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
@@ -55,13 +55,7 @@ export function createApp(options: AppOptions): App {
   });
 
   app.use("/v1/*", bearerAuth());
-  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const appBodyLimit = bodyLimit({
-    maxSize,
-    onError: () => {
-      throw payloadTooLarge(`Request body is larger than ${maxSize} bytes`);
-    },
-  });
+  const appBodyLimit = requestBodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   // Knowledge-base uploads set their own, larger limit (104 MB per request).
   app.use("/v1/*", (c, next) => (hasOwnBodyLimit(c.req.method, c.req.path) ? next() : appBodyLimit(c, next)));
   // One gateway for every area, so the BYOK concurrency limit is shared.

@@ -46,13 +46,14 @@ export function openStore(options: OpenStoreOptions): Store {
   const db = openDatabase(options.file);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? defaultIdGenerator;
+  const usage = new UsageRecordStore(db, clock, ids);
   return {
     db,
     organizations: new OrganizationStore(db, clock, ids),
     apiKeys: new ApiKeyStore(db, clock, ids),
     jobs: new SqliteJobQueue(db, clock, ids),
     providers: new ProviderStore(db, new CredentialCipher(options.secret ?? null), clock, ids),
-    usage: new UsageRecordStore(db, clock, ids),
+    usage,
     conversionTasks: new ConversionTaskStore(db, clock, ids),
     schemas: new SchemaStore(db, clock, ids),
     extractions: new ExtractionStore(db, clock, ids),
@@ -62,7 +63,9 @@ export function openStore(options: OpenStoreOptions): Store {
     kbKeywords: new SqliteKeywordIndex(db),
     agents: new AgentStore(db, clock, ids),
     close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      usage.flush();
+      db.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -116,5 +116,66 @@ describe("UsageRecordStore", () => {
     store.usage.record({ ...base, byok: true, costEur: 0 });
     expect(store.usage.chargedSince(org.id, 0)).toBeCloseTo(0.0825);
     expect(store.usage.list(org.id)).toHaveLength(2);
+  });
+
+  it("writes queued rows in one transaction per turn, counts them before that, and flushes on close", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "gw-usage-"));
+    const file = join(directory, "usage.db");
+    const store = openStore({ file });
+    const org = store.organizations.create("a", "team");
+    const count = () =>
+      (store.db.prepare("SELECT COUNT(*) AS n FROM usage_records").get() as { n: number }).n;
+    const event = {
+      organizationId: org.id,
+      apiKeyId: null,
+      model: "m",
+      surface: "CHAT" as const,
+      byok: false,
+      promptTokens: 1,
+      completionTokens: 1,
+      cachedTokens: null,
+      costEur: 0.5,
+      latencyMs: 1,
+      outcome: "ok" as const,
+      endUser: null,
+    };
+    for (let i = 0; i < 5; i++) store.usage.record(event);
+    expect(count()).toBe(0); // queued
+    expect(store.usage.chargedSince(org.id, 0)).toBeCloseTo(2.5); // but already counted
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(count()).toBe(5);
+    store.usage.record(event);
+    store.close(); // flushes the queued row
+    const reopened = openStore({ file });
+    expect(reopened.usage.list(org.id)).toHaveLength(6);
+    reopened.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("keeps a batch that failed to insert and writes it later", () => {
+    const store = openStore({ file: ":memory:" });
+    opened.push(store);
+    const org = store.organizations.create("a", "team");
+    store.db.exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON usage_records BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
+    store.usage.record({
+      organizationId: org.id,
+      apiKeyId: null,
+      model: "m",
+      surface: "CHAT",
+      byok: false,
+      promptTokens: 1,
+      completionTokens: 1,
+      cachedTokens: null,
+      costEur: 1,
+      latencyMs: 1,
+      outcome: "ok",
+      endUser: null,
+    });
+    expect(() => store.usage.flush()).toThrow(/disk full/);
+    expect(store.usage.chargedSince(org.id, 0)).toBe(1);
+    store.db.exec("DROP TRIGGER refuse");
+    expect(store.usage.list(org.id)).toHaveLength(1);
   });
 });

@@ -1,4 +1,11 @@
-/** One row per gateway call, for plan usage and later analytics. */
+/**
+ * One row per gateway call, for plan usage and later analytics.
+ *
+ * Rows are written in batches: `record` queues the row and one transaction per
+ * event-loop turn inserts everything queued (a commit per call was a visible
+ * share of a gateway request). Reads see every recorded call: listing flushes
+ * first, the charged total adds the queued rows, and closing the store flushes.
+ */
 import {
   type Clock,
   defaultIdGenerator,
@@ -18,37 +25,84 @@ export interface UsageRecord extends UsageRecordInput {
   createdAt: number;
 }
 
+/** A failed batch is tried again after this long (the database was busy or full). */
+const RETRY_MS = 250;
+
 export class UsageRecordStore {
   private readonly sql: (text: string) => Statement;
+  private readonly insertAll: (records: readonly UsageRecord[]) => void;
+  private pending: UsageRecord[] = [];
+  private scheduled = false;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {
     this.sql = statementCache(db);
+    this.insertAll = db.transaction((records: readonly UsageRecord[]) => {
+      const insert = this.sql(
+        `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens,
+             completion_tokens, cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at)
+           VALUES (@id, @organizationId, @apiKeyId, @model, @surface, @byok, @promptTokens, @completionTokens,
+             @cachedTokens, @costEur, @latencyMs, @outcome, @endUser, @createdAt)`,
+      );
+      for (const record of records) insert.run({ ...record, byok: record.byok ? 1 : 0 });
+    });
   }
 
   record(input: UsageRecordInput): UsageRecord {
     const record: UsageRecord = { ...input, id: this.ids("use"), createdAt: this.clock.now() };
-    this.sql(
-      `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens,
-           completion_tokens, cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at)
-         VALUES (@id, @organizationId, @apiKeyId, @model, @surface, @byok, @promptTokens, @completionTokens,
-           @cachedTokens, @costEur, @latencyMs, @outcome, @endUser, @createdAt)`,
-    ).run({ ...record, byok: record.byok ? 1 : 0 });
+    this.pending.push(record);
+    this.schedule(0);
     return record;
+  }
+
+  /** Writes every queued row now (reads and closing the store call it). */
+  flush(): void {
+    if (this.pending.length === 0 || !this.db.open) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      this.insertAll(batch);
+    } catch (error) {
+      this.pending = batch.concat(this.pending); // nothing is dropped; the next flush tries again
+      throw error;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const run = () => {
+      this.scheduled = false;
+      try {
+        this.flush();
+      } catch {
+        this.schedule(RETRY_MS);
+      }
+    };
+    if (delayMs === 0) setImmediate(run);
+    else setTimeout(run, delayMs).unref();
   }
 
   /** Charged cost (built-in calls) of an organization since `since` (epoch ms). */
   chargedSince(organizationId: string, since: number): number {
+    // Rows still queued are added here rather than flushed: this runs before every built-in call.
+    let queued = 0;
+    for (const record of this.pending) {
+      if (record.organizationId === organizationId && !record.byok && record.createdAt >= since) {
+        queued += record.costEur;
+      }
+    }
     const row = this.sql(
       "SELECT COALESCE(SUM(cost_eur), 0) AS total FROM usage_records WHERE organization_id = ? AND byok = 0 AND created_at >= ?",
     ).get(organizationId, since) as { total: number };
-    return row.total;
+    return row.total + queued;
   }
 
   list(organizationId: string, limit = 100): UsageRecord[] {
+    this.flush();
     const rows = this.sql(
       "SELECT * FROM usage_records WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
     ).all(organizationId, limit) as Array<Record<string, unknown>>;

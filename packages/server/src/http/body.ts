@@ -7,6 +7,7 @@ import { invalidRequest } from "@groundwork/core";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./env.js";
+import { readBodyText } from "./node-request.js";
 
 export function formatParam(path: ReadonlyArray<PropertyKey>): string | null {
   let out = "";
@@ -18,7 +19,7 @@ export function formatParam(path: ReadonlyArray<PropertyKey>): string | null {
 }
 
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.trim() === "") throw invalidRequest("Request body is empty; a JSON object was expected");
   try {
     return JSON.parse(text) as unknown;

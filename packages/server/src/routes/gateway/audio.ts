@@ -9,6 +9,7 @@ import type { Hono } from "hono";
 import { readMultipart } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
+import { clientSignal } from "../../http/node-request.js";
 
 /** The vendors' own upload limit for transcriptions. */
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
@@ -34,7 +35,7 @@ export function registerAudio(app: Hono<AppEnv>, gateway: Gateway): void {
     }
     const result = await gateway.transcribe(
       { model, file, fields },
-      { principal: c.var.principal, signal: c.req.raw.signal },
+      { principal: c.var.principal, signal: clientSignal(c) },
     );
     return result.kind === "json" ? c.json(result.body as object) : c.text(result.body);
   });

@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../app.js";
 import { createStoreGateway } from "../../gateway-wiring.js";
+import { listen } from "../../http-server.js";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
 
 let builtin: Upstream;
@@ -231,6 +232,89 @@ describe("streaming", () => {
     await reader?.cancel();
     await builtin.waitFor((requests) => requests[0]?.outcome === "aborted", 5_000);
     expect(builtin.requests[0]?.outcome).toBe("aborted");
+  });
+});
+
+describe("over a real socket (the Node request path)", () => {
+  const withServer = async (run: (url: string) => Promise<void>) => {
+    const server = await listen(app, { host: "127.0.0.1", port: 0 });
+    try {
+      await run(server.url);
+    } finally {
+      await server.close(1_000);
+    }
+  };
+  const headers = () => ({ ...bearer(tenant.keys.member), "content-type": "application/json" });
+
+  it("reads the body from the socket: JSON with a BOM, split across packets, and a clear 400 for bad JSON", async () => {
+    await withServer(async (url) => {
+      builtin.enqueue({ text: "over the wire" });
+      const body = new TextEncoder().encode(`\uFEFF${JSON.stringify(hello("gw-chat-1"))}`);
+      const ok = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: headers(), body });
+      expect(ok.status).toBe(200);
+      expect(
+        ((await ok.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message
+          .content,
+      ).toBe("over the wire");
+      const bad = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: headers(),
+        body: "{not json",
+      });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/not valid JSON/);
+    });
+  });
+
+  it("enforces the body limit on chunked bodies too", async () => {
+    app = createApp({ store: tenant.store, maxBodyBytes: 64 });
+    await withServer(async (url) => {
+      const big = JSON.stringify(hello("gw-chat-1", { user: "x".repeat(200) }));
+      const declared = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: headers(),
+        body: big,
+      });
+      expect(declared.status).toBe(413);
+      const chunked = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: headers(),
+        body: new Blob([big]).stream(),
+        duplex: "half",
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+    });
+  });
+
+  it("aborts the upstream call when the client goes away, streaming or not", async () => {
+    await withServer(async (url) => {
+      builtin.enqueue({ text: "slow", delayMs: 2_000 });
+      const waiting = new AbortController();
+      const pending = fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: headers(),
+        body: JSON.stringify(hello("gw-chat-1")),
+        signal: waiting.signal,
+      }).catch(() => undefined);
+      await builtin.waitFor((requests) => requests.length === 1, 5_000);
+      waiting.abort();
+      await pending;
+      await builtin.waitFor((requests) => requests[0]?.outcome === "aborted", 5_000);
+
+      builtin.enqueue({ text: "a b c d e f g h i j k l m n o p", chunkDelayMs: 100 });
+      const streaming = new AbortController();
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: headers(),
+        body: JSON.stringify(hello("gw-chat-1", { stream: true })),
+        signal: streaming.signal,
+      });
+      const reader = response.body?.getReader();
+      await reader?.read();
+      streaming.abort();
+      await builtin.waitFor((requests) => requests[1]?.outcome === "aborted", 5_000);
+      expect(builtin.requests.map((request) => request.outcome)).toEqual(["aborted", "aborted"]);
+    });
   });
 });
 

@@ -4,6 +4,7 @@ import type { Hono } from "hono";
 import { readJson } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
+import { clientSignal } from "../../http/node-request.js";
 import { respondWithAgent } from "../agents/index.js";
 import { sseResponse } from "./sse.js";
 
@@ -18,7 +19,7 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
     const raw = await readJson(c);
     const model = typeof raw === "object" && raw !== null ? (raw as { model?: unknown }).model : undefined;
     if (typeof model === "string" && isAgentModel(model)) {
-      const answer = await respondWithAgent(c.var.store, gateway, c.var.principal, raw, c.req.raw.signal);
+      const answer = await respondWithAgent(c.var.store, gateway, c.var.principal, raw, clientSignal(c));
       if ("json" in answer) return c.json(answer.json);
       return sseResponse(answer.events, {
         eventName: (event) => event.type,
@@ -32,7 +33,7 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
     }
     if (!roleAllows(c.var.principal.role, "member")) await requireRole("member")(c, async () => {});
     const body = parseResponsesBody(raw);
-    const context = { principal: c.var.principal, signal: c.req.raw.signal };
+    const context = { principal: c.var.principal, signal: clientSignal(c) };
     if (body.stream === true) {
       const events = await gateway.openResponsesStream(body, context);
       return sseResponse(events, {
