@@ -19,11 +19,11 @@ export function createFastFetch(options: { connections?: number } = {}): typeof 
   return async (input: FetchInput, init?: FetchInit): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const headers: Record<string, string> = {};
-    new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).forEach(
-      (value, name) => {
-        headers[name] = value;
-      },
-    );
+    const given = init?.headers ?? (input instanceof Request ? input.headers : undefined);
+    // The SDKs pass a Headers object; copying it into another one first would be wasted work.
+    (given instanceof Headers ? given : new Headers(given)).forEach((value, name) => {
+      headers[name] = value;
+    });
     const body = init?.body;
     const response = await request(url, {
       method: (init?.method ?? "GET") as "GET",

@@ -4,7 +4,7 @@ import { readJson, validate } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { clientSignal } from "../../http/node-request.js";
-import { sseResponse } from "./sse.js";
+import { sse } from "./sse.js";
 
 export function registerChatCompletions(app: Hono<AppEnv>, gateway: Gateway): void {
   app.post("/v1/chat/completions", requireRole("member"), async (c) => {
@@ -12,7 +12,7 @@ export function registerChatCompletions(app: Hono<AppEnv>, gateway: Gateway): vo
     const context = { principal: c.var.principal, signal: clientSignal(c) };
     if (body.stream === true) {
       const chunks = await gateway.openChatStream(body, context);
-      return sseResponse(chunks, {
+      return sse(c, chunks, {
         done: true,
         onError: (error) =>
           c.var.logger.warn("stream ended with an error", {

@@ -286,6 +286,35 @@ describe("over a real socket (the Node request path)", () => {
     });
   });
 
+  it("streams events straight to the socket, with the request id, [DONE], and an error event after a cut", async () => {
+    await withServer(async (url) => {
+      builtin.enqueue({ text: "one two three" });
+      const ok = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { ...headers(), "x-request-id": "trace-42" },
+        body: JSON.stringify(hello("gw-chat-1", { stream: true, stream_options: { include_usage: true } })),
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(ok.headers.get("x-request-id")).toBe("trace-42");
+      const events = (await ok.text()).split("\n\n").filter((event) => event !== "");
+      expect(events.at(-1)).toBe("data: [DONE]");
+      const chunks = events.slice(0, -1).map((event) => JSON.parse(event.slice("data: ".length)));
+      expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("")).toBe("one two three");
+      expect(chunks.at(-1)?.usage).toBeDefined();
+
+      builtin.enqueue({ text: "a b c d e f", hangUpAfterEvents: 2 });
+      const cut = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: headers(),
+        body: JSON.stringify(hello("gw-chat-1", { stream: true })),
+      });
+      const text = await cut.text();
+      expect(text).not.toContain("[DONE]");
+      expect(text.trim().split("\n\n").at(-1)).toMatch(/^data: \{"error":/);
+    });
+  });
+
   it("aborts the upstream call when the client goes away, streaming or not", async () => {
     await withServer(async (url) => {
       builtin.enqueue({ text: "slow", delayMs: 2_000 });

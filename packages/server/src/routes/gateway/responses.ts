@@ -6,7 +6,7 @@ import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { clientSignal } from "../../http/node-request.js";
 import { respondWithAgent } from "../agents/index.js";
-import { sseResponse } from "./sse.js";
+import { sse } from "./sse.js";
 
 /**
  * `POST /v1/responses`: direct calls (`<prefix>/<model>` or a built-in name)
@@ -21,7 +21,7 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
     if (typeof model === "string" && isAgentModel(model)) {
       const answer = await respondWithAgent(c.var.store, gateway, c.var.principal, raw, clientSignal(c));
       if ("json" in answer) return c.json(answer.json);
-      return sseResponse(answer.events, {
+      return sse(c, answer.events, {
         eventName: (event) => event.type,
         done: false,
         onError: (error) =>
@@ -36,7 +36,7 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
     const context = { principal: c.var.principal, signal: clientSignal(c) };
     if (body.stream === true) {
       const events = await gateway.openResponsesStream(body, context);
-      return sseResponse(events, {
+      return sse(c, events, {
         eventName: (event) => event.type,
         done: false,
         onError: (error) =>

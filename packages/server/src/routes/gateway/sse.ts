@@ -2,11 +2,25 @@
  * Server-Sent Events in the chat-completions convention: one `data:` line per
  * chunk, `data: [DONE]` at the end. An error after the first byte cannot change
  * the status any more, so it is sent as a final `data: {"error": …}` event.
+ *
+ * Under the Node listener the events are written straight to the response
+ * (`RESPONSE_ALREADY_SENT`): a web ReadableStream that @hono/node-server then
+ * reads back chunk by chunk cost a visible share of a streamed call. Events
+ * that arrive in the same tick leave in one socket write; none is held back.
  */
+import type { ServerResponse } from "node:http";
 import { toErrorEnvelope } from "@groundwork/core";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/env.js";
 import { toGroundworkError } from "../../http/errors.js";
 
 const encoder = new TextEncoder();
+const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  connection: "keep-alive",
+};
 
 export interface SseOptions<T> {
   /** Rendering of one item as the event's data (JSON by default). */
@@ -18,13 +32,97 @@ export interface SseOptions<T> {
   onError?: (error: unknown) => void;
 }
 
+function eventText<T>(item: T, options: SseOptions<T>): string {
+  const event = options.eventName?.(item);
+  const data = options.render === undefined ? JSON.stringify(item) : options.render(item);
+  return `${event === undefined ? "" : `event: ${event}\n`}data: ${data}\n\n`;
+}
+
+function errorText(error: unknown): string {
+  return `data: ${JSON.stringify(toErrorEnvelope(toGroundworkError(error)))}\n\n`;
+}
+
+/** Streams the items as the answer: on the Node response when there is one, else as a web Response. */
+export function sse<T>(
+  c: Context<AppEnv>,
+  items: AsyncIterable<T>,
+  options: SseOptions<T>,
+  headers: Record<string, string> = {},
+): Response {
+  const outgoing = c.env?.outgoing;
+  if (outgoing === undefined) return sseResponse(items, options, headers);
+  const all: Record<string, string> = {};
+  c.res.headers.forEach((value, name) => {
+    all[name] = value; // what middleware set, e.g. x-request-id
+  });
+  writeSse(outgoing, items, options, { ...all, ...SSE_HEADERS, ...headers }).catch((error: unknown) =>
+    outgoing.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  return RESPONSE_ALREADY_SENT;
+}
+
+async function writeSse<T>(
+  outgoing: ServerResponse,
+  items: AsyncIterable<T>,
+  options: SseOptions<T>,
+  headers: Record<string, string>,
+): Promise<void> {
+  const iterator = items[Symbol.asyncIterator]();
+  let gone = false;
+  outgoing.once("close", () => {
+    if (outgoing.writableFinished) return;
+    gone = true; // the client went away: stop the upstream call
+    void iterator.return?.();
+  });
+  outgoing.writeHead(200, headers);
+  let corked = false;
+  const send = (text: string): boolean => {
+    if (!corked) {
+      corked = true;
+      outgoing.cork();
+      process.nextTick(() => {
+        corked = false;
+        outgoing.uncork();
+      });
+    }
+    return outgoing.write(text);
+  };
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (gone) return;
+      if (next.done === true) {
+        if (options.done) send("data: [DONE]\n\n");
+        break;
+      }
+      if (!send(eventText(next.value, options))) await drained(outgoing);
+    }
+  } catch (error) {
+    if (gone) return;
+    options.onError?.(error);
+    send(errorText(error));
+  }
+  outgoing.end();
+}
+
+function drained(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("drain", done);
+      outgoing.off("close", done);
+      resolve();
+    };
+    outgoing.on("drain", done);
+    outgoing.on("close", done);
+  });
+}
+
 export function sseResponse<T>(
   items: AsyncIterable<T>,
   options: SseOptions<T>,
   headers: Record<string, string> = {},
 ): Response {
   const iterator = items[Symbol.asyncIterator]();
-  const render = options.render ?? ((item: T) => JSON.stringify(item));
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -34,15 +132,10 @@ export function sseResponse<T>(
           controller.close();
           return;
         }
-        const event = options.eventName?.(next.value);
-        controller.enqueue(
-          encoder.encode(`${event === undefined ? "" : `event: ${event}\n`}data: ${render(next.value)}\n\n`),
-        );
+        controller.enqueue(encoder.encode(eventText(next.value, options)));
       } catch (error) {
         options.onError?.(error);
-        controller.enqueue(
-          encoder.encode(`data: ${JSON.stringify(toErrorEnvelope(toGroundworkError(error)))}\n\n`),
-        );
+        controller.enqueue(encoder.encode(errorText(error)));
         controller.close();
       }
     },
@@ -51,13 +144,5 @@ export function sseResponse<T>(
       await iterator.return?.();
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      ...headers,
-    },
-  });
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
 }
