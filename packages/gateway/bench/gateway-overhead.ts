@@ -9,7 +9,7 @@
  *   node --import tsx packages/gateway/bench/gateway-overhead.ts [requestsPerCase]
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
@@ -113,6 +113,20 @@ interface Result {
   p50: number;
   p99: number;
   rps: number;
+  /** CPU time the serving process spent per request (Linux), steadier than latency on a shared VM. */
+  cpuMicros: number | null;
+}
+
+/** User + system CPU of a process in microseconds, from /proc (null where there is none). */
+function processCpuMicros(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name; in clock ticks (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
 }
 
 function startRole(
@@ -147,6 +161,7 @@ async function measure(
   concurrency: number,
   stream: boolean,
   total: number,
+  pid: number | undefined,
 ): Promise<Result> {
   const body = JSON.stringify({
     model: "bench-model",
@@ -183,12 +198,19 @@ async function measure(
       await one(true);
     }
   };
+  const cpuBefore = processCpuMicros(pid);
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = processCpuMicros(pid);
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds };
+  return {
+    p50: at(0.5),
+    p99: at(0.99),
+    rps: latencies.length / seconds,
+    cpuMicros: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / latencies.length,
+  };
 }
 
 async function main(): Promise<void> {
@@ -197,24 +219,24 @@ async function main(): Promise<void> {
   const proxy = await startRole("proxy", upstream.url);
   const gateway = await startRole("gateway", upstream.url);
   const targets = [
-    ["direct", upstream.url],
-    ["undici proxy", proxy.url],
-    ["gateway", gateway.url],
+    ["direct", upstream.url, upstream.child],
+    ["undici proxy", proxy.url, proxy.child],
+    ["gateway", gateway.url, gateway.child],
   ] as const;
   console.log(
     `node ${process.version}, ${total} requests per case, load average ${loadavg()[0]?.toFixed(2)}\n`,
   );
-  console.log("case                       | conc. | p50 ms | p99 ms |  req/s");
-  console.log("---------------------------|-------|--------|--------|-------");
+  console.log("case                       | conc. | p50 ms | p99 ms |  req/s | server CPU µs/req");
+  console.log("---------------------------|-------|--------|--------|--------|------------------");
   const results = new Map<string, Result>();
   for (const stream of [false, true]) {
     for (const concurrency of [1, 10]) {
-      for (const [name, url] of targets) {
-        const result = await measure(url, gateway.key ?? "", concurrency, stream, total);
+      for (const [name, url, child] of targets) {
+        const result = await measure(url, gateway.key ?? "", concurrency, stream, total, child.pid);
         const label = `${name} ${stream ? "stream TTFB" : "JSON"}`;
         results.set(`${label} c${concurrency}`, result);
         console.log(
-          `${label.padEnd(26)} | ${String(concurrency).padStart(5)} | ${result.p50.toFixed(3).padStart(6)} | ${result.p99.toFixed(3).padStart(6)} | ${result.rps.toFixed(0).padStart(6)}`,
+          `${label.padEnd(26)} | ${String(concurrency).padStart(5)} | ${result.p50.toFixed(3).padStart(6)} | ${result.p99.toFixed(3).padStart(6)} | ${result.rps.toFixed(0).padStart(6)} | ${result.cpuMicros === null ? "n/a" : result.cpuMicros.toFixed(0).padStart(6)}`,
         );
       }
     }
