@@ -152,11 +152,20 @@ interface Target {
   release: () => void;
 }
 
+/** Provider-account adapters kept for reuse (one per organization and provider kind in practice). */
+const ACCOUNT_ADAPTER_LIMIT = 256;
+
 export class Gateway {
   private readonly clock: Clock;
   private readonly limiter: ConcurrencyLimiter;
   private readonly allowance: Readonly<Record<Plan, number | null>>;
   private readonly builtinAdapter: ProviderAdapter | null;
+  /**
+   * Adapters of provider accounts, reused across calls: building an SDK client per
+   * call was wasted work. Keyed by everything the adapter is built from, so a
+   * changed config or key builds a new one; the oldest entry goes past the bound.
+   */
+  private readonly accountAdapters = new Map<string, ProviderAdapter>();
 
   constructor(private readonly options: GatewayOptions) {
     this.clock = options.clock ?? systemClock;
@@ -597,6 +606,22 @@ export class Gateway {
     );
   }
 
+  private reusableAdapterFor(account: ProviderAccount): ProviderAdapter {
+    const key = [account.id, account.type, JSON.stringify(account.config), account.apiKey ?? ""].join(
+      "\u0000",
+    );
+    let adapter = this.accountAdapters.get(key);
+    if (adapter === undefined) {
+      adapter = this.adapterFor(account);
+      if (this.accountAdapters.size >= ACCOUNT_ADAPTER_LIMIT) {
+        const oldest = this.accountAdapters.keys().next().value;
+        if (oldest !== undefined) this.accountAdapters.delete(oldest);
+      }
+      this.accountAdapters.set(key, adapter);
+    }
+    return adapter;
+  }
+
   // ---- routing, plan, limits, metering ----
 
   private async target(route: ModelRoute, principal: Principal, use: "chat" | "embeddings"): Promise<Target> {
@@ -636,7 +661,7 @@ export class Gateway {
     }
     const release = this.limiter.acquire(principal.organizationId);
     try {
-      return { adapter: this.adapterFor(account), byok: true, kind, release };
+      return { adapter: this.reusableAdapterFor(account), byok: true, kind, release };
     } catch (error) {
       release();
       throw error;

@@ -348,6 +348,27 @@ describe("over a real socket (the Node request path)", () => {
 });
 
 describe("BYOK routing", () => {
+  it("reuses a provider's client across calls and picks up a changed key or base URL at once", async () => {
+    const id = String((await addProvider("HOSTED_A", { baseUrl: byok.url }, "sk-first")).id);
+    byok.enqueue({ text: "one" });
+    byok.enqueue({ text: "two" });
+    expect((await post("/v1/chat/completions", hello("hosted-a/gpt-x"))).status).toBe(200);
+    expect((await post("/v1/chat/completions", hello("hosted-a/gpt-x"))).status).toBe(200);
+    const patched = await app.request(`/v1/providers/${id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ apiKey: "sk-second" }),
+      headers: { ...bearer(tenant.keys.member), "content-type": "application/json" },
+    });
+    expect(patched.status).toBe(200);
+    byok.enqueue({ text: "three" });
+    expect((await post("/v1/chat/completions", hello("hosted-a/gpt-x"))).status).toBe(200);
+    expect(byok.requests.map((request) => request.headers.authorization)).toEqual([
+      "Bearer sk-first",
+      "Bearer sk-first",
+      "Bearer sk-second",
+    ]);
+  });
+
   it("routes <prefix>/<model> to the organization's provider with the model id unchanged", async () => {
     await addProvider("HOSTED_A", { baseUrl: byok.url, organizationId: "org-42" }, "sk-customer");
     byok.enqueue({ text: "from byok", usage: { inputTokens: 2, outputTokens: 2, cachedInputTokens: 1 } });
