@@ -3,10 +3,17 @@
  * origin only, redirects are followed by hand (at most 5, http/https only, each
  * hop re-checked), loopback/private/link-local targets are refused unless
  * GROUNDWORK_ALLOW_PRIVATE_NETWORK=1, and the body is capped in size and time.
+ *
+ * The address is checked twice: before the request (for a clear error) and
+ * again by the connection itself, whose DNS lookup refuses private addresses. A
+ * name that resolves to a public address for the first check and to a private
+ * one for the connection (DNS rebinding) is therefore refused too.
  */
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { DocumentError } from "@groundwork/convert";
+import { Agent, fetch as undiciFetch } from "undici";
 
 export interface FetchSourceOptions {
   allowPrivateNetwork: boolean;
@@ -58,6 +65,47 @@ export function isPrivateAddress(address: string): boolean {
     return blocked.check(address, "ipv6");
   }
   return true;
+}
+
+class RefusedAddressError extends Error {}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** `dns.lookup` for outgoing connections that fails when any address of the name is private. */
+export function lookupPublicOnly(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error !== null) {
+      callback(error, []);
+      return;
+    }
+    const refused = addresses.find((entry) => isPrivateAddress(entry.address));
+    if (refused !== undefined) {
+      callback(new RefusedAddressError(`${hostname} resolves to ${refused.address}`), []);
+      return;
+    }
+    const [first] = addresses;
+    if (options.all === true) callback(null, addresses);
+    else if (first === undefined) callback(new Error(`${hostname} has no address`), []);
+    else callback(null, first.address, first.family);
+  });
+}
+
+let publicOnlyAgent: Agent | undefined;
+/** The connection pool for sources when private networks are refused (made on first use). */
+function publicOnlyDispatcher(): Agent {
+  publicOnlyAgent ??= new Agent({ connect: { lookup: lookupPublicOnly } });
+  return publicOnlyAgent;
+}
+
+function refusedCause(error: unknown): RefusedAddressError | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof RefusedAddressError) return cause;
+  }
+  return undefined;
 }
 
 async function checkTarget(url: URL, allowPrivateNetwork: boolean): Promise<void> {
@@ -144,7 +192,15 @@ export async function fetchSource(
   options: FetchSourceOptions,
   signal: AbortSignal,
 ): Promise<FetchedSource> {
-  const doFetch = options.fetch ?? fetch;
+  const doFetch =
+    options.fetch ??
+    (options.allowPrivateNetwork
+      ? fetch
+      : (input, init) =>
+          undiciFetch(input as URL, {
+            ...(init as Parameters<typeof undiciFetch>[1]),
+            dispatcher: publicOnlyDispatcher(),
+          }) as unknown as Promise<Response>);
   const limit = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);
   let url: URL;
   try {
@@ -165,6 +221,13 @@ export async function fetchSource(
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      const refused = refusedCause(error);
+      if (refused !== undefined) {
+        throw new DocumentError(
+          "source_refused",
+          `${refused.message}, a loopback, private or link-local address; such sources are refused unless GROUNDWORK_ALLOW_PRIVATE_NETWORK=1`,
+        );
+      }
       if (limit.aborted)
         throw new DocumentError(
           "fetch_failed",
