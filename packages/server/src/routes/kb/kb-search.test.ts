@@ -6,7 +6,7 @@ import { queryTerms } from "@groundwork/kb";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyOf } from "../../test-support.js";
-import { type KbHarness, kbHarness } from "./kb-test-support.js";
+import { type KbHarness, kbHarness, viewerPrincipal } from "./kb-test-support.js";
 import { knowledgeServiceFor } from "./knowledge-service.js";
 
 type Hit = {
@@ -185,13 +185,7 @@ describe("search", () => {
     const kbs = [local, remote].map((kb) =>
       h.tenant.store.knowledgeBases.get(h.tenant.organizationId, kb.id as string),
     );
-    const principal = {
-      organizationId: h.tenant.organizationId,
-      organizationName: "acme",
-      plan: "enterprise" as const,
-      role: "viewer" as const,
-      apiKeyId: "",
-    };
+    const principal = viewerPrincipal(h);
     const both = await service.search(
       principal,
       kbs.filter((kb) => kb !== null),

@@ -1,5 +1,5 @@
 /** Helpers for the knowledge-base HTTP tests. */
-import type { Plan } from "@groundwork/core";
+import type { Plan, Principal } from "@groundwork/core";
 import { createApp } from "../../app.js";
 import { createStoreGateway } from "../../gateway-wiring.js";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
@@ -75,4 +75,15 @@ export function kbHarness(
     },
   };
   return harness;
+}
+
+/** A Viewer of the harness's organization, for calling the knowledge service directly. */
+export function viewerPrincipal(h: KbHarness): Principal {
+  return {
+    organizationId: h.tenant.organizationId,
+    organizationName: "acme",
+    plan: "enterprise",
+    role: "viewer",
+    apiKeyId: "",
+  };
 }

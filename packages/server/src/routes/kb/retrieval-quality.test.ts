@@ -10,7 +10,7 @@
  */
 import { queryTerms } from "@groundwork/kb";
 import { describe, expect, it } from "vitest";
-import { kbHarness } from "./kb-test-support.js";
+import { kbHarness, viewerPrincipal } from "./kb-test-support.js";
 import { knowledgeServiceFor } from "./knowledge-service.js";
 import { distractors, NEAR_MISSES, PASSAGES, QUERIES } from "./quality-corpus.js";
 
@@ -46,13 +46,7 @@ async function measure(seed: number): Promise<{ recall: Recall; misses: string[]
   const store = h.tenant.store;
   const record = store.knowledgeBases.get(h.tenant.organizationId, kb.id as string);
   if (record === null) throw new Error("knowledge base vanished");
-  const principal = {
-    organizationId: h.tenant.organizationId,
-    organizationName: "acme",
-    plan: "enterprise" as const,
-    role: "viewer" as const,
-    apiKeyId: "",
-  };
+  const principal = viewerPrincipal(h);
   const service = knowledgeServiceFor(store, h.gateway);
   const documentName = (chunkId: string) => {
     const [chunk] = store.knowledgeBases.chunksById(record.id, [chunkId]);
