@@ -39,11 +39,11 @@ function setup(count: number) {
     const norm = Math.hypot(...v);
     return v.map((x) => x / norm);
   };
-  const docs = ["a.txt", "b.txt"].map((name) => {
+  const addDocument = (name: string, rows: number) => {
     const { revision, document } = upload(name);
     const chunks = store.knowledgeBases.replaceChunks(
       revision.id,
-      Array.from({ length: count / 2 }, (_, position) => ({
+      Array.from({ length: rows }, (_, position) => ({
         kind: "fixed" as const,
         parentPosition: null,
         position,
@@ -57,8 +57,9 @@ function setup(count: number) {
     const entries = chunks.map((chunk) => ({ chunkId: chunk.id, vector: vector() }));
     store.kbVectors.upsert(kb.id, entries);
     return { revision, document, entries };
-  });
-  return { store, kb, docs, vector };
+  };
+  const docs = ["a.txt", "b.txt"].map((name) => addDocument(name, count / 2));
+  return { store, kb, docs, vector, addDocument };
 }
 
 describe("int8 codes", () => {
@@ -135,6 +136,58 @@ describe("vector index", () => {
       vector: own.vector,
     });
     expect(after.every((hit) => bIds.has(hit.chunkId))).toBe(true);
+  });
+});
+
+describe("vector index after small changes", () => {
+  it("patches its columns instead of rebuilding them, and still serves exactly the served rows", () => {
+    const { store, kb, docs, addDocument } = setup(200);
+    const index = new SqliteVectorIndex(store.db, { exactBelow: 10 });
+    for (const { revision } of docs) store.knowledgeBases.activateRevision(revision.id);
+    const nearest = (vector: Float32Array, k = 1) =>
+      index.search({ knowledgeBaseId: kb.id, k, documentIds: null, vector }).map((hit) => hit.chunkId);
+    const first = docs[0]?.entries[0];
+    if (first === undefined) throw new Error("setup");
+    expect(nearest(first.vector)).toEqual([first.chunkId]);
+    expect(index.columnBuilds).toBe(1);
+
+    // A new document (10 % of the rows): found at once, no rebuild.
+    const c = addDocument("c.txt", 20);
+    store.knowledgeBases.activateRevision(c.revision.id);
+    const own = c.entries[7];
+    if (own === undefined) throw new Error("setup");
+    expect(nearest(own.vector)).toEqual([own.chunkId]);
+    expect(
+      index.search({ knowledgeBaseId: kb.id, k: 1, documentIds: [c.document.id], vector: own.vector }),
+    ).toHaveLength(1);
+    expect(index.columnBuilds).toBe(1);
+
+    // Its second revision replaces it: the old rows are never answered, the new ones are.
+    const c2 = addDocument("c.txt", 20);
+    expect(c2.document.id).toBe(c.document.id);
+    store.knowledgeBases.activateRevision(c2.revision.id);
+    const oldIds = new Set(c.entries.map((entry) => entry.chunkId));
+    const everything = nearest(own.vector, 500);
+    expect(everything).toHaveLength(220);
+    expect(everything.some((id) => oldIds.has(id))).toBe(false);
+    const replacement = c2.entries[3];
+    if (replacement === undefined) throw new Error("setup");
+    expect(nearest(replacement.vector)).toEqual([replacement.chunkId]);
+    expect(index.columnBuilds).toBe(1);
+
+    // Deleting it drops its rows from the answers, still without a rebuild.
+    store.knowledgeBases.deleteDocument(kb.id, c.document.id);
+    const newIds = new Set(c2.entries.map((entry) => entry.chunkId));
+    const remaining = nearest(replacement.vector, 500);
+    expect(remaining).toHaveLength(200);
+    expect(remaining.some((id) => newIds.has(id))).toBe(false);
+    expect(index.columnBuilds).toBe(1);
+
+    // A large change (a whole document of 100 rows replaced) rebuilds the columns.
+    const b2 = addDocument("b.txt", 100);
+    store.knowledgeBases.activateRevision(b2.revision.id);
+    expect(nearest(own.vector, 500)).toHaveLength(200);
+    expect(index.columnBuilds).toBe(2);
   });
 });
 

@@ -17,8 +17,13 @@
  *     XOR + popcount) and keeps twice as many candidates.
  *  2. The best `max(k × oversample, minCandidates)` candidates are rescored
  *     exactly by sqlite-vec on their float vectors.
- * The int8 columns reload when the knowledge base's `index_generation` moves (a
- * revision switch, a document deletion), so every query sees one consistent set.
+ * When the knowledge base's `index_generation` moves (a revision switch, a
+ * document deletion) the columns are patched rather than rebuilt while the change
+ * is small: rows of revisions the columns do not hold are scored exactly beside
+ * the candidates, and rows no longer served drop out at rescoring, so every query
+ * still sees exactly the served set. Past `STALE_LIMIT` of the rows the columns
+ * are rebuilt (seconds at 100k rows, which would otherwise stall the server after
+ * every ingested document).
  * Memory: 1 byte per component (154 MB for 100k × 1536) while a knowledge base
  * is being searched. Recall against exact search is measured by the benchmark
  * (packages/server/src/routes/kb/bench/kb-bench.ts).
@@ -61,7 +66,16 @@ interface VectorCache {
   /** Ordinal of each row's document in `documents`. */
   documentOrdinals: Int32Array;
   documents: string[];
+  /** Revisions whose rows the columns hold. */
+  revisions: string[];
+  /** Served rows the columns do not hold (revisions served since the build), scored exactly. */
+  extraSeqs: number[];
+  /** Rows in the columns that are no longer served. */
+  dead: number;
 }
+
+/** Share of changed rows up to which the columns are patched instead of rebuilt. */
+const STALE_LIMIT = 0.25;
 
 /** Header of the stored int8 code: step (float32) and 1/‖v‖ (float32), then one int8 per component. */
 const CODE_HEADER = 8;
@@ -164,23 +178,28 @@ export class SqliteVectorIndex implements VectorIndex {
     const cache = this.cacheFor(query.knowledgeBaseId);
     if (cache.count === 0) return [];
     if (cache.count <= this.exactBelow || cache.dim !== query.vector.length) return this.exactSearch(query);
-    const wanted = Math.max(query.k * this.oversample, this.minCandidates);
+    // Rows no longer served can take candidate places; keep more when there are some.
+    const wanted = Math.max(query.k * this.oversample, this.minCandidates) * (cache.dead > 0 ? 2 : 1);
     const candidates = this.candidates(
       cache,
       query.vector,
       wanted,
       this.documentMask(cache, query.documentIds),
     );
-    if (candidates.length === 0) return [];
+    if (candidates.length === 0 && cache.extraSeqs.length === 0) return [];
+    const filter =
+      query.documentIds === null ? "" : "AND c.document_id IN (SELECT value FROM json_each(@documents))";
     const rows = this.sql(
-      `SELECT c.id AS id, vec_distance_cosine(v.embedding, ?) AS distance
+      `SELECT c.id AS id, vec_distance_cosine(v.embedding, @vector) AS distance
        FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.chunk_seq IN (SELECT value FROM json_each(?))
-       ORDER BY distance, v.chunk_seq LIMIT ?`,
-    ).all(vectorBlob(query.vector), JSON.stringify(candidates), query.k) as Array<{
-      id: string;
-      distance: number;
-    }>;
+       WHERE v.chunk_seq IN (SELECT value FROM json_each(@seqs)) AND c.active = 1 ${filter}
+       ORDER BY distance, v.chunk_seq LIMIT @k`,
+    ).all({
+      vector: vectorBlob(query.vector),
+      seqs: JSON.stringify(cache.extraSeqs.length === 0 ? candidates : candidates.concat(cache.extraSeqs)),
+      k: query.k,
+      ...(query.documentIds === null ? {} : { documents: JSON.stringify(query.documentIds) }),
+    }) as Array<{ id: string; distance: number }>;
     return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
   }
 
@@ -269,14 +288,45 @@ export class SqliteVectorIndex implements VectorIndex {
     return out;
   }
 
+  /** How many times columns were built (for tests and metrics). */
+  columnBuilds = 0;
+
   private cacheFor(knowledgeBaseId: string): VectorCache {
     const generation = this.generation(knowledgeBaseId);
     const cached = this.caches.get(knowledgeBaseId);
     if (cached !== undefined && cached.generation === generation) return cached;
+    if (cached !== undefined && cached.dim > 0) {
+      const patched = this.db.transaction(() => this.patch(cached, knowledgeBaseId, generation))();
+      if (patched !== null) {
+        this.caches.set(knowledgeBaseId, patched);
+        return patched;
+      }
+    }
     this.caches.delete(knowledgeBaseId); // let the old columns go before building new ones
     const loaded = this.db.transaction(() => this.load(knowledgeBaseId))();
+    if (loaded.dim > 0) this.columnBuilds++;
     this.caches.set(knowledgeBaseId, loaded);
     return loaded;
+  }
+
+  /** The columns with the served set's changes beside them, or null when a rebuild is due. */
+  private patch(cache: VectorCache, knowledgeBaseId: string, generation: number): VectorCache | null {
+    const extraSeqs = this.sql(
+      `SELECT v.chunk_seq FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND c.active = 1
+         AND c.revision_id NOT IN (SELECT value FROM json_each(?))`,
+    )
+      .pluck()
+      .all(knowledgeBaseId, JSON.stringify(cache.revisions)) as number[];
+    const served = this.sql(
+      `SELECT COUNT(*) FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND c.active = 1`,
+    )
+      .pluck()
+      .get(knowledgeBaseId) as number;
+    const dead = cache.count - (served - extraSeqs.length);
+    if (extraSeqs.length + dead > cache.count * STALE_LIMIT) return null;
+    return { ...cache, generation, extraSeqs, dead };
   }
 
   private generation(knowledgeBaseId: string): number {
@@ -306,6 +356,9 @@ export class SqliteVectorIndex implements VectorIndex {
       words: 0,
       documentOrdinals: new Int32Array(0),
       documents: [],
+      revisions: [],
+      extraSeqs: [],
+      dead: 0,
     };
     // Small knowledge bases are searched exactly: no columns needed.
     if (count <= this.exactBelow) return { ...empty, count };
@@ -320,7 +373,7 @@ export class SqliteVectorIndex implements VectorIndex {
     const ordinals = new Map<string, number>();
     let row = 0;
     const statement = this.sql(
-      `SELECT v.chunk_seq, v.code, c.document_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+      `SELECT v.chunk_seq, v.code, c.document_id, c.revision_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
        WHERE v.knowledge_base_id = ? AND c.active = 1 ORDER BY v.chunk_seq`,
     ).raw(true);
     // Rows are gathered in blocks and transposed a block at a time (contiguous writes per column).
@@ -334,9 +387,11 @@ export class SqliteVectorIndex implements VectorIndex {
       }
       blockStart += rows;
     };
-    for (const [seq, code, documentId] of statement.iterate(knowledgeBaseId) as Iterable<
-      [number, Buffer, string]
+    const revisions = new Set<string>();
+    for (const [seq, code, documentId, revisionId] of statement.iterate(knowledgeBaseId) as Iterable<
+      [number, Buffer, string, string]
     >) {
+      revisions.add(revisionId);
       if (row >= count) break;
       if (dim === 0) {
         dim = code.byteLength - CODE_HEADER;
@@ -368,7 +423,21 @@ export class SqliteVectorIndex implements VectorIndex {
       // Rows vanished between the count and the scan (cannot happen inside the read transaction).
       return { ...empty, count: row };
     }
-    return { generation, count, dim, seqs, columns, factors, signs, words, documentOrdinals, documents };
+    return {
+      generation,
+      count,
+      dim,
+      seqs,
+      columns,
+      factors,
+      signs,
+      words,
+      documentOrdinals,
+      documents,
+      revisions: [...revisions],
+      extraSeqs: [],
+      dead: 0,
+    };
   }
 
   private documentMask(cache: VectorCache, documentIds: readonly string[] | null): Uint8Array | null {
