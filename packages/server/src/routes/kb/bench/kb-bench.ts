@@ -165,14 +165,16 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   });
   const org = store.organizations.create("bench", "enterprise");
   const kb = store.knowledgeBases.create(org.id, config(`kb-${size}`));
-  const accepted = store.knowledgeBases.acceptUpload({
-    knowledgeBase: kb,
-    filename: "corpus.txt",
-    mime: "text/plain",
-    bytes: new TextEncoder().encode("synthetic"),
-    metadata: {},
-    apiKeyId: null,
-  });
+  const upload = (filename: string) =>
+    store.knowledgeBases.acceptUpload({
+      knowledgeBase: kb,
+      filename,
+      mime: "text/plain",
+      bytes: new TextEncoder().encode(filename),
+      metadata: {},
+      apiKeyId: null,
+    });
+  const accepted = upload("corpus.txt");
   const texts = Array.from({ length: size }, () => `${sentence(30)} ${sentence(30)}`);
   const drafts: NewChunk[] = texts.map((text, position) => ({
     kind: "fixed",
@@ -290,14 +292,7 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
     `  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries`,
   );
   // A small document served after the columns were built: the columns are patched, not rebuilt.
-  const added = store.knowledgeBases.acceptUpload({
-    knowledgeBase: kb,
-    filename: "late.txt",
-    mime: "text/plain",
-    bytes: new TextEncoder().encode("late"),
-    metadata: {},
-    apiKeyId: null,
-  });
+  const added = upload("late.txt");
   const late = store.knowledgeBases.replaceChunks(
     added.revision.id,
     drafts.slice(0, 100).map((draft) => ({ ...draft, text: `late ${draft.text}` })),
