@@ -102,3 +102,25 @@ export async function mapUpstream<T>(provider: string, fn: () => Promise<T>): Pr
     throw toUpstreamError(error, provider);
   }
 }
+
+/**
+ * Runs an SDK call, mapping its failures to gateway errors. A call the caller aborted rejects
+ * with the caller's own abort reason (an `AbortError`) instead of the SDK's abort error.
+ */
+export async function callUpstream<T>(
+  provider: string,
+  signal: AbortSignal | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    signal?.throwIfAborted();
+    throw toUpstreamError(error, provider);
+  }
+}
+
+/** The SDKs' per-request options for a call: its abort signal, when it has one. */
+export function requestOptions(options: { signal?: AbortSignal } | undefined): { signal?: AbortSignal } {
+  return options?.signal === undefined ? {} : { signal: options.signal };
+}

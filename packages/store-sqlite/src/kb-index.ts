@@ -318,13 +318,7 @@ export class SqliteVectorIndex implements VectorIndex {
     )
       .pluck()
       .all(knowledgeBaseId, JSON.stringify(cache.revisions)) as number[];
-    const served = this.sql(
-      `SELECT COUNT(*) FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = ? AND c.active = 1`,
-    )
-      .pluck()
-      .get(knowledgeBaseId) as number;
-    const dead = cache.count - (served - extraSeqs.length);
+    const dead = cache.count - (this.servedCount(knowledgeBaseId) - extraSeqs.length);
     if (extraSeqs.length + dead > cache.count * STALE_LIMIT) return null;
     return { ...cache, generation, extraSeqs, dead };
   }
@@ -337,14 +331,19 @@ export class SqliteVectorIndex implements VectorIndex {
     );
   }
 
-  private load(knowledgeBaseId: string): VectorCache {
-    const generation = this.generation(knowledgeBaseId);
-    const count = this.sql(
+  /** Vectors of the knowledge base's served chunks. */
+  private servedCount(knowledgeBaseId: string): number {
+    return this.sql(
       `SELECT COUNT(*) FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
        WHERE v.knowledge_base_id = ? AND c.active = 1`,
     )
       .pluck()
       .get(knowledgeBaseId) as number;
+  }
+
+  private load(knowledgeBaseId: string): VectorCache {
+    const generation = this.generation(knowledgeBaseId);
+    const count = this.servedCount(knowledgeBaseId);
     const empty = {
       generation,
       count: 0,

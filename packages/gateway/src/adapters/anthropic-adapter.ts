@@ -4,9 +4,9 @@
  * HOSTED_B serves no embeddings, so there is no `embed`.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { type CallOptions, type ChatCompletionChunk, invalidRequest } from "@groundwork/core";
+import { type ChatCompletionChunk, invalidRequest } from "@groundwork/core";
 import type { ProviderAdapter } from "../adapter.js";
-import { toUpstreamError } from "../upstream-errors.js";
+import { callUpstream, requestOptions, toUpstreamError } from "../upstream-errors.js";
 import { createChunkTranslator, fromMessage, toMessagesBody } from "./anthropic-translate.js";
 
 export interface AnthropicAdapterOptions {
@@ -49,7 +49,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
 
   return {
     complete(request, callOptions) {
-      return callUpstream(callOptions, async () => {
+      return callUpstream(PROVIDER, callOptions?.signal, async () => {
         const message = await client.messages.create(
           { ...toMessagesBody(request), stream: false },
           requestOptions(callOptions),
@@ -60,7 +60,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
 
     async *stream(request, callOptions): AsyncGenerator<ChatCompletionChunk> {
       const body = toMessagesBody(request);
-      const events = await callUpstream(callOptions, () =>
+      const events = await callUpstream(PROVIDER, callOptions?.signal, () =>
         client.messages.create({ ...body, stream: true }, requestOptions(callOptions)),
       );
       const translator = createChunkTranslator(nowSeconds());
@@ -77,31 +77,13 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
     },
 
     listModels(callOptions) {
-      return callUpstream(callOptions, async () => {
+      return callUpstream(PROVIDER, callOptions?.signal, async () => {
         const ids: string[] = [];
         for await (const model of client.models.list({}, requestOptions(callOptions))) ids.push(model.id);
         return ids;
       });
     },
   };
-}
-
-/**
- * Runs an SDK call, mapping its failures to gateway errors. A call the caller aborted rejects
- * with the caller's own abort reason (an `AbortError`) instead: the SDK's `APIUserAbortError`
- * is named plain "Error", so `mapUpstream`'s name check would report it as a 502.
- */
-async function callUpstream<T>(callOptions: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    callOptions?.signal?.throwIfAborted();
-    throw toUpstreamError(error, PROVIDER);
-  }
-}
-
-function requestOptions(callOptions: CallOptions | undefined): { signal?: AbortSignal } {
-  return callOptions?.signal === undefined ? {} : { signal: callOptions.signal };
 }
 
 function nowSeconds(): number {

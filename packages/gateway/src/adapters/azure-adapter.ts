@@ -3,11 +3,11 @@
  * the prefix is the deployment name; the client puts it in the path
  * (`{endpoint}/openai/deployments/{deployment}/…`) and authenticates with the `api-key` header.
  */
-import type { CallOptions, ChatCompletionChunk } from "@groundwork/core";
+import type { ChatCompletionChunk } from "@groundwork/core";
 import { invalidRequest, upstreamError } from "@groundwork/core";
 import { AzureOpenAI } from "openai";
 import type { EmbeddingsResponse, ProviderAdapter } from "../adapter.js";
-import { toUpstreamError } from "../upstream-errors.js";
+import { callUpstream, requestOptions, toUpstreamError } from "../upstream-errors.js";
 import {
   AZURE_CHAT_API_VERSION,
   fromAzureChunk,
@@ -59,7 +59,7 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
 
   return {
     complete(request, callOptions) {
-      return callUpstream(callOptions, async () => {
+      return callUpstream(PROVIDER, callOptions?.signal, async () => {
         const body = toAzureChatBody(request, deploymentOf(request.model));
         const completion = await client.chat.completions.create(
           { ...body, stream: false },
@@ -73,7 +73,7 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
       const body = toAzureChatBody(request, deploymentOf(request.model));
       // Usage is always asked for: the gateway shows the usage chunk only to callers who
       // sent `stream_options.include_usage`, but records token counts for every call.
-      const chunks = await callUpstream(callOptions, () =>
+      const chunks = await callUpstream(PROVIDER, callOptions?.signal, () =>
         client.chat.completions.create(
           { ...body, stream: true, stream_options: { include_usage: true } },
           requestOptions(callOptions),
@@ -98,7 +98,7 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
     },
 
     embed(request, callOptions) {
-      return callUpstream(callOptions, async (): Promise<EmbeddingsResponse> => {
+      return callUpstream(PROVIDER, callOptions?.signal, async (): Promise<EmbeddingsResponse> => {
         const response = await client.embeddings.create(
           {
             model: deploymentOf(request.model),
@@ -122,11 +122,13 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
     transcribe(request, callOptions) {
       // The deployment goes in the path explicitly: the client's own rewrite reads `model` from JSON bodies only.
       const path = `/deployments/${deploymentOf(request.model)}/audio/transcriptions`;
-      return callUpstream(callOptions, () => transcribeWith(client, path, request, callOptions ?? {}));
+      return callUpstream(PROVIDER, callOptions?.signal, () =>
+        transcribeWith(client, path, request, callOptions ?? {}),
+      );
     },
 
     listModels(callOptions) {
-      return callUpstream(callOptions, async () => {
+      return callUpstream(PROVIDER, callOptions?.signal, async () => {
         // The deployments are the model names of this kind; the resource's base-model list
         // (`/openai/models`) names models that may have no deployment.
         const list = await client.get<DeploymentList>("/deployments", {
@@ -145,22 +147,4 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
 function deploymentOf(model: string): string {
   if (DEPLOYMENT_NAME.test(model)) return model;
   throw invalidRequest(`"${model}" is not a valid cloud-a deployment name`, { param: "model" });
-}
-
-/**
- * Runs an SDK call, mapping its failures to gateway errors. A call the caller aborted rejects
- * with the caller's own abort reason (an `AbortError`) instead: the SDK's `APIUserAbortError`
- * is named plain "Error", so `mapUpstream`'s name check would report it as a 502.
- */
-async function callUpstream<T>(callOptions: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    callOptions?.signal?.throwIfAborted();
-    throw toUpstreamError(error, PROVIDER);
-  }
-}
-
-function requestOptions(callOptions: CallOptions | undefined): { signal?: AbortSignal } {
-  return callOptions?.signal === undefined ? {} : { signal: callOptions.signal };
 }

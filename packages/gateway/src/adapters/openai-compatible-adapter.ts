@@ -26,7 +26,7 @@ import {
   type VendorResponse,
   type VendorStreamEvent,
 } from "../responses/chat-via-responses.js";
-import { mapUpstream } from "../upstream-errors.js";
+import { mapUpstream, requestOptions } from "../upstream-errors.js";
 
 export interface OpenAICompatibleOptions {
   /** Name used in error messages, e.g. `hosted-a`. */
@@ -77,7 +77,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
           const body = chatToResponsesBody(upstreamBody(request));
           const response = await client.responses.create(
             { ...body, stream: false } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
-            signalOf(call),
+            requestOptions(call),
           );
           return chatCompletionFromResponse(response as unknown as VendorResponse, provider);
         });
@@ -87,7 +87,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
           ...upstreamBody(request),
           stream: false,
         } as OpenAI.ChatCompletionCreateParamsNonStreaming;
-        const completion = await client.chat.completions.create(body, signalOf(call));
+        const completion = await client.chat.completions.create(body, requestOptions(call));
         return completion as unknown as ChatCompletion;
       });
     },
@@ -98,7 +98,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
         const events = await mapUpstream(provider, () =>
           client.responses.create(
             { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
-            signalOf(call),
+            requestOptions(call),
           ),
         );
         yield* mapStream(
@@ -117,14 +117,16 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
         stream: true,
         stream_options: { include_usage: true },
       } as OpenAI.ChatCompletionCreateParamsStreaming;
-      const stream = await mapUpstream(provider, () => client.chat.completions.create(body, signalOf(call)));
+      const stream = await mapUpstream(provider, () =>
+        client.chat.completions.create(body, requestOptions(call)),
+      );
       yield* mapStream(provider, stream as AsyncIterable<unknown> as AsyncIterable<ChatCompletionChunk>);
     },
 
     listModels(call: CallOptions = {}): Promise<string[]> {
       return mapUpstream(provider, async () => {
         const ids: string[] = [];
-        for await (const model of client.models.list(signalOf(call))) ids.push(model.id);
+        for await (const model of client.models.list(requestOptions(call))) ids.push(model.id);
         return ids;
       });
     },
@@ -141,7 +143,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
             ...(request.dimensions === undefined ? {} : { dimensions: request.dimensions }),
             ...(request.user === undefined ? {} : { user: request.user }),
           },
-          signalOf(call),
+          requestOptions(call),
         );
         const vectors: number[][] = new Array(request.input.length);
         for (const item of response.data) vectors[item.index] = item.embedding;
@@ -173,16 +175,12 @@ export async function transcribeWith(
   form.set("model", request.model);
   for (const [name, value] of Object.entries(request.fields)) form.set(name, value);
   const response = await client
-    .post(path, { body: form, ...signalOf(call), __binaryResponse: true })
+    .post(path, { body: form, ...requestOptions(call), __binaryResponse: true })
     .asResponse();
   const contentType = response.headers.get("content-type") ?? "";
   return contentType.includes("application/json")
     ? { kind: "json", body: (await response.json()) as unknown }
     : { kind: "text", body: await response.text() };
-}
-
-function signalOf(call: CallOptions): { signal?: AbortSignal } {
-  return call.signal === undefined ? {} : { signal: call.signal };
 }
 
 /** Errors after the first chunk still become gateway errors (the caller ends the stream with them). */
