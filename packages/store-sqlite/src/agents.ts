@@ -11,7 +11,8 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
 
 export interface AgentRecord {
   id: string;
@@ -178,11 +179,15 @@ const toRun = (row: RunRow): AgentRunRecord => ({
 });
 
 export class AgentStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   // ---- agents ----
 
@@ -195,12 +200,10 @@ export class AgentStore {
     const now = this.clock.now();
     let versionId = "";
     const created = this.db.transaction(() => {
-      const inserted = this.db
-        .prepare(
-          `INSERT INTO agents (id, organization_id, name, description, published, created_at, updated_at)
+      const inserted = this.sql(
+        `INSERT INTO agents (id, organization_id, name, description, published, created_at, updated_at)
            VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING`,
-        )
-        .run(id, organizationId, input.name, input.description, now, now);
+      ).run(id, organizationId, input.name, input.description, now, now);
       if (inserted.changes === 0) return false;
       versionId = this.insertVersion(id, input.definition, null, now);
       return true;
@@ -213,16 +216,18 @@ export class AgentStore {
   }
 
   get(organizationId: string, id: string): AgentRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM agents WHERE organization_id = ? AND id = ?")
-      .get(organizationId, id) as AgentRow | undefined;
+    const row = this.sql("SELECT * FROM agents WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as AgentRow | undefined;
     return row === undefined ? null : toAgent(row);
   }
 
   getByName(organizationId: string, name: string): AgentRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM agents WHERE organization_id = ? AND name = ?")
-      .get(organizationId, name) as AgentRow | undefined;
+    const row = this.sql("SELECT * FROM agents WHERE organization_id = ? AND name = ?").get(
+      organizationId,
+      name,
+    ) as AgentRow | undefined;
     return row === undefined ? null : toAgent(row);
   }
 
@@ -234,15 +239,13 @@ export class AgentStore {
   ): { items: AgentRecord[]; total: number } {
     const filter = options.publishedOnly === true ? " AND published = 1" : "";
     const total = (
-      this.db
-        .prepare(`SELECT count(*) AS n FROM agents WHERE organization_id = ?${filter}`)
-        .get(organizationId) as { n: number }
+      this.sql(`SELECT count(*) AS n FROM agents WHERE organization_id = ?${filter}`).get(organizationId) as {
+        n: number;
+      }
     ).n;
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM agents WHERE organization_id = ?${filter} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(organizationId, page.size, pageOffset(page)) as AgentRow[];
+    const rows = this.sql(
+      `SELECT * FROM agents WHERE organization_id = ?${filter} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    ).all(organizationId, page.size, pageOffset(page)) as AgentRow[];
     return { items: rows.map(toAgent), total };
   }
 
@@ -254,25 +257,22 @@ export class AgentStore {
   ): AgentRecord | null {
     const current = this.get(organizationId, id);
     if (current === null) return null;
-    this.db
-      .prepare(
-        "UPDATE agents SET name = ?, description = ?, published = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
-      )
-      .run(
-        changes.name ?? current.name,
-        changes.description === undefined ? current.description : changes.description,
-        (changes.published ?? current.published) ? 1 : 0,
-        this.clock.now(),
-        organizationId,
-        id,
-      );
+    this.sql(
+      "UPDATE agents SET name = ?, description = ?, published = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+    ).run(
+      changes.name ?? current.name,
+      changes.description === undefined ? current.description : changes.description,
+      (changes.published ?? current.published) ? 1 : 0,
+      this.clock.now(),
+      organizationId,
+      id,
+    );
     return this.get(organizationId, id);
   }
 
   delete(organizationId: string, id: string): boolean {
     return (
-      this.db.prepare("DELETE FROM agents WHERE organization_id = ? AND id = ?").run(organizationId, id)
-        .changes > 0
+      this.sql("DELETE FROM agents WHERE organization_id = ? AND id = ?").run(organizationId, id).changes > 0
     );
   }
 
@@ -289,11 +289,13 @@ export class AgentStore {
     this.db.transaction(() => {
       id = this.insertVersion(agentId, definition, options.copiedFromVersionId ?? null, now);
       if (options.description !== undefined) {
-        this.db
-          .prepare("UPDATE agents SET description = ?, updated_at = ? WHERE id = ?")
-          .run(options.description, now, agentId);
+        this.sql("UPDATE agents SET description = ?, updated_at = ? WHERE id = ?").run(
+          options.description,
+          now,
+          agentId,
+        );
       } else {
-        this.db.prepare("UPDATE agents SET updated_at = ? WHERE id = ?").run(now, agentId);
+        this.sql("UPDATE agents SET updated_at = ? WHERE id = ?").run(now, agentId);
       }
     })();
     return this.versionById(id) as AgentVersionRecord;
@@ -307,73 +309,65 @@ export class AgentStore {
   ): string {
     const id = this.ids("agv");
     const next = (
-      this.db
-        .prepare("SELECT coalesce(max(version_number), 0) + 1 AS n FROM agent_versions WHERE agent_id = ?")
-        .get(agentId) as { n: number }
+      this.sql("SELECT coalesce(max(version_number), 0) + 1 AS n FROM agent_versions WHERE agent_id = ?").get(
+        agentId,
+      ) as { n: number }
     ).n;
-    this.db
-      .prepare(
-        `INSERT INTO agent_versions (id, agent_id, version_number, definition, active, copied_from_version_id, created_at)
+    this.sql(
+      `INSERT INTO agent_versions (id, agent_id, version_number, definition, active, copied_from_version_id, created_at)
          VALUES (?, ?, ?, ?, 1, ?, ?)`,
-      )
-      .run(id, agentId, next, JSON.stringify(definition), copiedFrom, now);
+    ).run(id, agentId, next, JSON.stringify(definition), copiedFrom, now);
     return id;
   }
 
   versionById(id: string): AgentVersionRecord | null {
-    const row = this.db.prepare("SELECT * FROM agent_versions WHERE id = ?").get(id) as
-      | VersionRow
-      | undefined;
+    const row = this.sql("SELECT * FROM agent_versions WHERE id = ?").get(id) as VersionRow | undefined;
     return row === undefined ? null : toVersion(row);
   }
 
   getVersion(agentId: string, versionId: string): AgentVersionRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM agent_versions WHERE agent_id = ? AND id = ?")
-      .get(agentId, versionId) as VersionRow | undefined;
+    const row = this.sql("SELECT * FROM agent_versions WHERE agent_id = ? AND id = ?").get(
+      agentId,
+      versionId,
+    ) as VersionRow | undefined;
     return row === undefined ? null : toVersion(row);
   }
 
   getVersionByNumber(agentId: string, versionNumber: number): AgentVersionRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM agent_versions WHERE agent_id = ? AND version_number = ?")
-      .get(agentId, versionNumber) as VersionRow | undefined;
+    const row = this.sql("SELECT * FROM agent_versions WHERE agent_id = ? AND version_number = ?").get(
+      agentId,
+      versionNumber,
+    ) as VersionRow | undefined;
     return row === undefined ? null : toVersion(row);
   }
 
   /** The newest active version, or null while none is active. */
   latestVersion(agentId: string): AgentVersionRecord | null {
-    const row = this.db
-      .prepare(
-        "SELECT * FROM agent_versions WHERE agent_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-      )
-      .get(agentId) as VersionRow | undefined;
+    const row = this.sql(
+      "SELECT * FROM agent_versions WHERE agent_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
+    ).get(agentId) as VersionRow | undefined;
     return row === undefined ? null : toVersion(row);
   }
 
   /** Newest first. */
   listVersions(agentId: string, page: PageRequest): { items: AgentVersionRecord[]; total: number } {
     const total = (
-      this.db.prepare("SELECT count(*) AS n FROM agent_versions WHERE agent_id = ?").get(agentId) as {
+      this.sql("SELECT count(*) AS n FROM agent_versions WHERE agent_id = ?").get(agentId) as {
         n: number;
       }
     ).n;
-    const rows = this.db
-      .prepare(
-        "SELECT * FROM agent_versions WHERE agent_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-      )
-      .all(agentId, page.size, pageOffset(page)) as VersionRow[];
+    const rows = this.sql(
+      "SELECT * FROM agent_versions WHERE agent_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
+    ).all(agentId, page.size, pageOffset(page)) as VersionRow[];
     return { items: rows.map(toVersion), total };
   }
 
   /** Soft delete: the version stays readable (and addressable by id or number) but is not latest. */
   deactivateVersion(agentId: string, versionId: string): boolean {
     return (
-      this.db
-        .prepare(
-          "UPDATE agent_versions SET active = 0, deactivated_at = ? WHERE agent_id = ? AND id = ? AND active = 1",
-        )
-        .run(this.clock.now(), agentId, versionId).changes > 0
+      this.sql(
+        "UPDATE agent_versions SET active = 0, deactivated_at = ? WHERE agent_id = ? AND id = ? AND active = 1",
+      ).run(this.clock.now(), agentId, versionId).changes > 0
     );
   }
 
@@ -381,16 +375,14 @@ export class AgentStore {
 
   listLabels(agentId: string): AgentLabelRecord[] {
     return (
-      this.db
-        .prepare("SELECT * FROM agent_labels WHERE agent_id = ? ORDER BY name")
-        .all(agentId) as LabelRow[]
+      this.sql("SELECT * FROM agent_labels WHERE agent_id = ? ORDER BY name").all(agentId) as LabelRow[]
     ).map(toLabel);
   }
 
   getLabel(agentId: string, name: string): AgentLabelRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM agent_labels WHERE agent_id = ? AND name = ?")
-      .get(agentId, name) as LabelRow | undefined;
+    const row = this.sql("SELECT * FROM agent_labels WHERE agent_id = ? AND name = ?").get(agentId, name) as
+      | LabelRow
+      | undefined;
     return row === undefined ? null : toLabel(row);
   }
 
@@ -398,29 +390,24 @@ export class AgentStore {
   createLabel(agentId: string, name: string, versionId: string): boolean {
     const now = this.clock.now();
     return (
-      this.db
-        .prepare(
-          `INSERT INTO agent_labels (agent_id, name, agent_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+      this.sql(
+        `INSERT INTO agent_labels (agent_id, name, agent_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (agent_id, name) DO NOTHING`,
-        )
-        .run(agentId, name, versionId, now, now).changes > 0
+      ).run(agentId, name, versionId, now, now).changes > 0
     );
   }
 
   updateLabel(agentId: string, name: string, versionId: string): boolean {
     return (
-      this.db
-        .prepare(
-          "UPDATE agent_labels SET agent_version_id = ?, updated_at = ? WHERE agent_id = ? AND name = ?",
-        )
-        .run(versionId, this.clock.now(), agentId, name).changes > 0
+      this.sql(
+        "UPDATE agent_labels SET agent_version_id = ?, updated_at = ? WHERE agent_id = ? AND name = ?",
+      ).run(versionId, this.clock.now(), agentId, name).changes > 0
     );
   }
 
   deleteLabel(agentId: string, name: string): boolean {
     return (
-      this.db.prepare("DELETE FROM agent_labels WHERE agent_id = ? AND name = ?").run(agentId, name).changes >
-      0
+      this.sql("DELETE FROM agent_labels WHERE agent_id = ? AND name = ?").run(agentId, name).changes > 0
     );
   }
 
@@ -429,19 +416,18 @@ export class AgentStore {
   createConversation(organizationId: string, agentId: string, mode: AgentMode): AgentConversationRecord {
     const id = this.ids("conv");
     const now = this.clock.now();
-    this.db
-      .prepare(
-        `INSERT INTO agent_conversations (id, organization_id, agent_id, mode, remembered, created_at, updated_at)
+    this.sql(
+      `INSERT INTO agent_conversations (id, organization_id, agent_id, mode, remembered, created_at, updated_at)
          VALUES (?, ?, ?, ?, '[]', ?, ?)`,
-      )
-      .run(id, organizationId, agentId, mode, now, now);
+    ).run(id, organizationId, agentId, mode, now, now);
     return this.getConversation(organizationId, id) as AgentConversationRecord;
   }
 
   getConversation(organizationId: string, id: string): AgentConversationRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM agent_conversations WHERE organization_id = ? AND id = ?")
-      .get(organizationId, id) as ConversationRow | undefined;
+    const row = this.sql("SELECT * FROM agent_conversations WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as ConversationRow | undefined;
     return row === undefined ? null : toConversation(row);
   }
 
@@ -463,7 +449,7 @@ export class AgentStore {
       sets.push("last_response_id = ?");
       params.push(changes.lastResponseId);
     }
-    this.db.prepare(`UPDATE agent_conversations SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
+    this.sql(`UPDATE agent_conversations SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
   }
 
   // ---- runs ----
@@ -480,32 +466,31 @@ export class AgentStore {
     pausedAt: number | null;
   }): void {
     const now = this.clock.now();
-    this.db
-      .prepare(
-        `INSERT INTO agent_runs (id, organization_id, agent_id, conversation_id, previous_response_id, status, state,
+    this.sql(
+      `INSERT INTO agent_runs (id, organization_id, agent_id, conversation_id, previous_response_id, status, state,
            paused_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, state = excluded.state,
            paused_at = excluded.paused_at, updated_at = excluded.updated_at`,
-      )
-      .run(
-        input.id,
-        input.organizationId,
-        input.agentId,
-        input.conversationId,
-        input.previousResponseId,
-        input.status,
-        JSON.stringify(input.state),
-        input.pausedAt,
-        now,
-        now,
-      );
+    ).run(
+      input.id,
+      input.organizationId,
+      input.agentId,
+      input.conversationId,
+      input.previousResponseId,
+      input.status,
+      JSON.stringify(input.state),
+      input.pausedAt,
+      now,
+      now,
+    );
   }
 
   getRun(organizationId: string, id: string): AgentRunRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM agent_runs WHERE organization_id = ? AND id = ?")
-      .get(organizationId, id) as RunRow | undefined;
+    const row = this.sql("SELECT * FROM agent_runs WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as RunRow | undefined;
     return row === undefined ? null : toRun(row);
   }
 
@@ -515,23 +500,19 @@ export class AgentStore {
    */
   claimContinuation(organizationId: string, id: string, continuationId: string): boolean {
     return (
-      this.db
-        .prepare(
-          "UPDATE agent_runs SET continued_by = ?, updated_at = ? WHERE organization_id = ? AND id = ? AND continued_by IS NULL",
-        )
-        .run(continuationId, this.clock.now(), organizationId, id).changes > 0
+      this.sql(
+        "UPDATE agent_runs SET continued_by = ?, updated_at = ? WHERE organization_id = ? AND id = ? AND continued_by IS NULL",
+      ).run(continuationId, this.clock.now(), organizationId, id).changes > 0
     );
   }
 
   /** Responses of an agent in a given status, oldest first. */
   listRunsByStatus(organizationId: string, agentId: string, statuses: readonly string[]): AgentRunRecord[] {
     if (statuses.length === 0) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM agent_runs WHERE organization_id = ? AND agent_id = ? AND continued_by IS NULL
+    const rows = this.sql(
+      `SELECT * FROM agent_runs WHERE organization_id = ? AND agent_id = ? AND continued_by IS NULL
            AND status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at, id`,
-      )
-      .all(organizationId, agentId, ...statuses) as RunRow[];
+    ).all(organizationId, agentId, ...statuses) as RunRow[];
     return rows.map(toRun);
   }
 }

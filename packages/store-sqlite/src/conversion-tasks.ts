@@ -5,7 +5,8 @@
  * can run again, and are deleted when it finishes.
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
 
 export type ConversionTaskStatus = "pending" | "processing" | "success" | "failure";
 
@@ -87,11 +88,15 @@ export interface FinishTask {
 }
 
 export class ConversionTaskStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   create(options: {
     organizationId: string;
@@ -100,25 +105,23 @@ export class ConversionTaskStore {
   }): ConversionTask {
     const now = this.clock.now();
     const id = this.ids("task");
-    const insertInput = this.db.prepare(
+    const insertInput = this.sql(
       `INSERT INTO conversion_task_inputs (task_id, position, kind, filename, mime_type, url, headers, content)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db
       .transaction(() => {
-        this.db
-          .prepare(
-            `INSERT INTO conversion_tasks (id, organization_id, status, num_docs, request, created_at, updated_at)
+        this.sql(
+          `INSERT INTO conversion_tasks (id, organization_id, status, num_docs, request, created_at, updated_at)
              VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
-          )
-          .run(
-            id,
-            options.organizationId,
-            options.inputs.length,
-            JSON.stringify(options.request ?? null),
-            now,
-            now,
-          );
+        ).run(
+          id,
+          options.organizationId,
+          options.inputs.length,
+          JSON.stringify(options.request ?? null),
+          now,
+          now,
+        );
         options.inputs.forEach((input, position) => {
           if (input.kind === "bytes") {
             insertInput.run(
@@ -150,29 +153,30 @@ export class ConversionTaskStore {
   }
 
   attachJob(id: string, jobId: string): void {
-    this.db
-      .prepare("UPDATE conversion_tasks SET job_id = ?, updated_at = ? WHERE id = ?")
-      .run(jobId, this.clock.now(), id);
+    this.sql("UPDATE conversion_tasks SET job_id = ?, updated_at = ? WHERE id = ?").run(
+      jobId,
+      this.clock.now(),
+      id,
+    );
   }
 
   /** The task, only within its organization when one is given. */
   get(id: string, organizationId?: string): ConversionTask | null {
     const row = (
       organizationId === undefined
-        ? this.db.prepare("SELECT * FROM conversion_tasks WHERE id = ?").get(id)
-        : this.db
-            .prepare("SELECT * FROM conversion_tasks WHERE id = ? AND organization_id = ?")
-            .get(id, organizationId)
+        ? this.sql("SELECT * FROM conversion_tasks WHERE id = ?").get(id)
+        : this.sql("SELECT * FROM conversion_tasks WHERE id = ? AND organization_id = ?").get(
+            id,
+            organizationId,
+          )
     ) as TaskRow | undefined;
     return row === undefined ? null : toTask(row);
   }
 
   inputs(id: string): ConversionTaskInput[] {
-    const rows = this.db
-      .prepare(
-        "SELECT kind, filename, mime_type, url, headers, content FROM conversion_task_inputs WHERE task_id = ? ORDER BY position",
-      )
-      .all(id) as InputRow[];
+    const rows = this.sql(
+      "SELECT kind, filename, mime_type, url, headers, content FROM conversion_task_inputs WHERE task_id = ? ORDER BY position",
+    ).all(id) as InputRow[];
     return rows.map((row) =>
       row.kind === "bytes"
         ? {
@@ -193,21 +197,17 @@ export class ConversionTaskStore {
   start(id: string): boolean {
     const now = this.clock.now();
     return (
-      this.db
-        .prepare(
-          `UPDATE conversion_tasks SET status = 'processing', num_processed = 0, started_at = ?, updated_at = ?
+      this.sql(
+        `UPDATE conversion_tasks SET status = 'processing', num_processed = 0, started_at = ?, updated_at = ?
            WHERE id = ? AND status IN ('pending', 'processing')`,
-        )
-        .run(now, now, id).changes > 0
+      ).run(now, now, id).changes > 0
     );
   }
 
   progress(id: string, numProcessed: number): void {
-    this.db
-      .prepare(
-        "UPDATE conversion_tasks SET num_processed = ?, updated_at = ? WHERE id = ? AND status = 'processing'",
-      )
-      .run(numProcessed, this.clock.now(), id);
+    this.sql(
+      "UPDATE conversion_tasks SET num_processed = ?, updated_at = ? WHERE id = ? AND status = 'processing'",
+    ).run(numProcessed, this.clock.now(), id);
   }
 
   /** Records the outcome unless the task already finished (e.g. it was cancelled); drops the inputs. */
@@ -216,25 +216,23 @@ export class ConversionTaskStore {
     return this.db
       .transaction(() => {
         const changed =
-          this.db
-            .prepare(
-              `UPDATE conversion_tasks SET status = ?, result = ?, error = ?, num_succeeded = ?, num_failed = ?,
+          this.sql(
+            `UPDATE conversion_tasks SET status = ?, result = ?, error = ?, num_succeeded = ?, num_failed = ?,
                  num_processed = CASE WHEN ? = 'success' THEN num_docs ELSE num_processed END,
                  finished_at = ?, updated_at = ?
                WHERE id = ? AND status IN ('pending', 'processing')`,
-            )
-            .run(
-              outcome.status,
-              JSON.stringify(outcome.result ?? null),
-              outcome.error ?? null,
-              outcome.numSucceeded,
-              outcome.numFailed,
-              outcome.status,
-              now,
-              now,
-              id,
-            ).changes > 0;
-        if (changed) this.db.prepare("DELETE FROM conversion_task_inputs WHERE task_id = ?").run(id);
+          ).run(
+            outcome.status,
+            JSON.stringify(outcome.result ?? null),
+            outcome.error ?? null,
+            outcome.numSucceeded,
+            outcome.numFailed,
+            outcome.status,
+            now,
+            now,
+            id,
+          ).changes > 0;
+        if (changed) this.sql("DELETE FROM conversion_task_inputs WHERE task_id = ?").run(id);
         return changed;
       })
       .immediate();
@@ -243,9 +241,8 @@ export class ConversionTaskStore {
   /** Deletes the task and its result; true when it existed in that organization. */
   delete(id: string, organizationId: string): boolean {
     return (
-      this.db
-        .prepare("DELETE FROM conversion_tasks WHERE id = ? AND organization_id = ?")
-        .run(id, organizationId).changes > 0
+      this.sql("DELETE FROM conversion_tasks WHERE id = ? AND organization_id = ?").run(id, organizationId)
+        .changes > 0
     );
   }
 }

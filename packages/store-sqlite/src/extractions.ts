@@ -10,8 +10,9 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
 import { likePattern } from "./schemas.js";
+import { statementCache } from "./statement-cache.js";
 
 export type ExtractionStatus = "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
 export type ExtractionStrategyName = "SINGLE_SHOT" | "CHUNKED" | "ASYNC";
@@ -118,45 +119,47 @@ function toRecord(row: ExtractionRow): ExtractionRecord {
 }
 
 export class ExtractionStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   /** Inserts a record, and the images a background run needs until it finishes. */
   create(input: ExtractionInsert, images: readonly ExtractionImage[] = []): ExtractionRecord {
     const id = input.id ?? this.ids("ext");
     const now = this.clock.now();
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO extractions (id, organization_id, schema_id, schema_version_id, status, strategy, model,
+      this.sql(
+        `INSERT INTO extractions (id, organization_id, schema_id, schema_version_id, status, strategy, model,
              input_text, image_count, input_tokens, result, error_message, rerun_of, api_key_id, created_at,
              updated_at, started_at, completed_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          input.organizationId,
-          input.schemaId,
-          input.schemaVersionId,
-          input.status,
-          input.strategy,
-          input.model,
-          input.inputText,
-          input.imageCount,
-          input.inputTokens,
-          input.result == null ? null : JSON.stringify(input.result),
-          input.errorMessage ?? null,
-          input.rerunOf ?? null,
-          input.apiKeyId ?? null,
-          now,
-          now,
-          input.startedAt ?? null,
-          input.completedAt ?? null,
-        );
-      const insertImage = this.db.prepare(
+      ).run(
+        id,
+        input.organizationId,
+        input.schemaId,
+        input.schemaVersionId,
+        input.status,
+        input.strategy,
+        input.model,
+        input.inputText,
+        input.imageCount,
+        input.inputTokens,
+        input.result == null ? null : JSON.stringify(input.result),
+        input.errorMessage ?? null,
+        input.rerunOf ?? null,
+        input.apiKeyId ?? null,
+        now,
+        now,
+        input.startedAt ?? null,
+        input.completedAt ?? null,
+      );
+      const insertImage = this.sql(
         "INSERT INTO extraction_images (extraction_id, position, mime_type, data) VALUES (?, ?, ?, ?)",
       );
       images.forEach((image, position) => {
@@ -167,17 +170,16 @@ export class ExtractionStore {
   }
 
   get(organizationId: string, id: string): ExtractionRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM extractions WHERE organization_id = ? AND id = ?")
-      .get(organizationId, id) as ExtractionRow | undefined;
+    const row = this.sql("SELECT * FROM extractions WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as ExtractionRow | undefined;
     return row === undefined ? null : toRecord(row);
   }
 
   /** By id alone, for the background worker. */
   getById(id: string): ExtractionRecord | null {
-    const row = this.db.prepare("SELECT * FROM extractions WHERE id = ?").get(id) as
-      | ExtractionRow
-      | undefined;
+    const row = this.sql("SELECT * FROM extractions WHERE id = ?").get(id) as ExtractionRow | undefined;
     return row === undefined ? null : toRecord(row);
   }
 
@@ -203,29 +205,29 @@ export class ExtractionStore {
     }
     const where = clauses.join(" AND ");
     const total = (
-      this.db.prepare(`SELECT count(*) AS n FROM extractions WHERE ${where}`).get(...params) as { n: number }
+      this.sql(`SELECT count(*) AS n FROM extractions WHERE ${where}`).get(...params) as { n: number }
     ).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM extractions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...params, page.size, pageOffset(page)) as ExtractionRow[];
+    const rows = this.sql(
+      `SELECT * FROM extractions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, page.size, pageOffset(page)) as ExtractionRow[];
     return { items: rows.map(toRecord), total };
   }
 
   attachJob(id: string, jobId: string): void {
-    this.db
-      .prepare("UPDATE extractions SET job_id = ?, updated_at = ? WHERE id = ?")
-      .run(jobId, this.clock.now(), id);
+    this.sql("UPDATE extractions SET job_id = ?, updated_at = ? WHERE id = ?").run(
+      jobId,
+      this.clock.now(),
+      id,
+    );
   }
 
   /** PENDING → PROCESSING; false when the record is gone or already finished. */
   markProcessing(id: string): boolean {
     const now = this.clock.now();
     return (
-      this.db
-        .prepare(
-          "UPDATE extractions SET status = 'PROCESSING', started_at = coalesce(started_at, ?), updated_at = ? WHERE id = ? AND status IN ('PENDING', 'PROCESSING')",
-        )
-        .run(now, now, id).changes > 0
+      this.sql(
+        "UPDATE extractions SET status = 'PROCESSING', started_at = coalesce(started_at, ?), updated_at = ? WHERE id = ? AND status IN ('PENDING', 'PROCESSING')",
+      ).run(now, now, id).changes > 0
     );
   }
 
@@ -240,34 +242,32 @@ export class ExtractionStore {
     let changed = false;
     this.db.transaction(() => {
       changed =
-        this.db
-          .prepare(
-            `UPDATE extractions SET status = ?, result = ?, error_message = ?, completed_at = ?, updated_at = ?
+        this.sql(
+          `UPDATE extractions SET status = ?, result = ?, error_message = ?, completed_at = ?, updated_at = ?
              WHERE id = ? AND status IN ('PENDING', 'PROCESSING')`,
-          )
-          .run(
-            outcome.status,
-            outcome.status === "COMPLETED" ? JSON.stringify(outcome.result) : null,
-            outcome.status === "FAILED" ? outcome.errorMessage : null,
-            now,
-            now,
-            id,
-          ).changes > 0;
-      this.db.prepare("DELETE FROM extraction_images WHERE extraction_id = ?").run(id);
+        ).run(
+          outcome.status,
+          outcome.status === "COMPLETED" ? JSON.stringify(outcome.result) : null,
+          outcome.status === "FAILED" ? outcome.errorMessage : null,
+          now,
+          now,
+          id,
+        ).changes > 0;
+      this.sql("DELETE FROM extraction_images WHERE extraction_id = ?").run(id);
     })();
     return changed;
   }
 
   images(id: string): ExtractionImage[] {
-    const rows = this.db
-      .prepare("SELECT mime_type, data FROM extraction_images WHERE extraction_id = ? ORDER BY position")
-      .all(id) as Array<{ mime_type: string; data: string }>;
+    const rows = this.sql(
+      "SELECT mime_type, data FROM extraction_images WHERE extraction_id = ? ORDER BY position",
+    ).all(id) as Array<{ mime_type: string; data: string }>;
     return rows.map((row) => ({ mimeType: row.mime_type, data: row.data }));
   }
 
   delete(organizationId: string, id: string): boolean {
     return (
-      this.db.prepare("DELETE FROM extractions WHERE organization_id = ? AND id = ?").run(organizationId, id)
+      this.sql("DELETE FROM extractions WHERE organization_id = ? AND id = ?").run(organizationId, id)
         .changes > 0
     );
   }

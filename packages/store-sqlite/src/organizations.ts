@@ -1,5 +1,6 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, type Plan, systemClock } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
 
 export interface Organization {
   id: string;
@@ -20,29 +21,34 @@ function toOrganization(row: OrganizationRow): Organization {
 }
 
 export class OrganizationStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   create(name: string, plan: Plan): Organization {
     const organization: Organization = { id: this.ids("org"), name, plan, createdAt: this.clock.now() };
-    this.db
-      .prepare("INSERT INTO organizations (id, name, plan, created_at) VALUES (?, ?, ?, ?)")
-      .run(organization.id, name, plan, organization.createdAt);
+    this.sql("INSERT INTO organizations (id, name, plan, created_at) VALUES (?, ?, ?, ?)").run(
+      organization.id,
+      name,
+      plan,
+      organization.createdAt,
+    );
     return organization;
   }
 
   get(id: string): Organization | null {
-    const row = this.db.prepare("SELECT * FROM organizations WHERE id = ?").get(id) as
-      | OrganizationRow
-      | undefined;
+    const row = this.sql("SELECT * FROM organizations WHERE id = ?").get(id) as OrganizationRow | undefined;
     return row === undefined ? null : toOrganization(row);
   }
 
   findByName(name: string): Organization | null {
-    const row = this.db.prepare("SELECT * FROM organizations WHERE name = ?").get(name) as
+    const row = this.sql("SELECT * FROM organizations WHERE name = ?").get(name) as
       | OrganizationRow
       | undefined;
     return row === undefined ? null : toOrganization(row);
@@ -56,10 +62,10 @@ export class OrganizationStore {
   }
 
   setPlan(id: string, plan: Plan): void {
-    this.db.prepare("UPDATE organizations SET plan = ? WHERE id = ?").run(plan, id);
+    this.sql("UPDATE organizations SET plan = ? WHERE id = ?").run(plan, id);
   }
 
   count(): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM organizations").get() as { n: number }).n;
+    return (this.sql("SELECT COUNT(*) AS n FROM organizations").get() as { n: number }).n;
   }
 }

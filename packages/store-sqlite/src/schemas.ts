@@ -11,7 +11,8 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
 
 export const LATEST_LABEL = "latest";
 
@@ -118,11 +119,15 @@ export function likePattern(search: string): string {
 }
 
 export class SchemaStore {
+  private readonly sql: (text: string) => Statement;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   // ---- schemas ----
 
@@ -130,24 +135,21 @@ export class SchemaStore {
     const id = this.ids("sch");
     const now = this.clock.now();
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          "INSERT INTO schemas (id, organization_id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-        )
-        .run(id, organizationId, input.name, input.description ?? null, now, now);
-      this.db
-        .prepare(
-          "INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)",
-        )
-        .run(id, LATEST_LABEL, now, now);
+      this.sql(
+        "INSERT INTO schemas (id, organization_id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(id, organizationId, input.name, input.description ?? null, now, now);
+      this.sql(
+        "INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)",
+      ).run(id, LATEST_LABEL, now, now);
     })();
     return this.get(organizationId, id) as SchemaRecord;
   }
 
   get(organizationId: string, id: string): SchemaRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM schemas WHERE organization_id = ? AND id = ?")
-      .get(organizationId, id) as SchemaRow | undefined;
+    const row = this.sql("SELECT * FROM schemas WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as SchemaRow | undefined;
     return row === undefined ? null : toSchema(row);
   }
 
@@ -161,15 +163,14 @@ export class SchemaStore {
             params: [likePattern(search), likePattern(search)],
           };
     const total = (
-      this.db
-        .prepare(`SELECT count(*) AS n FROM schemas WHERE organization_id = ?${filter.sql}`)
-        .get(organizationId, ...filter.params) as { n: number }
+      this.sql(`SELECT count(*) AS n FROM schemas WHERE organization_id = ?${filter.sql}`).get(
+        organizationId,
+        ...filter.params,
+      ) as { n: number }
     ).n;
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM schemas WHERE organization_id = ?${filter.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(organizationId, ...filter.params, page.size, pageOffset(page)) as SchemaRow[];
+    const rows = this.sql(
+      `SELECT * FROM schemas WHERE organization_id = ?${filter.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    ).all(organizationId, ...filter.params, page.size, pageOffset(page)) as SchemaRow[];
     return { items: rows.map(toSchema), total };
   }
 
@@ -180,25 +181,22 @@ export class SchemaStore {
   ): SchemaRecord | null {
     const current = this.get(organizationId, id);
     if (current === null) return null;
-    this.db
-      .prepare(
-        "UPDATE schemas SET name = ?, description = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
-      )
-      .run(
-        changes.name ?? current.name,
-        changes.description === undefined ? current.description : changes.description,
-        this.clock.now(),
-        organizationId,
-        id,
-      );
+    this.sql(
+      "UPDATE schemas SET name = ?, description = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+    ).run(
+      changes.name ?? current.name,
+      changes.description === undefined ? current.description : changes.description,
+      this.clock.now(),
+      organizationId,
+      id,
+    );
     return this.get(organizationId, id);
   }
 
   /** Deletes the schema with all its versions and labels. */
   delete(organizationId: string, id: string): boolean {
     return (
-      this.db.prepare("DELETE FROM schemas WHERE organization_id = ? AND id = ?").run(organizationId, id)
-        .changes > 0
+      this.sql("DELETE FROM schemas WHERE organization_id = ? AND id = ?").run(organizationId, id).changes > 0
     );
   }
 
@@ -218,42 +216,36 @@ export class SchemaStore {
     const now = this.clock.now();
     this.db.transaction(() => {
       const next = (
-        this.db
-          .prepare(
-            "SELECT coalesce(max(version_number), 0) + 1 AS n FROM schema_versions WHERE schema_id = ?",
-          )
-          .get(schemaId) as { n: number }
+        this.sql(
+          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM schema_versions WHERE schema_id = ?",
+        ).get(schemaId) as { n: number }
       ).n;
-      this.db
-        .prepare(
-          `INSERT INTO schema_versions (id, schema_id, version_number, json_schema, change_description,
+      this.sql(
+        `INSERT INTO schema_versions (id, schema_id, version_number, json_schema, change_description,
              extraction_config, active, copied_from_version_id, created_at)
            VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-        )
-        .run(
-          id,
-          schemaId,
-          next,
-          JSON.stringify(input.jsonSchema),
-          input.changeDescription ?? null,
-          input.extractionConfig == null ? null : JSON.stringify(input.extractionConfig),
-          input.copiedFromVersionId ?? null,
-          now,
-        );
+      ).run(
+        id,
+        schemaId,
+        next,
+        JSON.stringify(input.jsonSchema),
+        input.changeDescription ?? null,
+        input.extractionConfig == null ? null : JSON.stringify(input.extractionConfig),
+        input.copiedFromVersionId ?? null,
+        now,
+      );
       this.moveLatest(schemaId, now);
-      this.db.prepare("UPDATE schemas SET updated_at = ? WHERE id = ?").run(now, schemaId);
+      this.sql("UPDATE schemas SET updated_at = ? WHERE id = ?").run(now, schemaId);
     })();
     return this.versionById(id) as SchemaVersionRecord;
   }
 
   /** A version of a schema of the organization (active or not). */
   getVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord | null {
-    const row = this.db
-      .prepare(
-        `SELECT v.* FROM schema_versions v JOIN schemas s ON s.id = v.schema_id
+    const row = this.sql(
+      `SELECT v.* FROM schema_versions v JOIN schemas s ON s.id = v.schema_id
          WHERE s.organization_id = ? AND v.schema_id = ? AND v.id = ?`,
-      )
-      .get(organizationId, schemaId, versionId) as VersionRow | undefined;
+    ).get(organizationId, schemaId, versionId) as VersionRow | undefined;
     return row === undefined ? null : toVersion(row);
   }
 
@@ -261,12 +253,10 @@ export class SchemaStore {
   versionById(
     versionId: string,
   ): (SchemaVersionRecord & { organizationId: string; schemaName: string }) | null {
-    const row = this.db
-      .prepare(
-        `SELECT v.*, s.organization_id AS organization_id, s.name AS schema_name
+    const row = this.sql(
+      `SELECT v.*, s.organization_id AS organization_id, s.name AS schema_name
          FROM schema_versions v JOIN schemas s ON s.id = v.schema_id WHERE v.id = ?`,
-      )
-      .get(versionId) as (VersionRow & { organization_id: string; schema_name: string }) | undefined;
+    ).get(versionId) as (VersionRow & { organization_id: string; schema_name: string }) | undefined;
     return row === undefined
       ? null
       : { ...toVersion(row), organizationId: row.organization_id, schemaName: row.schema_name };
@@ -275,15 +265,13 @@ export class SchemaStore {
   /** Newest first. */
   listVersions(schemaId: string, page: PageRequest): { items: SchemaVersionRecord[]; total: number } {
     const total = (
-      this.db.prepare("SELECT count(*) AS n FROM schema_versions WHERE schema_id = ?").get(schemaId) as {
+      this.sql("SELECT count(*) AS n FROM schema_versions WHERE schema_id = ?").get(schemaId) as {
         n: number;
       }
     ).n;
-    const rows = this.db
-      .prepare(
-        "SELECT * FROM schema_versions WHERE schema_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-      )
-      .all(schemaId, page.size, pageOffset(page)) as VersionRow[];
+    const rows = this.sql(
+      "SELECT * FROM schema_versions WHERE schema_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
+    ).all(schemaId, page.size, pageOffset(page)) as VersionRow[];
     return { items: rows.map(toVersion), total };
   }
 
@@ -300,11 +288,9 @@ export class SchemaStore {
     let changed = false;
     this.db.transaction(() => {
       changed =
-        this.db
-          .prepare(
-            "UPDATE schema_versions SET active = 0, deactivated_at = ? WHERE schema_id = ? AND id = ? AND active = 1",
-          )
-          .run(now, schemaId, versionId).changes > 0;
+        this.sql(
+          "UPDATE schema_versions SET active = 0, deactivated_at = ? WHERE schema_id = ? AND id = ? AND active = 1",
+        ).run(now, schemaId, versionId).changes > 0;
       if (changed) this.moveLatest(schemaId, now);
     })();
     return changed;
@@ -313,40 +299,39 @@ export class SchemaStore {
   /** Sets the support-managed extraction config of a version (the one mutable part of a version). */
   setExtractionConfig(versionId: string, config: Record<string, unknown> | null): boolean {
     return (
-      this.db
-        .prepare("UPDATE schema_versions SET extraction_config = ? WHERE id = ?")
-        .run(config === null ? null : JSON.stringify(config), versionId).changes > 0
+      this.sql("UPDATE schema_versions SET extraction_config = ? WHERE id = ?").run(
+        config === null ? null : JSON.stringify(config),
+        versionId,
+      ).changes > 0
     );
   }
 
   private moveLatest(schemaId: string, now: number): void {
-    const newest = this.db
-      .prepare(
-        "SELECT id FROM schema_versions WHERE schema_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-      )
-      .get(schemaId) as { id: string } | undefined;
-    this.db
-      .prepare(
-        `INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+    const newest = this.sql(
+      "SELECT id FROM schema_versions WHERE schema_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
+    ).get(schemaId) as { id: string } | undefined;
+    this.sql(
+      `INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (schema_id, name) DO UPDATE SET schema_version_id = excluded.schema_version_id, updated_at = excluded.updated_at`,
-      )
-      .run(schemaId, LATEST_LABEL, newest?.id ?? null, now, now);
+    ).run(schemaId, LATEST_LABEL, newest?.id ?? null, now, now);
   }
 
   // ---- labels ----
 
   /** `latest` first, then custom labels by name. */
   listLabels(schemaId: string): SchemaLabelRecord[] {
-    const rows = this.db
-      .prepare("SELECT * FROM schema_labels WHERE schema_id = ? ORDER BY name = ? DESC, name")
-      .all(schemaId, LATEST_LABEL) as LabelRow[];
+    const rows = this.sql("SELECT * FROM schema_labels WHERE schema_id = ? ORDER BY name = ? DESC, name").all(
+      schemaId,
+      LATEST_LABEL,
+    ) as LabelRow[];
     return rows.map(toLabel);
   }
 
   getLabel(schemaId: string, name: string): SchemaLabelRecord | null {
-    const row = this.db
-      .prepare("SELECT * FROM schema_labels WHERE schema_id = ? AND name = ?")
-      .get(schemaId, name) as LabelRow | undefined;
+    const row = this.sql("SELECT * FROM schema_labels WHERE schema_id = ? AND name = ?").get(
+      schemaId,
+      name,
+    ) as LabelRow | undefined;
     return row === undefined ? null : toLabel(row);
   }
 
@@ -354,28 +339,23 @@ export class SchemaStore {
   createLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
     const now = this.clock.now();
     return (
-      this.db
-        .prepare(
-          "INSERT OR IGNORE INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .run(schemaId, name, schemaVersionId, now, now).changes > 0
+      this.sql(
+        "INSERT OR IGNORE INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+      ).run(schemaId, name, schemaVersionId, now, now).changes > 0
     );
   }
 
   updateLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
     return (
-      this.db
-        .prepare(
-          "UPDATE schema_labels SET schema_version_id = ?, updated_at = ? WHERE schema_id = ? AND name = ?",
-        )
-        .run(schemaVersionId, this.clock.now(), schemaId, name).changes > 0
+      this.sql(
+        "UPDATE schema_labels SET schema_version_id = ?, updated_at = ? WHERE schema_id = ? AND name = ?",
+      ).run(schemaVersionId, this.clock.now(), schemaId, name).changes > 0
     );
   }
 
   deleteLabel(schemaId: string, name: string): boolean {
     return (
-      this.db.prepare("DELETE FROM schema_labels WHERE schema_id = ? AND name = ?").run(schemaId, name)
-        .changes > 0
+      this.sql("DELETE FROM schema_labels WHERE schema_id = ? AND name = ?").run(schemaId, name).changes > 0
     );
   }
 }
