@@ -24,7 +24,7 @@ export class OrganizationStore {
   private readonly sql: (text: string) => Statement;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {
