@@ -12,6 +12,7 @@ import {
   systemClock,
 } from "@groundwork/core";
 import type { Database, Statement } from "better-sqlite3";
+import { type LabelRow, LabelTable } from "./label-table.js";
 import { statementCache } from "./statement-cache.js";
 
 export interface AgentRecord {
@@ -91,14 +92,6 @@ interface VersionRow {
   deactivated_at: number | null;
 }
 
-interface LabelRow {
-  agent_id: string;
-  name: string;
-  agent_version_id: string;
-  created_at: number;
-  updated_at: number;
-}
-
 interface ConversationRow {
   id: string;
   organization_id: string;
@@ -146,9 +139,9 @@ const toVersion = (row: VersionRow): AgentVersionRecord => ({
 });
 
 const toLabel = (row: LabelRow): AgentLabelRecord => ({
-  agentId: row.agent_id,
+  agentId: row.owner_id,
   name: row.name,
-  agentVersionId: row.agent_version_id,
+  agentVersionId: row.version_id ?? "",
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -180,6 +173,7 @@ const toRun = (row: RunRow): AgentRunRecord => ({
 
 export class AgentStore {
   private readonly sql: (text: string) => Statement;
+  private readonly labels: LabelTable;
 
   constructor(
     private readonly db: Database,
@@ -187,6 +181,11 @@ export class AgentStore {
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {
     this.sql = statementCache(db);
+    this.labels = new LabelTable(this.sql, clock, {
+      table: "agent_labels",
+      owner: "agent_id",
+      version: "agent_version_id",
+    });
   }
 
   // ---- agents ----
@@ -374,41 +373,25 @@ export class AgentStore {
   // ---- labels ----
 
   listLabels(agentId: string): AgentLabelRecord[] {
-    return (
-      this.sql("SELECT * FROM agent_labels WHERE agent_id = ? ORDER BY name").all(agentId) as LabelRow[]
-    ).map(toLabel);
+    return this.labels.list(agentId).map(toLabel);
   }
 
   getLabel(agentId: string, name: string): AgentLabelRecord | null {
-    const row = this.sql("SELECT * FROM agent_labels WHERE agent_id = ? AND name = ?").get(agentId, name) as
-      | LabelRow
-      | undefined;
-    return row === undefined ? null : toLabel(row);
+    const row = this.labels.get(agentId, name);
+    return row === null ? null : toLabel(row);
   }
 
   /** False when the label exists already. */
   createLabel(agentId: string, name: string, versionId: string): boolean {
-    const now = this.clock.now();
-    return (
-      this.sql(
-        `INSERT INTO agent_labels (agent_id, name, agent_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (agent_id, name) DO NOTHING`,
-      ).run(agentId, name, versionId, now, now).changes > 0
-    );
+    return this.labels.create(agentId, name, versionId);
   }
 
   updateLabel(agentId: string, name: string, versionId: string): boolean {
-    return (
-      this.sql(
-        "UPDATE agent_labels SET agent_version_id = ?, updated_at = ? WHERE agent_id = ? AND name = ?",
-      ).run(versionId, this.clock.now(), agentId, name).changes > 0
-    );
+    return this.labels.update(agentId, name, versionId);
   }
 
   deleteLabel(agentId: string, name: string): boolean {
-    return (
-      this.sql("DELETE FROM agent_labels WHERE agent_id = ? AND name = ?").run(agentId, name).changes > 0
-    );
+    return this.labels.delete(agentId, name);
   }
 
   // ---- conversations ----

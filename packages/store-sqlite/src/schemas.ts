@@ -12,6 +12,7 @@ import {
   systemClock,
 } from "@groundwork/core";
 import type { Database, Statement } from "better-sqlite3";
+import { type LabelRow, LabelTable } from "./label-table.js";
 import { statementCache } from "./statement-cache.js";
 
 export const LATEST_LABEL = "latest";
@@ -68,14 +69,6 @@ interface VersionRow {
   deactivated_at: number | null;
 }
 
-interface LabelRow {
-  schema_id: string;
-  name: string;
-  schema_version_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
 function toSchema(row: SchemaRow): SchemaRecord {
   return {
     id: row.id,
@@ -105,9 +98,9 @@ function toVersion(row: VersionRow): SchemaVersionRecord {
 
 function toLabel(row: LabelRow): SchemaLabelRecord {
   return {
-    schemaId: row.schema_id,
+    schemaId: row.owner_id,
     name: row.name,
-    schemaVersionId: row.schema_version_id,
+    schemaVersionId: row.version_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -120,6 +113,7 @@ export function likePattern(search: string): string {
 
 export class SchemaStore {
   private readonly sql: (text: string) => Statement;
+  private readonly labels: LabelTable;
 
   constructor(
     private readonly db: Database,
@@ -127,6 +121,12 @@ export class SchemaStore {
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {
     this.sql = statementCache(db);
+    this.labels = new LabelTable(this.sql, clock, {
+      table: "schema_labels",
+      owner: "schema_id",
+      version: "schema_version_id",
+      listedFirst: LATEST_LABEL,
+    });
   }
 
   // ---- schemas ----
@@ -138,9 +138,7 @@ export class SchemaStore {
       this.sql(
         "INSERT INTO schemas (id, organization_id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
       ).run(id, organizationId, input.name, input.description ?? null, now, now);
-      this.sql(
-        "INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)",
-      ).run(id, LATEST_LABEL, now, now);
+      this.labels.create(id, LATEST_LABEL, null, now);
     })();
     return this.get(organizationId, id) as SchemaRecord;
   }
@@ -320,42 +318,24 @@ export class SchemaStore {
 
   /** `latest` first, then custom labels by name. */
   listLabels(schemaId: string): SchemaLabelRecord[] {
-    const rows = this.sql("SELECT * FROM schema_labels WHERE schema_id = ? ORDER BY name = ? DESC, name").all(
-      schemaId,
-      LATEST_LABEL,
-    ) as LabelRow[];
-    return rows.map(toLabel);
+    return this.labels.list(schemaId).map(toLabel);
   }
 
   getLabel(schemaId: string, name: string): SchemaLabelRecord | null {
-    const row = this.sql("SELECT * FROM schema_labels WHERE schema_id = ? AND name = ?").get(
-      schemaId,
-      name,
-    ) as LabelRow | undefined;
-    return row === undefined ? null : toLabel(row);
+    const row = this.labels.get(schemaId, name);
+    return row === null ? null : toLabel(row);
   }
 
   /** Creates a custom label; false when one of that name exists. */
   createLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
-    const now = this.clock.now();
-    return (
-      this.sql(
-        "INSERT OR IGNORE INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-      ).run(schemaId, name, schemaVersionId, now, now).changes > 0
-    );
+    return this.labels.create(schemaId, name, schemaVersionId);
   }
 
   updateLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
-    return (
-      this.sql(
-        "UPDATE schema_labels SET schema_version_id = ?, updated_at = ? WHERE schema_id = ? AND name = ?",
-      ).run(schemaVersionId, this.clock.now(), schemaId, name).changes > 0
-    );
+    return this.labels.update(schemaId, name, schemaVersionId);
   }
 
   deleteLabel(schemaId: string, name: string): boolean {
-    return (
-      this.sql("DELETE FROM schema_labels WHERE schema_id = ? AND name = ?").run(schemaId, name).changes > 0
-    );
+    return this.labels.delete(schemaId, name);
   }
 }
