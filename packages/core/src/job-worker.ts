@@ -17,10 +17,10 @@ export type JobHandler = (job: Job, context: JobContext) => Promise<unknown>;
 
 export interface JobWorkerOptions {
   workerId?: string;
-  /** How long a claim stays valid without a heartbeat. */
-  leaseMs?: number;
-  /** Pause between polls of an empty queue. */
-  pollMs?: number;
+  /** How long a claim stays valid without a heartbeat (default 30 s). */
+  leaseMs?: number | undefined;
+  /** Pause between polls of an empty queue (default 500 ms). */
+  pollMs?: number | undefined;
   /** Receives failures of the worker's own bookkeeping (never of handlers). */
   onError?: (error: unknown) => void;
 }

@@ -258,7 +258,7 @@ export class ExtractionService {
     this.worker ??= new JobWorker(
       this.store.jobs,
       { [EXTRACTION_JOB_KIND]: this.handle },
-      { leaseMs: this.options.leaseMs ?? 30_000, pollMs: this.options.pollMs ?? 500 },
+      { leaseMs: this.options.leaseMs, pollMs: this.options.pollMs },
     );
     this.worker.start();
     return this.worker;

@@ -150,7 +150,7 @@ export class KnowledgeService {
     this.worker ??= new JobWorker(
       this.store.jobs,
       { [KB_INGEST_JOB_KIND]: this.handleIngest, [KB_REINDEX_JOB_KIND]: this.handleReindex },
-      { leaseMs: this.options.leaseMs ?? 30_000, pollMs: this.options.pollMs ?? 500 },
+      { leaseMs: this.options.leaseMs, pollMs: this.options.pollMs },
     );
     this.worker.start();
     return this.worker;
