@@ -63,7 +63,10 @@ export interface SearchDeps {
   ids?: IdGenerator;
 }
 
-/** Candidates each leg contributes to the fusion, per knowledge base. */
+/**
+ * Chunks each leg fetches per knowledge base: more than the rank window (topK passages), so that enough
+ * distinct serving passages remain once children collapse into parents and stale revisions drop out.
+ */
 function legDepth(topK: number): number {
   return Math.max(50, topK * 4);
 }
@@ -122,15 +125,14 @@ export async function searchKnowledgeBases(
     }),
   );
   for (const leg of legs) lists.push(leg.dense, leg.keyword);
-  const fused = reciprocalRankFusion(lists.filter((list) => list.length > 0));
 
-  // Hydrate in fused order, one hit per passage (several children of one parent collapse into the best).
+  // Hydrate every candidate: its chunk, the chunk's parent passage and its document.
+  const candidateIds = [...new Set(lists.flat())];
   const chunkKb = new Map<string, string>();
   // Chunk ids are unique across knowledge bases; ask each store slice for its own.
   const chunks = new Map<string, ChunkRecord>();
   for (const kb of knowledgeBases) {
-    const wanted = fused.map((item) => item.id);
-    for (const chunk of await deps.store.chunksById(kb.id, wanted)) {
+    for (const chunk of await deps.store.chunksById(kb.id, candidateIds)) {
       chunks.set(chunk.id, chunk);
       chunkKb.set(chunk.id, kb.id);
     }
@@ -148,30 +150,56 @@ export async function searchKnowledgeBases(
       d,
     ]),
   );
-  const hits: SearchHit[] = [];
-  const seenPassages = new Set<string>();
-  for (const item of fused) {
-    if (hits.length >= topK) break;
-    const chunk = chunks.get(item.id);
-    if (chunk === undefined || chunk.text === null) continue;
+  /** The passage a hit on this chunk returns (its parent, or itself), or undefined when it no longer serves. */
+  const passageOf = (chunk: ChunkRecord): ChunkRecord | undefined => {
+    if (chunk.text === null) return undefined;
     const document = documents.get(chunk.documentId);
     if (
       document === undefined ||
       document.deletedAt !== null ||
       document.servingRevisionId !== chunk.revisionId
     )
-      continue;
-    const parent = chunk.parentId === null ? undefined : parents.get(chunk.parentId);
-    const passage = parent ?? chunk;
-    if (passage.text === null || seenPassages.has(passage.id)) continue;
-    seenPassages.add(passage.id);
+      return undefined;
+    const passage = chunk.parentId === null ? chunk : parents.get(chunk.parentId);
+    return passage?.text === null ? undefined : passage;
+  };
+
+  // Each leg becomes a ranking of distinct serving passages (several children of one parent count once, at
+  // the best child), cut to its first topK: the rank window. With k = 60 and windows this short, every
+  // passage both legs found outranks every passage only one found; deep windows would let passages that
+  // both legs rank poorly bury a passage one leg ranks first.
+  const bestChild = new Map<string, { chunk: ChunkRecord; rank: number }>();
+  const windows = lists.map((list) => {
+    const window: string[] = [];
+    for (const chunkId of list) {
+      if (window.length >= topK) break;
+      const chunk = chunks.get(chunkId);
+      const passage = chunk === undefined ? undefined : passageOf(chunk);
+      if (chunk === undefined || passage === undefined || window.includes(passage.id)) continue;
+      window.push(passage.id);
+      const best = bestChild.get(passage.id);
+      if (best === undefined || window.length < best.rank)
+        bestChild.set(passage.id, { chunk, rank: window.length });
+    }
+    return window;
+  });
+  const fused = reciprocalRankFusion(windows.filter((window) => window.length > 0));
+
+  const hits: SearchHit[] = [];
+  for (const item of fused.slice(0, topK)) {
+    const best = bestChild.get(item.id);
+    if (best === undefined) continue;
+    const chunk = best.chunk;
+    const passage = passageOf(chunk);
+    const document = documents.get(chunk.documentId);
+    if (passage === undefined || passage.text === null || document === undefined) continue;
     const kb = languageOf.get(chunkKb.get(chunk.id) ?? "");
     const span =
-      parent !== undefined
+      passage !== chunk
         ? chunk.text
         : kb === undefined
           ? null
-          : bestSentence(chunk.text, request.query, kb.textSearchLanguage);
+          : bestSentence(passage.text, request.query, kb.textSearchLanguage);
     hits.push({
       hitId: ids("hit"),
       knowledgeBaseId: chunk.knowledgeBaseId,

@@ -190,6 +190,17 @@ export const QUERIES: LabelledQuery[] = [
   { query: "how many weeks of parental leave are paid in full", relevant: ["parental-leave"] },
   { query: "where do I get a badge as a visitor", relevant: ["visitor"] },
   { query: "can I book a flight in business class", relevant: ["travel-booking"] },
+  // Exact rare terms in everyday phrasing: one number, code or name few texts hold, wrapped in words every
+  // text shares. Inverse document frequency (the keyword leg) weighs the rare term; the hash embedding
+  // weighs every word alike, so the common words pull towards any distractor full of them.
+  { query: "what is the MTU for the client", relevant: ["vpn-trouble"] },
+  { query: "is it 0.30 for each kilometre", relevant: ["mileage"] },
+  { query: "what is the lottery for", relevant: ["parking"] },
+  { query: "who has to go to the hotline", relevant: ["incident-report"] },
+  { query: "what is done at midnight", relevant: ["offboarding"] },
+  { query: "is it the twenty-fifth", relevant: ["payroll-date"] },
+  { query: "what to do with the asset form", relevant: ["laptop-refresh"] },
+  { query: "is the stairwell the way out in a fire", relevant: ["fire-drill"] },
 ];
 
 /**

@@ -4,9 +4,8 @@
  * gateway) and the fused search the API answers. Each passage is its own
  * document, ingested through the real pipeline with the hard negatives and 400
  * random distractors. The distractors are a random draw, so one draw can favour
- * a leg by luck; the test measures several draws (seeds 1–3, fixed) and reports
- * each and the mean. The numbers are printed and asserted (see the last
- * assertion for the one known shortfall against the better leg).
+ * a leg by luck; the test measures ten draws (seeds 1–10, fixed), reports each
+ * and asserts the issue's criterion on the mean, with floors per draw.
  */
 import { queryTerms } from "@groundwork/kb";
 import { describe, expect, it } from "vitest";
@@ -15,7 +14,9 @@ import { knowledgeServiceFor } from "./knowledge-service.js";
 import { distractors, NEAR_MISSES, PASSAGES, QUERIES } from "./quality-corpus.js";
 
 const K = 8;
-const SEEDS = [1, 2, 3];
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+/** Recall sums are float; equal recalls may differ in the last bits. */
+const EPSILON = 1e-9;
 
 interface Recall {
   keyword: number;
@@ -105,20 +106,19 @@ describe("retrieval quality (recall@8)", () => {
         JSON.stringify(result),
       );
       for (const miss of misses) console.log(`  below 1: ${miss}`);
-      // Floors that catch regressions of either leg or of the fusion.
+      // Floors that catch a regression of either leg or of the fusion in any single draw: each leg within
+      // its known misses, and fused within one query of the better leg (draw 6 loses "who has to go to
+      // the hotline", which only the keyword leg ranks, 6th, to dense-only passages; see
+      // docs/knowledge-bases.md).
       expect(result.keyword).toBeGreaterThanOrEqual(0.95);
-      expect(result.dense).toBeGreaterThanOrEqual(0.95);
-      expect(result.fused).toBeGreaterThanOrEqual(result.keyword);
-      // The issue asks for fused ≥ the better leg. RRF (k = 60, fixed by the issue) loses one of two relevant
-      // passages of the one-word query "holiday" in every draw; the dense leg finds it in some draws (it
-      // shares the trigram "day" through "holiday days"), so fused can trail it by that half query — 1/(2n)
-      // of recall. That shortfall is the only one and is reported in docs/knowledge-bases.md; anything
-      // worse fails here.
-      expect(result.fused).toBeGreaterThanOrEqual(Math.max(result.keyword, result.dense) - 1 / (2 * n));
+      expect(result.dense).toBeGreaterThanOrEqual(0.9);
+      expect(result.fused).toBeGreaterThanOrEqual(Math.max(result.keyword, result.dense) - 1 / n - EPSILON);
       mean.keyword += result.keyword / SEEDS.length;
       mean.dense += result.dense / SEEDS.length;
       mean.fused += result.fused / SEEDS.length;
     }
     console.log(`mean over seeds ${SEEDS.join(", ")}:`, JSON.stringify(mean));
-  }, 60_000);
+    // The issue's criterion, over all draws: fused recall@8 is not below the better leg's.
+    expect(mean.fused).toBeGreaterThanOrEqual(Math.max(mean.keyword, mean.dense) - EPSILON);
+  }, 120_000);
 });
