@@ -165,9 +165,9 @@ export async function searchKnowledgeBases(
   };
 
   // Each leg becomes a ranking of distinct serving passages (several children of one parent count once, at
-  // the best child), cut to its first topK: the rank window. With k = 60 and windows this short, every
-  // passage both legs found outranks every passage only one found; deep windows would let passages that
-  // both legs rank poorly bury a passage one leg ranks first.
+  // the best child), cut to its first topK: the rank window. With k = 60 and windows of at most 61, every
+  // passage both legs found outranks every passage only one found, so deep windows would let passages
+  // that both legs rank poorly bury a passage one leg ranks first.
   const bestChild = new Map<string, { chunk: ChunkRecord; rank: number }>();
   const windows = lists.map((list) => {
     const window: string[] = [];
