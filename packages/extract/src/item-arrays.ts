@@ -1,16 +1,18 @@
 /**
- * The arrays of items an output holds (top-level array properties, or the root itself for an
- * array-rooted schema) together with what the merge steps need to know about them: the item
- * schema, identifier (key) fields and `literal` fields from the version's extractionConfig.
+ * The arrays of items an output holds (array properties, top-level or inside nested objects, or
+ * the root itself for an array-rooted schema) together with what the merge steps need to know
+ * about them: the item schema, identifier (key) fields and `literal` fields from the version's
+ * extractionConfig (`validation.properties.<p>`, where p is the property name, or the dotted path
+ * such as `invoice.lineItems` for an array in a nested object).
  */
 import { detectKeyFields } from "@groundwork/scoring";
-import { isPlainObject, type JsonObject, resolveLocalRef, schemaTypes } from "./schema-walk.js";
+import { isPlainObject, type JsonObject, resolveLocalRef } from "./schema-walk.js";
 
 /** The group name the extractionConfig uses for the items of an array-rooted schema. */
 export const ROOT_PROPERTY = "$root";
 
 export interface ItemArray {
-  /** Top-level property name, or `$root`. */
+  /** Property name, dotted path for an array in a nested object (`invoice.lineItems`), or `$root`. */
   property: string;
   items: unknown[];
   itemSchema: unknown;
@@ -61,21 +63,21 @@ function itemSchemaOf(jsonSchema: unknown, arraySchema: unknown): unknown {
   return resolveLocalRef(jsonSchema, member(resolved, "items"));
 }
 
-/** Top-level properties the schema declares as arrays. */
-export function schemaArrayProperties(jsonSchema: unknown): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const properties = member(rootSchemaOf(jsonSchema), "properties");
-  if (!isPlainObject(properties)) return out;
-  for (const [name, schema] of Object.entries(properties)) {
-    const resolved = resolveLocalRef(jsonSchema, schema);
-    if (schemaTypes(resolved).includes("array") || isPlainObject(member(resolved, "items"))) {
-      out.set(name, itemSchemaOf(jsonSchema, resolved));
-    }
-  }
-  return out;
+/** The schema of one property of an object schema (undefined when it declares none). */
+function propertySchemaOf(jsonSchema: unknown, objectSchema: unknown, name: string): unknown {
+  return resolveLocalRef(
+    jsonSchema,
+    member(member(resolveLocalRef(jsonSchema, objectSchema), "properties"), name),
+  );
 }
 
-/** The item arrays present in `output` (live views: `replace` writes into `output`). */
+/**
+ * The item arrays present in `output` (live views: `replace` writes into `output`): the root
+ * itself for an array-rooted schema, otherwise every array reached from the root through objects
+ * — `lineItems`, and `invoice.lineItems` when the items sit in a nested object, since the chunk
+ * merge concatenates arrays at any depth. Arrays inside array items are the items' own fields
+ * (merging items fills gaps and never concatenates them), so the walk does not enter arrays.
+ */
 export function itemArraysOf(jsonSchema: unknown, output: unknown, config: unknown): ItemArray[] {
   const make = (
     property: string,
@@ -104,16 +106,22 @@ export function itemArraysOf(jsonSchema: unknown, output: unknown, config: unkno
       }),
     ];
   }
-  if (!isPlainObject(output)) return [];
-  const declared = schemaArrayProperties(jsonSchema);
   const arrays: ItemArray[] = [];
-  for (const [property, value] of Object.entries(output)) {
-    if (!Array.isArray(value)) continue;
-    arrays.push(
-      make(property, value, declared.get(property), (items) => {
-        (output as JsonObject)[property] = items;
-      }),
-    );
-  }
+  const visit = (object: JsonObject, objectSchema: unknown, path: string) => {
+    for (const [name, value] of Object.entries(object)) {
+      const property = path === "" ? name : `${path}.${name}`;
+      const schema = propertySchemaOf(jsonSchema, objectSchema, name);
+      if (Array.isArray(value)) {
+        arrays.push(
+          make(property, value, itemSchemaOf(jsonSchema, schema), (items) => {
+            object[name] = items;
+          }),
+        );
+      } else if (isPlainObject(value)) {
+        visit(value, schema, property);
+      }
+    }
+  };
+  if (isPlainObject(output)) visit(output, rootSchemaOf(jsonSchema), "");
   return arrays;
 }
