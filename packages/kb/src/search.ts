@@ -63,6 +63,15 @@ export interface SearchDeps {
   ids?: IdGenerator;
 }
 
+/** A serving chunk with the passage a hit on it returns and its document (texts known present). */
+interface ServingHit {
+  chunk: ChunkRecord;
+  chunkText: string;
+  passage: ChunkRecord;
+  passageText: string;
+  document: DocumentRecord;
+}
+
 /**
  * Chunks each leg fetches per knowledge base: more than the rank window (topK passages), so that enough
  * distinct serving passages remain once children collapse into parents and stale revisions drop out.
@@ -81,10 +90,9 @@ export async function searchKnowledgeBases(
   const ids = deps.ids ?? defaultIdGenerator;
   const lists: string[][] = [];
   const denseFailures: SearchResult["denseFailures"] = [];
-  const languageOf = new Map<string, KnowledgeBaseRecord>();
+  const knowledgeBaseById = new Map(knowledgeBases.map((kb) => [kb.id, kb]));
   const legs = await Promise.all(
     knowledgeBases.map(async (kb) => {
-      languageOf.set(kb.id, kb);
       const documentIds =
         request.metadataFilter === undefined || Object.keys(request.metadataFilter).length === 0
           ? null
@@ -128,14 +136,10 @@ export async function searchKnowledgeBases(
 
   // Hydrate every candidate: its chunk, the chunk's parent passage and its document.
   const candidateIds = [...new Set(lists.flat())];
-  const chunkKb = new Map<string, string>();
   // Chunk ids are unique across knowledge bases; ask each store slice for its own.
   const chunks = new Map<string, ChunkRecord>();
   for (const kb of knowledgeBases) {
-    for (const chunk of await deps.store.chunksById(kb.id, candidateIds)) {
-      chunks.set(chunk.id, chunk);
-      chunkKb.set(chunk.id, kb.id);
-    }
+    for (const chunk of await deps.store.chunksById(kb.id, candidateIds)) chunks.set(chunk.id, chunk);
   }
   const parentIds = [...chunks.values()].flatMap((chunk) =>
     chunk.parentId === null ? [] : [chunk.parentId],
@@ -150,36 +154,37 @@ export async function searchKnowledgeBases(
       d,
     ]),
   );
-  /** The passage a hit on this chunk returns (its parent, or itself), or undefined when it no longer serves. */
-  const passageOf = (chunk: ChunkRecord): ChunkRecord | undefined => {
-    if (chunk.text === null) return undefined;
+  /** What a hit on this chunk returns (its parent passage, or itself), or undefined when it no longer serves. */
+  const servingHit = (chunk: ChunkRecord): ServingHit | undefined => {
     const document = documents.get(chunk.documentId);
     if (
+      chunk.text === null ||
       document === undefined ||
       document.deletedAt !== null ||
       document.servingRevisionId !== chunk.revisionId
     )
       return undefined;
     const passage = chunk.parentId === null ? chunk : parents.get(chunk.parentId);
-    return passage?.text === null ? undefined : passage;
+    if (passage === undefined || passage.text === null) return undefined;
+    return { chunk, chunkText: chunk.text, passage, passageText: passage.text, document };
   };
 
   // Each leg becomes a ranking of distinct serving passages (several children of one parent count once, at
   // the best child), cut to its first topK: the rank window. With k = 60 and windows of at most 61, every
   // passage both legs found outranks every passage only one found, so deep windows would let passages
   // that both legs rank poorly bury a passage one leg ranks first.
-  const bestChild = new Map<string, { chunk: ChunkRecord; rank: number }>();
+  const bestChild = new Map<string, { hit: ServingHit; rank: number }>();
   const windows = lists.map((list) => {
     const window: string[] = [];
     for (const chunkId of list) {
       if (window.length >= topK) break;
       const chunk = chunks.get(chunkId);
-      const passage = chunk === undefined ? undefined : passageOf(chunk);
-      if (chunk === undefined || passage === undefined || window.includes(passage.id)) continue;
-      window.push(passage.id);
-      const best = bestChild.get(passage.id);
+      const hit = chunk === undefined ? undefined : servingHit(chunk);
+      if (hit === undefined || window.includes(hit.passage.id)) continue;
+      window.push(hit.passage.id);
+      const best = bestChild.get(hit.passage.id);
       if (best === undefined || window.length < best.rank)
-        bestChild.set(passage.id, { chunk, rank: window.length });
+        bestChild.set(hit.passage.id, { hit, rank: window.length });
     }
     return window;
   });
@@ -189,17 +194,14 @@ export async function searchKnowledgeBases(
   for (const item of fused.slice(0, topK)) {
     const best = bestChild.get(item.id);
     if (best === undefined) continue;
-    const chunk = best.chunk;
-    const passage = passageOf(chunk);
-    const document = documents.get(chunk.documentId);
-    if (passage === undefined || passage.text === null || document === undefined) continue;
-    const kb = languageOf.get(chunkKb.get(chunk.id) ?? "");
+    const { chunk, chunkText, passage, passageText, document } = best.hit;
+    const kb = knowledgeBaseById.get(chunk.knowledgeBaseId);
     const span =
       passage !== chunk
-        ? chunk.text
+        ? chunkText
         : kb === undefined
           ? null
-          : bestSentence(passage.text, request.query, kb.textSearchLanguage);
+          : bestSentence(passageText, request.query, kb.textSearchLanguage);
     hits.push({
       hitId: ids("hit"),
       knowledgeBaseId: chunk.knowledgeBaseId,
@@ -207,7 +209,7 @@ export async function searchKnowledgeBases(
       documentVersionId: chunk.revisionId,
       documentName: document.name,
       chunkId: chunk.id,
-      content: passage.text,
+      content: passageText,
       ...(span === null ? {} : { matchedSpan: span }),
       ...(passage.pageStart === null ? {} : { pageStart: passage.pageStart }),
       ...(passage.pageEnd === null ? {} : { pageEnd: passage.pageEnd }),
