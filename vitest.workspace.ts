@@ -9,6 +9,7 @@ const packages = [
   "kb",
   "agents",
   "store-sqlite",
+  "platform",
   "server",
   "testkit",
   "client",

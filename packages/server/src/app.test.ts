@@ -2,12 +2,12 @@ import { internalError } from "@groundwork/core";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../test/test-support.js";
 import { type App, createApp } from "./app.js";
 import { readBody } from "./http/body.js";
 import { requirePlan, requireRole } from "./http/guards.js";
 import { createLogger } from "./logger.js";
 import { PENDING_AREAS } from "./routes/not-implemented.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "./test-support.js";
 
 let tenant: TestTenant;
 let app: App;

@@ -4,9 +4,9 @@
  */
 import { notFound } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
+import { createGroundwork, type Groundwork } from "@groundwork/platform";
 import type { Store } from "@groundwork/store-sqlite";
 import { Hono } from "hono";
-import { createStoreGateway } from "./gateway-wiring.js";
 import { bearerAuth } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
@@ -21,16 +21,24 @@ import { registerGatewayRoutes } from "./routes/gateway/index.js";
 import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
 
-export interface AppOptions {
-  store: Store;
+export type AppOptions = (
+  | {
+      /** The platform every route calls. */
+      groundwork: Groundwork;
+    }
+  | {
+      /** Without a platform: one over this store with the default config (and `gateway`, if given). */
+      store: Store;
+      /** The model gateway; by default one over the store without a built-in model service. */
+      gateway?: Gateway;
+    }
+) & {
   logger?: Logger;
   /** Largest request body accepted, in bytes (uploads have their own, larger limits). */
   maxBodyBytes?: number;
-  /** The model gateway; by default one over the store without a built-in model service. */
-  gateway?: Gateway;
-  /** Whether the gateway has a built-in model service (for the built-in embedding catalogue). */
+  /** Whether the gateway has a built-in model service (for the built-in embedding catalogue); by default the platform's config says. */
   builtinConfigured?: boolean;
-}
+};
 
 export type App = Hono<AppEnv>;
 
@@ -39,9 +47,18 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export function createApp(options: AppOptions): App {
   const app = new Hono<AppEnv>();
   const logger = options.logger ?? silentLogger;
+  const groundwork =
+    "groundwork" in options
+      ? options.groundwork
+      : createGroundwork({
+          store: options.store,
+          ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
+        });
+  const store = groundwork.store;
 
   app.use("*", async (c, next) => {
-    c.set("store", options.store);
+    c.set("groundwork", groundwork);
+    c.set("store", store);
     c.set("logger", logger);
     await next();
   });
@@ -50,7 +67,7 @@ export function createApp(options: AppOptions): App {
   app.notFound((c) => errorResponse(c, notFound(`Unknown endpoint ${c.req.method} ${c.req.path}`)));
 
   app.get("/health", (c) => {
-    options.store.db.prepare("SELECT 1").get();
+    store.db.prepare("SELECT 1").get();
     return c.json({ status: "ok" });
   });
 
@@ -59,12 +76,12 @@ export function createApp(options: AppOptions): App {
   // Knowledge-base uploads set their own, larger limit (104 MB per request).
   app.use("/v1/*", (c, next) => (hasOwnBodyLimit(c.req.method, c.req.path) ? next() : appBodyLimit(c, next)));
   // One gateway for every area, so the BYOK concurrency limit is shared.
-  const gateway = options.gateway ?? createStoreGateway(options.store);
-  const builtinConfigured = options.builtinConfigured ?? false;
+  const gateway = groundwork.gateway;
+  const builtinConfigured = options.builtinConfigured ?? groundwork.config.builtin !== null;
   registerGatewayRoutes(app, gateway, builtinConfigured);
   registerConvertRoutes(app);
-  registerExtractRoutes(app, gateway);
-  registerKnowledgeBaseRoutes(app, { gateway, builtinConfigured });
+  registerExtractRoutes(app);
+  registerKnowledgeBaseRoutes(app, { builtinConfigured });
   registerFileRoutes(app);
   registerAgentRoutes(app);
   registerPendingAreas(app);

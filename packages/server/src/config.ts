@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { GroundworkConfigInput } from "@groundwork/platform";
 import type { LogLevel } from "./logger.js";
 
 export interface ServerConfig {
@@ -13,12 +14,9 @@ export interface ServerConfig {
   port: number;
   /** Master key for provider credentials (AES-256-GCM); from GROUNDWORK_SECRET or `<data>/secret`. */
   secret: string;
-  builtinBaseUrl: string | null;
-  builtinApiKey: string | null;
-  allowPrivateNetwork: boolean;
   logLevel: LogLevel;
-  /** Concurrent calls to an organization's own providers (GROUNDWORK_BYOK_CONCURRENCY, default 16). */
-  byokConcurrency: number;
+  /** The platform's settings, from the GROUNDWORK_* variables (see `platformConfigFromEnv`). */
+  platform: GroundworkConfigInput;
 }
 
 export interface ConfigFlags {
@@ -61,16 +59,35 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     host: flags.host ?? DEFAULT_HOST,
     port: parsePort(flags.port ?? env.GROUNDWORK_PORT ?? String(DEFAULT_PORT)),
     secret: env.GROUNDWORK_SECRET ?? loadOrCreateSecret(dataDir),
-    builtinBaseUrl: env.GROUNDWORK_BUILTIN_BASE_URL || null,
-    builtinApiKey: env.GROUNDWORK_BUILTIN_API_KEY || null,
-    allowPrivateNetwork: env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
     logLevel: level as LogLevel,
+    platform: platformConfigFromEnv(env),
+  };
+}
+
+/**
+ * The environment's share of the platform config (DESIGN.md contracts; the README's
+ * configuration reference lists every variable). Error messages name these variables.
+ */
+export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GroundworkConfigInput {
+  const baseUrl = env.GROUNDWORK_BUILTIN_BASE_URL || null;
+  return {
+    builtin: baseUrl === null ? null : { baseUrl, apiKey: env.GROUNDWORK_BUILTIN_API_KEY ?? "" },
+    visionModel: env.GROUNDWORK_VLM_MODEL || null,
+    allowPrivateNetwork: env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
     byokConcurrency: parsePositiveInteger(
       env.GROUNDWORK_BYOK_CONCURRENCY ?? "16",
       "GROUNDWORK_BYOK_CONCURRENCY",
     ),
+    settingNames: SERVER_SETTING_NAMES,
   };
 }
+
+/** How the platform's errors name a setting under the server: its environment variable. */
+export const SERVER_SETTING_NAMES = {
+  allowPrivateNetwork: "GROUNDWORK_ALLOW_PRIVATE_NETWORK=1",
+  visionModel:
+    "GROUNDWORK_VLM_MODEL, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, when starting the server",
+} as const;
 
 /** Generated once into the data folder so restarts can still decrypt stored credentials. */
 function loadOrCreateSecret(dataDir: string): string {

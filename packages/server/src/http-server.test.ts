@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { bearer, createTestTenant } from "../test/test-support.js";
 import { createApp } from "./app.js";
 import { listen } from "./http-server.js";
-import { bearer, createTestTenant } from "./test-support.js";
 
 const tenant = createTestTenant();
 afterEach(() => undefined);

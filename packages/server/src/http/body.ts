@@ -4,19 +4,13 @@
  * chat-completions wire format does (`messages[0].content`).
  */
 import { invalidRequest } from "@groundwork/core";
+import { validate } from "@groundwork/platform";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./env.js";
 import { readBodyText } from "./node-request.js";
 
-export function formatParam(path: ReadonlyArray<PropertyKey>): string | null {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out === "" ? null : out;
-}
+export { formatParam, validate } from "@groundwork/platform";
 
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const text = await readBodyText(c);
@@ -26,15 +20,6 @@ export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   } catch {
     throw invalidRequest("Request body is not valid JSON");
   }
-}
-
-export function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const param = issue === undefined ? null : formatParam(issue.path);
-  const message = issue === undefined ? "Invalid request body" : issue.message;
-  throw invalidRequest(param === null ? message : `${param}: ${message}`, { param });
 }
 
 /** Reads and validates a JSON body in one step. */

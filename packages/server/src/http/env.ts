@@ -1,4 +1,5 @@
 import type { Principal } from "@groundwork/core";
+import type { Groundwork } from "@groundwork/platform";
 import type { Store } from "@groundwork/store-sqlite";
 import type { HttpBindings } from "@hono/node-server";
 import type { Logger } from "../logger.js";
@@ -12,6 +13,8 @@ export interface AppEnv {
     bodyUnread?: boolean;
     requestId: string;
     principal: Principal;
+    /** The platform the routes call. */
+    groundwork: Groundwork;
     store: Store;
     logger: Logger;
   };

@@ -2,9 +2,8 @@
 import type { AgentResponseObject } from "@groundwork/agents";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer } from "../../test-support.js";
-import { kbHarness } from "../kb/kb-test-support.js";
-import { configureAgentRunner } from "./agent-runner.js";
+import { kbHarness } from "../../../test/kb-test-support.js";
+import { bearer } from "../../../test/test-support.js";
 
 let upstream: Upstream;
 beforeAll(async () => {
@@ -18,7 +17,6 @@ describe("file_search", () => {
   it("searches every configured knowledge base and turns [n] markers into file citations", async () => {
     const h = kbHarness({ builtin: { baseUrl: upstream.url, apiKey: "k" } });
     try {
-      configureAgentRunner(h.tenant.store, h.gateway, {});
       const policies = await h.createKb();
       const handbook = await h.createKb();
       expect(

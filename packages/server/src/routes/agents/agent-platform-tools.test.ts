@@ -1,11 +1,11 @@
 /** `platform.extraction` and `platform.document_convert` inside agent runs. */
 import type { AgentResponseObject } from "@groundwork/agents";
 import { createFastFetch } from "@groundwork/gateway";
+import { createStoreGateway } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
-import { bearer, createTestTenant, type TestTenant } from "../../test-support.js";
 
 let upstream: Upstream;
 let tenant: TestTenant;

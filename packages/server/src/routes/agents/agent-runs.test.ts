@@ -8,13 +8,13 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { AgentResponseObject } from "@groundwork/agents";
 import { createFastFetch } from "@groundwork/gateway";
+import { createGroundwork } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 import { makeTempDir, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
-import { configureAgentRunner } from "./agent-runner.js";
+import { SERVER_SETTING_NAMES } from "../../config.js";
 
 let upstream: Upstream;
 let tenant: TestTenant;
@@ -29,16 +29,19 @@ afterAll(async () => {
 });
 
 function build(store = tenant.store, options: { allowPrivateNetwork?: boolean } = {}): App {
-  const gateway = createStoreGateway(store, {
-    builtin: { baseUrl: upstream.url, apiKey: "builtin-secret" },
+  const groundwork = createGroundwork({
+    store,
+    config: {
+      builtin: { baseUrl: upstream.url, apiKey: "builtin-secret" },
+      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      agents: { functionTimeoutMs: 2000 },
+      // Refusals name the server's environment variables, as under `groundwork serve`.
+      settingNames: SERVER_SETTING_NAMES,
+    },
     fetch: createFastFetch(),
-  });
-  configureAgentRunner(store, gateway, {
     clock: { now: () => now },
-    allowPrivateNetwork: options.allowPrivateNetwork ?? false,
-    functionTimeoutMs: 2000,
   });
-  return createApp({ store, gateway, builtinConfigured: true });
+  return createApp({ groundwork });
 }
 
 beforeEach(() => {

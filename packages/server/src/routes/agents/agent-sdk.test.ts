@@ -1,13 +1,13 @@
 /** Agent runs read by the real `openai` SDK over a socket: create, continue, stream. */
 import type { AgentResponseObject } from "@groundwork/agents";
 import { createFastFetch } from "@groundwork/gateway";
+import { createStoreGateway } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
 import { listen, type RunningHttpServer } from "../../http-server.js";
-import { bearer, createTestTenant, type TestTenant } from "../../test-support.js";
 
 let upstream: Upstream;
 let tenant: TestTenant;

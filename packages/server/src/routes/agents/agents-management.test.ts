@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
 
 let tenant: TestTenant;
 let app: App;

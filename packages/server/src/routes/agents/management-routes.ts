@@ -14,13 +14,13 @@ import {
   type RunState,
 } from "@groundwork/agents";
 import { conflict, invalidRequest, notFound, parsePageRequest, toPage } from "@groundwork/core";
+import { definitionOf, resolveVersion, toolsOf } from "@groundwork/platform";
 import type { AgentRecord, AgentVersionRecord } from "@groundwork/store-sqlite";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { readBody, readJson } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
-import { definitionOf, resolveVersion, toolsOf } from "./resolve.js";
 import { agentView, catalogView, labelView, versionView } from "./views.js";
 
 const labelName = z

@@ -1,21 +1,30 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { type ConversionService, createGroundwork, type GroundworkConfigInput } from "@groundwork/platform";
 import { openStore, type Store } from "@groundwork/store-sqlite";
 import { buildCsv, buildDocx, buildPdf, buildTxt, makeTempDir } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { bearer, createTestTenant, type TestTenant } from "../../test-support.js";
-import { type ConversionService, configureConversion } from "./conversion-service.js";
+import { SERVER_SETTING_NAMES } from "../../config.js";
 
 let tenant: TestTenant;
 let app: App;
 let service: ConversionService;
 
+/** The app over a platform with this config; refusals name the server's variables, as under `groundwork serve`. */
+function build(store: Store, config: GroundworkConfigInput): { app: App; service: ConversionService } {
+  const groundwork = createGroundwork({
+    store,
+    config: { settingNames: SERVER_SETTING_NAMES, ...config },
+  });
+  return { app: createApp({ groundwork }), service: groundwork.conversion };
+}
+
 beforeEach(() => {
   tenant = createTestTenant("enterprise");
-  service = configureConversion(tenant.store, { allowPrivateNetwork: false, leaseMs: 2000, pollMs: 20 });
-  app = createApp({ store: tenant.store });
+  ({ app, service } = build(tenant.store, { workers: { leaseMs: 2000, pollMs: 20 } }));
 });
 afterEach(async () => {
   await service.stopWorker();
@@ -243,11 +252,10 @@ describe("http sources", () => {
   });
 
   it("fetches with the given headers, follows same-scheme redirects, refuses file: redirects, caps size and time", async () => {
-    configureConversion(tenant.store, {
+    ({ app, service } = build(tenant.store, {
       allowPrivateNetwork: true,
-      maxFetchBytes: 1024,
-      fetchTimeoutMs: 300,
-    });
+      conversion: { maxFetchBytes: 1024, fetchTimeoutMs: 300 },
+    }));
     const response = await post("/v1/convert/source", {
       sources: [
         { kind: "http", url: `${origin}/doc.txt`, headers: { "x-source-token": "s3cret" } },
@@ -396,19 +404,21 @@ describe("async conversion", () => {
 });
 
 describe("restart mid-task", () => {
-  function fileTenant(file: string): { store: Store; member: string; app: App } {
+  function fileTenant(
+    file: string,
+    workers: { leaseMs: number; pollMs?: number },
+  ): { store: Store; member: string; app: App; service: ConversionService } {
     const store = openStore({ file });
     const organization = store.organizations.ensure("acme", "enterprise").organization;
     const member = store.apiKeys.create({ organizationId: organization.id, role: "member" }).key;
-    return { store, member, app: createApp({ store }) };
+    return { store, member, ...build(store, { workers }) };
   }
 
   it("resumes a task whose server died while processing it", async () => {
     const dir = makeTempDir("groundwork-convert-");
     const file = join(dir.path, "groundwork.db");
     try {
-      const first = fileTenant(file);
-      configureConversion(first.store, { leaseMs: 100 });
+      const first = fileTenant(file, { leaseMs: 100 });
       const response = await first.app.request("/v1/convert/source/async", {
         method: "POST",
         headers: { ...bearer(first.member), "content-type": "application/json" },
@@ -422,8 +432,8 @@ describe("restart mid-task", () => {
       expect(first.store.conversionTasks.start(task.taskId)).toBe(true);
       first.store.close();
 
-      const second = fileTenant(file);
-      const restarted = configureConversion(second.store, { leaseMs: 2000, pollMs: 20 });
+      const second = fileTenant(file, { leaseMs: 2000, pollMs: 20 });
+      const restarted = second.service;
       const stuck = await second.app.request(`/v1/convert/tasks/${task.taskId}`, {
         headers: bearer(second.member),
       });

@@ -10,7 +10,6 @@ import type { Context, Hono } from "hono";
 import { readBody, validate } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
-import { conversionServiceFor } from "./conversion-service.js";
 import {
   pipelineOptionsSchema,
   type SourceRequest,
@@ -145,7 +144,7 @@ function resultResponse(c: Context<AppEnv>, result: ConversionResult): Response 
 }
 
 export function registerConvertRoutes(app: Hono<AppEnv>): void {
-  const service = (c: Context<AppEnv>) => conversionServiceFor(c.var.store);
+  const service = (c: Context<AppEnv>) => c.var.groundwork.conversion;
 
   app.post("/v1/convert/source", requireRole("member"), async (c) => {
     const body = await readBody(c, sourceRequestSchema);

@@ -1,8 +1,9 @@
+import { createGroundwork } from "@groundwork/platform";
 import { buildTextPng, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, createTestTenant } from "../../../test/test-support.js";
 import { createApp } from "../../app.js";
-import { bearer, createTestTenant } from "../../test-support.js";
-import { configureConversion, conversionConfigFromEnv, VLM_UNAVAILABLE } from "./conversion-service.js";
+import { platformConfigFromEnv } from "../../config.js";
 
 let upstream: Upstream;
 beforeAll(async () => {
@@ -30,14 +31,14 @@ function convertImage(app: ReturnType<typeof createApp>, key: string) {
 describe("vlm pipeline wiring", () => {
   it("sends page images to GROUNDWORK_VLM_MODEL on the built-in upstream", async () => {
     const tenant = createTestTenant();
-    const config = conversionConfigFromEnv({
+    const config = platformConfigFromEnv({
       GROUNDWORK_VLM_MODEL: "vision-large",
       GROUNDWORK_BUILTIN_BASE_URL: upstream.url,
       GROUNDWORK_BUILTIN_API_KEY: "sk-builtin",
     });
-    configureConversion(tenant.store, config);
     upstream.enqueue({ text: "# Greeting card\n\nHello" });
-    const response = await convertImage(createApp({ store: tenant.store }), tenant.keys.member);
+    const groundwork = createGroundwork({ store: tenant.store, config });
+    const response = await convertImage(createApp({ groundwork }), tenant.keys.member);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { documents: Array<{ mdContent: string }> };
     expect(body.documents[0]?.mdContent).toContain("# Greeting card");
@@ -54,12 +55,14 @@ describe("vlm pipeline wiring", () => {
 
   it("fails vlm documents with a clear error when no vision model is configured", async () => {
     const tenant = createTestTenant();
-    configureConversion(tenant.store, conversionConfigFromEnv({}));
-    const response = await convertImage(createApp({ store: tenant.store }), tenant.keys.member);
+    const groundwork = createGroundwork({ store: tenant.store, config: platformConfigFromEnv({}) });
+    const response = await convertImage(createApp({ groundwork }), tenant.keys.member);
     expect(response.status).toBe(422);
     const body = (await response.json()) as { errors: Array<{ code: string; message: string }> };
-    expect(body.errors[0]).toEqual(
-      expect.objectContaining({ code: "vlm_unavailable", message: VLM_UNAVAILABLE }),
+    expect(body.errors[0]).toEqual(expect.objectContaining({ code: "vlm_unavailable" }));
+    // The error says what to set.
+    expect(body.errors[0]?.message).toMatch(
+      /GROUNDWORK_VLM_MODEL, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY/,
     );
     tenant.store.close();
   });

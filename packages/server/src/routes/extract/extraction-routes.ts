@@ -5,14 +5,16 @@
 import { conflict, invalidRequest, notFound, parsePageRequest, toPage } from "@groundwork/core";
 import { checkExtractionInput } from "@groundwork/extract";
 import { parseModelString } from "@groundwork/gateway";
+import type { ExtractionPlan, ExtractionService } from "@groundwork/platform";
 import type { ExtractionRecord, ExtractionStatus } from "@groundwork/store-sqlite";
 import type { Context, Hono } from "hono";
 import { readBody } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { EXTRACTION_STATUSES, estimateBody, extractionBody } from "./bodies.js";
-import { type ExtractionPlan, type ExtractionService, RETRY_AFTER_SECONDS } from "./extraction-service.js";
 import { extractionView } from "./views.js";
+
+const RETRY_AFTER_SECONDS = 5;
 
 function accepted(c: Context<AppEnv>, record: ExtractionRecord): Response {
   return c.json(extractionView(record), 202, {

@@ -5,17 +5,16 @@
  * items behave as they would with a real model.
  */
 import { estimateTokens } from "@groundwork/core";
-import { createFastFetch, type Gateway } from "@groundwork/gateway";
+import { createFastFetch } from "@groundwork/gateway";
+import { createGroundwork, type Groundwork } from "@groundwork/platform";
 import { type RecordedRequest, type Reply, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
-import { startExtractionWorker } from "./extraction-service.js";
 
 let upstream: Upstream;
 let tenant: TestTenant;
-let gateway: Gateway;
+let groundwork: Groundwork;
 let app: App;
 let worker: { stop(): Promise<void> } | null = null;
 
@@ -103,17 +102,24 @@ beforeEach(() => {
   tenant = createTestTenant("enterprise");
   upstream.reset();
   upstream.handler = (request) => readPart(request);
-  gateway = createStoreGateway(tenant.store, {
-    builtin: { baseUrl: upstream.url, apiKey: "builtin-secret" },
+  groundwork = createGroundwork({
+    store: tenant.store,
+    config: { builtin: { baseUrl: upstream.url, apiKey: "builtin-secret" }, workers: { pollMs: 20 } },
     fetch: createFastFetch(),
   });
-  app = createApp({ store: tenant.store, gateway, builtinConfigured: true });
+  app = createApp({ groundwork });
 });
 afterEach(async () => {
   await worker?.stop();
   worker = null;
   tenant.store.close();
 });
+
+/** The background worker of the test's platform, stopped after each test. */
+function startExtractionWorker(): { stop(): Promise<void> } {
+  groundwork.extraction.startWorker();
+  return { stop: () => groundwork.extraction.stopWorker() };
+}
 
 function send(method: string, path: string, body?: unknown, key = tenant.keys.member) {
   return app.request(path, {
@@ -464,7 +470,7 @@ describe("background extraction", () => {
     expect(response.headers.get("location")).toBe(`/v1/extractions/${pending.id}`);
     expect(response.headers.get("retry-after")).toBe("5");
 
-    worker = startExtractionWorker(tenant.store, gateway, { pollMs: 20 });
+    worker = startExtractionWorker();
     const done = await poll(response.headers.get("location") as string);
     expect(done).toMatchObject({ status: "COMPLETED", strategy: "ASYNC", errorMessage: null });
     const result = done.result as unknown as Result;
@@ -486,7 +492,7 @@ describe("background extraction", () => {
     expect(response.headers.get("retry-after")).toBe("5");
     const pending = await bodyOf(response);
     expect(tenant.store.extractions.images(pending.id as string)).toHaveLength(1);
-    worker = startExtractionWorker(tenant.store, gateway, { pollMs: 20 });
+    worker = startExtractionWorker();
     const done = await poll(`/v1/extractions/${pending.id}`);
     expect(done.status).toBe("COMPLETED");
     expect((done.result as unknown as Result).metadata.chunksProcessed).toBe(1);
@@ -505,7 +511,7 @@ describe("background extraction", () => {
       undefined,
       202,
     );
-    worker = startExtractionWorker(tenant.store, gateway, { pollMs: 20 });
+    worker = startExtractionWorker();
     const done = await poll(`/v1/extractions/${pending.id}`);
     expect(done).toMatchObject({ status: "FAILED", result: null });
     expect(done.errorMessage).toMatch(/did not answer with JSON/);
@@ -586,7 +592,7 @@ describe("POST /v1/extractions/{id}/rerun", () => {
 
   it("reruns a background original in the background", async () => {
     const { schemaId } = await schemaWithVersion();
-    worker = startExtractionWorker(tenant.store, gateway, { pollMs: 20 });
+    worker = startExtractionWorker();
     const pending = await json(
       "POST",
       "/v1/extractions/async",

@@ -6,9 +6,9 @@ import { fileURLToPath } from "node:url";
 import { openStore } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
 import { describe, expect, it } from "vitest";
+import { bearer } from "../../../test/test-support.js";
 import { createApp } from "../../app.js";
 import { databaseFile } from "../../config.js";
-import { bearer } from "../../test-support.js";
 
 const cli = fileURLToPath(new URL("../../../dist/cli.js", import.meta.url));
 

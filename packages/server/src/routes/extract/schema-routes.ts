@@ -13,6 +13,7 @@ import {
 } from "@groundwork/core";
 import { lintSchema, schemaDefinitionErrors } from "@groundwork/extract";
 import { isProviderType, PROVIDER_KINDS, parseModelString } from "@groundwork/gateway";
+import { type ExtractionService, failureMessage } from "@groundwork/platform";
 import {
   LATEST_LABEL,
   type SchemaRecord,
@@ -32,7 +33,6 @@ import {
   updateSchemaBody,
   validateBody,
 } from "./bodies.js";
-import { type ExtractionService, failureMessage } from "./extraction-service.js";
 import { labelView, schemaView, versionView } from "./views.js";
 
 function pageOf<T, V>(

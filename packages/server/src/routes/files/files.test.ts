@@ -1,7 +1,7 @@
 /** `/v1/files`: upload, list, get, download, delete. */
 import { describe, expect, it } from "vitest";
+import { bearer, bodyOf, createTestTenant } from "../../../test/test-support.js";
 import { createApp } from "../../app.js";
-import { bearer, bodyOf, createTestTenant } from "../../test-support.js";
 
 function setup() {
   const tenant = createTestTenant();

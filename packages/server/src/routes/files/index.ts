@@ -5,12 +5,12 @@
  * with this API's conventions (page envelope, ISO timestamps) — docs/knowledge-bases.md.
  */
 import { gone, invalidRequest, notFound, parsePageRequest, payloadTooLarge, toPage } from "@groundwork/core";
+import { detectUpload } from "@groundwork/platform";
 import type { FileRecord } from "@groundwork/store-sqlite";
 import type { Context, Hono } from "hono";
 import { readMultipart } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
-import { detectUpload } from "../kb/document-parser.js";
 
 export const FILE_PURPOSES = ["knowledge", "user_data", "assistants"] as const;
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;

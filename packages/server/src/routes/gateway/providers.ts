@@ -13,10 +13,10 @@ import {
   validateProviderApiKey,
   validateProviderConfig,
 } from "@groundwork/gateway";
+import { toProviderAccount } from "@groundwork/platform";
 import type { ProviderRecord } from "@groundwork/store-sqlite";
 import type { Hono } from "hono";
 import { z } from "zod";
-import { toProviderAccount } from "../../gateway-wiring.js";
 import { readJson, validate } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requirePlan, requireRole } from "../../http/guards.js";

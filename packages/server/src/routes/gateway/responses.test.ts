@@ -4,14 +4,14 @@
  * adapters calling scripted upstreams on 127.0.0.1.
  */
 import { createFastFetch } from "@groundwork/gateway";
+import { createStoreGateway } from "@groundwork/platform";
 import { startAnthropicUpstream, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
 import { listen, type RunningHttpServer } from "../../http-server.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
 
 let builtin: Upstream;
 let byok: Upstream;

@@ -5,7 +5,6 @@ import { readJson } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { clientSignal } from "../../http/node-request.js";
-import { respondWithAgent } from "../agents/index.js";
 import { sse } from "./sse.js";
 
 /**
@@ -19,7 +18,7 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
     const raw = await readJson(c);
     const model = typeof raw === "object" && raw !== null ? (raw as { model?: unknown }).model : undefined;
     if (typeof model === "string" && isAgentModel(model)) {
-      const answer = await respondWithAgent(c.var.store, gateway, c.var.principal, raw, clientSignal(c));
+      const answer = await c.var.groundwork.respondWithAgent(c.var.principal, raw, clientSignal(c));
       if ("json" in answer) return c.json(answer.json);
       return sse(c, answer.events, {
         eventName: (event) => event.type,

@@ -13,7 +13,7 @@ import {
   payloadTooLarge,
   toPage,
 } from "@groundwork/core";
-import type { Gateway, ProviderType } from "@groundwork/gateway";
+import type { ProviderType } from "@groundwork/gateway";
 import {
   BUILTIN_PROVIDER_ID,
   CHUNKING_STRATEGIES,
@@ -31,6 +31,8 @@ import {
   SLUG_PATTERN,
   type TextSearchLanguage,
 } from "@groundwork/kb";
+import type { KnowledgeService } from "@groundwork/platform";
+import { detectUpload, isDocumentError } from "@groundwork/platform";
 import type { Store } from "@groundwork/store-sqlite";
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -39,8 +41,6 @@ import { readBody, readMultipart } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { embeddingCatalogue } from "../gateway/providers.js";
-import { detectUpload, isDocumentError } from "./document-parser.js";
-import { type KnowledgeService, knowledgeServiceFor } from "./knowledge-service.js";
 import { renderAccepted, renderDocument, renderKnowledgeBase, renderRevision } from "./render.js";
 
 export const MAX_UPLOAD_FILE_BYTES = 25 * 1024 * 1024;
@@ -206,12 +206,11 @@ async function accept(
 }
 
 export interface KnowledgeRouteOptions {
-  gateway: Gateway;
   builtinConfigured: boolean;
 }
 
 export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>, options: KnowledgeRouteOptions): void {
-  const service = (c: Context<AppEnv>) => knowledgeServiceFor(c.var.store, options.gateway);
+  const service = (c: Context<AppEnv>) => c.var.groundwork.knowledge;
 
   app.post("/v1/knowledge-bases", requireRole("member"), async (c) => {
     const body = await readBody(c, createBody);

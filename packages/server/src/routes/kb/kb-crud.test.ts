@@ -1,7 +1,7 @@
 /** Knowledge bases CRUD, validation rows, configuration versions, soft delete, embedding-model catalogue. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { bearer, bodyOf } from "../../test-support.js";
-import { type KbHarness, kbHarness } from "./kb-test-support.js";
+import { type KbHarness, kbHarness } from "../../../test/kb-test-support.js";
+import { bearer, bodyOf } from "../../../test/test-support.js";
 
 const base = {
   name: "Docs",

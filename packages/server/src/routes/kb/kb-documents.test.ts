@@ -1,8 +1,8 @@
 /** Uploads, attachments, statuses, retry, the revision switch, deletion and citations. */
 import { buildPdf } from "@groundwork/testkit";
 import { describe, expect, it } from "vitest";
-import { bearer, bodyOf } from "../../test-support.js";
-import { type KbHarness, kbHarness } from "./kb-test-support.js";
+import { type KbHarness, kbHarness } from "../../../test/kb-test-support.js";
+import { bearer, bodyOf } from "../../../test/test-support.js";
 
 interface Accepted {
   filename: string;

@@ -5,13 +5,12 @@
  */
 import { join } from "node:path";
 import type { EmbeddingsBody } from "@groundwork/gateway";
+import { createStoreGateway, KnowledgeService } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
 import { describe, expect, it } from "vitest";
+import { bearer, bodyOf } from "../../../test/test-support.js";
 import { createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
-import { bearer, bodyOf } from "../../test-support.js";
-import { KnowledgeService } from "./knowledge-service.js";
 
 describe("restart mid-ingestion", () => {
   it("resumes from the stored chunks and vectors after the lease lapses", async () => {

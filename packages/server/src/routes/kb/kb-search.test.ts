@@ -5,9 +5,8 @@
 import { queryTerms } from "@groundwork/kb";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyOf } from "../../test-support.js";
-import { type KbHarness, kbHarness, viewerPrincipal } from "./kb-test-support.js";
-import { knowledgeServiceFor } from "./knowledge-service.js";
+import { type KbHarness, kbHarness, viewerPrincipal } from "../../../test/kb-test-support.js";
+import { bodyOf } from "../../../test/test-support.js";
 
 type Hit = {
   chunkId: string;
@@ -181,7 +180,7 @@ describe("search", () => {
     ]);
     await upload(h, remote.id as string, [{ name: "remote.txt", content: "Pallets are stacked four high." }]);
     await h.drain();
-    const service = knowledgeServiceFor(h.tenant.store, h.gateway);
+    const service = h.groundwork.knowledge;
     const kbs = [local, remote].map((kb) =>
       h.tenant.store.knowledgeBases.get(h.tenant.organizationId, kb.id as string),
     );
@@ -315,7 +314,7 @@ describe("text-search language change", () => {
     await h.drain();
     await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "german" });
     // Rows for the pending language may already exist (e.g. from ingestion); the cancel must drop them.
-    const service = knowledgeServiceFor(h.tenant.store, h.gateway);
+    const service = h.groundwork.knowledge;
     h.tenant.store.kbKeywords.add(kb.id as string, "german", [
       {
         chunkId: h.tenant.store.db

@@ -9,9 +9,8 @@
  */
 import { queryTerms } from "@groundwork/kb";
 import { describe, expect, it } from "vitest";
-import { kbHarness, viewerPrincipal } from "./kb-test-support.js";
-import { knowledgeServiceFor } from "./knowledge-service.js";
-import { distractors, NEAR_MISSES, PASSAGES, QUERIES } from "./quality-corpus.js";
+import { kbHarness, viewerPrincipal } from "../../../test/kb-test-support.js";
+import { distractors, NEAR_MISSES, PASSAGES, QUERIES } from "../../../test/quality-corpus.js";
 
 const K = 8;
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -48,7 +47,7 @@ async function measure(seed: number): Promise<{ recall: Recall; misses: string[]
   const record = store.knowledgeBases.get(h.tenant.organizationId, kb.id as string);
   if (record === null) throw new Error("knowledge base vanished");
   const principal = viewerPrincipal(h);
-  const service = knowledgeServiceFor(store, h.gateway);
+  const service = h.groundwork.knowledge;
   const documentName = (chunkId: string) => {
     const [chunk] = store.knowledgeBases.chunksById(record.id, [chunkId]);
     return chunk === undefined ? "" : (store.knowledgeBases.getDocument(chunk.documentId)?.name ?? "");

@@ -163,19 +163,3 @@ export class KnowledgeService {
     if (this.parser instanceof ConverterDocumentParser) await this.parser.close();
   }
 }
-
-const services = new WeakMap<Store, KnowledgeService>();
-
-/** The store's knowledge service; the first caller's gateway and options are kept. */
-export function knowledgeServiceFor(
-  store: Store,
-  gateway: Gateway,
-  options?: KnowledgeServiceOptions,
-): KnowledgeService {
-  let service = services.get(store);
-  if (service === undefined) {
-    service = new KnowledgeService(store, gateway, options);
-    services.set(store, service);
-  }
-  return service;
-}

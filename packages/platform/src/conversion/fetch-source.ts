@@ -1,22 +1,26 @@
 /**
  * Fetches an `http` conversion source: the caller's headers go to the source's
  * origin only, redirects are followed by hand (at most 5, http/https only, each
- * hop re-checked), loopback/private/link-local targets are refused unless
- * GROUNDWORK_ALLOW_PRIVATE_NETWORK=1, and the body is capped in size and time.
+ * hop re-checked), loopback/private/link-local targets are refused unless the
+ * private network is allowed, and the body is capped in size and time.
  *
  * The address is checked twice: before the request (for a clear error) and
  * again by the connection itself, whose DNS lookup refuses private addresses. A
  * name that resolves to a public address for the first check and to a private
  * one for the connection (DNS rebinding) is therefore refused too.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
 import { DocumentError } from "@groundwork/convert";
-import { Agent, fetch as undiciFetch } from "undici";
+import {
+  DEFAULT_PRIVATE_NETWORK_SETTING,
+  guardedFetch,
+  privateAddressOf,
+  refusedAddressOf,
+} from "../network/guarded-network.js";
 
 export interface FetchSourceOptions {
   allowPrivateNetwork: boolean;
+  /** How a refusal names the setting that allows private networks (the server: its environment variable). */
+  allowPrivateNetworkSetting?: string;
   maxBytes: number;
   timeoutMs: number;
   maxRedirects?: number;
@@ -29,105 +33,22 @@ export interface FetchedSource {
   mimeType?: string;
 }
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
-}
-
-/** True for loopback, private, link-local, carrier-grade NAT, multicast and unspecified addresses. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    if (mapped !== undefined) return blocked.check(mapped, "ipv4");
-    return blocked.check(address, "ipv6");
-  }
-  return true;
-}
-
-class RefusedAddressError extends Error {}
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-/** `dns.lookup` for outgoing connections that fails when any address of the name is private. */
-export function lookupPublicOnly(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error !== null) {
-      callback(error, []);
-      return;
-    }
-    const refused = addresses.find((entry) => isPrivateAddress(entry.address));
-    if (refused !== undefined) {
-      callback(new RefusedAddressError(`${hostname} resolves to ${refused.address}`), []);
-      return;
-    }
-    const [first] = addresses;
-    if (options.all === true) callback(null, addresses);
-    else if (first === undefined) callback(new Error(`${hostname} has no address`), []);
-    else callback(null, first.address, first.family);
-  });
-}
-
-let publicOnlyAgent: Agent | undefined;
-/** The connection pool for sources when private networks are refused (made on first use). */
-function publicOnlyDispatcher(): Agent {
-  publicOnlyAgent ??= new Agent({ connect: { lookup: lookupPublicOnly } });
-  return publicOnlyAgent;
-}
-
-function refusedCause(error: unknown): RefusedAddressError | undefined {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof RefusedAddressError) return cause;
-  }
-  return undefined;
-}
-
-async function checkTarget(url: URL, allowPrivateNetwork: boolean): Promise<void> {
+async function checkTarget(url: URL, allowPrivateNetwork: boolean, setting: string): Promise<void> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new DocumentError("source_refused", `Only http and https URLs can be fetched, not ${url.protocol}`);
   }
   if (allowPrivateNetwork) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  let addresses: string[];
+  let refused: string | undefined;
   try {
-    addresses =
-      isIP(host) !== 0
-        ? [host]
-        : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+    refused = await privateAddressOf(host);
   } catch {
     throw new DocumentError("fetch_failed", `The host ${host} could not be resolved`);
   }
-  const refused = addresses.find(isPrivateAddress);
   if (refused !== undefined) {
     throw new DocumentError(
       "source_refused",
-      `${host} resolves to ${refused}, a loopback, private or link-local address; such sources are refused unless GROUNDWORK_ALLOW_PRIVATE_NETWORK=1`,
+      `${host} resolves to ${refused}, a loopback, private or link-local address; such sources are refused unless ${setting}`,
     );
   }
 }
@@ -192,15 +113,8 @@ export async function fetchSource(
   options: FetchSourceOptions,
   signal: AbortSignal,
 ): Promise<FetchedSource> {
-  const doFetch =
-    options.fetch ??
-    (options.allowPrivateNetwork
-      ? fetch
-      : (input, init) =>
-          undiciFetch(input as URL, {
-            ...(init as Parameters<typeof undiciFetch>[1]),
-            dispatcher: publicOnlyDispatcher(),
-          }) as unknown as Promise<Response>);
+  const doFetch = options.fetch ?? guardedFetch(options.allowPrivateNetwork);
+  const setting = options.allowPrivateNetworkSetting ?? DEFAULT_PRIVATE_NETWORK_SETTING;
   const limit = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);
   let url: URL;
   try {
@@ -210,7 +124,7 @@ export async function fetchSource(
   }
   const origin = url.origin;
   for (let hop = 0; ; hop++) {
-    await checkTarget(url, options.allowPrivateNetwork);
+    await checkTarget(url, options.allowPrivateNetwork, setting);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -221,11 +135,11 @@ export async function fetchSource(
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      const refused = refusedCause(error);
+      const refused = refusedAddressOf(error);
       if (refused !== undefined) {
         throw new DocumentError(
           "source_refused",
-          `${refused.message}, a loopback, private or link-local address; such sources are refused unless GROUNDWORK_ALLOW_PRIVATE_NETWORK=1`,
+          `${refused.message}, a loopback, private or link-local address; such sources are refused unless ${setting}`,
         );
       }
       if (limit.aborted)

@@ -1,60 +1,34 @@
 /**
- * Wires the conversion engine to a store: one shared DocumentConverter for the
- * process (its parse workers and OCR recognisers are pooled), the async task
- * handler on the durable job queue, and the http-source fetcher.
+ * Wires the conversion engine to a store: one DocumentConverter per service (its
+ * parse workers and OCR recognisers are pooled), the async task handler on the
+ * durable job queue, and the http-source fetcher.
  */
 import {
   type ConversionInput,
   type ConversionOptions,
   type ConversionResult,
-  DEFAULT_LIMITS,
   DocumentConverter,
   type VisionModel,
 } from "@groundwork/convert";
 import { type Job, type JobContext, JobWorker } from "@groundwork/core";
 import type { ConversionTask, ConversionTaskInput, Store } from "@groundwork/store-sqlite";
 import { fetchSource } from "./fetch-source.js";
-import { OpenAICompatibleChatModel } from "./vision-model.js";
 
 export const CONVERT_JOB_KIND = "convert";
 
-export interface ConversionConfig {
+export interface ConversionServiceOptions {
+  /** The vision model of the `vlm` pipeline; null refuses that pipeline with `vlmUnavailableMessage`. */
   vision: VisionModel | null;
+  vlmUnavailableMessage: string;
   allowPrivateNetwork: boolean;
+  /** How a refused private address tells the caller what to change. */
+  allowPrivateNetworkSetting: string;
   /** Per http source. */
   fetchTimeoutMs: number;
   maxFetchBytes: number;
-  /** Lease of a running conversion job; a server that died mid-task loses it after this long. */
+  /** Lease of a running conversion job; a process that died mid-task loses it after this long. */
   leaseMs: number;
   pollMs: number;
-}
-
-export const VLM_UNAVAILABLE =
-  "The vlm pipeline needs a vision model: start the server with GROUNDWORK_VLM_MODEL set, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY";
-
-/** Reads the conversion settings from the environment (DESIGN.md contracts). */
-export function conversionConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ConversionConfig {
-  const model = env.GROUNDWORK_VLM_MODEL;
-  const baseUrl = env.GROUNDWORK_BUILTIN_BASE_URL;
-  const vision =
-    model && baseUrl
-      ? { model, chatModel: new OpenAICompatibleChatModel(baseUrl, env.GROUNDWORK_BUILTIN_API_KEY ?? "") }
-      : null;
-  return {
-    vision,
-    allowPrivateNetwork: env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
-    fetchTimeoutMs: 60_000,
-    maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes,
-    leaseMs: 30_000,
-    pollMs: 500,
-  };
-}
-
-let sharedConverter: DocumentConverter | null = null;
-
-function converter(): DocumentConverter {
-  sharedConverter ??= new DocumentConverter({ vlmUnavailableMessage: VLM_UNAVAILABLE });
-  return sharedConverter;
 }
 
 /** The stored request of an async task (no document bytes: those are task inputs). */
@@ -66,11 +40,15 @@ export interface StoredTaskRequest {
 
 export class ConversionService {
   private worker: JobWorker | null = null;
+  /** One converter per service: its parse workers and OCR recognisers are pooled. */
+  private readonly converter: DocumentConverter;
 
   constructor(
     readonly store: Store,
-    readonly config: ConversionConfig,
-  ) {}
+    readonly config: ConversionServiceOptions,
+  ) {
+    this.converter = new DocumentConverter({ vlmUnavailableMessage: config.vlmUnavailableMessage });
+  }
 
   /** Turns stored or request inputs into engine inputs; http sources load under the document's timeout. */
   toInputs(inputs: ConversionTaskInput[]): ConversionInput[] {
@@ -89,6 +67,7 @@ export class ConversionService {
                 input.headers,
                 {
                   allowPrivateNetwork: this.config.allowPrivateNetwork,
+                  allowPrivateNetworkSetting: this.config.allowPrivateNetworkSetting,
                   maxBytes: this.config.maxFetchBytes,
                   timeoutMs: this.config.fetchTimeoutMs,
                 },
@@ -103,7 +82,7 @@ export class ConversionService {
     options: ConversionOptions,
     signal?: AbortSignal,
   ): Promise<ConversionResult> {
-    return converter().convert(this.toInputs(inputs), options, {
+    return this.converter.convert(this.toInputs(inputs), options, {
       ...(signal === undefined ? {} : { signal }),
       vision: this.config.vision,
     });
@@ -168,7 +147,7 @@ export class ConversionService {
         cancel.abort();
     }, 250);
     try {
-      const result = await converter().convert(this.toInputs(tasks.inputs(taskId)), request.options, {
+      const result = await this.converter.convert(this.toInputs(tasks.inputs(taskId)), request.options, {
         signal: AbortSignal.any([context.signal, cancel.signal]),
         vision: this.config.vision,
         onProgress: (processed) => tasks.progress(taskId, processed),
@@ -224,6 +203,12 @@ export class ConversionService {
     this.worker = null;
     await worker?.stop();
   }
+
+  /** Stops the worker and ends the converter's parse workers and OCR recognisers. */
+  async close(): Promise<void> {
+    await this.stopWorker();
+    await this.converter.close();
+  }
 }
 
 function taskFailureResult(
@@ -245,30 +230,4 @@ function taskFailureResult(
     status: "FAILURE",
     processingTime: task.startedAt === null ? 0 : Math.max(0, (Date.now() - task.startedAt) / 1000),
   };
-}
-
-const services = new WeakMap<Store, ConversionService>();
-
-/** The store's conversion service, created from the environment on first use. */
-export function conversionServiceFor(store: Store): ConversionService {
-  let service = services.get(store);
-  if (service === undefined) {
-    service = new ConversionService(store, conversionConfigFromEnv());
-    services.set(store, service);
-  }
-  return service;
-}
-
-/** Replaces the store's conversion settings (tests, embedding hosts); call before serving requests. */
-export function configureConversion(store: Store, config: Partial<ConversionConfig>): ConversionService {
-  const service = new ConversionService(store, { ...conversionConfigFromEnv(), ...config });
-  services.set(store, service);
-  return service;
-}
-
-/** Starts the conversion job worker (serve.ts calls this after listen); `stop` before the store closes. */
-export function startConversionWorker(store: Store): { stop(): Promise<void> } {
-  const service = conversionServiceFor(store);
-  service.startWorker();
-  return { stop: () => service.stopWorker() };
 }

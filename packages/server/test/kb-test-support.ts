@@ -1,12 +1,12 @@
 /** Helpers for the knowledge-base HTTP tests. */
 import type { Plan, Principal } from "@groundwork/core";
-import { createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
-import { knowledgeServiceFor } from "./knowledge-service.js";
+import { createGroundwork, createStoreGateway, type Groundwork } from "@groundwork/platform";
+import { createApp } from "../src/app.js";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "./test-support.js";
 
 export interface KbHarness {
   tenant: TestTenant;
+  groundwork: Groundwork;
   app: ReturnType<typeof createApp>;
   drain(): Promise<number>;
   gateway: ReturnType<typeof createStoreGateway>;
@@ -25,11 +25,13 @@ export function kbHarness(
 ): KbHarness {
   const tenant = createTestTenant(plan);
   const gateway = createStoreGateway(tenant.store, options);
-  const app = createApp({ store: tenant.store, gateway, builtinConfigured: options.builtin !== null });
-  const service = () => knowledgeServiceFor(tenant.store, gateway);
+  const groundwork = createGroundwork({ store: tenant.store, gateway, config: { builtin: options.builtin } });
+  const app = createApp({ groundwork });
+  const service = () => groundwork.knowledge;
   let slugs = 0;
   const harness: KbHarness = {
     tenant,
+    groundwork,
     app,
     gateway,
     drain: () => service().drain(),

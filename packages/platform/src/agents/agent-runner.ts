@@ -49,10 +49,10 @@ import type {
   Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
-import { validate } from "../../http/body.js";
-import { gatewayChatModel } from "../extract/gateway-chat-model.js";
+import { gatewayChatModel } from "../extraction/gateway-chat-model.js";
+import { validate } from "../validate.js";
 import { definitionOf, resolveVersion, toolsOf } from "./resolve.js";
-import { DEFAULT_FUNCTION_TIMEOUT_MS, ServerToolExecutor } from "./tool-executor.js";
+import { DEFAULT_FUNCTION_TIMEOUT_MS, ServerToolExecutor, type ToolServices } from "./tool-executor.js";
 
 export { isAgentRef, PAUSE_TIMEOUT_MS };
 
@@ -110,6 +110,8 @@ export interface AgentRunnerOptions {
   ids?: IdGenerator;
   judge?: ToolJudge;
   allowPrivateNetwork?: boolean;
+  /** How a refused function endpoint names the setting that allows private networks. */
+  allowPrivateNetworkSetting?: string;
   functionTimeoutMs?: number;
   fetch?: typeof fetch;
   pauseTimeoutMs?: number;
@@ -130,6 +132,8 @@ export class AgentRunner {
   constructor(
     readonly store: Store,
     readonly gateway: Gateway,
+    /** The services the server-side tools call (search, extraction, conversion). */
+    private readonly services: ToolServices,
     private readonly options: AgentRunnerOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
@@ -143,11 +147,13 @@ export class AgentRunner {
   private engine(principal: Principal, organizationId: string, agentId: string): RunEngine {
     return new RunEngine({
       model: gatewayChatModel(this.gateway, principal),
-      tools: new ServerToolExecutor(this.store, this.gateway, principal, {
-        allowPrivateNetwork:
-          this.options.allowPrivateNetwork ?? process.env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
+      tools: new ServerToolExecutor(this.store, this.services, principal, {
+        allowPrivateNetwork: this.options.allowPrivateNetwork ?? false,
+        ...(this.options.allowPrivateNetworkSetting === undefined
+          ? {}
+          : { allowPrivateNetworkSetting: this.options.allowPrivateNetworkSetting }),
         functionTimeoutMs: this.options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
-        fetch: this.options.fetch ?? fetch,
+        ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
         now: () => this.clock.now(),
       }),
       store: {
@@ -482,27 +488,4 @@ export class AgentRunner {
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     };
   }
-}
-
-const runners = new WeakMap<Store, AgentRunner>();
-
-/** The store's agent runner; the first caller's gateway and options are kept. */
-export function agentRunnerFor(store: Store, gateway: Gateway, options?: AgentRunnerOptions): AgentRunner {
-  let runner = runners.get(store);
-  if (runner === undefined) {
-    runner = new AgentRunner(store, gateway, options);
-    runners.set(store, runner);
-  }
-  return runner;
-}
-
-/** Configures the store's runner before first use (tests, embedding apps). */
-export function configureAgentRunner(
-  store: Store,
-  gateway: Gateway,
-  options: AgentRunnerOptions,
-): AgentRunner {
-  const runner = new AgentRunner(store, gateway, options);
-  runners.set(store, runner);
-  return runner;
 }

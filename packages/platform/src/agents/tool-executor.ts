@@ -6,27 +6,39 @@
  * `function` tools (an HTTP POST to the endpoint, HMAC-signed with the tool's secret).
  */
 import { createHmac } from "node:crypto";
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import type { Citation, ToolCallInput, ToolDefinition, ToolExecutor, ToolResult } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
-import type { Gateway } from "@groundwork/gateway";
 import type { KnowledgeBaseRecord } from "@groundwork/kb";
 import type { Store } from "@groundwork/store-sqlite";
-import { conversionServiceFor } from "../convert/conversion-service.js";
-import { isPrivateAddress } from "../convert/fetch-source.js";
-import { extractionServiceFor } from "../extract/extraction-service.js";
-import { knowledgeServiceFor } from "../kb/knowledge-service.js";
+import type { ConversionService } from "../conversion/conversion-service.js";
+import type { ExtractionService } from "../extraction/extraction-service.js";
+import type { KnowledgeService } from "../knowledge/knowledge-service.js";
+import {
+  DEFAULT_PRIVATE_NETWORK_SETTING,
+  guardedFetch,
+  privateAddressOf,
+  refusedAddressOf,
+} from "../network/guarded-network.js";
 
 export const SIGNATURE_HEADER = "x-groundwork-signature";
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
 const MAX_FUNCTION_OUTPUT_BYTES = 64 * 1024;
+const MAX_FUNCTION_REDIRECTS = 5;
 const FILE_SEARCH_TOP_K = 8;
+
+/** The platform services the server-side tools run on. */
+export interface ToolServices {
+  conversion: ConversionService;
+  extraction: ExtractionService;
+  knowledge: KnowledgeService;
+}
 
 export interface ToolExecutorOptions {
   allowPrivateNetwork: boolean;
+  allowPrivateNetworkSetting?: string;
   functionTimeoutMs: number;
-  fetch: typeof fetch;
+  /** Replaces the guarded transport (tests); by default connections refuse private addresses. */
+  fetch?: typeof fetch;
   now: () => number;
 }
 
@@ -56,21 +68,20 @@ export function signBody(secret: string, body: string, unixSeconds: number): str
 }
 
 /** Refuses endpoints on loopback, private or link-local addresses unless allowed (DESIGN.md). */
-export async function checkEndpoint(endpoint: string, allowPrivateNetwork: boolean): Promise<URL> {
+export async function checkEndpoint(
+  endpoint: string | URL,
+  allowPrivateNetwork: boolean,
+  setting: string = DEFAULT_PRIVATE_NETWORK_SETTING,
+): Promise<URL> {
   const url = new URL(endpoint);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new Error(`only http and https endpoints can be called, not ${url.protocol}`);
   }
   if (allowPrivateNetwork) return url;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses =
-    isIP(host) !== 0
-      ? [host]
-      : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-  const refused = addresses.find(isPrivateAddress);
+  const refused = await privateAddressOf(url.hostname);
   if (refused !== undefined) {
     throw new Error(
-      `${host} resolves to ${refused}, a loopback, private or link-local address; function endpoints there are refused unless GROUNDWORK_ALLOW_PRIVATE_NETWORK=1`,
+      `${url.hostname} resolves to ${refused}, a loopback, private or link-local address; function endpoints there are refused unless ${setting}`,
     );
   }
   return url;
@@ -79,7 +90,7 @@ export async function checkEndpoint(endpoint: string, allowPrivateNetwork: boole
 export class ServerToolExecutor implements ToolExecutor {
   constructor(
     private readonly store: Store,
-    private readonly gateway: Gateway,
+    private readonly services: ToolServices,
     private readonly principal: Principal,
     private readonly options: ToolExecutorOptions,
   ) {}
@@ -138,7 +149,7 @@ export class ServerToolExecutor implements ToolExecutor {
     if (kbs.length === 0) {
       return { output: `No knowledge base of this tool is available (${missing.join(", ")})`, failed: true };
     }
-    const result = await knowledgeServiceFor(this.store, this.gateway).search(this.principal, kbs, {
+    const result = await this.services.knowledge.search(this.principal, kbs, {
       query,
       topK: FILE_SEARCH_TOP_K,
       ...(call.signal === undefined ? {} : { signal: call.signal }),
@@ -179,7 +190,7 @@ export class ServerToolExecutor implements ToolExecutor {
         failed: true,
       };
     }
-    const service = extractionServiceFor(this.store, this.gateway);
+    const service = this.services.extraction;
     const { schema, version } = service.resolveVersion(this.principal.organizationId, schemaId, undefined);
     const { strategy, inputTokens } = service.strategyFor(this.principal, text);
     if (strategy === "ASYNC") {
@@ -221,7 +232,7 @@ export class ServerToolExecutor implements ToolExecutor {
             mimeType: null,
             content: new Uint8Array(Buffer.from(content as string, "base64")),
           };
-    const result = await conversionServiceFor(this.store).convert(
+    const result = await this.services.conversion.convert(
       [input],
       { options: { outputFormats: ["MD"] } },
       call.signal,
@@ -257,7 +268,7 @@ export class ServerToolExecutor implements ToolExecutor {
     args: Record<string, unknown>,
     call: ToolCallInput,
   ): Promise<ToolResult> {
-    const url = await checkEndpoint(definition.endpoint, this.options.allowPrivateNetwork);
+    const { allowPrivateNetwork, allowPrivateNetworkSetting: setting } = this.options;
     const body = JSON.stringify({
       tool: definition.name,
       callId: call.callId,
@@ -272,18 +283,44 @@ export class ServerToolExecutor implements ToolExecutor {
     }
     const timeout = AbortSignal.timeout(this.options.functionTimeoutMs);
     const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
+    const doFetch = this.options.fetch ?? guardedFetch(allowPrivateNetwork);
+    let url = await checkEndpoint(definition.endpoint, allowPrivateNetwork, setting);
+    const origin = url.origin;
+    let method = "POST";
     let response: Response;
-    try {
-      // No redirects: a redirect could lead past the private-network check.
-      response = await this.options.fetch(url, { method: "POST", headers, body, signal, redirect: "manual" });
-    } catch (error) {
-      if (timeout.aborted) {
-        return {
-          output: `The endpoint did not answer within ${this.options.functionTimeoutMs} ms`,
-          failed: true,
-        };
+    for (let hop = 0; ; hop++) {
+      try {
+        // Redirects are followed by hand so that every hop passes the private-network check.
+        response = await doFetch(url, {
+          method,
+          // The body and its signature go to the endpoint's own origin only.
+          headers: url.origin === origin ? headers : {},
+          ...(method === "POST" && url.origin === origin ? { body } : {}),
+          signal,
+          redirect: "manual",
+        });
+      } catch (error) {
+        if (timeout.aborted) {
+          return {
+            output: `The endpoint did not answer within ${this.options.functionTimeoutMs} ms`,
+            failed: true,
+          };
+        }
+        const refused = refusedAddressOf(error);
+        if (refused !== undefined) {
+          throw new Error(
+            `${refused.message}, a loopback, private or link-local address; function endpoints there are refused unless ${setting ?? DEFAULT_PRIVATE_NETWORK_SETTING}`,
+          );
+        }
+        throw error;
       }
-      throw error;
+      const location = response.headers.get("location");
+      if (response.status < 300 || response.status >= 400 || location === null) break;
+      await response.body?.cancel().catch(() => {});
+      if (hop >= MAX_FUNCTION_REDIRECTS) throw new Error("the endpoint redirected too many times");
+      url = await checkEndpoint(new URL(location, url), allowPrivateNetwork, setting);
+      // 307 and 308 repeat the request as it was; the others continue with a GET (RFC 9110, 15.4).
+      if (response.status !== 307 && response.status !== 308) method = "GET";
     }
     const text = (await response.text()).slice(0, MAX_FUNCTION_OUTPUT_BYTES);
     if (!response.ok)

@@ -17,7 +17,8 @@ vi.mock("node:dns/promises", async (original) => {
   };
 });
 
-const { fetchSource, lookupPublicOnly } = await import("./fetch-source.js");
+const { fetchSource } = await import("./fetch-source.js");
+const { lookupPublicOnly } = await import("../network/guarded-network.js");
 
 const server = createServer((_, res) => res.end("secret from the private network"));
 let port = 0;
@@ -39,7 +40,7 @@ describe("fetchSource against DNS rebinding", () => {
     );
     await expect(attempt).rejects.toBeInstanceOf(DocumentError);
     await expect(attempt).rejects.toMatchObject({ code: "source_refused" });
-    await expect(attempt).rejects.toThrow(/GROUNDWORK_ALLOW_PRIVATE_NETWORK/);
+    await expect(attempt).rejects.toThrow(/unless allowPrivateNetwork is true/);
   });
 
   it("fetches the same source when private networks are allowed", async () => {

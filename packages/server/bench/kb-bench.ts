@@ -20,10 +20,9 @@ import { join } from "node:path";
 import { systemClock } from "@groundwork/core";
 import { HASH_EMBEDDING_MODEL, hashEmbedding } from "@groundwork/gateway";
 import { indexTerms, type KnowledgeBaseConfig, type NewChunk, searchKnowledgeBases } from "@groundwork/kb";
+import { createStoreGateway, KnowledgeService } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
-import { createStoreGateway } from "../../../gateway-wiring.js";
-import { KnowledgeService } from "../knowledge-service.js";
 
 const SIZES = (process.env.KB_BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 const QUERIES = Number(process.env.KB_BENCH_QUERIES ?? 100);

@@ -28,7 +28,6 @@ import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from 
 import { gatewayChatModel } from "./gateway-chat-model.js";
 
 export const EXTRACTION_JOB_KIND = "extraction";
-export const RETRY_AFTER_SECONDS = 5;
 
 export interface ExtractionServiceOptions {
   /** Engine settings (thresholds, chunk sizes); the spec's values by default. */
@@ -289,31 +288,4 @@ export function failureMessage(error: unknown, signal?: AbortSignal): string {
     return "The extraction failed: an unexpected error occurred while calling the model";
   }
   return isGroundworkError(error) ? error.message : "The extraction failed unexpectedly";
-}
-
-const services = new WeakMap<Store, ExtractionService>();
-
-/** The store's extraction service; the first caller's gateway and options win. */
-export function extractionServiceFor(
-  store: Store,
-  gateway: Gateway,
-  options?: ExtractionServiceOptions,
-): ExtractionService {
-  let service = services.get(store);
-  if (service === undefined) {
-    service = new ExtractionService(store, gateway, options);
-    services.set(store, service);
-  }
-  return service;
-}
-
-/** Starts the background worker for `extraction` jobs (including ones a previous run left unfinished). */
-export function startExtractionWorker(
-  store: Store,
-  gateway: Gateway,
-  options?: ExtractionServiceOptions,
-): { stop(): Promise<void> } {
-  const service = extractionServiceFor(store, gateway, options);
-  service.startWorker();
-  return { stop: () => service.stopWorker() };
 }

@@ -1,0 +1,81 @@
+/**
+ * The platform's settings: one typed object with defaults. Nothing here reads the
+ * environment — the server maps its GROUNDWORK_* variables onto this object
+ * (packages/server/src/config.ts), a library user writes it by hand.
+ */
+import { DEFAULT_LIMITS } from "@groundwork/convert";
+import type { ExtractionSettings } from "@groundwork/extract";
+import type { TokenPrice } from "@groundwork/gateway";
+
+export interface GroundworkConfig {
+  /** The OpenAI-compatible upstream behind the built-in chat and embedding model names; null: none. */
+  builtin: { baseUrl: string; apiKey: string } | null;
+  /** The model (on the built-in upstream) that reads pages for the `vlm` pipeline; null: that pipeline is refused. */
+  visionModel: string | null;
+  /** Lets user-supplied URLs (http sources, function tools) reach loopback, private and link-local addresses. */
+  allowPrivateNetwork: boolean;
+  /** Concurrent calls to an organization's own providers. */
+  byokConcurrency: number;
+  /** Built-in chat prices by model name, for metering; unpriced models cost nothing. */
+  chatPrices: Readonly<Record<string, TokenPrice>>;
+  conversion: {
+    /** Per http source. */
+    fetchTimeoutMs: number;
+    maxFetchBytes: number;
+  };
+  extraction: {
+    /** Engine settings (thresholds, chunk sizes); the spec's values where unset. */
+    settings: Partial<ExtractionSettings>;
+  };
+  agents: {
+    functionTimeoutMs: number;
+    /** How long a paused run waits for answers; the spec's hour by default. */
+    pauseTimeoutMs: number | null;
+    maxSteps: number | null;
+  };
+  /** Background jobs: a worker that died loses its job's lease after `leaseMs`; idle workers poll every `pollMs`. */
+  workers: { leaseMs: number; pollMs: number };
+  /**
+   * How error messages name a setting the caller can change. A library user reads
+   * `allowPrivateNetwork`; the server replaces these with its environment variables.
+   */
+  settingNames: { allowPrivateNetwork: string; visionModel: string };
+}
+
+/** The groups merged field by field; every other field is taken whole. */
+type Groups = "conversion" | "extraction" | "agents" | "workers" | "settingNames";
+type Partially<T> = { [K in keyof T]?: K extends Groups ? Partial<T[K]> : T[K] };
+
+/** What `createGroundwork` accepts: any subset, nested groups merged field by field. */
+export type GroundworkConfigInput = Partially<GroundworkConfig>;
+
+export const DEFAULT_CONFIG: GroundworkConfig = {
+  builtin: null,
+  visionModel: null,
+  allowPrivateNetwork: false,
+  byokConcurrency: 16,
+  chatPrices: {},
+  conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes },
+  extraction: { settings: {} },
+  agents: { functionTimeoutMs: 30_000, pauseTimeoutMs: null, maxSteps: null },
+  workers: { leaseMs: 30_000, pollMs: 500 },
+  settingNames: {
+    allowPrivateNetwork: "the allowPrivateNetwork setting",
+    visionModel: "the visionModel setting (with a built-in model service)",
+  },
+};
+
+export function resolveConfig(input: GroundworkConfigInput = {}): GroundworkConfig {
+  return {
+    builtin: input.builtin === undefined ? DEFAULT_CONFIG.builtin : input.builtin,
+    visionModel: input.visionModel === undefined ? DEFAULT_CONFIG.visionModel : input.visionModel,
+    allowPrivateNetwork: input.allowPrivateNetwork ?? DEFAULT_CONFIG.allowPrivateNetwork,
+    byokConcurrency: input.byokConcurrency ?? DEFAULT_CONFIG.byokConcurrency,
+    chatPrices: input.chatPrices ?? DEFAULT_CONFIG.chatPrices,
+    conversion: { ...DEFAULT_CONFIG.conversion, ...input.conversion },
+    extraction: { ...DEFAULT_CONFIG.extraction, ...input.extraction },
+    agents: { ...DEFAULT_CONFIG.agents, ...input.agents },
+    workers: { ...DEFAULT_CONFIG.workers, ...input.workers },
+    settingNames: { ...DEFAULT_CONFIG.settingNames, ...input.settingNames },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The composition root: one object with a service per job over one store and one
+ * gateway, and the background workers that run queued jobs. The server builds it
+ * from its environment; an app builds it from a config object and calls the same
+ * services the HTTP routes call.
+ */
+import { type ToolJudge, toAgentResponse } from "@groundwork/agents";
+import type { Clock, IdGenerator, Principal, Role } from "@groundwork/core";
+import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
+import type { DocumentParser } from "@groundwork/kb";
+import type { Store } from "@groundwork/store-sqlite";
+import { AgentRunner } from "./agents/agent-runner.js";
+import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
+import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
+import { ConversionService } from "./conversion/conversion-service.js";
+import { ExtractionService } from "./extraction/extraction-service.js";
+import { createStoreGateway } from "./gateway/store-gateway.js";
+import { KnowledgeService } from "./knowledge/knowledge-service.js";
+
+export interface GroundworkOptions {
+  store: Store;
+  config?: GroundworkConfigInput;
+  /** Replaces the gateway the config describes (a custom adapter factory, tests). */
+  gateway?: Gateway;
+  /** The transport of every model call (the server passes its undici-based fast fetch). */
+  fetch?: typeof fetch;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** Decides JUDGE verdicts of agent tool calls; by default read tools run and others go to a human. */
+  judge?: ToolJudge;
+  /** Reads knowledge-base uploads; by default the conversion engine in a worker thread. */
+  documentParser?: DocumentParser;
+  /** The transport of agent function tools (tests); by default one that refuses private addresses. */
+  toolFetch?: typeof fetch;
+}
+
+export class Groundwork {
+  readonly config: GroundworkConfig;
+  readonly store: Store;
+  /** Chat, streams, embeddings, responses and models over the built-in service and the organizations' providers. */
+  readonly gateway: Gateway;
+  /** Synchronous conversion and async conversion tasks. */
+  readonly conversion: ConversionService;
+  /** Schema-version resolution and extractions (in the request or as background jobs). */
+  readonly extraction: ExtractionService;
+  /** Knowledge-base ingestion, reindexing and search. */
+  readonly knowledge: KnowledgeService;
+  /** Agent runs: start, continue with approvals and relayed outputs, stream. */
+  readonly agents: AgentRunner;
+  private started = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(options: GroundworkOptions) {
+    const config = resolveConfig(options.config);
+    this.config = config;
+    this.store = options.store;
+    this.gateway =
+      options.gateway ??
+      createStoreGateway(options.store, {
+        builtin: config.builtin,
+        byokConcurrency: config.byokConcurrency,
+        chatPrices: config.chatPrices,
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+      });
+    const vision =
+      config.visionModel !== null && config.builtin !== null
+        ? {
+            model: config.visionModel,
+            chatModel: createOpenAICompatibleAdapter({
+              provider: "the vision model service",
+              baseUrl: config.builtin.baseUrl,
+              apiKey: config.builtin.apiKey,
+              ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+            }),
+          }
+        : null;
+    this.conversion = new ConversionService(options.store, {
+      vision,
+      vlmUnavailableMessage: `The vlm pipeline needs a vision model: set ${config.settingNames.visionModel}`,
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      fetchTimeoutMs: config.conversion.fetchTimeoutMs,
+      maxFetchBytes: config.conversion.maxFetchBytes,
+      leaseMs: config.workers.leaseMs,
+      pollMs: config.workers.pollMs,
+    });
+    this.extraction = new ExtractionService(options.store, this.gateway, {
+      settings: config.extraction.settings,
+      chatPrices: config.chatPrices,
+      leaseMs: config.workers.leaseMs,
+      pollMs: config.workers.pollMs,
+    });
+    this.knowledge = new KnowledgeService(options.store, this.gateway, {
+      ...(options.documentParser === undefined ? {} : { parser: options.documentParser }),
+      leaseMs: config.workers.leaseMs,
+      pollMs: config.workers.pollMs,
+    });
+    this.agents = new AgentRunner(
+      options.store,
+      this.gateway,
+      { conversion: this.conversion, extraction: this.extraction, knowledge: this.knowledge },
+      {
+        allowPrivateNetwork: config.allowPrivateNetwork,
+        allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+        functionTimeoutMs: config.agents.functionTimeoutMs,
+        ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
+        ...(config.agents.maxSteps === null ? {} : { maxSteps: config.agents.maxSteps }),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+        ...(options.ids === undefined ? {} : { ids: options.ids }),
+        ...(options.judge === undefined ? {} : { judge: options.judge }),
+        ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+      },
+    );
+  }
+
+  /**
+   * Starts the background workers: async conversion tasks, background extractions,
+   * knowledge-base ingestion and reindexing — including jobs a previous process left
+   * unfinished. Idempotent.
+   */
+  start(): this {
+    if (this.started) return this;
+    this.started = true;
+    this.conversion.startWorker();
+    this.extraction.startWorker();
+    this.knowledge.startWorker();
+    return this;
+  }
+
+  /** Stops the workers (a running job finishes or is left for the next start) and releases their resources; the store stays open. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.conversion.close();
+      await this.extraction.stopWorker();
+      await this.knowledge.stopWorker();
+    })();
+    return this.closing;
+  }
+
+  /**
+   * Whom a library call acts for: an organization of the store (created on first use,
+   * plan enterprise) with the Admin role. The server passes the API key's principal instead.
+   */
+  principal(organizationName = "default", role: Role = "admin"): Principal {
+    const record = this.store.organizations.ensure(organizationName, "enterprise").organization;
+    return {
+      organizationId: record.id,
+      organizationName: record.name,
+      plan: record.plan,
+      role,
+      apiKeyId: "",
+    };
+  }
+
+  /** `POST /v1/responses` with an `agent/…` model: the response object, or its event stream. */
+  async respondWithAgent(
+    principal: Principal,
+    raw: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ json: unknown } | { events: AsyncIterable<AgentStreamEvent> }> {
+    const body = this.agents.parseBody(raw);
+    if (body.stream === true) return { events: await openAgentStream(this.agents, principal, body, signal) };
+    const state = await this.agents.respond(principal, body, signal === undefined ? {} : { signal });
+    return { json: toAgentResponse(state) };
+  }
+}
+
+/** Composes every engine over `store` (see {@link GroundworkOptions}); call `start()` to run background jobs. */
+export function createGroundwork(options: GroundworkOptions): Groundwork {
+  return new Groundwork(options);
+}

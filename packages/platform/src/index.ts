@@ -1,0 +1,55 @@
+/**
+ * @groundwork/platform: every engine composed over a store. `createGroundwork()`
+ * is what the server calls and what an app imports.
+ */
+
+export {
+  type AgentResponsesBody,
+  AgentRunner,
+  type AgentRunnerOptions,
+  agentResponsesBody,
+  isAgentRef,
+  PAUSE_TIMEOUT_MS,
+  readOnlyJudge,
+} from "./agents/agent-runner.js";
+export { AGENT_STREAM_EVENT_TYPES, type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
+export { definitionOf, resolveVersion, toolsOf } from "./agents/resolve.js";
+export { checkEndpoint, SIGNATURE_HEADER, signBody, type ToolServices } from "./agents/tool-executor.js";
+export {
+  DEFAULT_CONFIG,
+  type GroundworkConfig,
+  type GroundworkConfigInput,
+  resolveConfig,
+} from "./config.js";
+export {
+  CONVERT_JOB_KIND,
+  ConversionService,
+  type ConversionServiceOptions,
+  type StoredTaskRequest,
+} from "./conversion/conversion-service.js";
+export { type FetchedSource, type FetchSourceOptions, fetchSource } from "./conversion/fetch-source.js";
+export { createGroundwork, Groundwork, type GroundworkOptions } from "./create-groundwork.js";
+export {
+  EXTRACTION_JOB_KIND,
+  type ExtractionPlan,
+  ExtractionService,
+  type ExtractionServiceOptions,
+  failureMessage,
+} from "./extraction/extraction-service.js";
+export { gatewayChatModel } from "./extraction/gateway-chat-model.js";
+export { createStoreGateway, toProviderAccount } from "./gateway/store-gateway.js";
+export { ConverterDocumentParser, detectUpload, isDocumentError } from "./knowledge/document-parser.js";
+export { backgroundPrincipal, GatewayEmbeddingModel, modelStringFor } from "./knowledge/embedding-bridge.js";
+export {
+  KB_INGEST_JOB_KIND,
+  KB_REINDEX_JOB_KIND,
+  KnowledgeService,
+  type KnowledgeServiceOptions,
+} from "./knowledge/knowledge-service.js";
+export {
+  DEFAULT_PRIVATE_NETWORK_SETTING,
+  guardedFetch,
+  isPrivateAddress,
+  lookupPublicOnly,
+} from "./network/guarded-network.js";
+export { formatParam, validate } from "./validate.js";
