@@ -14,6 +14,7 @@ import {
   type Principal,
 } from "@groundwork/core";
 import {
+  checkExtractionInput,
   type ExtractionEngine as Engine,
   ExtractionEngine,
   type ExtractionResult,
@@ -36,6 +37,21 @@ export interface ExtractionServiceOptions {
   chatPrices?: Readonly<Record<string, TokenPrice>>;
   leaseMs?: number;
   pollMs?: number;
+}
+
+/** What one extraction is asked to do (the body of `POST /v1/extractions`). */
+export interface ExtractionRequest {
+  schemaId: string;
+  /** A pinned version; by default the schema's latest active version. */
+  schemaVersionId?: string | undefined;
+  /** `<prefix>/<model>` of a provider of the organization, or a built-in model name. */
+  model: string;
+  inputText?: string | null | undefined;
+  inputImages?: ReadonlyArray<{ data?: unknown; mimeType?: unknown }> | null | undefined;
+  /** Run in the background even when the input is small (`/v1/extractions/async`). */
+  background?: boolean;
+  /** Cancels a synchronous run (the caller went away). */
+  signal?: AbortSignal;
 }
 
 export interface ExtractionPlan {
@@ -103,6 +119,76 @@ export class ExtractionService {
       throw notFound(`Schema ${schemaId} has no active version; commit one first`, { param: "schemaId" });
     }
     return { schema, version };
+  }
+
+  /**
+   * Runs an extraction: synchronously (recorded COMPLETED or FAILED) when the input is
+   * small enough, otherwise — or when `background` is set — as a PENDING record whose
+   * job the worker runs. The record says which.
+   */
+  async extract(principal: Principal, request: ExtractionRequest): Promise<ExtractionRecord> {
+    const images = checkExtractionInput(request);
+    parseModelString(request.model);
+    const { schema, version } = this.resolveVersion(
+      principal.organizationId,
+      request.schemaId,
+      request.schemaVersionId,
+    );
+    const inputText =
+      typeof request.inputText === "string" && request.inputText.trim() !== "" ? request.inputText : null;
+    return this.start(
+      principal,
+      { schema, version, model: request.model, inputText, images },
+      request.background ?? false,
+      request.signal,
+    );
+  }
+
+  /** Runs a finished extraction again on its stored input, the way the original ran; a new record. */
+  async rerun(principal: Principal, extractionId: string, signal?: AbortSignal): Promise<ExtractionRecord> {
+    const original = await this.find(principal.organizationId, extractionId);
+    if (original.status === "PENDING" || original.status === "PROCESSING") {
+      throw conflict(`Extraction ${original.id} is ${original.status}; rerun it once it has finished`);
+    }
+    if (original.inputText === null) {
+      throw conflict(
+        `Extraction ${original.id} was image-only and images are not stored, so it cannot be rerun`,
+      );
+    }
+    const schemas = this.store.schemas;
+    const version = schemas.getVersion(principal.organizationId, original.schemaId, original.schemaVersionId);
+    const schema = schemas.get(principal.organizationId, original.schemaId);
+    if (version === null || schema === null || !version.active) {
+      throw conflict(`The schema version of extraction ${original.id} has since been deleted`);
+    }
+    const plan: ExtractionPlan = {
+      schema,
+      version,
+      model: original.model,
+      inputText: original.inputText,
+      images: [],
+      rerunOf: original.id,
+    };
+    // "Runs the way the original ran": a background original reruns in the background.
+    return this.start(principal, plan, original.strategy === "ASYNC", signal);
+  }
+
+  /** An extraction of the organization (404 otherwise), reconciled with its job. */
+  async find(organizationId: string, extractionId: string): Promise<ExtractionRecord> {
+    const record = this.store.extractions.get(organizationId, extractionId);
+    if (record === null) throw notFound(`No extraction ${extractionId}`);
+    return this.reconcile(record);
+  }
+
+  private async start(
+    principal: Principal,
+    plan: ExtractionPlan,
+    background: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<ExtractionRecord> {
+    const { strategy, inputTokens } = this.strategyFor(principal, plan.inputText);
+    if (background || strategy === "ASYNC") return this.submit(principal, plan, inputTokens);
+    return this.runNow(principal, plan, strategy, inputTokens, signal);
   }
 
   /** Which way a request runs: synchronously (SINGLE_SHOT, CHUNKED) or in the background (ASYNC). */

@@ -27,32 +27,19 @@ export function registerExtractionRoutes(
   app: Hono<AppEnv>,
   service: (c: Context<AppEnv>) => ExtractionService,
 ): void {
-  async function readPlan(c: Context<AppEnv>): Promise<ExtractionPlan> {
+  async function extract(c: Context<AppEnv>, background: boolean): Promise<Response> {
     const body = await readBody(c, extractionBody);
-    const images = checkExtractionInput(body);
-    parseModelString(body.model);
-    const { schema, version } = service(c).resolveVersion(
-      c.var.principal.organizationId,
-      body.schemaId,
-      body.schemaVersionId,
-    );
-    const inputText =
-      typeof body.inputText === "string" && body.inputText.trim() !== "" ? body.inputText : null;
-    return { schema, version, model: body.model, inputText, images };
+    const record = await service(c).extract(c.var.principal, {
+      ...body,
+      background,
+      signal: c.req.raw.signal,
+    });
+    return record.status === "PENDING" ? accepted(c, record) : c.json(extractionView(record), 201);
   }
 
-  async function start(c: Context<AppEnv>, plan: ExtractionPlan, background: boolean): Promise<Response> {
-    const principal = c.var.principal;
-    const { strategy, inputTokens } = service(c).strategyFor(principal, plan.inputText);
-    if (background || strategy === "ASYNC")
-      return accepted(c, await service(c).submit(principal, plan, inputTokens));
-    const record = await service(c).runNow(principal, plan, strategy, inputTokens, c.req.raw.signal);
-    return c.json(extractionView(record), 201);
-  }
+  app.post("/v1/extractions", requireRole("member"), (c) => extract(c, false));
 
-  app.post("/v1/extractions", requireRole("member"), async (c) => start(c, await readPlan(c), false));
-
-  app.post("/v1/extractions/async", requireRole("member"), async (c) => start(c, await readPlan(c), true));
+  app.post("/v1/extractions/async", requireRole("member"), (c) => extract(c, true));
 
   app.post("/v1/extractions/estimate", requireRole("viewer"), async (c) => {
     const body = await readBody(c, estimateBody);
@@ -60,43 +47,12 @@ export function registerExtractionRoutes(
     return c.json(service(c).engineFor(c.var.principal).estimate(body.inputText));
   });
 
-  const find = async (c: Context<AppEnv>): Promise<ExtractionRecord> => {
-    const id = c.req.param("id") ?? "";
-    const record = c.var.store.extractions.get(c.var.principal.organizationId, id);
-    if (record === null) throw notFound(`No extraction ${id}`);
-    return service(c).reconcile(record);
-  };
+  const find = (c: Context<AppEnv>): Promise<ExtractionRecord> =>
+    service(c).find(c.var.principal.organizationId, c.req.param("id") ?? "");
 
   app.post("/v1/extractions/:id/rerun", requireRole("member"), async (c) => {
-    const original = await find(c);
-    if (original.status === "PENDING" || original.status === "PROCESSING") {
-      throw conflict(`Extraction ${original.id} is ${original.status}; rerun it once it has finished`);
-    }
-    if (original.inputText === null) {
-      throw conflict(
-        `Extraction ${original.id} was image-only and images are not stored, so it cannot be rerun`,
-      );
-    }
-    const schemas = c.var.store.schemas;
-    const version = schemas.getVersion(
-      c.var.principal.organizationId,
-      original.schemaId,
-      original.schemaVersionId,
-    );
-    const schema = schemas.get(c.var.principal.organizationId, original.schemaId);
-    if (version === null || schema === null || !version.active) {
-      throw conflict(`The schema version of extraction ${original.id} has since been deleted`);
-    }
-    const plan: ExtractionPlan = {
-      schema,
-      version,
-      model: original.model,
-      inputText: original.inputText,
-      images: [],
-      rerunOf: original.id,
-    };
-    // "Runs the way the original ran": a background original reruns in the background.
-    return start(c, plan, original.strategy === "ASYNC");
+    const record = await service(c).rerun(c.var.principal, c.req.param("id") ?? "", c.req.raw.signal);
+    return record.status === "PENDING" ? accepted(c, record) : c.json(extractionView(record), 201);
   });
 
   app.get("/v1/extractions/:id", requireRole("viewer"), async (c) => c.json(extractionView(await find(c))));
