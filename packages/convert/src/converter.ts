@@ -477,6 +477,8 @@ export class DocumentConverter {
       ...(model.pageCount === undefined ? {} : { pageCount: model.pageCount }),
       ...model.metadata,
     };
+    // The options that would steer ocr/vlm processing; fast documents never use them.
+    if (model.pipeline !== "fast") model.notes.push(...options.ignoredOptionNotes);
     if (model.notes.length > 0) metadata.notes = model.notes;
     const json: DocumentModel = options.extractMetadata ? { ...model, metadata } : { ...model, metadata: {} };
     const document: ConvertedDocument = { filename: model.filename };
