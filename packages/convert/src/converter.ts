@@ -21,7 +21,7 @@ import {
   type Pipeline,
 } from "./formats.js";
 import { type ConversionLimits, DEFAULT_LIMITS } from "./limits.js";
-import type { OcrEngine } from "./ocr.js";
+import type { OcrEngine, TesseractOcrOptions } from "./ocr.js";
 import { type ConversionOptions, type ResolvedOptions, resolveOptions } from "./options.js";
 import { renderHtml } from "./render/html.js";
 import { renderMarkdown } from "./render/markdown.js";
@@ -79,6 +79,8 @@ export interface DocumentConverterOptions {
   vision?: VisionModel | null;
   /** OCR engine; by default tesseract.js from `@groundwork/convert/ocr`, started on first use. */
   ocr?: OcrEngine;
+  /** Options of that default engine, e.g. `tessdataDir` for traineddata kept in a folder (unused with `ocr`). */
+  ocrOptions?: TesseractOcrOptions;
   limits?: Partial<ConversionLimits>;
   /** Parse workers kept alive (default 2). */
   workers?: number;
@@ -113,6 +115,7 @@ export class DocumentConverter {
   private ocr: OcrEngine | null;
   private ocrLoading: Promise<OcrEngine> | null = null;
   private readonly ownsOcr: boolean;
+  private readonly ocrOptions: TesseractOcrOptions;
   private readonly vlmUnavailableMessage: string;
 
   constructor(options: DocumentConverterOptions = {}) {
@@ -121,6 +124,7 @@ export class DocumentConverter {
     this.vision = options.vision ?? null;
     this.ocr = options.ocr ?? null;
     this.ownsOcr = options.ocr === undefined;
+    this.ocrOptions = options.ocrOptions ?? {};
     this.vlmUnavailableMessage =
       options.vlmUnavailableMessage ??
       "The vlm pipeline needs a vision model, and none is configured for this converter";
@@ -321,7 +325,7 @@ export class DocumentConverter {
   private async ocrEngine(): Promise<OcrEngine> {
     if (this.ocr !== null) return this.ocr;
     this.ocrLoading ??= import("./ocr.js").then(({ TesseractOcrEngine }) => {
-      this.ocr = new TesseractOcrEngine();
+      this.ocr = new TesseractOcrEngine(this.ocrOptions);
       return this.ocr;
     });
     return this.ocrLoading;
@@ -473,6 +477,8 @@ export class DocumentConverter {
       ...(model.pageCount === undefined ? {} : { pageCount: model.pageCount }),
       ...model.metadata,
     };
+    // The options that would steer ocr/vlm processing; fast documents never use them.
+    if (model.pipeline !== "fast") model.notes.push(...options.ignoredOptionNotes);
     if (model.notes.length > 0) metadata.notes = model.notes;
     const json: DocumentModel = options.extractMetadata ? { ...model, metadata } : { ...model, metadata: {} };
     const document: ConvertedDocument = { filename: model.filename };

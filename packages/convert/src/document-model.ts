@@ -14,17 +14,24 @@ export interface HeadingBlock {
   /** 1 (title) to 6. */
   level: number;
   text: string;
+  /** The text with its inline formatting as Markdown (bold, italic, links, code spans); only when the source had some. */
+  markdown?: string;
   page?: number;
 }
 
 export interface ParagraphBlock {
   type: "paragraph";
   text: string;
+  /** The text with its inline formatting as Markdown (bold, italic, links, code spans); only when the source had some. */
+  markdown?: string;
   page?: number;
 }
 
 export interface ListItem {
   text: string;
+  /** The text with its inline formatting as Markdown (bold, italic, links, code spans); only when the source had some. */
+  markdown?: string;
+
   /** Nesting depth, 0 for top-level items. */
   depth: number;
 }
@@ -40,6 +47,8 @@ export interface TableBlock {
   type: "table";
   /** Cell text, row by row; the first row is the header when `header` is true. */
   rows: string[][];
+  /** The cells as Markdown (escaped pipes kept) when any cell of the source was formatted. */
+  markdownRows?: string[][];
   header: boolean;
   caption?: string;
   page?: number;

@@ -42,9 +42,13 @@ export {
   type ConversionOptions,
   DEFAULT_IMAGES_SCALE,
   DEFAULT_TIMEOUT_SECONDS,
+  OCR_ENGINES,
+  type OcrEngineName,
   OUTPUT_FORMATS,
   type OutputFormat,
+  ocrEngineOf,
   type PipelineOptions,
+  unsupportedOcrEngineMessage,
 } from "./options.js";
 export { renderHtml } from "./render/html.js";
 export { renderMarkdown } from "./render/markdown.js";

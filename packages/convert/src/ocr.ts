@@ -1,12 +1,17 @@
 /**
- * OCR with tesseract.js (`@groundwork/convert/ocr`). Traineddata comes from the
- * installed `@tesseract.js-data/*` packages — nothing is downloaded at run time.
- * Recognisers (each its own worker thread) are pooled per language set and
- * reused; one that is cancelled mid-page is terminated and replaced.
+ * OCR with tesseract.js (`@groundwork/convert/ocr`). Traineddata comes from a
+ * `tessdataDir` folder or the installed `@tesseract.js-data/*` packages
+ * (ocr-languages.ts) — nothing is downloaded at run time. Recognisers (each its
+ * own worker thread) are pooled per language set and reused; one that is
+ * cancelled mid-page is terminated and replaced.
  */
-import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DocumentError } from "./document-error.js";
+import { type LanguageSearch, locateLanguages, normalizeLanguages } from "./ocr-languages.js";
+
+export { availableLanguages, locateLanguage, normalizeLanguages } from "./ocr-languages.js";
 
 export interface OcrResult {
   text: string;
@@ -20,38 +25,6 @@ export interface OcrEngine {
   close(): Promise<void>;
 }
 
-const LANGUAGE_ALIASES: Record<string, string> = {
-  en: "eng",
-  english: "eng",
-  de: "deu",
-  fr: "fra",
-  es: "spa",
-  it: "ita",
-};
-
-/** Languages whose traineddata package is installed, with the folder holding it. */
-export function installedLanguages(): Map<string, string> {
-  const require = createRequire(import.meta.url);
-  const found = new Map<string, string>();
-  for (const code of ["eng", "deu", "fra", "spa", "ita", "por", "nld"]) {
-    try {
-      const dir = dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
-      // The integer-quantised "best" model: accurate and the size of "fast" models.
-      found.set(code, join(dir, "4.0.0_best_int"));
-    } catch {
-      // not installed
-    }
-  }
-  return found;
-}
-
-export function normalizeLanguages(requested: readonly string[] | undefined): string[] {
-  const codes = (requested === undefined || requested.length === 0 ? ["eng"] : requested).map(
-    (code) => LANGUAGE_ALIASES[code.toLowerCase()] ?? code.toLowerCase(),
-  );
-  return [...new Set(codes)];
-}
-
 type TesseractWorker = Awaited<ReturnType<typeof import("tesseract.js").createWorker>>;
 
 interface PooledWorker {
@@ -63,33 +36,38 @@ interface PooledWorker {
 export interface TesseractOcrOptions {
   /** Recognisers kept per language set; OCR is CPU-bound, so about the core count. */
   poolSize?: number;
-  /** Folder for tesseract's cache (unused with local traineddata, but tesseract.js wants one). */
+  /**
+   * Folder for tesseract's cache; also where languages from different folders are linked
+   * together, since a recogniser reads all its traineddata from one folder.
+   */
   cachePath?: string;
+  /**
+   * A folder of `<lang>.traineddata` (or `.traineddata.gz`) files, searched before the
+   * `@tesseract.js-data/<lang>` packages. The host passes it (from its own configuration);
+   * the engine reads no environment variables.
+   */
+  tessdataDir?: string;
 }
 
 export class TesseractOcrEngine implements OcrEngine {
   private readonly pool: PooledWorker[] = [];
   private readonly waiting: Array<() => void> = [];
   private readonly poolSize: number;
-  private readonly languages = installedLanguages();
   private readonly cachePath: string;
+  private readonly search: LanguageSearch;
 
   constructor(options: TesseractOcrOptions = {}) {
     this.poolSize = Math.max(1, options.poolSize ?? 2);
     this.cachePath = options.cachePath ?? join(process.cwd(), ".groundwork", "tesseract-cache");
+    this.search = { tessdataDir: options.tessdataDir };
   }
 
   async recognize(image: Uint8Array, requested: readonly string[], signal?: AbortSignal): Promise<OcrResult> {
     const languages = normalizeLanguages(requested);
-    const missing = languages.filter((code) => !this.languages.has(code));
-    if (missing.length > 0) {
-      throw new DocumentError(
-        "unsupported_language",
-        `OCR language(s) ${missing.join(", ")} not installed; available: ${[...this.languages.keys()].join(", ") || "none"}`,
-      );
-    }
+    // Looked up on every call: data installed while the engine runs is picked up.
+    const files = locateLanguages(languages, this.search);
     signal?.throwIfAborted();
-    const slot = await this.acquire(languages, signal);
+    const slot = await this.acquire(languages, files, signal);
     let onAbort: (() => void) | undefined;
     try {
       const aborted = new Promise<never>((_, reject) => {
@@ -115,7 +93,11 @@ export class TesseractOcrEngine implements OcrEngine {
     }
   }
 
-  private async acquire(languages: string[], signal?: AbortSignal): Promise<PooledWorker> {
+  private async acquire(
+    languages: string[],
+    files: Map<string, string>,
+    signal?: AbortSignal,
+  ): Promise<PooledWorker> {
     const key = languages.join("+");
     for (;;) {
       signal?.throwIfAborted();
@@ -130,7 +112,7 @@ export class TesseractOcrEngine implements OcrEngine {
         if (other !== undefined) this.discard(other);
       }
       if (this.pool.length < this.poolSize) {
-        const slot: PooledWorker = { key, worker: await this.create(languages), busy: true };
+        const slot: PooledWorker = { key, worker: await this.create(languages, files), busy: true };
         this.pool.push(slot);
         return slot;
       }
@@ -138,16 +120,13 @@ export class TesseractOcrEngine implements OcrEngine {
     }
   }
 
-  private async create(languages: string[]): Promise<TesseractWorker> {
+  private async create(languages: string[], files: Map<string, string>): Promise<TesseractWorker> {
     const { createWorker } = await import("tesseract.js");
-    const first = languages[0] as string;
-    const langPath = this.languages.get(first) as string;
-    // All installed data packages share one layout, so one langPath per recogniser suffices
-    // when every language comes from the same folder; otherwise use the first's folder.
     try {
+      const { langPath, gzip } = this.languageFolder(languages, files);
       return await createWorker(languages, 1, {
         langPath,
-        gzip: true,
+        gzip,
         cachePath: this.cachePath,
         cacheMethod: "none",
         logger: () => {},
@@ -159,6 +138,38 @@ export class TesseractOcrEngine implements OcrEngine {
         `The OCR engine could not start: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+  }
+
+  /**
+   * tesseract.js reads every language of a recogniser from one folder as `<lang>.traineddata`
+   * (or `.gz`). Languages that live in different folders (two data packages, or a package and
+   * tessdataDir) are linked into one folder under cachePath first.
+   */
+  private languageFolder(
+    languages: string[],
+    files: Map<string, string>,
+  ): { langPath: string; gzip: boolean } {
+    const paths = languages.map((code) => files.get(code) as string);
+    const folders = new Set(paths.map((file) => dirname(file)));
+    const zipped = new Set(paths.map((file) => file.endsWith(".gz")));
+    if (folders.size === 1 && zipped.size === 1) {
+      return { langPath: [...folders][0] as string, gzip: [...zipped][0] as boolean };
+    }
+    const key = createHash("sha256").update(paths.join("\0")).digest("hex").slice(0, 16);
+    const folder = join(this.cachePath, "languages", key);
+    mkdirSync(folder, { recursive: true });
+    for (const [index, code] of languages.entries()) {
+      const file = paths[index] as string;
+      // Every link is named `.gz`: tesseract.js tells gzipped data by its magic bytes, not its name.
+      const link = join(folder, `${code}.traineddata.gz`);
+      if (existsSync(link)) continue;
+      try {
+        symlinkSync(file, link);
+      } catch {
+        copyFileSync(file, link);
+      }
+    }
+    return { langPath: folder, gzip: true };
   }
 
   private release(slot: PooledWorker): void {

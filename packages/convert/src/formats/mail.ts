@@ -138,6 +138,17 @@ export async function parseEml(bytes: Uint8Array, options: ParseOptions): Promis
   );
 }
 
+/** An embedded message is named after its display name (or subject), as mail clients show it. */
+function embeddedMessageName(
+  attachment: { name?: string; innerMsgContentFields?: { subject?: string } },
+  index: number,
+): string {
+  const title = attachment.name?.trim() || attachment.innerMsgContentFields?.subject?.trim();
+  if (title === undefined || title === "") return `attachment-${index + 1}.msg`;
+  const name = title.replace(/[\\/]/g, "_");
+  return name.toLowerCase().endsWith(".msg") ? name : `${name}.msg`;
+}
+
 export async function parseMsg(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
   const { default: MsgReaderModule } = await import("@kenjiuno/msgreader");
   const MsgReader =
@@ -163,13 +174,21 @@ export async function parseMsg(bytes: Uint8Array, options: ParseOptions): Promis
   }
   const attachments: ChildDocument[] = [];
   for (const [index, attachment] of (data.attachments ?? []).entries()) {
-    if (attachment.innerMsgContent === true) continue; // embedded messages: listed, not expanded
     try {
+      // An embedded message comes back from msgreader as a standalone .msg file of its own,
+      // so it is converted (and its attachments expanded) like any attached .msg.
       const file = reader.getAttachment(attachment);
+      const embedded = attachment.innerMsgContent === true;
       attachments.push({
-        filename: attachmentName(file.fileName || attachment.fileName, index, attachment.attachMimeTag),
+        filename: embedded
+          ? embeddedMessageName(attachment, index)
+          : attachmentName(file.fileName || attachment.fileName, index, attachment.attachMimeTag),
         bytes: new Uint8Array(file.content),
-        ...(attachment.attachMimeTag === undefined ? {} : { mimeType: attachment.attachMimeTag }),
+        ...(embedded
+          ? { mimeType: "application/vnd.ms-outlook" }
+          : attachment.attachMimeTag === undefined
+            ? {}
+            : { mimeType: attachment.attachMimeTag }),
       });
     } catch {
       // An unreadable attachment is skipped; the message itself still converts.

@@ -1,23 +1,55 @@
 /** Markdown (CommonMark/GFM subset) to the document model; also reads vision-model answers. */
 import { type Block, type ListItem, normalizeInline } from "../document-model.js";
 
-function inline(text: string): string {
-  return normalizeInline(
-    text
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .replace(/(\*\*|__)(.+?)\1/g, "$2")
-      .replace(/(^|[^*\w])[*_]([^*_]+)[*_](?=[^*\w]|$)/g, "$1$2")
-      .replace(/`([^`]+)`/g, "$1")
-      .replace(/\\([\\`*_{}[\]()#+\-.!|>=])/g, "$1"),
-  );
+/** Inline images become their alt text: pictures are exported by the picture blocks' own rules. */
+function withoutImages(text: string): string {
+  return text.replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1");
 }
 
-function splitRow(line: string): string[] {
+/** Removes bold, italic, link, image and code-span markup, keeping their text. */
+function stripFormatting(text: string): string {
+  return withoutImages(text)
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/(\*\*|__)(.+?)\1/g, "$2")
+    .replace(/(^|[^*\w])[*_]([^*_]+)[*_](?=[^*\w]|$)/g, "$1$2")
+    .replace(/`([^`]+)`/g, "$1");
+}
+
+function inline(text: string): string {
+  return normalizeInline(stripFormatting(text).replace(/\\([\\`*_{}[\]()#+\-.!|>=])/g, "$1"));
+}
+
+/**
+ * The source's inline Markdown (whitespace normalised) when it has bold, italic, links or
+ * code spans, so a Markdown rendering can give them back; `text` keeps the plain words.
+ */
+function markdownOf(source: string): string | undefined {
+  const kept = withoutImages(source);
+  return stripFormatting(kept) === kept ? undefined : normalizeInline(kept);
+}
+
+/** Inline text of a block: its plain words, plus its Markdown when it is formatted. */
+function textOf(source: string): { text: string; markdown?: string } {
+  const markdown = markdownOf(source);
+  return markdown === undefined ? { text: inline(source) } : { text: inline(source), markdown };
+}
+
+function splitCells(line: string): string[] {
   let body = line.trim();
   if (body.startsWith("|")) body = body.slice(1);
   if (body.endsWith("|") && !body.endsWith("\\|")) body = body.slice(0, -1);
-  return body.split(/(?<!\\)\|/).map((cell) => inline(cell.replace(/\\\|/g, "|")));
+  return body.split(/(?<!\\)\|/);
+}
+
+function splitRow(line: string): string[] {
+  return splitCells(line).map((cell) => inline(cell.replace(/\\\|/g, "|")));
+}
+
+/** The table's cells as Markdown (escaped pipes kept) when any cell is formatted. */
+function markdownRowsOf(lines: string[]): { markdownRows?: string[][] } {
+  const rows = lines.map((line) => splitCells(line));
+  if (!rows.some((row) => row.some((cell) => markdownOf(cell) !== undefined))) return {};
+  return { markdownRows: rows.map((row) => row.map((cell) => normalizeInline(withoutImages(cell)))) };
 }
 
 const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
@@ -30,8 +62,8 @@ export function markdownToBlocks(source: string): { blocks: Block[]; title: stri
   let title: string | null = null;
   const flush = () => {
     if (paragraph.length > 0) {
-      const text = inline(paragraph.join(" "));
-      if (text !== "") blocks.push({ type: "paragraph", text });
+      const inlineText = textOf(paragraph.join(" "));
+      if (inlineText.text !== "") blocks.push({ type: "paragraph", ...inlineText });
     }
     paragraph = [];
   };
@@ -64,9 +96,9 @@ export function markdownToBlocks(source: string): { blocks: Block[]; title: stri
     const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading !== null) {
       flush();
-      const text = inline(heading[2] ?? "");
-      blocks.push({ type: "heading", level: (heading[1] as string).length, text });
-      if (title === null && heading[1] === "#") title = text;
+      const inlineText = textOf(heading[2] ?? "");
+      blocks.push({ type: "heading", level: (heading[1] as string).length, ...inlineText });
+      if (title === null && heading[1] === "#") title = inlineText.text;
       i++;
       continue;
     }
@@ -78,19 +110,19 @@ export function markdownToBlocks(source: string): { blocks: Block[]; title: stri
       paragraph.length === 0 &&
       !LIST_ITEM.test(line)
     ) {
-      blocks.push({ type: "heading", level: next.trim().startsWith("=") ? 1 : 2, text: inline(line) });
+      blocks.push({ type: "heading", level: next.trim().startsWith("=") ? 1 : 2, ...textOf(line) });
       i += 2;
       continue;
     }
     if (line.includes("|") && next !== undefined && TABLE_RULE.test(next)) {
       flush();
-      const rows = [splitRow(line)];
+      const rowLines = [line];
       i += 2;
       while (i < lines.length && (lines[i] as string).includes("|") && (lines[i] as string).trim() !== "") {
-        rows.push(splitRow(lines[i] as string));
+        rowLines.push(lines[i] as string);
         i++;
       }
-      blocks.push({ type: "table", rows, header: true });
+      blocks.push({ type: "table", rows: rowLines.map(splitRow), header: true, ...markdownRowsOf(rowLines) });
       continue;
     }
     const item = LIST_ITEM.exec(line);
@@ -98,14 +130,17 @@ export function markdownToBlocks(source: string): { blocks: Block[]; title: stri
       flush();
       const ordered = /\d/.test(item[2] as string);
       const items: ListItem[] = [];
+      // Each item's source text, so continuation lines keep their formatting too.
+      const sources: string[] = [];
       const indents: number[] = [];
       while (i < lines.length) {
         const m = LIST_ITEM.exec(lines[i] as string);
         if (m === null) {
           const cont = lines[i] as string;
           if (cont.trim() !== "" && /^\s+/.test(cont) && items.length > 0) {
-            const lastItem = items[items.length - 1] as ListItem;
-            lastItem.text = inline(`${lastItem.text} ${cont}`);
+            const last = items.length - 1;
+            sources[last] = `${sources[last]} ${cont}`;
+            items[last] = { ...textOf(sources[last] as string), depth: (items[last] as ListItem).depth };
             i++;
             continue;
           }
@@ -114,10 +149,9 @@ export function markdownToBlocks(source: string): { blocks: Block[]; title: stri
         const indent = (m[1] as string).length;
         while (indents.length > 0 && indent < (indents[indents.length - 1] as number)) indents.pop();
         if (indents.length === 0 || indent > (indents[indents.length - 1] as number)) indents.push(indent);
-        items.push({
-          text: inline((m[3] as string).replace(/^\[[ xX]\]\s+/, "")),
-          depth: indents.length - 1,
-        });
+        const itemSource = (m[3] as string).replace(/^\[[ xX]\]\s+/, "");
+        sources.push(itemSource);
+        items.push({ ...textOf(itemSource), depth: indents.length - 1 });
         i++;
       }
       blocks.push({ type: "list", ordered, items });

@@ -12,8 +12,10 @@ function escapeCell(text: string): string {
  */
 export function markdownTable(table: TableBlock): string {
   const width = Math.max(1, ...table.rows.map((row) => row.length));
-  const pad = (row: string[]) => Array.from({ length: width }, (_, i) => escapeCell(row[i] ?? ""));
-  const rows = table.rows.map(pad);
+  // Markdown cells come from a Markdown table: their pipes are escaped already, their backslashes are markup.
+  const cell = table.markdownRows === undefined ? escapeCell : (text: string) => text;
+  const pad = (row: string[]) => Array.from({ length: width }, (_, i) => cell(row[i] ?? ""));
+  const rows = (table.markdownRows ?? table.rows).map(pad);
   const header = rows.length > 0 ? (rows.shift() as string[]) : pad([]);
   const lines = [
     `| ${header.join(" | ")} |`,
@@ -30,7 +32,7 @@ function markdownList(list: ListBlock): string {
       counters.length = item.depth + 1;
       counters[item.depth] = (counters[item.depth] ?? 0) + 1;
       const marker = list.ordered ? `${counters[item.depth]}.` : "-";
-      return `${"  ".repeat(item.depth)}${marker} ${item.text}`;
+      return `${"  ".repeat(item.depth)}${marker} ${item.markdown ?? item.text}`;
     })
     .join("\n");
 }
@@ -45,12 +47,29 @@ function escapeLineStarts(text: string): string {
     .join("\n");
 }
 
+/**
+ * The same for formatted text, where a leading `*` or `_` may open emphasis: it is escaped
+ * only where it would start a list item or a rule.
+ */
+function escapeMarkdownLineStarts(text: string): string {
+  return text
+    .split("\n")
+    .map((line) =>
+      line
+        .replace(/^(\s*)(\d{1,9})([.)])(\s)/, "$1$2\\$3$4")
+        .replace(/^(\s*)([#>+\-|=]|[*_](?=\s|[*_\s]*$)|```|~~~)/, "$1\\$2"),
+    )
+    .join("\n");
+}
+
 function renderBlock(block: Block): string | null {
   switch (block.type) {
     case "heading":
-      return `${"#".repeat(Math.min(6, Math.max(1, block.level)))} ${block.text}`;
+      return `${"#".repeat(Math.min(6, Math.max(1, block.level)))} ${block.markdown ?? block.text}`;
     case "paragraph":
-      return escapeLineStarts(block.text);
+      return block.markdown === undefined
+        ? escapeLineStarts(block.text)
+        : escapeMarkdownLineStarts(block.markdown);
     case "list":
       return markdownList(block);
     case "table":

@@ -1,18 +1,21 @@
 /** Request validation for the conversion endpoints (spec document 1, Conversion). */
-import { OUTPUT_FORMATS, PIPELINES } from "@groundwork/convert";
+import { OUTPUT_FORMATS, ocrEngineOf, PIPELINES, unsupportedOcrEngineMessage } from "@groundwork/convert";
 import { z } from "zod";
 
-export const SUPPORTED_OCR_ENGINES = ["tesseract", "tesseract.js", "auto"] as const;
+/** Any value but a name of an engine the converter runs is a 400 that lists the engines. */
+const ocrEngineSchema = z.unknown().transform((value, context) => {
+  const engine = typeof value === "string" ? ocrEngineOf(value) : null;
+  if (engine === null) {
+    context.addIssue({ code: "custom", message: unsupportedOcrEngineMessage(value) });
+    return z.NEVER;
+  }
+  return engine;
+});
 
 export const pipelineOptionsSchema = z.object({
   outputFormats: z.array(z.enum(OUTPUT_FORMATS)).min(1).optional(),
   imageExportMode: z.enum(["placeholder", "embedded"]).optional(),
-  ocrEngine: z
-    .string()
-    .refine((value) => (SUPPORTED_OCR_ENGINES as readonly string[]).includes(value.toLowerCase()), {
-      message: `unsupported OCR engine; this server runs ${SUPPORTED_OCR_ENGINES.join(", ")}`,
-    })
-    .optional(),
+  ocrEngine: ocrEngineSchema.optional(),
   ocrLanguages: z.array(z.string().min(1).max(32)).max(10).optional(),
   pdfBackend: z.string().max(64).optional(),
   tableStructure: z.boolean().optional(),
