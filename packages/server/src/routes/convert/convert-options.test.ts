@@ -1,8 +1,8 @@
+import { type ConversionService, createGroundwork } from "@groundwork/platform";
 import { buildTextPng } from "@groundwork/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { bearer, createTestTenant, type TestTenant } from "../../test-support.js";
-import { type ConversionService, configureConversion } from "./conversion-service.js";
 
 let tenant: TestTenant;
 let app: App;
@@ -10,8 +10,12 @@ let service: ConversionService;
 
 beforeEach(() => {
   tenant = createTestTenant("enterprise");
-  service = configureConversion(tenant.store, { allowPrivateNetwork: false, leaseMs: 2000, pollMs: 20 });
-  app = createApp({ store: tenant.store });
+  const groundwork = createGroundwork({
+    store: tenant.store,
+    config: { workers: { leaseMs: 2000, pollMs: 20 } },
+  });
+  service = groundwork.conversion;
+  app = createApp({ groundwork });
 });
 afterEach(async () => {
   await service.stopWorker();
