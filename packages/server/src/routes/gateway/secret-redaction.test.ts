@@ -162,6 +162,42 @@ describe.each(["whole", "masked"] as const)("a 401 that quotes the %s key", (ech
     }
     expectNothingLeaked(answers);
   });
+
+  it("leaves no trace in stored extraction and agent-run errors", async () => {
+    const schema = await bodyOf(await post("/v1/schemas", { name: "Invoice" }));
+    const version = await post(`/v1/schemas/${String(schema.id)}/versions`, {
+      jsonSchema: { type: "object", properties: { invoiceNumber: { type: "string" } } },
+    });
+    expect(version.status).toBe(201);
+    const answers: string[] = [];
+    for (const model of ["hosted-a/gpt-x", "hosted-b/claude-x", "gw-chat-1"]) {
+      const extraction = await post("/v1/extractions", {
+        schemaId: schema.id,
+        inputText: "Invoice INV-1",
+        model,
+      });
+      const created = (await extraction.json()) as { id: string; status: string; errorMessage: string };
+      expect(created).toMatchObject({ status: "FAILED" });
+      expect(created.errorMessage).toContain("[redacted]");
+      answers.push(JSON.stringify(created));
+      const stored = await app.request(`/v1/extractions/${created.id}`, {
+        headers: bearer(tenant.keys.member),
+      });
+      answers.push(await stored.text());
+    }
+    const applied = await post("/v1/agents/apply", {
+      name: "keyed",
+      models: ["hosted-a/gpt-x", "hosted-b/claude-x"],
+      instructions: "Answer briefly.",
+    });
+    expect([200, 201]).toContain(applied.status);
+    for (const stream of [false, true]) {
+      const run = await post("/v1/responses", { model: "agent/keyed", input: "hi", stream });
+      answers.push(await run.text());
+    }
+    expect(answers.join("\n")).toContain("[redacted]");
+    expectNothingLeaked(answers);
+  });
 });
 
 describe("provider text quoting the key after the first byte", () => {
