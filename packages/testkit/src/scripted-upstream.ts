@@ -114,7 +114,7 @@ function keyRefusal(presented: string | undefined, echo: UpstreamOptions["echoKe
 }
 
 /** The vendor's masking: the first five and last three characters around `****` (all stars when short). */
-export function maskKey(key: string): string {
+function maskKey(key: string): string {
   return key.length > 8 ? `${key.slice(0, 5)}****${key.slice(-3)}` : "****";
 }
 
