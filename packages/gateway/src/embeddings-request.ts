@@ -2,7 +2,10 @@
  * Validation of `POST /v1/embeddings` bodies with the spec's error table:
  * malformed or mistyped fields and token-id arrays are 400 `invalid_request_error`;
  * more than 2,048 inputs, an empty input and more than 1 MiB in total carry the
- * codes `too_many_inputs`, `empty_input` and `input_too_large`.
+ * codes `too_many_inputs`, `empty_input` and `input_too_large`. `dimensions` is
+ * checked only for being a positive integer: which widths a model can make is the
+ * provider's to say, and its refusal is the spec's `400 upstream_error`, which a
+ * cap of our own would turn into a different error.
  */
 import { invalidRequest } from "@groundwork/core";
 import { z } from "zod";
@@ -13,7 +16,7 @@ export const MAX_EMBEDDING_BYTES = 1024 * 1024;
 const schema = z.object({
   model: z.string().min(1),
   input: z.unknown(),
-  dimensions: z.number().int().positive().max(65_536).optional(),
+  dimensions: z.number().int().positive().optional(),
   encoding_format: z.enum(["float", "base64"]).optional(),
   user: z.string().max(256).optional(),
 });

@@ -1,7 +1,9 @@
 import { type AddressInfo, createServer } from "node:net";
+import { inspect } from "node:util";
 import { type GroundworkError, invalidRequest, upstreamError } from "@groundwork/core";
 import { startOpenAIUpstream } from "@groundwork/testkit";
 import { describe, expect, it } from "vitest";
+import { createAzureAdapter } from "./adapters/azure-adapter.js";
 import { createOpenAICompatibleAdapter } from "./adapters/openai-compatible-adapter.js";
 import { toUpstreamError, withSafeRetry } from "./upstream-errors.js";
 
@@ -55,9 +57,37 @@ describe("toUpstreamError", () => {
     expect(refused.details.retryable).toBe(true);
   });
 
+  it("takes the account's key out of the message and out of every cause a log could print", async () => {
+    const key = "sk-live-0123456789abcdefghARY";
+    const openai = await startOpenAIUpstream({ apiKey: "sk-rotated", echoKey: "whole" });
+    const azure = await startOpenAIUpstream({
+      apiKey: "sk-rotated",
+      echoKey: "whole",
+      basePath: "/openai/deployments/dep",
+    });
+    try {
+      const calls = [
+        createOpenAICompatibleAdapter({ provider: "p", baseUrl: openai.url, apiKey: key }).complete(chat),
+        // cloud-a sends the key as `api-key`; the upstream quotes it all the same.
+        createAzureAdapter({ apiKey: key, endpoint: azure.origin }).complete({ ...chat, model: "dep" }),
+      ];
+      for (const call of calls) {
+        const error = (await call.catch((caught: unknown) => caught)) as GroundworkError;
+        expect(error).toMatchObject({ status: 400, type: "upstream_error" });
+        expect(error.message).toContain("Incorrect API key provided: [redacted]");
+        // What `console.error(error)` or a logger's inspect would write, causes and stacks included.
+        const printed = inspect(error, { depth: 10 });
+        expect(printed).toContain("[redacted]");
+        for (let i = 0; i + 8 <= key.length; i++) expect(printed).not.toContain(key.slice(i, i + 8));
+      }
+    } finally {
+      await Promise.all([openai.close(), azure.close()]);
+    }
+  });
+
   it("keeps gateway errors as they are", () => {
     const error = invalidRequest("x");
-    expect(toUpstreamError(error, "p")).toBe(error);
+    expect(toUpstreamError(error, { provider: "p", secret: null })).toBe(error);
   });
 });
 

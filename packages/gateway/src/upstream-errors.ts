@@ -3,11 +3,24 @@
  * the request (a 4xx: bad input, over-long input, bad dimensions, no vision) is
  * a 400 `upstream_error`; the provider failing (5xx, network, timeout) is a 502.
  * A provider rate limit stays a 429 so clients back off. Messages name the
- * provider's own message but never credentials.
+ * provider's own message but never credentials: this is the one place provider
+ * text enters gateway errors, so the account's key is redacted here (see
+ * `redact-secret.ts`), and everything downstream (responses, logs, usage,
+ * task and run errors) only ever sees the redacted text.
  */
 import { APIUserAbortError as AnthropicAbortError } from "@anthropic-ai/sdk";
-import { type GroundworkError, isGroundworkError, rateLimited, upstreamError } from "@groundwork/core";
+import { GroundworkError, isGroundworkError, rateLimited, upstreamError } from "@groundwork/core";
 import { APIUserAbortError as OpenAIAbortError } from "openai";
+import { redactSecret } from "./redact-secret.js";
+
+/**
+ * The account a call went out with: its provider's name for messages, and the key it sent,
+ * which providers may quote back when they refuse it (null when it sends none).
+ */
+export interface UpstreamAccount {
+  readonly provider: string;
+  readonly secret: string | null;
+}
 
 interface SdkApiError {
   status?: number | undefined;
@@ -55,22 +68,56 @@ function neverSent(error: unknown): boolean {
  * the request (refused connection, 503, a 429 asking for a short wait): only
  * those may be retried without risking a double call.
  */
-export function toUpstreamError(error: unknown, provider: string): GroundworkError {
-  if (isGroundworkError(error)) return error;
+export function toUpstreamError(error: unknown, account: UpstreamAccount): GroundworkError {
+  const { provider, secret } = account;
+  if (isGroundworkError(error)) return withoutSecret(error, secret);
+  const cause = redactedCause(error, secret);
   if (isSdkApiError(error) && typeof error.status === "number") {
-    const detail = `${provider} answered ${error.status}: ${error.message}`;
+    const detail = redactSecret(`${provider} answered ${error.status}: ${error.message}`, secret);
     if (error.status === 429) {
       const wait = retryAfterSeconds(error.headers);
-      return rateLimited(detail, wait, { details: { retryable: wait <= 2, retryAfter: wait } });
+      return rateLimited(detail, wait, { cause, details: { retryable: wait <= 2, retryAfter: wait } });
     }
-    if (error.status >= 400 && error.status < 500) return upstreamError(detail, "refused", { cause: error });
-    return upstreamError(detail, "failed", { cause: error, details: { retryable: error.status === 503 } });
+    if (error.status >= 400 && error.status < 500) return upstreamError(detail, "refused", { cause });
+    return upstreamError(detail, "failed", { cause, details: { retryable: error.status === 503 } });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return upstreamError(`${provider} could not be reached: ${message}`, "failed", {
-    cause: error,
+  return upstreamError(redactSecret(`${provider} could not be reached: ${message}`, secret), "failed", {
+    cause,
     details: { retryable: neverSent(error) },
   });
+}
+
+/** A gateway error raised on provider text (e.g. a failed response's reason), with the key taken out. */
+function withoutSecret(error: GroundworkError, secret: string | null): GroundworkError {
+  const message = redactSecret(error.message, secret);
+  if (message === error.message && error.cause === undefined) return error;
+  return new GroundworkError(message, {
+    status: error.status,
+    type: error.type,
+    code: error.code,
+    param: error.param,
+    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+    details: error.details,
+    cause: redactedCause(error.cause, secret),
+  });
+}
+
+/**
+ * The SDK's error chain as plain errors with the key taken out of messages and stacks: the SDK
+ * error itself keeps the provider's text verbatim (message, stack, body), and anything that
+ * prints a gateway error (`console.error`, a logger's inspect) prints its causes too.
+ */
+function redactedCause(error: unknown, secret: string | null, depth = 0): unknown {
+  if (!(error instanceof Error) || depth >= 6) return undefined;
+  const copy = new Error(redactSecret(error.message, secret), {
+    cause: redactedCause(error.cause, secret, depth + 1),
+  });
+  copy.name = error.name;
+  if (error.stack !== undefined) copy.stack = redactSecret(error.stack, secret);
+  const { code, status } = error as Error & { code?: unknown; status?: unknown };
+  Object.assign(copy, code === undefined ? {} : { code }, status === undefined ? {} : { status });
+  return copy;
 }
 
 export const MAX_SAFE_RETRIES = 2;
@@ -94,12 +141,12 @@ export async function withSafeRetry<T>(fn: () => Promise<T>, signal?: AbortSigna
 }
 
 /** Rethrows anything from `fn` as a gateway error (aborts pass through untouched). */
-export async function mapUpstream<T>(provider: string, fn: () => Promise<T>): Promise<T> {
+export async function mapUpstream<T>(account: UpstreamAccount, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
     if (isAbortError(error)) throw error;
-    throw toUpstreamError(error, provider);
+    throw toUpstreamError(error, account);
   }
 }
 
@@ -108,7 +155,7 @@ export async function mapUpstream<T>(provider: string, fn: () => Promise<T>): Pr
  * with the caller's own abort reason (an `AbortError`) instead of the SDK's abort error.
  */
 export async function callUpstream<T>(
-  provider: string,
+  account: UpstreamAccount,
   signal: AbortSignal | undefined,
   fn: () => Promise<T>,
 ): Promise<T> {
@@ -116,7 +163,7 @@ export async function callUpstream<T>(
     return await fn();
   } catch (error) {
     signal?.throwIfAborted();
-    throw toUpstreamError(error, provider);
+    throw toUpstreamError(error, account);
   }
 }
 

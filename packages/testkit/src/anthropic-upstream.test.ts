@@ -225,6 +225,20 @@ describe("errors and failures", () => {
     }
   });
 
+  it("quotes the wrong x-api-key in its 401 when echoKey is set", async () => {
+    const guarded = await startAnthropicUpstream({ apiKey: "right", echoKey: "masked" });
+    try {
+      const wrong = new Anthropic({
+        apiKey: "sk-ant-api03-abcdefghijXYZ",
+        baseURL: guarded.url,
+        maxRetries: 0,
+      });
+      await expect(wrong.messages.create(ask)).rejects.toThrow("Incorrect API key provided: sk-an****XYZ.");
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("surfaces a scripted mid-stream error event as an APIError", async () => {
     upstream.enqueue({
       kind: "sse",

@@ -4,6 +4,7 @@ import { completionJsonPlan, ssePlan } from "./http-util.js";
 import { isJsonObject, type JsonObject } from "./json.js";
 import type { RecordedRequest } from "./recorded-request.js";
 import {
+  bearerToken,
   type Route,
   startScriptedUpstream,
   type Upstream,
@@ -97,8 +98,7 @@ const anthropicVendor: Vendor = {
   routes: [messages, models],
   defaultModels: ["claude-sonnet-4-5", "claude-haiku-4-5"],
   requestIdHeader: "request-id",
-  authorized: (request, apiKey) =>
-    request.headers["x-api-key"] === apiKey || request.headers.authorization === `Bearer ${apiKey}`,
+  presentedKey: (request) => request.headers["x-api-key"] ?? bearerToken(request),
   precheck: (request) =>
     request.headers["anthropic-version"] === undefined
       ? invalid("anthropic-version: header is required")

@@ -263,6 +263,22 @@ describe("embeddings", () => {
     );
     expect(upstream.queued).toBe(0);
   });
+
+  it("refuses a width above maxEmbeddingDimensions with the vendor's 400", async () => {
+    const narrow = await startOpenAIUpstream({ maxEmbeddingDimensions: 3072 });
+    try {
+      const sdk = new OpenAI({ apiKey: "k", baseURL: narrow.url, maxRetries: 0 });
+      const refused = await sdk.embeddings
+        .create({ model: "embed-test", input: "x", dimensions: 3073 })
+        .catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(refused).toMatchObject({ param: "dimensions", code: "integer_above_max_value" });
+      const served = await sdk.embeddings.create({ model: "embed-test", input: "x", dimensions: 3072 });
+      expect(served.data[0]?.embedding).toHaveLength(3072);
+    } finally {
+      await narrow.close();
+    }
+  });
 });
 
 describe("models", () => {
@@ -484,6 +500,24 @@ describe("scripted errors and failures", () => {
       expect(ok.choices[0]?.message.content).toBe("secret");
     } finally {
       await guarded.close();
+    }
+  });
+
+  it("quotes the wrong key in its 401, whole or masked, when asked to", async () => {
+    const key = "sk-live-0123456789abcdefARY";
+    for (const [echoKey, shown] of [
+      ["whole", key],
+      ["masked", "sk-li****ARY"],
+    ] as const) {
+      const guarded = await startOpenAIUpstream({ apiKey: "sk-right", echoKey });
+      try {
+        const wrong = new OpenAI({ apiKey: key, baseURL: guarded.url, maxRetries: 0 });
+        const error = await wrong.models.list().catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+        expect((error as Error).message).toContain(`Incorrect API key provided: ${shown}.`);
+      } finally {
+        await guarded.close();
+      }
     }
   });
 

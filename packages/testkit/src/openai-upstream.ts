@@ -12,6 +12,7 @@ import {
 } from "./openai-wire.js";
 import type { RecordedRequest } from "./recorded-request.js";
 import {
+  bearerToken,
   type Route,
   startScriptedUpstream,
   type Upstream,
@@ -24,6 +25,12 @@ import {
 export interface OpenAIUpstreamOptions extends UpstreamOptions {
   /** The path every route sits under, e.g. `/openai/v1` for a compatible server; default `/v1`. */
   readonly basePath?: string;
+  /**
+   * The widest vector `POST /embeddings` serves: a larger `dimensions` is refused with the
+   * vendor's 400 (`integer_above_max_value`), as real models refuse widths they cannot make.
+   * Unset: any positive width is served.
+   */
+  readonly maxEmbeddingDimensions?: number;
 }
 
 /**
@@ -36,7 +43,13 @@ export interface OpenAIUpstreamOptions extends UpstreamOptions {
  */
 export function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): Promise<Upstream> {
   const basePath = (options.basePath ?? "/v1").replace(/\/+$/, "");
-  return startScriptedUpstream({ ...openAIVendor, basePath, clientPath: basePath }, options);
+  const routes =
+    options.maxEmbeddingDimensions === undefined
+      ? openAIVendor.routes
+      : openAIVendor.routes.map((route) =>
+          route === embeddings ? embeddingsRoute(options.maxEmbeddingDimensions) : route,
+        );
+  return startScriptedUpstream({ ...openAIVendor, basePath, clientPath: basePath, routes }, options);
 }
 
 const DEFAULT_DIMENSIONS = 1536;
@@ -114,56 +127,71 @@ function embeddingInputs(body: JsonObject): JsonValue[] {
   return input === undefined ? [] : [input];
 }
 
-const embeddings: Route = {
-  method: "POST",
-  path: "/embeddings",
-  validate(request) {
-    const refusal = requireJson(request, ["model", "input"]);
-    if (refusal !== undefined) return refusal;
-    const body = bodyOf(request);
-    if (embeddingInputs(body).some((input) => input === "" || (Array.isArray(input) && input.length === 0))) {
-      return invalid("'input' cannot contain an empty string or array.", "input");
-    }
-    if (
-      body.encoding_format !== undefined &&
-      body.encoding_format !== "float" &&
-      body.encoding_format !== "base64"
-    ) {
-      return invalid("'encoding_format' must be 'float' or 'base64'.", "encoding_format");
-    }
-    const dimensions = body.dimensions;
-    if (dimensions !== undefined && !(Number.isInteger(dimensions) && Number(dimensions) > 0)) {
-      return invalid("'dimensions' must be a positive integer.", "dimensions");
-    }
-    return undefined;
-  },
-  // A completion reply has no say over vectors: only its timing applies here.
-  complete(request, reply) {
-    const body = bodyOf(request);
-    const dimensions = typeof body.dimensions === "number" ? body.dimensions : DEFAULT_DIMENSIONS;
-    const texts = embeddingInputs(body).map((input) =>
-      typeof input === "string" ? input : JSON.stringify(input),
-    );
-    const data = texts.map((text, index) => {
-      const vector = deterministicEmbedding(text, dimensions);
-      return {
-        object: "embedding",
-        index,
-        embedding: body.encoding_format === "base64" ? encodeFloat32Base64(vector) : vector,
-      };
-    });
-    const tokens = texts.reduce((sum, text) => sum + Math.max(1, estimateTokens(text)), 0);
-    return completionJsonPlan(
-      {
-        object: "list",
-        data,
-        model: modelOf(request),
-        usage: { prompt_tokens: tokens, total_tokens: tokens },
-      },
-      reply,
-    );
-  },
-};
+function embeddingsRoute(maxDimensions?: number): Route {
+  return {
+    method: "POST",
+    path: "/embeddings",
+    validate(request) {
+      const refusal = requireJson(request, ["model", "input"]);
+      if (refusal !== undefined) return refusal;
+      const body = bodyOf(request);
+      if (
+        embeddingInputs(body).some((input) => input === "" || (Array.isArray(input) && input.length === 0))
+      ) {
+        return invalid("'input' cannot contain an empty string or array.", "input");
+      }
+      if (
+        body.encoding_format !== undefined &&
+        body.encoding_format !== "float" &&
+        body.encoding_format !== "base64"
+      ) {
+        return invalid("'encoding_format' must be 'float' or 'base64'.", "encoding_format");
+      }
+      const dimensions = body.dimensions;
+      if (dimensions !== undefined && !(Number.isInteger(dimensions) && Number(dimensions) > 0)) {
+        return invalid("'dimensions' must be a positive integer.", "dimensions");
+      }
+      if (maxDimensions !== undefined && Number(dimensions) > maxDimensions) {
+        return {
+          ...invalid(
+            `Invalid 'dimensions': integer above maximum value. Expected a value <= ${maxDimensions}, but got ${dimensions} instead.`,
+            "dimensions",
+          ),
+          code: "integer_above_max_value",
+        };
+      }
+      return undefined;
+    },
+    // A completion reply has no say over vectors: only its timing applies here.
+    complete(request, reply) {
+      const body = bodyOf(request);
+      const dimensions = typeof body.dimensions === "number" ? body.dimensions : DEFAULT_DIMENSIONS;
+      const texts = embeddingInputs(body).map((input) =>
+        typeof input === "string" ? input : JSON.stringify(input),
+      );
+      const data = texts.map((text, index) => {
+        const vector = deterministicEmbedding(text, dimensions);
+        return {
+          object: "embedding",
+          index,
+          embedding: body.encoding_format === "base64" ? encodeFloat32Base64(vector) : vector,
+        };
+      });
+      const tokens = texts.reduce((sum, text) => sum + Math.max(1, estimateTokens(text)), 0);
+      return completionJsonPlan(
+        {
+          object: "list",
+          data,
+          model: modelOf(request),
+          usage: { prompt_tokens: tokens, total_tokens: tokens },
+        },
+        reply,
+      );
+    },
+  };
+}
+
+const embeddings = embeddingsRoute();
 
 const models: Route = {
   method: "GET",
@@ -226,7 +254,8 @@ const openAIVendor: Vendor = {
   routes: [chatCompletions, responses, embeddings, models, transcriptions],
   defaultModels: ["gpt-4o-mini", "gpt-4o", "text-embedding-3-small", "text-embedding-3-large", "whisper-1"],
   requestIdHeader: "x-request-id",
-  authorized: (request, apiKey) => request.headers.authorization === `Bearer ${apiKey}`,
+  // `api-key` is how the cloud-hosted variant (AzureOpenAI) sends it.
+  presentedKey: (request) => request.headers["api-key"] ?? bearerToken(request),
   errorBody: (error) => ({
     error: {
       message: error.message,

@@ -45,6 +45,12 @@ export interface UpstreamOptions {
   readonly handler?: ReplyHandler;
   /** When set, requests without this key get the vendor's 401; when unset, any key is accepted. */
   readonly apiKey?: string;
+  /**
+   * How that 401 quotes the key it received, as some vendors do: `whole`, or `masked` in the
+   * middle the vendor's way (`sk-li****ARY`); unset, it does not quote it. Lets a gateway test
+   * prove a relayed refusal never carries the customer's key.
+   */
+  readonly echoKey?: "whole" | "masked";
   /** Model ids listed by `GET …/models`. */
   readonly models?: readonly string[];
 }
@@ -87,12 +93,29 @@ export interface Vendor {
   readonly defaultModels: readonly string[];
   /** The response header that carries a request id, e.g. `x-request-id`. */
   readonly requestIdHeader: string;
-  /** Whether the request carries `apiKey` the way this vendor expects it. */
-  authorized(request: RecordedRequest, apiKey: string): boolean;
+  /** The key the request carries where this vendor reads it; undefined when it carries none. */
+  presentedKey(request: RecordedRequest): string | undefined;
   /** Rejects a request the vendor refuses whatever the route (e.g. a missing version header). */
   precheck?(request: RecordedRequest): VendorError | undefined;
   /** The vendor's error body for an error; fills in type and code from the status. */
   errorBody(error: VendorError, requestId: string): JsonValue;
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(request: RecordedRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith("Bearer ") === true ? header.slice("Bearer ".length) : undefined;
+}
+
+/** The vendor's message for a wrong key, quoting it as `echo` says. */
+function keyRefusal(presented: string | undefined, echo: UpstreamOptions["echoKey"]): string {
+  if (echo === undefined || presented === undefined) return "Incorrect API key provided";
+  return `Incorrect API key provided: ${echo === "whole" ? presented : maskKey(presented)}. You can find your API key in your account settings.`;
+}
+
+/** The vendor's masking: the first five and last three characters around `****` (all stars when short). */
+function maskKey(key: string): string {
+  return key.length > 8 ? `${key.slice(0, 5)}****${key.slice(-3)}` : "****";
 }
 
 /** Starts an upstream speaking `vendor`'s protocol on an ephemeral loopback port. */
@@ -244,8 +267,9 @@ class ScriptedUpstream implements Upstream {
       return fail({ status: 404, message: `Invalid URL (${request.method} ${request.path})` });
     }
     const apiKey = this.options.apiKey;
-    if (apiKey !== undefined && !this.vendor.authorized(request, apiKey)) {
-      return fail({ status: 401, message: "Incorrect API key provided" });
+    const presented = this.vendor.presentedKey(request);
+    if (apiKey !== undefined && presented !== apiKey) {
+      return fail({ status: 401, message: keyRefusal(presented, this.options.echoKey) });
     }
     const refusal = this.vendor.precheck?.(request) ?? route.validate?.(request);
     if (refusal !== undefined) return fail(refusal);

@@ -6,7 +6,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { type ChatCompletionChunk, invalidRequest } from "@groundwork/core";
 import type { ProviderAdapter } from "../adapter.js";
-import { callUpstream, requestOptions, toUpstreamError } from "../upstream-errors.js";
+import { callUpstream, requestOptions, toUpstreamError, type UpstreamAccount } from "../upstream-errors.js";
 import { createChunkTranslator, fromMessage, toMessagesBody } from "./anthropic-translate.js";
 
 export interface AnthropicAdapterOptions {
@@ -46,10 +46,12 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
     maxRetries: 0,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  // The key the provider may quote back when it refuses it: redacted from every error.
+  const account: UpstreamAccount = { provider: PROVIDER, secret: options.apiKey };
 
   return {
     complete(request, callOptions) {
-      return callUpstream(PROVIDER, callOptions?.signal, async () => {
+      return callUpstream(account, callOptions?.signal, async () => {
         const message = await client.messages.create(
           { ...toMessagesBody(request), stream: false },
           requestOptions(callOptions),
@@ -60,7 +62,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
 
     async *stream(request, callOptions): AsyncGenerator<ChatCompletionChunk> {
       const body = toMessagesBody(request);
-      const events = await callUpstream(PROVIDER, callOptions?.signal, () =>
+      const events = await callUpstream(account, callOptions?.signal, () =>
         client.messages.create({ ...body, stream: true }, requestOptions(callOptions)),
       );
       const translator = createChunkTranslator(nowSeconds());
@@ -69,7 +71,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
         for await (const event of events) yield* translator.accept(event);
       } catch (error) {
         callOptions?.signal?.throwIfAborted();
-        throw toUpstreamError(error, PROVIDER);
+        throw toUpstreamError(error, account);
       }
       // The SDK ends an aborted stream quietly; the caller must see the abort, not a short answer.
       callOptions?.signal?.throwIfAborted();
@@ -77,7 +79,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
     },
 
     listModels(callOptions) {
-      return callUpstream(PROVIDER, callOptions?.signal, async () => {
+      return callUpstream(account, callOptions?.signal, async () => {
         const ids: string[] = [];
         for await (const model of client.models.list({}, requestOptions(callOptions))) ids.push(model.id);
         return ids;

@@ -7,7 +7,7 @@ import type { ChatCompletionChunk } from "@groundwork/core";
 import { invalidRequest, upstreamError } from "@groundwork/core";
 import { AzureOpenAI } from "openai";
 import type { EmbeddingsResponse, ProviderAdapter } from "../adapter.js";
-import { callUpstream, requestOptions, toUpstreamError } from "../upstream-errors.js";
+import { callUpstream, requestOptions, toUpstreamError, type UpstreamAccount } from "../upstream-errors.js";
 import {
   AZURE_CHAT_API_VERSION,
   fromAzureChunk,
@@ -55,11 +55,13 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
     ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  // The key the provider may quote back when it refuses it: redacted from every error.
+  const account: UpstreamAccount = { provider: PROVIDER, secret: options.apiKey };
   const listApiVersion = options.apiVersion ?? AZURE_DEFAULT_API_VERSION;
 
   return {
     complete(request, callOptions) {
-      return callUpstream(PROVIDER, callOptions?.signal, async () => {
+      return callUpstream(account, callOptions?.signal, async () => {
         const body = toAzureChatBody(request, deploymentOf(request.model));
         const completion = await client.chat.completions.create(
           { ...body, stream: false },
@@ -73,7 +75,7 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
       const body = toAzureChatBody(request, deploymentOf(request.model));
       // Usage is always asked for: the gateway shows the usage chunk only to callers who
       // sent `stream_options.include_usage`, but records token counts for every call.
-      const chunks = await callUpstream(PROVIDER, callOptions?.signal, () =>
+      const chunks = await callUpstream(account, callOptions?.signal, () =>
         client.chat.completions.create(
           { ...body, stream: true, stream_options: { include_usage: true } },
           requestOptions(callOptions),
@@ -90,7 +92,7 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
         }
       } catch (error) {
         callOptions?.signal?.throwIfAborted();
-        throw toUpstreamError(error, PROVIDER);
+        throw toUpstreamError(error, account);
       }
       // The SDK ends an aborted stream quietly; the caller must see the abort, not a short answer.
       callOptions?.signal?.throwIfAborted();
@@ -98,7 +100,7 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
     },
 
     embed(request, callOptions) {
-      return callUpstream(PROVIDER, callOptions?.signal, async (): Promise<EmbeddingsResponse> => {
+      return callUpstream(account, callOptions?.signal, async (): Promise<EmbeddingsResponse> => {
         const response = await client.embeddings.create(
           {
             model: deploymentOf(request.model),
@@ -122,13 +124,13 @@ export function createAzureAdapter(options: AzureAdapterOptions): ProviderAdapte
     transcribe(request, callOptions) {
       // The deployment goes in the path explicitly: the client's own rewrite reads `model` from JSON bodies only.
       const path = `/deployments/${deploymentOf(request.model)}/audio/transcriptions`;
-      return callUpstream(PROVIDER, callOptions?.signal, () =>
+      return callUpstream(account, callOptions?.signal, () =>
         transcribeWith(client, path, request, callOptions ?? {}),
       );
     },
 
     listModels(callOptions) {
-      return callUpstream(PROVIDER, callOptions?.signal, async () => {
+      return callUpstream(account, callOptions?.signal, async () => {
         // The deployments are the model names of this kind; the resource's base-model list
         // (`/openai/models`) names models that may have no deployment.
         const list = await client.get<DeploymentList>("/deployments", {

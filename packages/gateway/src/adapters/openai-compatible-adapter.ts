@@ -26,7 +26,7 @@ import {
   type VendorResponse,
   type VendorStreamEvent,
 } from "../responses/chat-via-responses.js";
-import { mapUpstream, requestOptions } from "../upstream-errors.js";
+import { mapUpstream, requestOptions, type UpstreamAccount } from "../upstream-errors.js";
 
 export interface OpenAICompatibleOptions {
   /** Name used in error messages, e.g. `hosted-a`. */
@@ -62,6 +62,8 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
   const provider = options.provider;
+  // The key the provider may quote back when it refuses it; no key means no secret.
+  const account: UpstreamAccount = { provider, secret: options.apiKey };
   const responsesApi = options.responsesApi ?? "never";
 
   function upstreamBody(request: ChatRequest): ChatRequest {
@@ -73,7 +75,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
   const adapter: ProviderAdapter = {
     complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatCompletion> {
       if (usesResponsesApi(responsesApi, request)) {
-        return mapUpstream(provider, async () => {
+        return mapUpstream(account, async () => {
           const body = chatToResponsesBody(upstreamBody(request));
           const response = await client.responses.create(
             { ...body, stream: false } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
@@ -82,7 +84,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
           return chatCompletionFromResponse(response as unknown as VendorResponse, provider);
         });
       }
-      return mapUpstream(provider, async () => {
+      return mapUpstream(account, async () => {
         const body = {
           ...upstreamBody(request),
           stream: false,
@@ -95,14 +97,14 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     async *stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
       if (usesResponsesApi(responsesApi, request)) {
         const body = chatToResponsesBody(upstreamBody(request));
-        const events = await mapUpstream(provider, () =>
+        const events = await mapUpstream(account, () =>
           client.responses.create(
             { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
             requestOptions(call),
           ),
         );
         yield* mapStream(
-          provider,
+          account,
           chatChunksFromResponseEvents(
             events as AsyncIterable<unknown> as AsyncIterable<VendorStreamEvent>,
             provider,
@@ -117,14 +119,14 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
         stream: true,
         stream_options: { include_usage: true },
       } as OpenAI.ChatCompletionCreateParamsStreaming;
-      const stream = await mapUpstream(provider, () =>
+      const stream = await mapUpstream(account, () =>
         client.chat.completions.create(body, requestOptions(call)),
       );
-      yield* mapStream(provider, stream as AsyncIterable<unknown> as AsyncIterable<ChatCompletionChunk>);
+      yield* mapStream(account, stream as AsyncIterable<unknown> as AsyncIterable<ChatCompletionChunk>);
     },
 
     listModels(call: CallOptions = {}): Promise<string[]> {
-      return mapUpstream(provider, async () => {
+      return mapUpstream(account, async () => {
         const ids: string[] = [];
         for await (const model of client.models.list(requestOptions(call))) ids.push(model.id);
         return ids;
@@ -134,7 +136,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
 
   if (options.embeddings === true) {
     adapter.embed = (request: EmbeddingRequest, call: CallOptions = {}): Promise<EmbeddingsResponse> =>
-      mapUpstream(provider, async () => {
+      mapUpstream(account, async () => {
         const response = await client.embeddings.create(
           {
             model: request.model,
@@ -155,7 +157,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       request: TranscriptionRequest,
       call: CallOptions = {},
     ): Promise<TranscriptionResult> =>
-      mapUpstream(provider, () => transcribeWith(client, "/audio/transcriptions", request, call));
+      mapUpstream(account, () => transcribeWith(client, "/audio/transcriptions", request, call));
   }
   return adapter;
 }
@@ -184,10 +186,10 @@ export async function transcribeWith(
 }
 
 /** Errors after the first chunk still become gateway errors (the caller ends the stream with them). */
-async function* mapStream<T>(provider: string, stream: AsyncIterable<T>): AsyncIterable<T> {
+async function* mapStream<T>(account: UpstreamAccount, stream: AsyncIterable<T>): AsyncIterable<T> {
   const iterator = stream[Symbol.asyncIterator]();
   while (true) {
-    const next = await mapUpstream(provider, () => iterator.next());
+    const next = await mapUpstream(account, () => iterator.next());
     if (next.done === true) return;
     yield next.value;
   }
