@@ -4,11 +4,11 @@
  * back as the spec's "provider refused (bad dimensions)": 400 `upstream_error`.
  */
 import { createFastFetch } from "@groundwork/gateway";
+import { createStoreGateway } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
 
 let builtin: Upstream;
 let byok: Upstream;

@@ -6,12 +6,12 @@
  * `@anthropic-ai/sdk` adapters and out to scripted upstreams that echo the key they received.
  */
 import { createFastFetch } from "@groundwork/gateway";
+import { createStoreGateway } from "@groundwork/platform";
 import { startAnthropicUpstream, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
-import { createStoreGateway } from "../../gateway-wiring.js";
 import { createLogger } from "../../logger.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../test-support.js";
 
 const PROVIDER_KEY = "sk-live-9fQ2xL7mN4pR8tV1bY6wK3sJ0hARY";
 const BUILTIN_KEY = "gw-builtin-7Hq2Lm9Xc4Rt8Vb1Nz6Kp3WsQ";
