@@ -30,6 +30,7 @@ import { ConcurrencyLimiter } from "./concurrency-limiter.js";
 import { type EmbeddingsBody, encodeEmbedding } from "./embeddings-request.js";
 import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
 import { type ModelRoute, parseModelString } from "./model-string.js";
+import type { CallContext, GatewayOptions, ProviderAccount } from "./ports.js";
 import {
   BUILTIN_EMBEDDING_PRICES,
   costEur,
@@ -37,8 +38,7 @@ import {
   startOfMonthUtc,
   type TokenPrice,
 } from "./pricing.js";
-import type { ProviderConfig } from "./provider-config.js";
-import { MODEL_PREFIXES, PROVIDER_KINDS, type ProviderKind, type ProviderType } from "./provider-kinds.js";
+import { MODEL_PREFIXES, PROVIDER_KINDS, type ProviderKind } from "./provider-kinds.js";
 import {
   type ResponseObject,
   type ResponseStreamEvent,
@@ -51,50 +51,6 @@ import {
   responsesToChatRequest,
 } from "./responses/responses-request.js";
 import { withSafeRetry } from "./upstream-errors.js";
-
-/** A provider account with its decrypted key, as the directory hands it out for a call. */
-export interface ProviderAccount {
-  id: string;
-  name: string;
-  type: ProviderType;
-  config: ProviderConfig;
-  apiKey: string | null;
-}
-
-/** Where the gateway finds an organization's provider accounts (implemented over the store). */
-export interface ProviderDirectory {
-  find(organizationId: string, type: ProviderType): ProviderAccount | null | Promise<ProviderAccount | null>;
-  list(organizationId: string): ProviderAccount[] | Promise<ProviderAccount[]>;
-}
-
-/** Records calls and answers how much of the plan an organization used (implemented over the store). */
-export interface UsageMeter {
-  record(event: UsageEvent): void | Promise<void>;
-  chargedSince(organizationId: string, since: number): number | Promise<number>;
-}
-
-export interface GatewayOptions {
-  providers: ProviderDirectory;
-  usage: UsageMeter;
-  /** The OpenAI-compatible upstream behind built-in model names; null when none is configured. */
-  builtin: { baseUrl: string; apiKey: string } | null;
-  clock?: Clock;
-  /** Used by every SDK client (the hot path's transport). */
-  fetch?: typeof fetch;
-  /** Concurrent BYOK calls per organization. */
-  byokConcurrency?: number;
-  planAllowanceEur?: Readonly<Record<Plan, number | null>>;
-  /** Built-in chat prices by model name; unpriced models cost nothing (tokens are still recorded). */
-  chatPrices?: Readonly<Record<string, TokenPrice>>;
-  /** Builds adapters; tests and embedders may replace it. */
-  adapterFor?: (account: ProviderAccount, fetchImpl: typeof globalThis.fetch | undefined) => ProviderAdapter;
-  timeoutMs?: number;
-}
-
-export interface CallContext {
-  principal: Principal;
-  signal?: AbortSignal;
-}
 
 export interface EmbeddingsResult {
   object: "list";
