@@ -2,43 +2,32 @@
  * The model gateway: routes a `model` string to the built-in upstream, the
  * in-process embedding model or the organization's own provider, enforces the
  * plan, the image rules and the BYOK concurrency limit, and meters every call.
- * Pure engine: providers, usage storage, clock and fetch are injected.
+ * Pure engine: providers, usage storage, clock and fetch are injected (ports.ts).
+ * This file composes the public calls; routing to an adapter is in
+ * target-resolver.ts, usage recording and the allowance check in usage-metering.ts.
  */
 import { createHash } from "node:crypto";
 import {
-  billingRequired,
   type ChatCompletion,
   type ChatCompletionChunk,
   type ChatRequest,
   type Clock,
   estimateTokens,
   invalidRequest,
-  notFound,
-  type Plan,
   type Principal,
   planAllows,
-  serviceUnavailable,
   systemClock,
   type UsageEvent,
   type UsageSurface,
 } from "@groundwork/core";
 import type { ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "./adapter.js";
-import { createProviderAdapter } from "./adapters/create-provider-adapter.js";
-import { createOpenAICompatibleAdapter } from "./adapters/openai-compatible-adapter.js";
 import { type ChatRequestBody, imageUrls, toChatRequest } from "./chat-request.js";
-import { ConcurrencyLimiter } from "./concurrency-limiter.js";
 import { type EmbeddingsBody, encodeEmbedding } from "./embeddings-request.js";
 import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
 import { type ModelRoute, parseModelString } from "./model-string.js";
 import type { CallContext, GatewayOptions, ProviderAccount } from "./ports.js";
-import {
-  BUILTIN_EMBEDDING_PRICES,
-  costEur,
-  DEFAULT_PLAN_ALLOWANCE_EUR,
-  startOfMonthUtc,
-  type TokenPrice,
-} from "./pricing.js";
-import { MODEL_PREFIXES, PROVIDER_KINDS, type ProviderKind } from "./provider-kinds.js";
+import { BUILTIN_EMBEDDING_PRICES } from "./pricing.js";
+import { MODEL_PREFIXES, PROVIDER_KINDS } from "./provider-kinds.js";
 import {
   type ResponseObject,
   type ResponseStreamEvent,
@@ -50,7 +39,9 @@ import {
   type ResponsesRequestBody,
   responsesToChatRequest,
 } from "./responses/responses-request.js";
+import { TargetResolver } from "./target-resolver.js";
 import { withSafeRetry } from "./upstream-errors.js";
+import { estimateRequestTokens, outcomeOf, UsageMetering } from "./usage-metering.js";
 
 export interface EmbeddingsResult {
   object: "list";
@@ -67,24 +58,6 @@ export interface ModelEntry {
 }
 
 export const BUILTIN_EMBEDDING_MODELS = ["text-embedding-3-small", "text-embedding-3-large"] as const;
-export const DEFAULT_BYOK_CONCURRENCY = 16;
-
-interface MeteredCall {
-  model: string;
-  surface: UsageSurface;
-  byok: boolean;
-  /** performance.now() at the start of the call. */
-  started: number;
-  outcome: UsageEvent["outcome"];
-  endUser: string | undefined;
-  price?: TokenPrice | undefined;
-}
-
-interface Tokens {
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number | null;
-}
 
 /** A routed chat request ready for its adapter. */
 interface PreparedChat {
@@ -100,49 +73,20 @@ interface CallLabels {
   endUser: string | undefined;
 }
 
-interface Target {
-  adapter: ProviderAdapter;
-  byok: boolean;
-  kind: ProviderKind | null;
-  /** Frees the BYOK concurrency slot (a no-op for built-in calls). */
-  release: () => void;
-}
-
-/** Provider-account adapters kept for reuse (one per organization and provider kind in practice). */
-const ACCOUNT_ADAPTER_LIMIT = 256;
-
 export class Gateway {
   private readonly clock: Clock;
-  private readonly limiter: ConcurrencyLimiter;
-  private readonly allowance: Readonly<Record<Plan, number | null>>;
-  private readonly builtinAdapter: ProviderAdapter | null;
-  /**
-   * Adapters of provider accounts, reused across calls: building an SDK client per
-   * call was wasted work. Keyed by everything the adapter is built from, so a
-   * changed config or key builds a new one; the oldest entry goes past the bound.
-   */
-  private readonly accountAdapters = new Map<string, ProviderAdapter>();
+  private readonly metering: UsageMetering;
+  private readonly targets: TargetResolver;
 
   constructor(private readonly options: GatewayOptions) {
     this.clock = options.clock ?? systemClock;
-    this.limiter = new ConcurrencyLimiter(options.byokConcurrency ?? DEFAULT_BYOK_CONCURRENCY);
-    this.allowance = options.planAllowanceEur ?? DEFAULT_PLAN_ALLOWANCE_EUR;
-    this.builtinAdapter =
-      options.builtin === null
-        ? null
-        : createOpenAICompatibleAdapter({
-            provider: "the built-in model service",
-            baseUrl: options.builtin.baseUrl,
-            apiKey: options.builtin.apiKey,
-            embeddings: true,
-            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-          });
+    this.metering = new UsageMetering(options, this.clock);
+    this.targets = new TargetResolver(options, this.metering);
   }
 
   /** Current BYOK calls in flight for an organization (for tests and metrics). */
   byokInFlight(organizationId: string): number {
-    return this.limiter.inUse(organizationId);
+    return this.targets.inFlight(organizationId);
   }
 
   // ---- chat ----
@@ -160,7 +104,7 @@ export class Gateway {
   ): Promise<ChatCompletion> {
     const started = performance.now();
     const { request, route, surface, cacheKeySent } = prepared;
-    const target = await this.target(route, context.principal, "chat");
+    const target = await this.targets.resolve(route, context.principal, "chat");
     let outcome: UsageEvent["outcome"] = "error";
     let completion: ChatCompletion | undefined;
     try {
@@ -179,7 +123,7 @@ export class Gateway {
       throw error;
     } finally {
       target.release();
-      await this.meter(
+      await this.metering.record(
         context,
         { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
         {
@@ -214,7 +158,7 @@ export class Gateway {
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const started = performance.now();
     const { request, route, surface, cacheKeySent } = prepared;
-    const target = await this.target(route, context.principal, "chat");
+    const target = await this.targets.resolve(route, context.principal, "chat");
     let iterator: AsyncIterator<ChatCompletionChunk>;
     let first: IteratorResult<ChatCompletionChunk>;
     try {
@@ -233,7 +177,7 @@ export class Gateway {
         outcome: outcomeOf(context),
         endUser: labels.endUser,
       };
-      await this.meter(context, call, {
+      await this.metering.record(context, call, {
         promptTokens: estimateRequestTokens(request),
         completionTokens: 0,
         cachedTokens: null,
@@ -270,7 +214,7 @@ export class Gateway {
         target.release();
         // A client that stops reading ends the generator early: tell the upstream.
         await iterator.return?.();
-        await self.meter(
+        await self.metering.record(
           context,
           { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
           {
@@ -381,7 +325,7 @@ export class Gateway {
         { param: "model", code: "model_not_supported" },
       );
     }
-    const target = await this.target(route, context.principal, "embeddings");
+    const target = await this.targets.resolve(route, context.principal, "embeddings");
     let outcome: UsageEvent["outcome"] = "error";
     let promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
     try {
@@ -422,7 +366,7 @@ export class Gateway {
       throw error;
     } finally {
       target.release();
-      await this.meter(
+      await this.metering.record(
         context,
         {
           model: body.model,
@@ -462,7 +406,7 @@ export class Gateway {
       outcome: "ok" as const,
       endUser: body.user,
     };
-    await this.meter(context, call, { promptTokens, completionTokens: 0, cachedTokens: null });
+    await this.metering.record(context, call, { promptTokens, completionTokens: 0, cachedTokens: null });
     return {
       object: "list",
       data,
@@ -486,7 +430,7 @@ export class Gateway {
         },
       );
     }
-    const target = await this.target(route, context.principal, "chat");
+    const target = await this.targets.resolve(route, context.principal, "chat");
     let outcome: UsageEvent["outcome"] = "error";
     try {
       const transcribe = target.adapter.transcribe;
@@ -515,7 +459,7 @@ export class Gateway {
         outcome,
         endUser: undefined,
       };
-      await this.meter(context, call, { promptTokens: 0, completionTokens: 0, cachedTokens: null });
+      await this.metering.record(context, call, { promptTokens: 0, completionTokens: 0, cachedTokens: null });
     }
   }
 
@@ -534,9 +478,9 @@ export class Gateway {
       owned_by: owner,
     });
     const data: ModelEntry[] = [entry(HASH_EMBEDDING_MODEL, "groundwork")];
-    if (this.builtinAdapter !== null) {
+    if (this.targets.builtin !== null) {
       for (const id of BUILTIN_EMBEDDING_MODELS) data.push(entry(id, "groundwork"));
-      const builtinModels = await this.builtinAdapter
+      const builtinModels = await this.targets.builtin
         .listModels(signal === undefined ? {} : { signal })
         .catch(() => []);
       for (const id of builtinModels) if (!data.some((m) => m.id === id)) data.push(entry(id, "groundwork"));
@@ -556,123 +500,12 @@ export class Gateway {
 
   /** Builds the adapter of one account (used by `/v1/providers/test` and model listings). */
   adapterFor(account: ProviderAccount): ProviderAdapter {
-    return (this.options.adapterFor ?? ((a, f) => createProviderAdapter(a, f, this.options.timeoutMs)))(
-      account,
-      this.options.fetch,
-    );
-  }
-
-  private reusableAdapterFor(account: ProviderAccount): ProviderAdapter {
-    const key = [account.id, account.type, JSON.stringify(account.config), account.apiKey ?? ""].join(
-      "\u0000",
-    );
-    let adapter = this.accountAdapters.get(key);
-    if (adapter === undefined) {
-      adapter = this.adapterFor(account);
-      if (this.accountAdapters.size >= ACCOUNT_ADAPTER_LIMIT) {
-        const oldest = this.accountAdapters.keys().next().value;
-        if (oldest !== undefined) this.accountAdapters.delete(oldest);
-      }
-      this.accountAdapters.set(key, adapter);
-    }
-    return adapter;
-  }
-
-  // ---- routing, plan, limits, metering ----
-
-  private async target(route: ModelRoute, principal: Principal, use: "chat" | "embeddings"): Promise<Target> {
-    if (route.kind === "builtin") {
-      if (this.builtinAdapter === null) {
-        throw serviceUnavailable(
-          `Built-in model "${route.model}" is unavailable: no built-in model service is configured (set GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, or use <prefix>/<model> with your own provider)`,
-        );
-      }
-      await this.checkAllowance(principal);
-      return { adapter: this.builtinAdapter, byok: false, kind: null, release: () => {} };
-    }
-    const kind = route.provider;
-    if (!kind.configurable) {
-      throw invalidRequest(`${kind.prefix} is recognised but no call routed to it can succeed`, {
-        param: "model",
-        code: "provider_not_supported",
-      });
-    }
-    if (!planAllows(principal.plan, "team")) {
-      throw billingRequired(
-        `Models of your own providers (${kind.prefix}/…) need the Team, Business or Enterprise plan; the organization is on ${principal.plan}`,
-      );
-    }
-    const account = await this.options.providers.find(principal.organizationId, kind.type);
-    if (account === null) {
-      throw notFound(
-        `No ${kind.type} provider is configured for this organization; add one with POST /v1/providers to use ${kind.prefix}/… models`,
-        { param: "model" },
-      );
-    }
-    if (use === "embeddings" && !kind.embeddings) {
-      throw invalidRequest(`${kind.prefix} serves no embeddings`, {
-        param: "model",
-        code: "model_not_supported",
-      });
-    }
-    const release = this.limiter.acquire(principal.organizationId);
-    try {
-      return { adapter: this.reusableAdapterFor(account), byok: true, kind, release };
-    } catch (error) {
-      release();
-      throw error;
-    }
-  }
-
-  private async checkAllowance(principal: Principal): Promise<void> {
-    const allowance = this.allowance[principal.plan];
-    if (allowance === null) return;
-    const used = await this.options.usage.chargedSince(
-      principal.organizationId,
-      startOfMonthUtc(this.clock.now()),
-    );
-    if (used >= allowance) {
-      throw billingRequired(
-        `The organization's included usage for this month (${allowance} EUR on the ${principal.plan} plan) is used up`,
-        { code: "usage_exhausted" },
-      );
-    }
-  }
-
-  private async meter(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {
-    const price = call.price ?? this.options.chatPrices?.[call.model];
-    await this.options.usage.record({
-      organizationId: context.principal.organizationId,
-      apiKeyId: context.principal.apiKeyId,
-      model: call.model,
-      surface: call.surface,
-      byok: call.byok,
-      ...tokens,
-      costEur: call.byok ? 0 : costEur(price, tokens),
-      latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
-      outcome: call.outcome,
-      endUser: call.endUser ?? null,
-    });
+    return this.targets.adapterFor(account);
   }
 }
 
 function signalOf(context: CallContext): { signal?: AbortSignal } {
   return context.signal === undefined ? {} : { signal: context.signal };
-}
-
-function outcomeOf(context: CallContext): UsageEvent["outcome"] {
-  return context.signal?.aborted === true ? "aborted" : "error";
-}
-
-function estimateRequestTokens(request: ChatRequest): number {
-  let tokens = 0;
-  for (const message of request.messages) {
-    if (typeof message.content === "string") tokens += estimateTokens(message.content);
-    else if (Array.isArray(message.content)) {
-      for (const part of message.content) if (part.type === "text") tokens += estimateTokens(part.text);
-    }
-  }
-  return tokens;
 }
 
 function embeddingPrefixes(): string[] {

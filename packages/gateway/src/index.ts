@@ -21,13 +21,7 @@ export {
   parseEmbeddingsBody,
 } from "./embeddings-request.js";
 export { createFastFetch } from "./fast-fetch.js";
-export {
-  BUILTIN_EMBEDDING_MODELS,
-  DEFAULT_BYOK_CONCURRENCY,
-  type EmbeddingsResult,
-  Gateway,
-  type ModelEntry,
-} from "./gateway.js";
+export { BUILTIN_EMBEDDING_MODELS, type EmbeddingsResult, Gateway, type ModelEntry } from "./gateway.js";
 export { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
 export { type ModelRoute, parseModelString } from "./model-string.js";
 export type {
@@ -78,4 +72,5 @@ export {
   responsesRequestSchema,
   responsesToChatRequest,
 } from "./responses/responses-request.js";
+export { DEFAULT_BYOK_CONCURRENCY } from "./target-resolver.js";
 export { mapUpstream, toUpstreamError } from "./upstream-errors.js";
