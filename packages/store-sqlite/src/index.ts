@@ -33,7 +33,7 @@ export {
   type KbIndexOptions,
   SqliteKeywordIndex,
   SqliteVectorIndex,
-} from "./kb-index.js";
+} from "./kb-vector-index.js";
 export { type AcceptedUpload, KnowledgeBaseStore, metadataMatches } from "./knowledge-bases.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { type Organization, OrganizationStore } from "./organizations.js";

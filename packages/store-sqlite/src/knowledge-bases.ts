@@ -26,7 +26,7 @@ import type {
 } from "@groundwork/kb";
 import { TEXT_SEARCH_LANGUAGES } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
-import { dropKeywordRows } from "./kb-index.js";
+import { dropKeywordRows } from "./kb-vector-index.js";
 import { statementCache } from "./statement-cache.js";
 
 interface KbRow {

@@ -6,7 +6,7 @@ import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
-import { SqliteKeywordIndex, SqliteVectorIndex } from "./kb-index.js";
+import { SqliteKeywordIndex, SqliteVectorIndex } from "./kb-vector-index.js";
 import { KnowledgeBaseStore } from "./knowledge-bases.js";
 import { OrganizationStore } from "./organizations.js";
 import { ProviderStore } from "./providers.js";
