@@ -1,7 +1,7 @@
 /**
  * Knowledge bases, their configuration versions, documents, revisions and
  * chunks (migration 5). Implements the engine's `KnowledgeStore` port; the
- * indexes (vectors, keywords) are in kb-index.ts and share the same tables.
+ * indexes (kb-vector-index.ts, kb-keyword-index.ts) share the same tables.
  */
 import {
   type Clock,
@@ -26,7 +26,7 @@ import type {
 } from "@groundwork/kb";
 import { TEXT_SEARCH_LANGUAGES } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
-import { dropKeywordRows } from "./kb-vector-index.js";
+import { dropKeywordRows } from "./kb-keyword-index.js";
 import { statementCache } from "./statement-cache.js";
 
 interface KbRow {
