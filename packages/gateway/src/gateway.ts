@@ -4,13 +4,12 @@
  * plan, the image rules and the BYOK concurrency limit, and meters every call.
  * Pure engine: providers, usage storage, clock and fetch are injected (ports.ts).
  * This file composes the public calls; routing to an adapter is in
- * target-resolver.ts, usage recording and the allowance check in usage-metering.ts.
+ * target-resolver.ts, usage recording and the allowance check in usage-metering.ts,
+ * what a body goes through before routing in chat-preparation.ts.
  */
-import { createHash } from "node:crypto";
 import {
   type ChatCompletion,
   type ChatCompletionChunk,
-  type ChatRequest,
   type Clock,
   estimateTokens,
   invalidRequest,
@@ -18,13 +17,13 @@ import {
   planAllows,
   systemClock,
   type UsageEvent,
-  type UsageSurface,
 } from "@groundwork/core";
 import type { ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "./adapter.js";
-import { type ChatRequestBody, imageUrls, toChatRequest } from "./chat-request.js";
+import { type PreparedChat, prepareChat, prepareResponses } from "./chat-preparation.js";
+import type { ChatRequestBody } from "./chat-request.js";
 import { type EmbeddingsBody, encodeEmbedding } from "./embeddings-request.js";
 import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
-import { type ModelRoute, parseModelString } from "./model-string.js";
+import { parseModelString } from "./model-string.js";
 import type { CallContext, GatewayOptions, ProviderAccount } from "./ports.js";
 import { BUILTIN_EMBEDDING_PRICES } from "./pricing.js";
 import { MODEL_PREFIXES, PROVIDER_KINDS } from "./provider-kinds.js";
@@ -34,11 +33,7 @@ import {
   responseEventsFromChat,
   responseFromChat,
 } from "./responses/responses-from-chat.js";
-import {
-  isAgentModel,
-  type ResponsesRequestBody,
-  responsesToChatRequest,
-} from "./responses/responses-request.js";
+import type { ResponsesRequestBody } from "./responses/responses-request.js";
 import { TargetResolver } from "./target-resolver.js";
 import { withSafeRetry } from "./upstream-errors.js";
 import { estimateRequestTokens, outcomeOf, UsageMetering } from "./usage-metering.js";
@@ -58,14 +53,6 @@ export interface ModelEntry {
 }
 
 export const BUILTIN_EMBEDDING_MODELS = ["text-embedding-3-small", "text-embedding-3-large"] as const;
-
-/** A routed chat request ready for its adapter. */
-interface PreparedChat {
-  request: ChatRequest;
-  route: ModelRoute;
-  surface: UsageSurface;
-  cacheKeySent: boolean;
-}
 
 /** What a call is recorded under: the model string as sent and the end user. */
 interface CallLabels {
@@ -92,7 +79,7 @@ export class Gateway {
   // ---- chat ----
 
   async chat(body: ChatRequestBody, context: CallContext): Promise<ChatCompletion> {
-    const prepared = this.prepareChat(body, context.principal);
+    const prepared = prepareChat(body, context.principal);
     return this.completeRouted(prepared, { model: body.model, endUser: body.user }, context);
   }
 
@@ -144,7 +131,7 @@ export class Gateway {
     body: ChatRequestBody,
     context: CallContext,
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
-    const prepared = this.prepareChat(body, context.principal);
+    const prepared = prepareChat(body, context.principal);
     const labels = { model: body.model, endUser: body.user };
     return this.openRoutedStream(prepared, labels, body.stream_options?.include_usage === true, context);
   }
@@ -227,31 +214,6 @@ export class Gateway {
     })();
   }
 
-  private prepareChat(body: ChatRequestBody, principal: Principal): PreparedChat {
-    const route = parseModelString(body.model);
-    return this.prepareRequest(toChatRequest(body, route.model), route, principal);
-  }
-
-  /** Image rules, the organization-scoped cache key and the surface, for any routed chat request. */
-  private prepareRequest(
-    request: ChatRequest,
-    route: ModelRoute,
-    principal: Principal,
-    param = "messages",
-  ): PreparedChat {
-    const images = imageUrls(request);
-    checkImages(images, route, param);
-    let cacheKeySent = false;
-    if (request.prompt_cache_key !== undefined && route.kind === "builtin") {
-      // The built-in provider never sees the customer's value, only a key scoped to the organization.
-      request.prompt_cache_key = createHash("sha256")
-        .update(`${principal.organizationId}\u0000${request.prompt_cache_key}`)
-        .digest("hex");
-      cacheKeySent = true;
-    }
-    return { request, route, surface: images.length > 0 ? "VISION" : "CHAT", cacheKeySent };
-  }
-
   // ---- responses (direct calls) ----
 
   /**
@@ -260,7 +222,7 @@ export class Gateway {
    * limits, metering under RESPONSES), on every provider kind.
    */
   async responses(body: ResponsesRequestBody, context: CallContext): Promise<ResponseObject> {
-    const prepared = this.prepareResponses(body, context.principal);
+    const prepared = prepareResponses(body, context.principal);
     const completion = await this.completeRouted(
       prepared,
       { model: body.model, endUser: body.user },
@@ -277,7 +239,7 @@ export class Gateway {
     body: ResponsesRequestBody,
     context: CallContext,
   ): Promise<AsyncIterable<ResponseStreamEvent>> {
-    const prepared = this.prepareResponses(body, context.principal);
+    const prepared = prepareResponses(body, context.principal);
     // Usage is kept in the chunks: the closing event carries it.
     const chunks = await this.openRoutedStream(
       prepared,
@@ -286,24 +248,6 @@ export class Gateway {
       context,
     );
     return responseEventsFromChat(chunks, body, { createdAt: Math.floor(this.clock.now() / 1000) });
-  }
-
-  private prepareResponses(body: ResponsesRequestBody, principal: Principal): PreparedChat {
-    if (isAgentModel(body.model)) {
-      // Agent runs belong to the agent runner (@groundwork/agents); the server dispatches them before this.
-      throw invalidRequest(
-        `"${body.model}" is an agent; the gateway makes direct model calls only (use <prefix>/<model> or a built-in model name)`,
-        { param: "model", code: "agent_model" },
-      );
-    }
-    const route = parseModelString(body.model);
-    const prepared = this.prepareRequest(
-      responsesToChatRequest(body, route.model),
-      route,
-      principal,
-      "input",
-    );
-    return { ...prepared, surface: "RESPONSES" };
   }
 
   // ---- embeddings ----
@@ -512,24 +456,4 @@ function embeddingPrefixes(): string[] {
   return MODEL_PREFIXES.filter((prefix) =>
     Object.values(PROVIDER_KINDS).some((k) => k.prefix === prefix && k.embeddings),
   );
-}
-
-/** Image rules 3–5 of the spec: https everywhere, and only data: URLs for self-hosted models. */
-function checkImages(urls: string[], route: ModelRoute, param: string): void {
-  const selfHosted = route.kind === "provider" && route.provider.type === "SELF_HOSTED";
-  urls.forEach((url) => {
-    const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
-    if (selfHosted && scheme !== "data:") {
-      throw invalidRequest("self-hosted models accept images only as base64 data: URLs", {
-        param,
-        code: "invalid_image_url",
-      });
-    }
-    if (scheme !== "https:" && scheme !== "data:") {
-      throw invalidRequest("Image URLs must use https (or be base64 data: URLs)", {
-        param,
-        code: "invalid_image_url",
-      });
-    }
-  });
 }
