@@ -4,7 +4,8 @@ import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProviderAdapter } from "./adapters/create-provider-adapter.js";
 import { chatRequestSchema } from "./chat-request.js";
-import { Gateway, type ProviderAccount } from "./gateway.js";
+import { Gateway } from "./gateway.js";
+import type { ProviderAccount } from "./ports.js";
 
 let upstream: Upstream;
 beforeAll(async () => {

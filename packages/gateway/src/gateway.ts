@@ -2,99 +2,41 @@
  * The model gateway: routes a `model` string to the built-in upstream, the
  * in-process embedding model or the organization's own provider, enforces the
  * plan, the image rules and the BYOK concurrency limit, and meters every call.
- * Pure engine: providers, usage storage, clock and fetch are injected.
+ * Pure engine: providers, usage storage, clock and fetch are injected (ports.ts).
+ * This file composes the public calls; routing to an adapter is in
+ * target-resolver.ts, usage recording and the allowance check in usage-metering.ts,
+ * what a body goes through before routing in chat-preparation.ts.
  */
-import { createHash } from "node:crypto";
 import {
-  billingRequired,
   type ChatCompletion,
   type ChatCompletionChunk,
-  type ChatRequest,
   type Clock,
   estimateTokens,
   invalidRequest,
-  notFound,
-  type Plan,
   type Principal,
   planAllows,
-  serviceUnavailable,
   systemClock,
   type UsageEvent,
-  type UsageSurface,
 } from "@groundwork/core";
 import type { ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "./adapter.js";
-import { createProviderAdapter } from "./adapters/create-provider-adapter.js";
-import { createOpenAICompatibleAdapter } from "./adapters/openai-compatible-adapter.js";
-import { type ChatRequestBody, imageUrls, toChatRequest } from "./chat-request.js";
-import { ConcurrencyLimiter } from "./concurrency-limiter.js";
+import { type PreparedChat, prepareChat, prepareResponses } from "./chat-preparation.js";
+import type { ChatRequestBody } from "./chat-request.js";
 import { type EmbeddingsBody, encodeEmbedding } from "./embeddings-request.js";
 import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
-import { type ModelRoute, parseModelString } from "./model-string.js";
-import {
-  BUILTIN_EMBEDDING_PRICES,
-  costEur,
-  DEFAULT_PLAN_ALLOWANCE_EUR,
-  startOfMonthUtc,
-  type TokenPrice,
-} from "./pricing.js";
-import type { ProviderConfig } from "./provider-config.js";
-import { MODEL_PREFIXES, PROVIDER_KINDS, type ProviderKind, type ProviderType } from "./provider-kinds.js";
+import { parseModelString } from "./model-string.js";
+import type { CallContext, GatewayOptions, ProviderAccount } from "./ports.js";
+import { BUILTIN_EMBEDDING_PRICES } from "./pricing.js";
+import { MODEL_PREFIXES, PROVIDER_KINDS } from "./provider-kinds.js";
 import {
   type ResponseObject,
   type ResponseStreamEvent,
   responseEventsFromChat,
   responseFromChat,
 } from "./responses/responses-from-chat.js";
-import {
-  isAgentModel,
-  type ResponsesRequestBody,
-  responsesToChatRequest,
-} from "./responses/responses-request.js";
+import type { ResponsesRequestBody } from "./responses/responses-request.js";
+import { TargetResolver } from "./target-resolver.js";
 import { withSafeRetry } from "./upstream-errors.js";
-
-/** A provider account with its decrypted key, as the directory hands it out for a call. */
-export interface ProviderAccount {
-  id: string;
-  name: string;
-  type: ProviderType;
-  config: ProviderConfig;
-  apiKey: string | null;
-}
-
-/** Where the gateway finds an organization's provider accounts (implemented over the store). */
-export interface ProviderDirectory {
-  find(organizationId: string, type: ProviderType): ProviderAccount | null | Promise<ProviderAccount | null>;
-  list(organizationId: string): ProviderAccount[] | Promise<ProviderAccount[]>;
-}
-
-/** Records calls and answers how much of the plan an organization used (implemented over the store). */
-export interface UsageMeter {
-  record(event: UsageEvent): void | Promise<void>;
-  chargedSince(organizationId: string, since: number): number | Promise<number>;
-}
-
-export interface GatewayOptions {
-  providers: ProviderDirectory;
-  usage: UsageMeter;
-  /** The OpenAI-compatible upstream behind built-in model names; null when none is configured. */
-  builtin: { baseUrl: string; apiKey: string } | null;
-  clock?: Clock;
-  /** Used by every SDK client (the hot path's transport). */
-  fetch?: typeof fetch;
-  /** Concurrent BYOK calls per organization. */
-  byokConcurrency?: number;
-  planAllowanceEur?: Readonly<Record<Plan, number | null>>;
-  /** Built-in chat prices by model name; unpriced models cost nothing (tokens are still recorded). */
-  chatPrices?: Readonly<Record<string, TokenPrice>>;
-  /** Builds adapters; tests and embedders may replace it. */
-  adapterFor?: (account: ProviderAccount, fetchImpl: typeof globalThis.fetch | undefined) => ProviderAdapter;
-  timeoutMs?: number;
-}
-
-export interface CallContext {
-  principal: Principal;
-  signal?: AbortSignal;
-}
+import { estimateRequestTokens, outcomeOf, UsageMetering } from "./usage-metering.js";
 
 export interface EmbeddingsResult {
   object: "list";
@@ -111,32 +53,6 @@ export interface ModelEntry {
 }
 
 export const BUILTIN_EMBEDDING_MODELS = ["text-embedding-3-small", "text-embedding-3-large"] as const;
-export const DEFAULT_BYOK_CONCURRENCY = 16;
-
-interface MeteredCall {
-  model: string;
-  surface: UsageSurface;
-  byok: boolean;
-  /** performance.now() at the start of the call. */
-  started: number;
-  outcome: UsageEvent["outcome"];
-  endUser: string | undefined;
-  price?: TokenPrice | undefined;
-}
-
-interface Tokens {
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number | null;
-}
-
-/** A routed chat request ready for its adapter. */
-interface PreparedChat {
-  request: ChatRequest;
-  route: ModelRoute;
-  surface: UsageSurface;
-  cacheKeySent: boolean;
-}
 
 /** What a call is recorded under: the model string as sent and the end user. */
 interface CallLabels {
@@ -144,55 +60,26 @@ interface CallLabels {
   endUser: string | undefined;
 }
 
-interface Target {
-  adapter: ProviderAdapter;
-  byok: boolean;
-  kind: ProviderKind | null;
-  /** Frees the BYOK concurrency slot (a no-op for built-in calls). */
-  release: () => void;
-}
-
-/** Provider-account adapters kept for reuse (one per organization and provider kind in practice). */
-const ACCOUNT_ADAPTER_LIMIT = 256;
-
 export class Gateway {
   private readonly clock: Clock;
-  private readonly limiter: ConcurrencyLimiter;
-  private readonly allowance: Readonly<Record<Plan, number | null>>;
-  private readonly builtinAdapter: ProviderAdapter | null;
-  /**
-   * Adapters of provider accounts, reused across calls: building an SDK client per
-   * call was wasted work. Keyed by everything the adapter is built from, so a
-   * changed config or key builds a new one; the oldest entry goes past the bound.
-   */
-  private readonly accountAdapters = new Map<string, ProviderAdapter>();
+  private readonly metering: UsageMetering;
+  private readonly targets: TargetResolver;
 
   constructor(private readonly options: GatewayOptions) {
     this.clock = options.clock ?? systemClock;
-    this.limiter = new ConcurrencyLimiter(options.byokConcurrency ?? DEFAULT_BYOK_CONCURRENCY);
-    this.allowance = options.planAllowanceEur ?? DEFAULT_PLAN_ALLOWANCE_EUR;
-    this.builtinAdapter =
-      options.builtin === null
-        ? null
-        : createOpenAICompatibleAdapter({
-            provider: "the built-in model service",
-            baseUrl: options.builtin.baseUrl,
-            apiKey: options.builtin.apiKey,
-            embeddings: true,
-            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-          });
+    this.metering = new UsageMetering(options, this.clock);
+    this.targets = new TargetResolver(options, this.metering);
   }
 
   /** Current BYOK calls in flight for an organization (for tests and metrics). */
   byokInFlight(organizationId: string): number {
-    return this.limiter.inUse(organizationId);
+    return this.targets.inFlight(organizationId);
   }
 
   // ---- chat ----
 
   async chat(body: ChatRequestBody, context: CallContext): Promise<ChatCompletion> {
-    const prepared = this.prepareChat(body, context.principal);
+    const prepared = prepareChat(body, context.principal);
     return this.completeRouted(prepared, { model: body.model, endUser: body.user }, context);
   }
 
@@ -204,7 +91,7 @@ export class Gateway {
   ): Promise<ChatCompletion> {
     const started = performance.now();
     const { request, route, surface, cacheKeySent } = prepared;
-    const target = await this.target(route, context.principal, "chat");
+    const target = await this.targets.resolve(route, context.principal, "chat");
     let outcome: UsageEvent["outcome"] = "error";
     let completion: ChatCompletion | undefined;
     try {
@@ -223,7 +110,7 @@ export class Gateway {
       throw error;
     } finally {
       target.release();
-      await this.meter(
+      await this.metering.record(
         context,
         { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
         {
@@ -244,7 +131,7 @@ export class Gateway {
     body: ChatRequestBody,
     context: CallContext,
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
-    const prepared = this.prepareChat(body, context.principal);
+    const prepared = prepareChat(body, context.principal);
     const labels = { model: body.model, endUser: body.user };
     return this.openRoutedStream(prepared, labels, body.stream_options?.include_usage === true, context);
   }
@@ -258,7 +145,7 @@ export class Gateway {
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const started = performance.now();
     const { request, route, surface, cacheKeySent } = prepared;
-    const target = await this.target(route, context.principal, "chat");
+    const target = await this.targets.resolve(route, context.principal, "chat");
     let iterator: AsyncIterator<ChatCompletionChunk>;
     let first: IteratorResult<ChatCompletionChunk>;
     try {
@@ -277,7 +164,7 @@ export class Gateway {
         outcome: outcomeOf(context),
         endUser: labels.endUser,
       };
-      await this.meter(context, call, {
+      await this.metering.record(context, call, {
         promptTokens: estimateRequestTokens(request),
         completionTokens: 0,
         cachedTokens: null,
@@ -314,7 +201,7 @@ export class Gateway {
         target.release();
         // A client that stops reading ends the generator early: tell the upstream.
         await iterator.return?.();
-        await self.meter(
+        await self.metering.record(
           context,
           { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
           {
@@ -327,31 +214,6 @@ export class Gateway {
     })();
   }
 
-  private prepareChat(body: ChatRequestBody, principal: Principal): PreparedChat {
-    const route = parseModelString(body.model);
-    return this.prepareRequest(toChatRequest(body, route.model), route, principal);
-  }
-
-  /** Image rules, the organization-scoped cache key and the surface, for any routed chat request. */
-  private prepareRequest(
-    request: ChatRequest,
-    route: ModelRoute,
-    principal: Principal,
-    param = "messages",
-  ): PreparedChat {
-    const images = imageUrls(request);
-    checkImages(images, route, param);
-    let cacheKeySent = false;
-    if (request.prompt_cache_key !== undefined && route.kind === "builtin") {
-      // The built-in provider never sees the customer's value, only a key scoped to the organization.
-      request.prompt_cache_key = createHash("sha256")
-        .update(`${principal.organizationId}\u0000${request.prompt_cache_key}`)
-        .digest("hex");
-      cacheKeySent = true;
-    }
-    return { request, route, surface: images.length > 0 ? "VISION" : "CHAT", cacheKeySent };
-  }
-
   // ---- responses (direct calls) ----
 
   /**
@@ -360,7 +222,7 @@ export class Gateway {
    * limits, metering under RESPONSES), on every provider kind.
    */
   async responses(body: ResponsesRequestBody, context: CallContext): Promise<ResponseObject> {
-    const prepared = this.prepareResponses(body, context.principal);
+    const prepared = prepareResponses(body, context.principal);
     const completion = await this.completeRouted(
       prepared,
       { model: body.model, endUser: body.user },
@@ -377,7 +239,7 @@ export class Gateway {
     body: ResponsesRequestBody,
     context: CallContext,
   ): Promise<AsyncIterable<ResponseStreamEvent>> {
-    const prepared = this.prepareResponses(body, context.principal);
+    const prepared = prepareResponses(body, context.principal);
     // Usage is kept in the chunks: the closing event carries it.
     const chunks = await this.openRoutedStream(
       prepared,
@@ -386,24 +248,6 @@ export class Gateway {
       context,
     );
     return responseEventsFromChat(chunks, body, { createdAt: Math.floor(this.clock.now() / 1000) });
-  }
-
-  private prepareResponses(body: ResponsesRequestBody, principal: Principal): PreparedChat {
-    if (isAgentModel(body.model)) {
-      // Agent runs belong to the agent runner (@groundwork/agents); the server dispatches them before this.
-      throw invalidRequest(
-        `"${body.model}" is an agent; the gateway makes direct model calls only (use <prefix>/<model> or a built-in model name)`,
-        { param: "model", code: "agent_model" },
-      );
-    }
-    const route = parseModelString(body.model);
-    const prepared = this.prepareRequest(
-      responsesToChatRequest(body, route.model),
-      route,
-      principal,
-      "input",
-    );
-    return { ...prepared, surface: "RESPONSES" };
   }
 
   // ---- embeddings ----
@@ -425,7 +269,7 @@ export class Gateway {
         { param: "model", code: "model_not_supported" },
       );
     }
-    const target = await this.target(route, context.principal, "embeddings");
+    const target = await this.targets.resolve(route, context.principal, "embeddings");
     let outcome: UsageEvent["outcome"] = "error";
     let promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
     try {
@@ -466,7 +310,7 @@ export class Gateway {
       throw error;
     } finally {
       target.release();
-      await this.meter(
+      await this.metering.record(
         context,
         {
           model: body.model,
@@ -506,7 +350,7 @@ export class Gateway {
       outcome: "ok" as const,
       endUser: body.user,
     };
-    await this.meter(context, call, { promptTokens, completionTokens: 0, cachedTokens: null });
+    await this.metering.record(context, call, { promptTokens, completionTokens: 0, cachedTokens: null });
     return {
       object: "list",
       data,
@@ -530,7 +374,7 @@ export class Gateway {
         },
       );
     }
-    const target = await this.target(route, context.principal, "chat");
+    const target = await this.targets.resolve(route, context.principal, "chat");
     let outcome: UsageEvent["outcome"] = "error";
     try {
       const transcribe = target.adapter.transcribe;
@@ -559,7 +403,7 @@ export class Gateway {
         outcome,
         endUser: undefined,
       };
-      await this.meter(context, call, { promptTokens: 0, completionTokens: 0, cachedTokens: null });
+      await this.metering.record(context, call, { promptTokens: 0, completionTokens: 0, cachedTokens: null });
     }
   }
 
@@ -578,9 +422,9 @@ export class Gateway {
       owned_by: owner,
     });
     const data: ModelEntry[] = [entry(HASH_EMBEDDING_MODEL, "groundwork")];
-    if (this.builtinAdapter !== null) {
+    if (this.targets.builtin !== null) {
       for (const id of BUILTIN_EMBEDDING_MODELS) data.push(entry(id, "groundwork"));
-      const builtinModels = await this.builtinAdapter
+      const builtinModels = await this.targets.builtin
         .listModels(signal === undefined ? {} : { signal })
         .catch(() => []);
       for (const id of builtinModels) if (!data.some((m) => m.id === id)) data.push(entry(id, "groundwork"));
@@ -600,103 +444,7 @@ export class Gateway {
 
   /** Builds the adapter of one account (used by `/v1/providers/test` and model listings). */
   adapterFor(account: ProviderAccount): ProviderAdapter {
-    return (this.options.adapterFor ?? ((a, f) => createProviderAdapter(a, f, this.options.timeoutMs)))(
-      account,
-      this.options.fetch,
-    );
-  }
-
-  private reusableAdapterFor(account: ProviderAccount): ProviderAdapter {
-    const key = [account.id, account.type, JSON.stringify(account.config), account.apiKey ?? ""].join(
-      "\u0000",
-    );
-    let adapter = this.accountAdapters.get(key);
-    if (adapter === undefined) {
-      adapter = this.adapterFor(account);
-      if (this.accountAdapters.size >= ACCOUNT_ADAPTER_LIMIT) {
-        const oldest = this.accountAdapters.keys().next().value;
-        if (oldest !== undefined) this.accountAdapters.delete(oldest);
-      }
-      this.accountAdapters.set(key, adapter);
-    }
-    return adapter;
-  }
-
-  // ---- routing, plan, limits, metering ----
-
-  private async target(route: ModelRoute, principal: Principal, use: "chat" | "embeddings"): Promise<Target> {
-    if (route.kind === "builtin") {
-      if (this.builtinAdapter === null) {
-        throw serviceUnavailable(
-          `Built-in model "${route.model}" is unavailable: no built-in model service is configured (set GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, or use <prefix>/<model> with your own provider)`,
-        );
-      }
-      await this.checkAllowance(principal);
-      return { adapter: this.builtinAdapter, byok: false, kind: null, release: () => {} };
-    }
-    const kind = route.provider;
-    if (!kind.configurable) {
-      throw invalidRequest(`${kind.prefix} is recognised but no call routed to it can succeed`, {
-        param: "model",
-        code: "provider_not_supported",
-      });
-    }
-    if (!planAllows(principal.plan, "team")) {
-      throw billingRequired(
-        `Models of your own providers (${kind.prefix}/…) need the Team, Business or Enterprise plan; the organization is on ${principal.plan}`,
-      );
-    }
-    const account = await this.options.providers.find(principal.organizationId, kind.type);
-    if (account === null) {
-      throw notFound(
-        `No ${kind.type} provider is configured for this organization; add one with POST /v1/providers to use ${kind.prefix}/… models`,
-        { param: "model" },
-      );
-    }
-    if (use === "embeddings" && !kind.embeddings) {
-      throw invalidRequest(`${kind.prefix} serves no embeddings`, {
-        param: "model",
-        code: "model_not_supported",
-      });
-    }
-    const release = this.limiter.acquire(principal.organizationId);
-    try {
-      return { adapter: this.reusableAdapterFor(account), byok: true, kind, release };
-    } catch (error) {
-      release();
-      throw error;
-    }
-  }
-
-  private async checkAllowance(principal: Principal): Promise<void> {
-    const allowance = this.allowance[principal.plan];
-    if (allowance === null) return;
-    const used = await this.options.usage.chargedSince(
-      principal.organizationId,
-      startOfMonthUtc(this.clock.now()),
-    );
-    if (used >= allowance) {
-      throw billingRequired(
-        `The organization's included usage for this month (${allowance} EUR on the ${principal.plan} plan) is used up`,
-        { code: "usage_exhausted" },
-      );
-    }
-  }
-
-  private async meter(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {
-    const price = call.price ?? this.options.chatPrices?.[call.model];
-    await this.options.usage.record({
-      organizationId: context.principal.organizationId,
-      apiKeyId: context.principal.apiKeyId,
-      model: call.model,
-      surface: call.surface,
-      byok: call.byok,
-      ...tokens,
-      costEur: call.byok ? 0 : costEur(price, tokens),
-      latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
-      outcome: call.outcome,
-      endUser: call.endUser ?? null,
-    });
+    return this.targets.adapterFor(account);
   }
 }
 
@@ -704,43 +452,8 @@ function signalOf(context: CallContext): { signal?: AbortSignal } {
   return context.signal === undefined ? {} : { signal: context.signal };
 }
 
-function outcomeOf(context: CallContext): UsageEvent["outcome"] {
-  return context.signal?.aborted === true ? "aborted" : "error";
-}
-
-function estimateRequestTokens(request: ChatRequest): number {
-  let tokens = 0;
-  for (const message of request.messages) {
-    if (typeof message.content === "string") tokens += estimateTokens(message.content);
-    else if (Array.isArray(message.content)) {
-      for (const part of message.content) if (part.type === "text") tokens += estimateTokens(part.text);
-    }
-  }
-  return tokens;
-}
-
 function embeddingPrefixes(): string[] {
   return MODEL_PREFIXES.filter((prefix) =>
     Object.values(PROVIDER_KINDS).some((k) => k.prefix === prefix && k.embeddings),
   );
-}
-
-/** Image rules 3–5 of the spec: https everywhere, and only data: URLs for self-hosted models. */
-function checkImages(urls: string[], route: ModelRoute, param: string): void {
-  const selfHosted = route.kind === "provider" && route.provider.type === "SELF_HOSTED";
-  urls.forEach((url) => {
-    const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
-    if (selfHosted && scheme !== "data:") {
-      throw invalidRequest("self-hosted models accept images only as base64 data: URLs", {
-        param,
-        code: "invalid_image_url",
-      });
-    }
-    if (scheme !== "https:" && scheme !== "data:") {
-      throw invalidRequest("Image URLs must use https (or be base64 data: URLs)", {
-        param,
-        code: "invalid_image_url",
-      });
-    }
-  });
 }

@@ -21,20 +21,16 @@ export {
   parseEmbeddingsBody,
 } from "./embeddings-request.js";
 export { createFastFetch } from "./fast-fetch.js";
-export {
-  BUILTIN_EMBEDDING_MODELS,
-  type CallContext,
-  DEFAULT_BYOK_CONCURRENCY,
-  type EmbeddingsResult,
-  Gateway,
-  type GatewayOptions,
-  type ModelEntry,
-  type ProviderAccount,
-  type ProviderDirectory,
-  type UsageMeter,
-} from "./gateway.js";
+export { BUILTIN_EMBEDDING_MODELS, type EmbeddingsResult, Gateway, type ModelEntry } from "./gateway.js";
 export { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
 export { type ModelRoute, parseModelString } from "./model-string.js";
+export type {
+  CallContext,
+  GatewayOptions,
+  ProviderAccount,
+  ProviderDirectory,
+  UsageMeter,
+} from "./ports.js";
 export { BUILTIN_EMBEDDING_PRICES, costEur, DEFAULT_PLAN_ALLOWANCE_EUR, type TokenPrice } from "./pricing.js";
 export {
   type ProviderConfig,
@@ -76,4 +72,5 @@ export {
   responsesRequestSchema,
   responsesToChatRequest,
 } from "./responses/responses-request.js";
+export { DEFAULT_BYOK_CONCURRENCY } from "./target-resolver.js";
 export { mapUpstream, toUpstreamError } from "./upstream-errors.js";

@@ -27,14 +27,11 @@ export {
   type ExtractionStrategyName,
 } from "./extractions.js";
 export { type FileRecord, FileStore } from "./files.js";
-export {
-  anyTermQuery,
-  int8Code,
-  type KbIndexOptions,
-  SqliteKeywordIndex,
-  SqliteVectorIndex,
-} from "./kb-index.js";
-export { type AcceptedUpload, KnowledgeBaseStore, metadataMatches } from "./knowledge-bases.js";
+export { int8Code } from "./int8-scan.js";
+export { type AcceptedUpload, metadataMatches } from "./kb-documents.js";
+export { anyTermQuery, SqliteKeywordIndex } from "./kb-keyword-index.js";
+export { type KbIndexOptions, SqliteVectorIndex } from "./kb-vector-index.js";
+export { KnowledgeBaseStore } from "./knowledge-bases.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { type Organization, OrganizationStore } from "./organizations.js";
 export { type ProviderRecord, ProviderStore } from "./providers.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { int8Code, SqliteVectorIndex } from "./kb-index.js";
+import { int8Code } from "./int8-scan.js";
+import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { openStore } from "./open-store.js";
 
 function setup(count: number) {

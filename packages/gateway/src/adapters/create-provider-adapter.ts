@@ -1,7 +1,7 @@
 /** Picks the adapter of a provider kind and applies its defaults and quirks. */
 import { invalidRequest } from "@groundwork/core";
 import type { ProviderAdapter } from "../adapter.js";
-import type { ProviderAccount } from "../gateway.js";
+import type { ProviderAccount } from "../ports.js";
 import { createAnthropicAdapter } from "./anthropic-adapter.js";
 import { createAzureAdapter } from "./azure-adapter.js";
 import { createOpenAICompatibleAdapter } from "./openai-compatible-adapter.js";

@@ -1,0 +1,55 @@
+/**
+ * What the gateway is given: the provider directory and usage meter it calls
+ * out to (implemented over the store by the server), its options and the
+ * context of one call. Kept apart from gateway.ts so that the adapter factory
+ * can name a provider account without importing the gateway that uses it.
+ */
+import type { Clock, Plan, Principal, UsageEvent } from "@groundwork/core";
+import type { ProviderAdapter } from "./adapter.js";
+import type { TokenPrice } from "./pricing.js";
+import type { ProviderConfig } from "./provider-config.js";
+import type { ProviderType } from "./provider-kinds.js";
+
+/** A provider account with its decrypted key, as the directory hands it out for a call. */
+export interface ProviderAccount {
+  id: string;
+  name: string;
+  type: ProviderType;
+  config: ProviderConfig;
+  apiKey: string | null;
+}
+
+/** Where the gateway finds an organization's provider accounts (implemented over the store). */
+export interface ProviderDirectory {
+  find(organizationId: string, type: ProviderType): ProviderAccount | null | Promise<ProviderAccount | null>;
+  list(organizationId: string): ProviderAccount[] | Promise<ProviderAccount[]>;
+}
+
+/** Records calls and answers how much of the plan an organization used (implemented over the store). */
+export interface UsageMeter {
+  record(event: UsageEvent): void | Promise<void>;
+  chargedSince(organizationId: string, since: number): number | Promise<number>;
+}
+
+export interface GatewayOptions {
+  providers: ProviderDirectory;
+  usage: UsageMeter;
+  /** The OpenAI-compatible upstream behind built-in model names; null when none is configured. */
+  builtin: { baseUrl: string; apiKey: string } | null;
+  clock?: Clock;
+  /** Used by every SDK client (the hot path's transport). */
+  fetch?: typeof fetch;
+  /** Concurrent BYOK calls per organization. */
+  byokConcurrency?: number;
+  planAllowanceEur?: Readonly<Record<Plan, number | null>>;
+  /** Built-in chat prices by model name; unpriced models cost nothing (tokens are still recorded). */
+  chatPrices?: Readonly<Record<string, TokenPrice>>;
+  /** Builds adapters; tests and embedders may replace it. */
+  adapterFor?: (account: ProviderAccount, fetchImpl: typeof globalThis.fetch | undefined) => ProviderAdapter;
+  timeoutMs?: number;
+}
+
+export interface CallContext {
+  principal: Principal;
+  signal?: AbortSignal;
+}

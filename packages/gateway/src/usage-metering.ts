@@ -1,0 +1,95 @@
+/**
+ * The gateway's bookkeeping: one usage event per call (tokens, cost, latency,
+ * outcome) and, before a built-in call, the check that the organization's plan
+ * still has included usage left this month. BYOK calls are recorded at no cost:
+ * the organization pays its own provider.
+ */
+import {
+  billingRequired,
+  type ChatRequest,
+  type Clock,
+  estimateTokens,
+  type Plan,
+  type Principal,
+  type UsageEvent,
+  type UsageSurface,
+} from "@groundwork/core";
+import type { CallContext, GatewayOptions, UsageMeter } from "./ports.js";
+import { costEur, DEFAULT_PLAN_ALLOWANCE_EUR, startOfMonthUtc, type TokenPrice } from "./pricing.js";
+
+export interface MeteredCall {
+  model: string;
+  surface: UsageSurface;
+  byok: boolean;
+  /** performance.now() at the start of the call. */
+  started: number;
+  outcome: UsageEvent["outcome"];
+  endUser: string | undefined;
+  price?: TokenPrice | undefined;
+}
+
+export interface Tokens {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number | null;
+}
+
+export class UsageMetering {
+  private readonly usage: UsageMeter;
+  private readonly allowance: Readonly<Record<Plan, number | null>>;
+  private readonly chatPrices: Readonly<Record<string, TokenPrice>> | undefined;
+
+  constructor(
+    options: Pick<GatewayOptions, "usage" | "planAllowanceEur" | "chatPrices">,
+    private readonly clock: Clock,
+  ) {
+    this.usage = options.usage;
+    this.allowance = options.planAllowanceEur ?? DEFAULT_PLAN_ALLOWANCE_EUR;
+    this.chatPrices = options.chatPrices;
+  }
+
+  async checkAllowance(principal: Principal): Promise<void> {
+    const allowance = this.allowance[principal.plan];
+    if (allowance === null) return;
+    const used = await this.usage.chargedSince(principal.organizationId, startOfMonthUtc(this.clock.now()));
+    if (used >= allowance) {
+      throw billingRequired(
+        `The organization's included usage for this month (${allowance} EUR on the ${principal.plan} plan) is used up`,
+        { code: "usage_exhausted" },
+      );
+    }
+  }
+
+  async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {
+    const price = call.price ?? this.chatPrices?.[call.model];
+    await this.usage.record({
+      organizationId: context.principal.organizationId,
+      apiKeyId: context.principal.apiKeyId,
+      model: call.model,
+      surface: call.surface,
+      byok: call.byok,
+      ...tokens,
+      costEur: call.byok ? 0 : costEur(price, tokens),
+      latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
+      outcome: call.outcome,
+      endUser: call.endUser ?? null,
+    });
+  }
+}
+
+/** How a failed call is recorded: aborted when the caller gave up, an error otherwise. */
+export function outcomeOf(context: CallContext): UsageEvent["outcome"] {
+  return context.signal?.aborted === true ? "aborted" : "error";
+}
+
+/** Prompt tokens of a request by estimate, for calls whose upstream reported no usage. */
+export function estimateRequestTokens(request: ChatRequest): number {
+  let tokens = 0;
+  for (const message of request.messages) {
+    if (typeof message.content === "string") tokens += estimateTokens(message.content);
+    else if (Array.isArray(message.content)) {
+      for (const part of message.content) if (part.type === "text") tokens += estimateTokens(part.text);
+    }
+  }
+  return tokens;
+}

@@ -1,0 +1,230 @@
+/**
+ * The knowledge-base vector index on SQLite: float32 BLOBs, cosine through
+ * sqlite-vec's `vec_distance_cosine`. Implements the engine's `VectorIndex` port.
+ *
+ * Dense search. sqlite-vec 0.1.9 scans every vector without SIMD (DESIGN.md:
+ * 174 ms per KNN at 100k × 1536), so a knowledge base with more than
+ * `exactBelow` served vectors is searched in two steps:
+ *  1. Candidates from an int8 copy of the vectors held in memory per knowledge
+ *     base (int8-scan.ts).
+ *  2. The best `max(k × oversample, minCandidates)` candidates are rescored
+ *     exactly by sqlite-vec on their float vectors.
+ * When the knowledge base's `index_generation` moves (a revision switch, a
+ * document deletion) the columns are patched rather than rebuilt while the change
+ * is small: rows of revisions the columns do not hold are scored exactly beside
+ * the candidates, and rows no longer served drop out at rescoring, so every query
+ * still sees exactly the served set. Past `STALE_LIMIT` of the rows the columns
+ * are rebuilt (seconds at 100k rows, which would otherwise stall the server after
+ * every ingested document).
+ * Recall against exact search is measured by the benchmark
+ * (packages/server/src/routes/kb/bench/kb-bench.ts).
+ */
+import type { IndexHit, IndexQuery, VectorIndex } from "@groundwork/kb";
+import type { Database, Statement } from "better-sqlite3";
+import {
+  buildColumns,
+  type ColumnSource,
+  documentMask,
+  emptyColumns,
+  int8Code,
+  scanCandidates,
+  type VectorCache,
+} from "./int8-scan.js";
+import { statementCache } from "./statement-cache.js";
+
+export interface KbIndexOptions {
+  /** Knowledge bases with at most this many served vectors are searched exactly with sqlite-vec. */
+  exactBelow?: number;
+  /** Candidates per wanted hit kept by the int8 scan for exact rescoring. */
+  oversample?: number;
+  /** Candidates kept at least. */
+  minCandidates?: number;
+  /** Most query dimensions the int8 scan applies (the largest components first). */
+  maxScanDims?: number;
+}
+
+/** Share of changed rows up to which the columns are patched instead of rebuilt. */
+const STALE_LIMIT = 0.25;
+
+function vectorBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+export class SqliteVectorIndex implements VectorIndex {
+  private readonly sql: (text: string) => Statement;
+  private readonly caches = new Map<string, VectorCache>();
+  private readonly exactBelow: number;
+  private readonly oversample: number;
+  private readonly minCandidates: number;
+  private readonly maxScanDims: number;
+
+  constructor(
+    private readonly db: Database,
+    options: KbIndexOptions = {},
+  ) {
+    this.sql = statementCache(db);
+    this.exactBelow = options.exactBelow ?? 4096;
+    this.oversample = options.oversample ?? 25;
+    this.minCandidates = options.minCandidates ?? 200;
+    this.maxScanDims = options.maxScanDims ?? 512;
+  }
+
+  upsert(knowledgeBaseId: string, entries: ReadonlyArray<{ chunkId: string; vector: Float32Array }>): void {
+    if (entries.length === 0) return;
+    const rows = this.sql(
+      "SELECT id, seq, revision_id FROM kb_chunks WHERE id IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(entries.map((entry) => entry.chunkId))) as Array<{
+      id: string;
+      seq: number;
+      revision_id: string;
+    }>;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const insert = this.sql(
+      `INSERT OR REPLACE INTO kb_vectors (chunk_seq, knowledge_base_id, revision_id, embedding, code)
+       VALUES (?, ?, ?, ?, ?)`,
+    );
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        const row = byId.get(entry.chunkId);
+        if (row === undefined) continue; // the chunk was replaced meanwhile
+        insert.run(
+          row.seq,
+          knowledgeBaseId,
+          row.revision_id,
+          vectorBlob(entry.vector),
+          int8Code(entry.vector),
+        );
+      }
+    })();
+  }
+
+  embeddedChunkIds(revisionId: string): Set<string> {
+    const ids = this.sql(
+      "SELECT c.id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq WHERE v.revision_id = ?",
+    )
+      .pluck()
+      .all(revisionId) as string[];
+    return new Set(ids);
+  }
+
+  search(query: IndexQuery & { vector: Float32Array }): IndexHit[] {
+    const cache = this.cacheFor(query.knowledgeBaseId);
+    if (cache.count === 0) return [];
+    if (cache.count <= this.exactBelow || cache.dim !== query.vector.length) return this.exactSearch(query);
+    // Rows no longer served can take candidate places; keep more when there are some.
+    const wanted = Math.max(query.k * this.oversample, this.minCandidates) * (cache.dead > 0 ? 2 : 1);
+    const candidates = scanCandidates(
+      cache,
+      query.vector,
+      wanted,
+      documentMask(cache, query.documentIds),
+      this.maxScanDims,
+    );
+    if (candidates.length === 0 && cache.extraSeqs.length === 0) return [];
+    const filter =
+      query.documentIds === null ? "" : "AND c.document_id IN (SELECT value FROM json_each(@documents))";
+    const rows = this.sql(
+      `SELECT c.id AS id, vec_distance_cosine(v.embedding, @vector) AS distance
+       FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.chunk_seq IN (SELECT value FROM json_each(@seqs)) AND c.active = 1 ${filter}
+       ORDER BY distance, v.chunk_seq LIMIT @k`,
+    ).all({
+      vector: vectorBlob(query.vector),
+      seqs: JSON.stringify(cache.extraSeqs.length === 0 ? candidates : candidates.concat(cache.extraSeqs)),
+      k: query.k,
+      ...(query.documentIds === null ? {} : { documents: JSON.stringify(query.documentIds) }),
+    }) as Array<{ id: string; distance: number }>;
+    return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
+  }
+
+  /** Exact cosine KNN with sqlite-vec over every served vector of the knowledge base. */
+  exactSearch(query: IndexQuery & { vector: Float32Array }): IndexHit[] {
+    const filter =
+      query.documentIds === null ? "" : "AND c.document_id IN (SELECT value FROM json_each(@documents))";
+    const rows = this.sql(
+      `SELECT c.id AS id, vec_distance_cosine(v.embedding, @vector) AS distance
+       FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = @kb AND c.active = 1 ${filter}
+       ORDER BY distance, v.chunk_seq LIMIT @k`,
+    ).all({
+      vector: vectorBlob(query.vector),
+      kb: query.knowledgeBaseId,
+      k: query.k,
+      ...(query.documentIds === null ? {} : { documents: JSON.stringify(query.documentIds) }),
+    }) as Array<{ id: string; distance: number }>;
+    return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
+  }
+
+  /** Drops the in-memory int8 columns (tests, or after bulk changes made outside this index). */
+  invalidate(knowledgeBaseId?: string): void {
+    if (knowledgeBaseId === undefined) this.caches.clear();
+    else this.caches.delete(knowledgeBaseId);
+  }
+
+  /** How many times columns were built (for tests and metrics). */
+  columnBuilds = 0;
+
+  private cacheFor(knowledgeBaseId: string): VectorCache {
+    const generation = this.generation(knowledgeBaseId);
+    const cached = this.caches.get(knowledgeBaseId);
+    if (cached !== undefined && cached.generation === generation) return cached;
+    if (cached !== undefined && cached.dim > 0) {
+      const patched = this.db.transaction(() => this.patch(cached, knowledgeBaseId, generation))();
+      if (patched !== null) {
+        this.caches.set(knowledgeBaseId, patched);
+        return patched;
+      }
+    }
+    this.caches.delete(knowledgeBaseId); // let the old columns go before building new ones
+    const loaded = this.db.transaction(() => this.load(knowledgeBaseId))();
+    if (loaded.dim > 0) this.columnBuilds++;
+    this.caches.set(knowledgeBaseId, loaded);
+    return loaded;
+  }
+
+  /** The columns with the served set's changes beside them, or null when a rebuild is due. */
+  private patch(cache: VectorCache, knowledgeBaseId: string, generation: number): VectorCache | null {
+    const extraSeqs = this.sql(
+      `SELECT v.chunk_seq FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND c.active = 1
+         AND c.revision_id NOT IN (SELECT value FROM json_each(?))`,
+    )
+      .pluck()
+      .all(knowledgeBaseId, JSON.stringify(cache.revisions)) as number[];
+    const dead = cache.count - (this.servedCount(knowledgeBaseId) - extraSeqs.length);
+    if (extraSeqs.length + dead > cache.count * STALE_LIMIT) return null;
+    return { ...cache, generation, extraSeqs, dead };
+  }
+
+  private generation(knowledgeBaseId: string): number {
+    return (
+      (this.sql("SELECT index_generation FROM knowledge_bases WHERE id = ?").pluck().get(knowledgeBaseId) as
+        | number
+        | undefined) ?? -1
+    );
+  }
+
+  /** Vectors of the knowledge base's served chunks. */
+  private servedCount(knowledgeBaseId: string): number {
+    return this.sql(
+      `SELECT COUNT(*) FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND c.active = 1`,
+    )
+      .pluck()
+      .get(knowledgeBaseId) as number;
+  }
+
+  private load(knowledgeBaseId: string): VectorCache {
+    const generation = this.generation(knowledgeBaseId);
+    const count = this.servedCount(knowledgeBaseId);
+    // Small knowledge bases are searched exactly: no columns needed.
+    if (count <= this.exactBelow) return emptyColumns(generation, count);
+    const served = this.sql(
+      `SELECT v.chunk_seq, v.code, c.document_id, c.revision_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = ? AND c.active = 1 ORDER BY v.chunk_seq`,
+    )
+      .raw(true)
+      .iterate(knowledgeBaseId) as Iterable<ColumnSource>;
+    return buildColumns(served, count, generation);
+  }
+}
