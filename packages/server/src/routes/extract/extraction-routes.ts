@@ -2,10 +2,8 @@
  * Extractions (spec document 2, "Extractions"): run, run in the background, estimate, rerun,
  * read (polling), list and delete. Viewer reads, Member runs, Admin deletes.
  */
-import { conflict, invalidRequest, notFound, parsePageRequest, toPage } from "@groundwork/core";
-import { checkExtractionInput } from "@groundwork/extract";
-import { parseModelString } from "@groundwork/gateway";
-import type { ExtractionPlan, ExtractionService } from "@groundwork/platform";
+import { invalidRequest, parsePageRequest, toPage } from "@groundwork/core";
+import type { ExtractionService } from "@groundwork/platform";
 import type { ExtractionRecord, ExtractionStatus } from "@groundwork/store-sqlite";
 import type { Context, Hono } from "hono";
 import { readBody } from "../../http/body.js";
