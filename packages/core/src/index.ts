@@ -59,6 +59,7 @@ export {
   toPage,
 } from "./pagination.js";
 export type {
+  Allowance,
   CallOptions,
   ChatCompletion,
   ChatCompletionChunk,
@@ -83,5 +84,5 @@ export type {
   UsageEvent,
   UsageSurface,
 } from "./ports.js";
-export { systemClock } from "./ports.js";
+export { systemClock, UNLIMITED_ALLOWANCE } from "./ports.js";
 export { estimateTokens } from "./tokens.js";

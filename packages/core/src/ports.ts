@@ -3,6 +3,7 @@
  * the gateway implements the model ports, store-sqlite the storage ports, and
  * tests may pass their own.
  */
+import type { Principal } from "./access.js";
 
 /** Time source; engines never read the system clock themselves. */
 export interface Clock {
@@ -207,3 +208,20 @@ export interface UsageEvent {
   outcome: "ok" | "error" | "aborted";
   endUser: string | null;
 }
+
+/**
+ * What an organization may use, asked before work that is gated by a plan or
+ * billed against one. The server passes one over plans and metered usage; a
+ * library user may pass none (`UNLIMITED_ALLOWANCE`): everything is allowed.
+ */
+export interface Allowance {
+  /** Null when the organization may call models of its own providers; otherwise why not (a 402). */
+  ownProvidersRefusal(principal: Principal): string | null;
+  /** Throws a 402 error (`usage_exhausted`) when the organization's included usage is used up. */
+  checkUsage(principal: Principal): void | Promise<void>;
+}
+
+export const UNLIMITED_ALLOWANCE: Allowance = {
+  ownProvidersRefusal: () => null,
+  checkUsage: () => {},
+};

@@ -14,7 +14,6 @@ import {
   estimateTokens,
   invalidRequest,
   type Principal,
-  planAllows,
   systemClock,
   type UsageEvent,
 } from "@groundwork/core";
@@ -68,7 +67,7 @@ export class Gateway {
   constructor(private readonly options: GatewayOptions) {
     this.clock = options.clock ?? systemClock;
     this.metering = new UsageMetering(options, this.clock);
-    this.targets = new TargetResolver(options, this.metering);
+    this.targets = new TargetResolver(options);
   }
 
   /** Current BYOK calls in flight for an organization (for tests and metrics). */
@@ -429,7 +428,7 @@ export class Gateway {
         .catch(() => []);
       for (const id of builtinModels) if (!data.some((m) => m.id === id)) data.push(entry(id, "groundwork"));
     }
-    if (planAllows(principal.plan, "team")) {
+    if (this.targets.allowance.ownProvidersRefusal(principal) === null) {
       for (const account of await this.options.providers.list(principal.organizationId)) {
         const kind = PROVIDER_KINDS[account.type];
         // One unreachable provider must not hide the others.

@@ -4,7 +4,7 @@
  * context of one call. Kept apart from gateway.ts so that the adapter factory
  * can name a provider account without importing the gateway that uses it.
  */
-import type { Clock, Plan, Principal, UsageEvent } from "@groundwork/core";
+import type { Allowance, Clock, Principal, UsageEvent } from "@groundwork/core";
 import type { ProviderAdapter } from "./adapter.js";
 import type { TokenPrice } from "./pricing.js";
 import type { ProviderConfig } from "./provider-config.js";
@@ -25,7 +25,7 @@ export interface ProviderDirectory {
   list(organizationId: string): ProviderAccount[] | Promise<ProviderAccount[]>;
 }
 
-/** Records calls and answers how much of the plan an organization used (implemented over the store). */
+/** Records calls and answers how much an organization was charged (implemented over the store). */
 export interface UsageMeter {
   record(event: UsageEvent): void | Promise<void>;
   chargedSince(organizationId: string, since: number): number | Promise<number>;
@@ -41,7 +41,10 @@ export interface GatewayOptions {
   fetch?: typeof fetch;
   /** Concurrent BYOK calls per organization. */
   byokConcurrency?: number;
-  planAllowanceEur?: Readonly<Record<Plan, number | null>>;
+  /** What each organization may use (plans, included usage); by default everything. */
+  allowance?: Allowance;
+  /** How the "no built-in model service" error names what to configure. */
+  builtinSetting?: string;
   /** Built-in chat prices by model name; unpriced models cost nothing (tokens are still recorded). */
   chatPrices?: Readonly<Record<string, TokenPrice>>;
   /** Builds adapters; tests and embedders may replace it. */

@@ -1,18 +1,19 @@
 /**
  * Routing a parsed model string to the adapter that serves it. A built-in name
- * goes to the built-in upstream once the plan's monthly allowance is checked; a
+ * goes to the built-in upstream once the allowance has usage left; a
  * `<prefix>/<model>` goes to the organization's own provider account once the
- * plan, the account and the kind's capabilities are checked, holding one BYOK
+ * allowance, the account and the kind's capabilities are checked, holding one BYOK
  * concurrency slot for the whole call. (The in-process hash embedding needs no
  * adapter: the gateway serves it before routing.)
  */
 import {
+  type Allowance,
   billingRequired,
   invalidRequest,
   notFound,
   type Principal,
-  planAllows,
   serviceUnavailable,
+  UNLIMITED_ALLOWANCE,
 } from "@groundwork/core";
 import type { ProviderAdapter } from "./adapter.js";
 import { createProviderAdapter } from "./adapters/create-provider-adapter.js";
@@ -21,7 +22,6 @@ import { ConcurrencyLimiter } from "./concurrency-limiter.js";
 import type { ModelRoute } from "./model-string.js";
 import type { GatewayOptions, ProviderAccount } from "./ports.js";
 import type { ProviderKind } from "./provider-kinds.js";
-import type { UsageMetering } from "./usage-metering.js";
 
 export const DEFAULT_BYOK_CONCURRENCY = 16;
 
@@ -48,10 +48,10 @@ export class TargetResolver {
    */
   private readonly accountAdapters = new Map<string, ProviderAdapter>();
 
-  constructor(
-    private readonly options: GatewayOptions,
-    private readonly metering: Pick<UsageMetering, "checkAllowance">,
-  ) {
+  readonly allowance: Allowance;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.allowance = options.allowance ?? UNLIMITED_ALLOWANCE;
     this.limiter = new ConcurrencyLimiter(options.byokConcurrency ?? DEFAULT_BYOK_CONCURRENCY);
     this.builtin =
       options.builtin === null
@@ -84,10 +84,10 @@ export class TargetResolver {
     if (route.kind === "builtin") {
       if (this.builtin === null) {
         throw serviceUnavailable(
-          `Built-in model "${route.model}" is unavailable: no built-in model service is configured (set GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, or use <prefix>/<model> with your own provider)`,
+          `Built-in model "${route.model}" is unavailable: no built-in model service is configured (set ${this.options.builtinSetting ?? "one up"}, or use <prefix>/<model> with your own provider)`,
         );
       }
-      await this.metering.checkAllowance(principal);
+      await this.allowance.checkUsage(principal);
       return { adapter: this.builtin, byok: false, kind: null, release: () => {} };
     }
     const kind = route.provider;
@@ -97,15 +97,12 @@ export class TargetResolver {
         code: "provider_not_supported",
       });
     }
-    if (!planAllows(principal.plan, "team")) {
-      throw billingRequired(
-        `Models of your own providers (${kind.prefix}/…) need the Team, Business or Enterprise plan; the organization is on ${principal.plan}`,
-      );
-    }
+    const refusal = this.allowance.ownProvidersRefusal(principal);
+    if (refusal !== null) throw billingRequired(`Models of your own providers (${kind.prefix}/…) ${refusal}`);
     const account = await this.options.providers.find(principal.organizationId, kind.type);
     if (account === null) {
       throw notFound(
-        `No ${kind.type} provider is configured for this organization; add one with POST /v1/providers to use ${kind.prefix}/… models`,
+        `No ${kind.type} provider is configured for this organization; add one to use ${kind.prefix}/… models`,
         { param: "model" },
       );
     }

@@ -1,21 +1,17 @@
 /**
  * The gateway's bookkeeping: one usage event per call (tokens, cost, latency,
- * outcome) and, before a built-in call, the check that the organization's plan
- * still has included usage left this month. BYOK calls are recorded at no cost:
- * the organization pays its own provider.
+ * outcome). BYOK calls are recorded at no cost: the organization pays its own
+ * provider. Whether usage is left is the allowance's question (plan-allowance.ts).
  */
 import {
-  billingRequired,
   type ChatRequest,
   type Clock,
   estimateTokens,
-  type Plan,
-  type Principal,
   type UsageEvent,
   type UsageSurface,
 } from "@groundwork/core";
 import type { CallContext, GatewayOptions, UsageMeter } from "./ports.js";
-import { costEur, DEFAULT_PLAN_ALLOWANCE_EUR, startOfMonthUtc, type TokenPrice } from "./pricing.js";
+import { costEur, type TokenPrice } from "./pricing.js";
 
 export interface MeteredCall {
   model: string;
@@ -36,28 +32,14 @@ export interface Tokens {
 
 export class UsageMetering {
   private readonly usage: UsageMeter;
-  private readonly allowance: Readonly<Record<Plan, number | null>>;
   private readonly chatPrices: Readonly<Record<string, TokenPrice>> | undefined;
 
   constructor(
-    options: Pick<GatewayOptions, "usage" | "planAllowanceEur" | "chatPrices">,
+    options: Pick<GatewayOptions, "usage" | "chatPrices">,
     private readonly clock: Clock,
   ) {
     this.usage = options.usage;
-    this.allowance = options.planAllowanceEur ?? DEFAULT_PLAN_ALLOWANCE_EUR;
     this.chatPrices = options.chatPrices;
-  }
-
-  async checkAllowance(principal: Principal): Promise<void> {
-    const allowance = this.allowance[principal.plan];
-    if (allowance === null) return;
-    const used = await this.usage.chargedSince(principal.organizationId, startOfMonthUtc(this.clock.now()));
-    if (used >= allowance) {
-      throw billingRequired(
-        `The organization's included usage for this month (${allowance} EUR on the ${principal.plan} plan) is used up`,
-        { code: "usage_exhausted" },
-      );
-    }
   }
 
   async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {

@@ -39,7 +39,7 @@ export interface GroundworkConfig {
    * How error messages name a setting the caller can change. A library user reads
    * `allowPrivateNetwork`; the server replaces these with its environment variables.
    */
-  settingNames: { allowPrivateNetwork: string; visionModel: string };
+  settingNames: { allowPrivateNetwork: string; visionModel: string; builtin: string };
 }
 
 /** The groups merged field by field; every other field is taken whole. */
@@ -62,6 +62,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   settingNames: {
     allowPrivateNetwork: "the allowPrivateNetwork setting",
     visionModel: "the visionModel setting (with a built-in model service)",
+    builtin: "the builtin setting (an OpenAI-compatible base URL and key)",
   },
 };
 

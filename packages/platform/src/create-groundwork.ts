@@ -5,7 +5,14 @@
  * services the HTTP routes call.
  */
 import { type ToolJudge, toAgentResponse } from "@groundwork/agents";
-import type { Clock, IdGenerator, Principal, Role } from "@groundwork/core";
+import {
+  type Allowance,
+  type Clock,
+  type IdGenerator,
+  type Principal,
+  type Role,
+  UNLIMITED_ALLOWANCE,
+} from "@groundwork/core";
 import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
 import type { DocumentParser } from "@groundwork/kb";
 import type { Store } from "@groundwork/store-sqlite";
@@ -20,6 +27,11 @@ import { KnowledgeService } from "./knowledge/knowledge-service.js";
 export interface GroundworkOptions {
   store: Store;
   config?: GroundworkConfigInput;
+  /**
+   * What each organization may use (plans, included usage), asked before gated or
+   * billed work. None: everything is allowed. The server passes `storePlanAllowance(store)`.
+   */
+  allowance?: Allowance;
   /** Replaces the gateway the config describes (a custom adapter factory, tests). */
   gateway?: Gateway;
   /** The transport of every model call (the server passes its undici-based fast fetch). */
@@ -60,6 +72,8 @@ export class Groundwork {
         builtin: config.builtin,
         byokConcurrency: config.byokConcurrency,
         chatPrices: config.chatPrices,
+        allowance: options.allowance ?? UNLIMITED_ALLOWANCE,
+        builtinSetting: config.settingNames.builtin,
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),
       });

@@ -37,7 +37,12 @@ export {
   failureMessage,
 } from "./extraction/extraction-service.js";
 export { gatewayChatModel } from "./extraction/gateway-chat-model.js";
-export { createStoreGateway, toProviderAccount } from "./gateway/store-gateway.js";
+export {
+  createStoreGateway,
+  type StoreGatewayOptions,
+  storePlanAllowance,
+  toProviderAccount,
+} from "./gateway/store-gateway.js";
 export { ConverterDocumentParser, detectUpload, isDocumentError } from "./knowledge/document-parser.js";
 export { backgroundPrincipal, GatewayEmbeddingModel, modelStringFor } from "./knowledge/embedding-bridge.js";
 export {

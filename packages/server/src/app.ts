@@ -4,9 +4,10 @@
  */
 import { notFound } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
-import { createGroundwork, type Groundwork } from "@groundwork/platform";
+import { createGroundwork, type Groundwork, storePlanAllowance } from "@groundwork/platform";
 import type { Store } from "@groundwork/store-sqlite";
 import { Hono } from "hono";
+import { SERVER_SETTING_NAMES } from "./config.js";
 import { bearerAuth } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
@@ -52,6 +53,8 @@ export function createApp(options: AppOptions): App {
       ? options.groundwork
       : createGroundwork({
           store: options.store,
+          allowance: storePlanAllowance(options.store),
+          config: { settingNames: SERVER_SETTING_NAMES },
           ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
         });
   const store = groundwork.store;

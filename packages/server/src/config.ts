@@ -87,6 +87,7 @@ export const SERVER_SETTING_NAMES = {
   allowPrivateNetwork: "GROUNDWORK_ALLOW_PRIVATE_NETWORK=1",
   visionModel:
     "GROUNDWORK_VLM_MODEL, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, when starting the server",
+  builtin: "GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY",
 } as const;
 
 /** Generated once into the data folder so restarts can still decrypt stored credentials. */

@@ -1,7 +1,7 @@
 /** Starts the whole server in-process: store, first-start bootstrap, platform, app, listener. */
 
 import { createFastFetch } from "@groundwork/gateway";
-import { createGroundwork } from "@groundwork/platform";
+import { createGroundwork, storePlanAllowance } from "@groundwork/platform";
 import { openStore, type Store } from "@groundwork/store-sqlite";
 import { createApp } from "./app.js";
 import { type BootstrapResult, bootstrapIfEmpty } from "./bootstrap.js";
@@ -26,7 +26,13 @@ export async function serveGroundwork(
   const store = openStore({ file: databaseFile(config.dataDir), secret: config.secret });
   try {
     const bootstrap = bootstrapIfEmpty(store, config.dataDir);
-    const groundwork = createGroundwork({ store, config: config.platform, fetch: createFastFetch() });
+    const groundwork = createGroundwork({
+      store,
+      config: config.platform,
+      // The server enforces the plans; a library user passes no allowance and is unlimited.
+      allowance: storePlanAllowance(store),
+      fetch: createFastFetch(),
+    });
     const app = createApp({ groundwork, logger });
     const http = await listen(app, { host: config.host, port: config.port });
     // Background jobs, including ones a previous run left unfinished.

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
+import { SERVER_SETTING_NAMES } from "../../config.js";
 import { listen } from "../../http-server.js";
 
 let builtin: Upstream;
@@ -32,6 +33,7 @@ function makeApp(options: { builtin?: boolean; byokConcurrency?: number } = {}):
     builtin: options.builtin === false ? null : { baseUrl: builtin.url, apiKey: "builtin-secret" },
     fetch: createFastFetch(),
     byokConcurrency: options.byokConcurrency ?? 4,
+    builtinSetting: SERVER_SETTING_NAMES.builtin,
   });
   return createApp({ store: tenant.store, gateway, builtinConfigured: options.builtin !== false });
 }
