@@ -16,14 +16,27 @@ const packages = [
   "mcp",
 ] as const;
 
-export const projects = packages.map((name) => ({
+const packageProjects = packages.map((name) => ({
   extends: true as const,
   test: {
-    name,
+    name: name as string,
     root: `packages/${name}`,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 }));
+
+/** The runnable examples and the README snippets they back (examples/*.test.ts). */
+const examplesProject = {
+  extends: true as const,
+  test: {
+    name: "examples",
+    root: "examples",
+    include: ["*.test.ts"],
+    benchmark: { include: [] as string[] },
+  },
+};
+
+export const projects = [...packageProjects, examplesProject];
 
 export default projects;

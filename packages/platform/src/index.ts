@@ -32,8 +32,10 @@ export { createGroundwork, Groundwork, type GroundworkOptions } from "./create-g
 export {
   EXTRACTION_JOB_KIND,
   type ExtractionPlan,
+  type ExtractionRequest,
   ExtractionService,
   type ExtractionServiceOptions,
+  extractionResult,
   failureMessage,
 } from "./extraction/extraction-service.js";
 export { gatewayChatModel } from "./extraction/gateway-chat-model.js";

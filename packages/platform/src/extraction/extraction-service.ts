@@ -356,6 +356,13 @@ export class ExtractionService {
   }
 }
 
+/** The result of a COMPLETED extraction record, typed (null for any other status). */
+export function extractionResult(record: ExtractionRecord): ExtractionResult | null {
+  return record.status === "COMPLETED" && record.result !== null
+    ? (record.result as unknown as ExtractionResult)
+    : null;
+}
+
 function toStoredResult(result: ExtractionResult): Record<string, unknown> {
   return {
     structuredOutput: result.structuredOutput,
