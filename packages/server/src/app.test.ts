@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { internalError } from "@groundwork/core";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -224,7 +226,9 @@ describe("errors, request ids and logs", () => {
 });
 
 describe("areas not implemented yet", () => {
-  const paths = PENDING_AREAS.flatMap(({ paths }) => paths.map((path) => path.replace("*", "x_1/sub")));
+  const paths = PENDING_AREAS.flatMap(({ paths }) =>
+    paths.map((path) => path.replace("*", "x_1/sub").replace(":agentId", "agt_1")),
+  );
 
   it.each(paths)("%s answers 501 with a clear message after authentication", async (path) => {
     expect((await app.request(path, { method: "POST" })).status).toBe(401);
@@ -233,5 +237,21 @@ describe("areas not implemented yet", () => {
     const body = await bodyOf(response);
     expect(body.error.code).toBe("not_implemented");
     expect(body.error.message).toMatch(/^Not implemented in this build yet: /);
+  });
+});
+
+describe("the README's status table", () => {
+  const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
+  const notYet = readme.split("\n").filter((line) => line.startsWith("|") && /\| not yet/.test(line));
+
+  it("names every area that answers 501, in a row that says what it answers", () => {
+    expect(notYet.length).toBeGreaterThan(0);
+    for (const row of notYet) expect(row).toContain("501 not_implemented");
+    for (const { area } of PENDING_AREAS) {
+      expect(
+        notYet.some((row) => row.toLowerCase().includes(area.toLowerCase())),
+        area,
+      ).toBe(true);
+    }
   });
 });

@@ -8,8 +8,34 @@ import { notImplemented } from "@groundwork/core";
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 
+/** The groups of ../shared/PLATFORM.md not built yet, with the paths it gives them. */
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   { paths: ["/v1/responses/*"], area: "Stored responses" },
+  { paths: ["/v1/conversations", "/v1/conversations/*"], area: "Conversations" },
+  { paths: ["/v1/me", "/v1/me/*", "/v1/memory/*"], area: "Memory" },
+  {
+    paths: ["/v1/skills", "/v1/skills/*", "/v1/agents/:agentId/skills", "/v1/agents/:agentId/tool-catalogs"],
+    area: "Skills",
+  },
+  {
+    paths: ["/v1/plugins", "/v1/plugins/*", "/v1/connectors", "/v1/connectors/*"],
+    area: "Plugins and connectors",
+  },
+  { paths: ["/v1/prompts", "/v1/prompts/*"], area: "Prompts" },
+  { paths: ["/v1/datasets", "/v1/datasets/*"], area: "Datasets" },
+  { paths: ["/v1/evaluators", "/v1/evaluators/*"], area: "Evaluators" },
+  { paths: ["/v1/scores", "/v1/scores/*"], area: "Scores" },
+  { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
+  {
+    paths: ["/v1/annotation-queues", "/v1/annotation-queues/*", "/v1/annotation-queue-items/*"],
+    area: "Annotation queues",
+  },
+  {
+    paths: ["/v1/traces", "/v1/traces/*", "/v1/trace-sessions", "/v1/trace-sessions/*", "/v1/tracing/*"],
+    area: "Tracing",
+  },
+  { paths: ["/v1/analytics/*"], area: "Analytics" },
+  { paths: ["/v1/billing/*"], area: "Billing" },
 ];
 
 export function registerPendingAreas(app: Hono<AppEnv>): void {
