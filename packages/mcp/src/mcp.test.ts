@@ -203,6 +203,13 @@ describe("agent runs through the tool server", () => {
       tool: "refund",
     });
     expect(JSON.stringify(policy.structuredContent)).toContain("PAUSE_APPROVAL");
+    const installed = await call("svc_get_agent_version_policy", {
+      agentId: (created.structuredContent?.agent as { id: string } | undefined)?.id,
+      versionId: (created.structuredContent?.version as { id: string } | undefined)?.id,
+      installationId: "plg_unknown",
+    });
+    expect(installed.isError).toBe(true);
+    expect(installed.structuredContent).toMatchObject({ error: { status: 404, param: "installationId" } });
 
     const approved = await call("svc_decide_agent_approvals", {
       agent: "agent/support",

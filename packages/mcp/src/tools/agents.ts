@@ -149,14 +149,12 @@ export const agentTools = [
       installationId: z
         .string()
         .optional()
-        .describe("plugin installation (accepted; this build has no plugins)"),
+        .describe(
+          "explain the policy as this plugin installation sees the agent (404 when it does not exist)",
+        ),
     },
-    run: (client, args) =>
-      client.agents.versions.policy(
-        args.agentId,
-        args.versionId,
-        defined({ tool: args.tool, mode: args.mode }),
-      ),
+    run: (client, { agentId: id, versionId: vid, ...query }) =>
+      client.agents.versions.policy(id, vid, defined(query)),
   }),
   defineTool({
     name: "deactivate_agent_version",

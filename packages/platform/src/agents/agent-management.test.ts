@@ -99,4 +99,14 @@ describe("AgentManagement", () => {
     const plan = groundwork.agentManagement.explainPolicy(principal, agent.id, version.id, { mode: "plan" });
     expect(plan.tools).toMatchObject([{ verdict: "BLOCK", modeChangedVerdict: "conversation_mode.plan" }]);
   });
+
+  it("explains the policy only for an installation that exists (this build has none)", () => {
+    const principal = groundwork.principal();
+    const { agent, version } = groundwork.agentManagement.apply(principal, helper);
+    const error = errorOf(() =>
+      groundwork.agentManagement.explainPolicy(principal, agent.id, version.id, { installationId: "plg_x" }),
+    );
+    expect(error.status).toBe(404);
+    expect(error.param).toBe("installationId");
+  });
 });

@@ -101,6 +101,8 @@ export interface PolicyQuery {
   tool?: string | undefined;
   /** The conversation mode to evaluate in (one of `MODES`); `ask` by default. */
   mode?: ConversationMode | string | undefined;
+  /** The plugin installation whose view of the agent to explain. */
+  installationId?: string | undefined;
 }
 
 export interface PendingApprovalListing extends PendingApproval {
@@ -303,6 +305,11 @@ export class AgentManagement {
   ): PolicyExplanation {
     const agent = this.find(principal, agentId);
     const version = this.findVersion(agent, versionId);
+    if (query.installationId !== undefined) {
+      // Only a plugin installation could change which tools and statements apply, and this
+      // build installs no plugins: an explanation "as installed" would describe nothing real.
+      throw notFound(`No plugin installation ${query.installationId}`, { param: "installationId" });
+    }
     if (query.mode !== undefined && !(MODES as readonly string[]).includes(query.mode)) {
       throw invalidRequest(`mode must be one of ${MODES.join(", ")}`, { param: "mode" });
     }

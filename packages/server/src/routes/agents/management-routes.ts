@@ -128,6 +128,7 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
     const explanation = agents(c).explainPolicy(c.var.principal, agentId(c), versionId(c), {
       tool: c.req.query("tool"),
       mode: c.req.query("mode"),
+      installationId: c.req.query("installationId"),
     });
     return c.json(explanation);
   });
