@@ -8,6 +8,7 @@ import { invalidRequest } from "@groundwork/core";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
 import { defined, page } from "./common.js";
+import { runEnvelope } from "./run-envelope.js";
 
 const agentId = z.string().describe("agent id");
 const versionId = z.string().describe("agent version id");
@@ -21,15 +22,13 @@ const mode = z
   .optional()
   .describe("conversation mode for this and later turns");
 
-/** The run envelope of an agent answer, followed by the answering model. */
-export function runEnvelope(response: JsonObject): JsonObject {
-  const run = (response.run ?? {}) as JsonObject;
-  return { ...run, model: run.model ?? response.model };
-}
-
 /** Starts or continues an agent run through POST /v1/responses and returns its envelope. */
-export async function runAgent(client: GroundworkClient, body: JsonObject): Promise<JsonObject> {
-  return runEnvelope(await client.responses.create(body as { model: string; input: string }));
+export async function runAgent(
+  client: GroundworkClient,
+  body: JsonObject,
+  chatUrl: string,
+): Promise<JsonObject> {
+  return runEnvelope(await client.responses.create(body as { model: string; input: string }), chatUrl);
 }
 
 export const agentTools = [
@@ -278,7 +277,7 @@ export const agentTools = [
         .describe("answers to relayed tool calls"),
       mode,
     },
-    run: (client, args) => {
+    run: (client, args, { chatUrl }) => {
       if (!args.agent.startsWith("agent/")) {
         throw invalidRequest("agent must be the run's agent model string (agent/<name>…)", {
           param: "agent",
@@ -307,6 +306,7 @@ export const agentTools = [
           decideAll: args.decideAll,
           mode: args.mode,
         }),
+        chatUrl,
       );
     },
   }),
