@@ -245,7 +245,11 @@ export class GroundworkClient {
         this.request<T.JsonObject>("PUT", `/v1/agents/${enc(agentId)}/versions/${enc(versionId)}/activate`),
       deactivate: (agentId: string, versionId: string) =>
         this.request<void>("DELETE", `/v1/agents/${enc(agentId)}/versions/${enc(versionId)}`),
-      policy: (agentId: string, versionId: string, query?: { tool?: string; mode?: string }) =>
+      policy: (
+        agentId: string,
+        versionId: string,
+        query?: { tool?: string; mode?: string; installationId?: string },
+      ) =>
         this.request<T.JsonObject>("GET", `/v1/agents/${enc(agentId)}/versions/${enc(versionId)}/policy`, {
           query: { ...query },
         }),

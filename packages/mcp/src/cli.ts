@@ -11,7 +11,7 @@ import { createMcpServer } from "./server.js";
 
 async function main(): Promise<void> {
   const config = loadMcpConfig();
-  const options = { baseUrl: config.baseUrl, apiKey: config.apiKey };
+  const options = { baseUrl: config.baseUrl, apiKey: config.apiKey, chatUrl: config.chatUrl };
   if (config.transport === "http") {
     const running = await startMcpHttp({ ...options, port: config.httpPort });
     process.stderr.write(`groundwork-mcp: streamable HTTP on ${running.url}/mcp (API ${config.baseUrl})\n`);

@@ -2,12 +2,13 @@
  * The tool server is configured only by the spec's environment variables
  * (spec document 3, "Tool server: Environment").
  */
+import { deriveChatUrl } from "./chat-url.js";
 
 export interface McpConfig {
   apiKey: string;
   /** The Groundwork server's origin, without `/v1`. */
   baseUrl: string;
-  /** Origin of the chat app that connector pauses point to. */
+  /** Origin of the chat app that connector pauses point to (AI_SERVICE_CHAT_URL, else derived from the base). */
   chatUrl: string;
   transport: "stdio" | "http";
   httpPort: number;
@@ -17,18 +18,6 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 export const DEFAULT_HTTP_PORT = 3100;
 
 export class ConfigError extends Error {}
-
-/**
- * Loopback bases are development instances whose chat app runs on the same
- * origin; any other base maps to the production chat origin next to it
- * (`api.` → `chat.`, otherwise the base origin itself).
- */
-export function deriveChatUrl(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return url.origin;
-  if (url.hostname.startsWith("api.")) url.hostname = `chat.${url.hostname.slice(4)}`;
-  return url.origin;
-}
 
 export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   const apiKey = env.AI_SERVICE_API_KEY?.trim();
@@ -53,10 +42,16 @@ export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
     throw new ConfigError(`MCP_HTTP_PORT must be a port number, not "${portText}"`);
   }
+  const chatUrl = env.AI_SERVICE_CHAT_URL?.trim().replace(/\/+$/, "") || deriveChatUrl(baseUrl);
+  try {
+    new URL(chatUrl);
+  } catch {
+    throw new ConfigError(`AI_SERVICE_CHAT_URL "${chatUrl}" is not a URL`);
+  }
   return {
     apiKey,
     baseUrl,
-    chatUrl: env.AI_SERVICE_CHAT_URL?.trim() || deriveChatUrl(baseUrl),
+    chatUrl,
     transport,
     httpPort: Number(portText),
   };

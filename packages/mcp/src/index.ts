@@ -1,8 +1,8 @@
+export { deriveChatUrl, PRODUCTION_CHAT_URL } from "./chat-url.js";
 export {
   ConfigError,
   DEFAULT_BASE_URL,
   DEFAULT_HTTP_PORT,
-  deriveChatUrl,
   loadMcpConfig,
   type McpConfig,
 } from "./config.js";

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRODUCTION_CHAT_URL } from "./chat-url.js";
 import { loadMcpConfig } from "./config.js";
 import { type RunningMcpHttp, startMcpHttp } from "./http-transport.js";
 import { toolDefinitions } from "./server.js";
@@ -203,6 +204,13 @@ describe("agent runs through the tool server", () => {
       tool: "refund",
     });
     expect(JSON.stringify(policy.structuredContent)).toContain("PAUSE_APPROVAL");
+    const installed = await call("svc_get_agent_version_policy", {
+      agentId: (created.structuredContent?.agent as { id: string } | undefined)?.id,
+      versionId: (created.structuredContent?.version as { id: string } | undefined)?.id,
+      installationId: "plg_unknown",
+    });
+    expect(installed.isError).toBe(true);
+    expect(installed.structuredContent).toMatchObject({ error: { status: 404, param: "installationId" } });
 
     const approved = await call("svc_decide_agent_approvals", {
       agent: "agent/support",
@@ -284,7 +292,8 @@ describe("configuration", () => {
       loadMcpConfig({ AI_SERVICE_API_KEY: "k", AI_SERVICE_BASE_URL: "https://api.example.com/v1/" }),
     ).toMatchObject({
       baseUrl: "https://api.example.com",
-      chatUrl: "https://chat.example.com",
+      // An unknown base: the production chat origin (spec document 3), not a guess from its host.
+      chatUrl: PRODUCTION_CHAT_URL,
     });
     expect(() => loadMcpConfig({ AI_SERVICE_API_KEY: "k", MCP_TRANSPORT: "sse" })).toThrow(/stdio or http/);
     expect(() => loadMcpConfig({ AI_SERVICE_API_KEY: "k", MCP_HTTP_PORT: "x" })).toThrow(/MCP_HTTP_PORT/);

@@ -8,6 +8,7 @@ import { GroundworkClient } from "@groundwork/client";
 import { isGroundworkError } from "@groundwork/core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { deriveChatUrl } from "./chat-url.js";
 import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
@@ -19,6 +20,8 @@ import { schemaTools } from "./tools/schemas.js";
 export interface McpServerOptions {
   baseUrl: string;
   apiKey: string;
+  /** Origin of the chat app that connector pauses point to; derived from `baseUrl` by default. */
+  chatUrl?: string;
   /** Folder of the API documentation served by the API Documentation tools. */
   docsDir?: string;
   fetch?: typeof globalThis.fetch;
@@ -48,6 +51,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     userAgent: `groundwork-mcp/${SERVER_VERSION}`,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  const context = { chatUrl: options.chatUrl ?? deriveChatUrl(options.baseUrl) };
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
   for (const tool of toolDefinitions(options.docsDir)) {
     server.registerTool(
@@ -63,7 +67,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           openWorldHint: false,
         },
       },
-      async (args: Record<string, unknown>) => toResult(() => tool.run(client, args as never)),
+      async (args: Record<string, unknown>) => toResult(() => tool.run(client, args as never, context)),
     );
   }
   return server;

@@ -30,7 +30,17 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   /** Reads only (true) or changes something; destructive tools delete or overwrite. */
   readOnly: boolean;
   destructive?: boolean;
-  run: (client: GroundworkClient, args: z.output<z.ZodObject<Shape>>) => Promise<unknown>;
+  run: (
+    client: GroundworkClient,
+    args: z.output<z.ZodObject<Shape>>,
+    context: ToolContext,
+  ) => Promise<unknown>;
+}
+
+/** What a tool may need besides the API: the tool server's own settings. */
+export interface ToolContext {
+  /** Origin of the chat app that connector pauses point to. */
+  chatUrl: string;
 }
 
 /** Keeps each definition's argument type tied to its own input shape. */

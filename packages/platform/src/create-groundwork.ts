@@ -16,6 +16,7 @@ import {
 import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
 import type { DocumentParser } from "@groundwork/kb";
 import type { Store } from "@groundwork/store-sqlite";
+import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
@@ -59,6 +60,8 @@ export class Groundwork {
   readonly knowledge: KnowledgeService;
   /** Agent runs: start, continue with approvals and relayed outputs, stream. */
   readonly agents: AgentRunner;
+  /** Agents themselves: apply definition files, versions, labels, catalog, policy explanations, pending approvals. */
+  readonly agentManagement: AgentManagement;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -110,6 +113,11 @@ export class Groundwork {
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
     });
+    // The runner and the approvals listing must agree on the clock and when a pause expires.
+    const pauseClock = {
+      ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    };
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
@@ -118,14 +126,14 @@ export class Groundwork {
         allowPrivateNetwork: config.allowPrivateNetwork,
         allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
         functionTimeoutMs: config.agents.functionTimeoutMs,
-        ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
+        ...pauseClock,
         ...(config.agents.maxSteps === null ? {} : { maxSteps: config.agents.maxSteps }),
-        ...(options.clock === undefined ? {} : { clock: options.clock }),
         ...(options.ids === undefined ? {} : { ids: options.ids }),
         ...(options.judge === undefined ? {} : { judge: options.judge }),
         ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
       },
     );
+    this.agentManagement = new AgentManagement(options.store, pauseClock);
   }
 
   /**

@@ -4,6 +4,21 @@
  */
 
 export {
+  AGENT_DEFINITION_FIELDS,
+  AGENT_LABEL_MAX_LENGTH,
+  AGENT_LABEL_PATTERN,
+  type AgentChanges,
+  AgentManagement,
+  type AgentManagementOptions,
+  type AgentWithLatest,
+  type AppliedAgent,
+  type LabelWithVersion,
+  type PendingApprovalListing,
+  type PolicyExplanation,
+  type PolicyQuery,
+  type ToolPolicyExplanation,
+} from "./agents/agent-management.js";
+export {
   type AgentResponsesBody,
   AgentRunner,
   type AgentRunnerOptions,

@@ -8,6 +8,7 @@ import { invalidRequest } from "@groundwork/core";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
 import { defined, page } from "./common.js";
+import { runEnvelope } from "./run-envelope.js";
 
 const agentId = z.string().describe("agent id");
 const versionId = z.string().describe("agent version id");
@@ -21,15 +22,13 @@ const mode = z
   .optional()
   .describe("conversation mode for this and later turns");
 
-/** The run envelope of an agent answer, followed by the answering model. */
-export function runEnvelope(response: JsonObject): JsonObject {
-  const run = (response.run ?? {}) as JsonObject;
-  return { ...run, model: run.model ?? response.model };
-}
-
 /** Starts or continues an agent run through POST /v1/responses and returns its envelope. */
-export async function runAgent(client: GroundworkClient, body: JsonObject): Promise<JsonObject> {
-  return runEnvelope(await client.responses.create(body as { model: string; input: string }));
+export async function runAgent(
+  client: GroundworkClient,
+  body: JsonObject,
+  chatUrl: string,
+): Promise<JsonObject> {
+  return runEnvelope(await client.responses.create(body as { model: string; input: string }), chatUrl);
 }
 
 export const agentTools = [
@@ -149,14 +148,12 @@ export const agentTools = [
       installationId: z
         .string()
         .optional()
-        .describe("plugin installation (accepted; this build has no plugins)"),
+        .describe(
+          "explain the policy as this plugin installation sees the agent (404 when it does not exist)",
+        ),
     },
-    run: (client, args) =>
-      client.agents.versions.policy(
-        args.agentId,
-        args.versionId,
-        defined({ tool: args.tool, mode: args.mode }),
-      ),
+    run: (client, { agentId: id, versionId: vid, ...query }) =>
+      client.agents.versions.policy(id, vid, defined(query)),
   }),
   defineTool({
     name: "deactivate_agent_version",
@@ -280,7 +277,7 @@ export const agentTools = [
         .describe("answers to relayed tool calls"),
       mode,
     },
-    run: (client, args) => {
+    run: (client, args, { chatUrl }) => {
       if (!args.agent.startsWith("agent/")) {
         throw invalidRequest("agent must be the run's agent model string (agent/<name>…)", {
           param: "agent",
@@ -309,6 +306,7 @@ export const agentTools = [
           decideAll: args.decideAll,
           mode: args.mode,
         }),
+        chatUrl,
       );
     },
   }),

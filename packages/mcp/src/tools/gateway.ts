@@ -63,7 +63,7 @@ export const gatewayTools = [
         .optional()
         .describe("conversation mode for this and later turns (agents only)"),
     },
-    run: async (client, args) => {
+    run: async (client, args, { chatUrl }) => {
       const isAgent = args.model.startsWith("agent/");
       if (!isAgent && (args.agentModel !== undefined || args.mode !== undefined)) {
         throw invalidRequest("agentModel and mode apply only to agent runs (model agent/<name>)", {
@@ -79,7 +79,7 @@ export const gatewayTools = [
         agentModel: args.agentModel,
         mode: args.mode,
       });
-      if (isAgent) return runAgent(client, body);
+      if (isAgent) return runAgent(client, body, chatUrl);
       // A plain model call returns only text and usage.
       const response = await client.responses.create(body);
       return {

@@ -248,4 +248,21 @@ describe("policy explanation", () => {
     expect(unknown.tools[0]?.verdict).toBe("FAIL");
     expect((await call("GET", `${path}?mode=wild`)).status).toBe(400);
   });
+
+  it("explains for a plugin installation only when it exists: none do in this build (404, param installationId)", async () => {
+    const { agent, version } = (await apply()).body as unknown as {
+      agent: { id: string };
+      version: { id: string };
+    };
+    const response = await call(
+      "GET",
+      `/v1/agents/${agent.id}/versions/${version.id}/policy?installationId=plg_unknown`,
+      undefined,
+      "viewer",
+    );
+    expect(response.status).toBe(404);
+    expect(await bodyOf(response)).toMatchObject({
+      error: { code: "not_found", param: "installationId", message: "No plugin installation plg_unknown" },
+    });
+  });
 });

@@ -1,5 +1,6 @@
 /** API shapes of agents, versions and labels (timestamps as ISO 8601 UTC, decision F12). */
 import { type AgentDefinition, modelsOf } from "@groundwork/agents";
+import type { PendingApprovalListing } from "@groundwork/platform";
 import type { AgentLabelRecord, AgentRecord, AgentVersionRecord } from "@groundwork/store-sqlite";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -50,4 +51,8 @@ export function labelView(label: AgentLabelRecord, version: AgentVersionRecord |
     createdAt: iso(label.createdAt),
     updatedAt: iso(label.updatedAt),
   };
+}
+
+export function approvalView(approval: PendingApprovalListing) {
+  return { ...approval, pausedAt: iso(approval.pausedAt) };
 }
