@@ -56,4 +56,15 @@ describe("library examples", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^200 \{\s+object: 'list'/);
   });
+
+  it("agent: a relayed tool call answered by the app, then the final answer", async () => {
+    upstream.enqueue({ toolCalls: [{ name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) }] });
+    upstream.enqueue({ text: "It is 18 °C in Paris." });
+    const run = await runExample("agent", modelEnv());
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("completed It is 18 °C in Paris.");
+    const continued = JSON.stringify(upstream.requests.at(-1)?.body);
+    expect(continued).toContain('\\"celsius\\":18');
+  });
 });
