@@ -22,6 +22,11 @@ export interface GroundworkConfig {
     /** Per http source. */
     fetchTimeoutMs: number;
     maxFetchBytes: number;
+    /**
+     * A folder of `<lang>.traineddata` files for OCR languages beyond the installed
+     * `@tesseract.js-data/<lang>` packages; null: the packages only.
+     */
+    tessdataDir: string | null;
   };
   extraction: {
     /** Engine settings (thresholds, chunk sizes); the spec's values where unset. */
@@ -55,7 +60,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   allowPrivateNetwork: false,
   byokConcurrency: 16,
   chatPrices: {},
-  conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes },
+  conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes, tessdataDir: null },
   extraction: { settings: {} },
   agents: { functionTimeoutMs: 30_000, pauseTimeoutMs: null, maxSteps: null },
   workers: { leaseMs: 30_000, pollMs: 500 },

@@ -98,6 +98,7 @@ export class Groundwork {
       allowPrivateNetwork: config.allowPrivateNetwork,
       allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
       fetchTimeoutMs: config.conversion.fetchTimeoutMs,
+      tessdataDir: config.conversion.tessdataDir,
       maxFetchBytes: config.conversion.maxFetchBytes,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,

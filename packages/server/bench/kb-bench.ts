@@ -1,7 +1,7 @@
 /**
  * Knowledge-base benchmark (not part of the test suite). From the repository root:
  *
- *   node --import tsx packages/server/src/routes/kb/bench/kb-bench.ts
+ *   node --import tsx packages/server/bench/kb-bench.ts
  *
  * Environment: KB_BENCH_SIZES (default "10000,100000" chunks), KB_BENCH_QUERIES (default 100),
  * KB_BENCH_INGEST_CHUNKS (default 5000), KB_BENCH_VECTORS ("hash,dense": hash-embedding-1536 of the

@@ -73,6 +73,7 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
   return {
     builtin: baseUrl === null ? null : { baseUrl, apiKey: env.GROUNDWORK_BUILTIN_API_KEY ?? "" },
     visionModel: env.GROUNDWORK_VLM_MODEL || null,
+    conversion: env.GROUNDWORK_TESSDATA_DIR ? { tessdataDir: resolve(env.GROUNDWORK_TESSDATA_DIR) } : {},
     allowPrivateNetwork: env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
     byokConcurrency: parsePositiveInteger(
       env.GROUNDWORK_BYOK_CONCURRENCY ?? "16",

@@ -17,7 +17,7 @@
  * are rebuilt (seconds at 100k rows, which would otherwise stall the server after
  * every ingested document).
  * Recall against exact search is measured by the benchmark
- * (packages/server/src/routes/kb/bench/kb-bench.ts).
+ * (packages/server/bench/kb-bench.ts).
  */
 import type { IndexHit, IndexQuery, VectorIndex } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";

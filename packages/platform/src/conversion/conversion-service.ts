@@ -20,6 +20,8 @@ export interface ConversionServiceOptions {
   /** The vision model of the `vlm` pipeline; null refuses that pipeline with `vlmUnavailableMessage`. */
   vision: VisionModel | null;
   vlmUnavailableMessage: string;
+  /** Extra OCR traineddata folder (see GroundworkConfig.conversion.tessdataDir). */
+  tessdataDir: string | null;
   allowPrivateNetwork: boolean;
   /** How a refused private address tells the caller what to change. */
   allowPrivateNetworkSetting: string;
@@ -47,7 +49,10 @@ export class ConversionService {
     readonly store: Store,
     readonly config: ConversionServiceOptions,
   ) {
-    this.converter = new DocumentConverter({ vlmUnavailableMessage: config.vlmUnavailableMessage });
+    this.converter = new DocumentConverter({
+      vlmUnavailableMessage: config.vlmUnavailableMessage,
+      ...(config.tessdataDir === null ? {} : { ocrOptions: { tessdataDir: config.tessdataDir } }),
+    });
   }
 
   /** Turns stored or request inputs into engine inputs; http sources load under the document's timeout. */

@@ -6,7 +6,7 @@
  * The upstream, the proxy and the gateway each run in their own process, like in production, and
  * the load generator in this one. p50/p99 latency at concurrency 1 and 10, non-streaming and
  * time-to-first-byte streaming, and requests per second. Run from the repository root:
- *   node --import tsx packages/gateway/bench/gateway-overhead.ts [requestsPerCase]
+ *   node --import tsx packages/server/bench/gateway-overhead.ts [requestsPerCase]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,11 +15,11 @@ import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createApp, listen } from "@groundwork/server";
+import { createFastFetch, Gateway } from "@groundwork/gateway";
 import { openStore } from "@groundwork/store-sqlite";
 import { Agent, request } from "undici";
-import { createFastFetch } from "../src/fast-fetch.js";
-import { Gateway } from "../src/gateway.js";
+import { createApp } from "../src/app.js";
+import { listen } from "../src/http-server.js";
 
 const [role, target] = process.argv.slice(2);
 
