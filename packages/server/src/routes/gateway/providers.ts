@@ -4,9 +4,8 @@
  */
 import { invalidRequest, notFound, parsePageRequest, toPage } from "@groundwork/core";
 import {
+  embeddingCatalogue,
   type Gateway,
-  HASH_EMBEDDING_DIMENSIONS,
-  HASH_EMBEDDING_MODEL,
   PROVIDER_KINDS,
   type ProviderType,
   parseProviderType,
@@ -37,15 +36,6 @@ const patchBody = z.object({
 
 const testBody = z.object({ provider: z.string(), apiKey: z.string().optional(), config: z.unknown() });
 
-/** Embedding models the platform knows per kind, with every width each can serve. */
-const EMBEDDING_CATALOGUE: Partial<Record<ProviderType, Array<{ id: string; dimensions: number[] }>>> = {
-  HOSTED_A: [
-    { id: "text-embedding-3-small", dimensions: [512, 1536] },
-    { id: "text-embedding-3-large", dimensions: [256, 1024, 1536, 3072] },
-    { id: "text-embedding-ada-002", dimensions: [1536] },
-  ],
-};
-
 export function renderProvider(record: ProviderRecord) {
   return {
     id: record.id,
@@ -56,22 +46,6 @@ export function renderProvider(record: ProviderRecord) {
     hasApiKey: record.hasApiKey,
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(record.updatedAt).toISOString(),
-  };
-}
-
-/** The embedding models of a provider kind (or `builtin`), one entry per width (also the knowledge bases' model check). */
-export function embeddingCatalogue(kind: ProviderType | "builtin", builtinConfigured: boolean) {
-  if (kind !== "builtin") return catalogueAnswer(EMBEDDING_CATALOGUE[kind] ?? []);
-  const models = [{ id: HASH_EMBEDDING_MODEL, dimensions: [HASH_EMBEDDING_DIMENSIONS] }];
-  if (builtinConfigured) models.push(...(EMBEDDING_CATALOGUE.HOSTED_A ?? []).slice(0, 2));
-  return catalogueAnswer(models);
-}
-
-function catalogueAnswer(models: Array<{ id: string; dimensions: number[] }>) {
-  const entries = models.flatMap((m) => m.dimensions.map((dimensions) => ({ id: m.id, dimensions })));
-  return {
-    models: entries,
-    supportedDimensions: [...new Set(entries.map((e) => e.dimensions))].sort((a, b) => a - b),
   };
 }
 

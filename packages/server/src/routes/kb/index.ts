@@ -13,7 +13,7 @@ import {
   payloadTooLarge,
   toPage,
 } from "@groundwork/core";
-import type { ProviderType } from "@groundwork/gateway";
+import { embeddingCatalogue, type ProviderType } from "@groundwork/gateway";
 import {
   BUILTIN_PROVIDER_ID,
   CHUNKING_STRATEGIES,
@@ -40,7 +40,6 @@ import { z } from "zod";
 import { readBody, readMultipart } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
-import { embeddingCatalogue } from "../gateway/providers.js";
 import { renderAccepted, renderDocument, renderKnowledgeBase, renderRevision } from "./render.js";
 
 export const MAX_UPLOAD_FILE_BYTES = 25 * 1024 * 1024;
