@@ -13,6 +13,7 @@ export {
 } from "./adapters/openai-compatible-adapter.js";
 export { type ChatRequestBody, chatRequestSchema, imageUrls, toChatRequest } from "./chat-request.js";
 export { ConcurrencyLimiter } from "./concurrency-limiter.js";
+export { type EmbeddingCatalogue, embeddingCatalogue } from "./embedding-catalogue.js";
 export {
   type EmbeddingsBody,
   encodeEmbedding,
@@ -20,7 +21,6 @@ export {
   MAX_EMBEDDING_INPUTS,
   parseEmbeddingsBody,
 } from "./embeddings-request.js";
-export { type EmbeddingCatalogue, embeddingCatalogue } from "./embedding-catalogue.js";
 export { createFastFetch } from "./fast-fetch.js";
 export { BUILTIN_EMBEDDING_MODELS, type EmbeddingsResult, Gateway, type ModelEntry } from "./gateway.js";
 export { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
