@@ -4,7 +4,6 @@
  */
 import { invalidRequest, notFound, parsePageRequest, toPage } from "@groundwork/core";
 import {
-  embeddingCatalogue,
   type Gateway,
   PROVIDER_KINDS,
   type ProviderType,
@@ -49,7 +48,7 @@ export function renderProvider(record: ProviderRecord) {
   };
 }
 
-export function registerProviders(app: Hono<AppEnv>, gateway: Gateway, builtinConfigured: boolean): void {
+export function registerProviders(app: Hono<AppEnv>, gateway: Gateway): void {
   const byok = requirePlan("team", "Connecting your own providers (BYOK)");
 
   app.post("/v1/providers/test", requireRole("member"), byok, async (c) => {
@@ -97,13 +96,11 @@ export function registerProviders(app: Hono<AppEnv>, gateway: Gateway, builtinCo
     return c.json({ data: data.filter((entry) => entry !== null) });
   });
 
-  app.get("/v1/providers/:providerId/embedding-models", (c) => {
-    const id = c.req.param("providerId");
-    if (id === "builtin") return c.json(embeddingCatalogue("builtin", builtinConfigured));
-    const record = c.var.store.providers.get(c.var.principal.organizationId, id);
-    if (record === null) throw notFound(`No provider ${id}`, { param: "providerId" });
-    return c.json(embeddingCatalogue(record.type as ProviderType, builtinConfigured));
-  });
+  app.get("/v1/providers/:providerId/embedding-models", (c) =>
+    c.json(
+      c.var.groundwork.knowledge.embeddingModels(c.var.principal.organizationId, c.req.param("providerId")),
+    ),
+  );
 
   app.post("/v1/providers", requireRole("member"), byok, async (c) => {
     const body = validate(createBody, await readJson(c));
