@@ -26,13 +26,7 @@ describe("embedding providers", () => {
       ["HOSTED_A", { baseUrl: "http://127.0.0.1:9/v1" }],
       ["CLOUD_A", { endpoint: "https://res.example.com" }],
     ] as const) {
-      const provider = h.tenant.store.providers.create({
-        organizationId: h.tenant.organizationId,
-        name: type,
-        type,
-        config,
-        apiKey: "key",
-      });
+      const provider = h.addProvider(type, config, "key");
       const response = await h.json(
         "GET",
         `/v1/providers/${provider.id}/embedding-models`,
@@ -53,14 +47,8 @@ describe("embedding providers", () => {
 
   it("creates a knowledge base on a cloud-a deployment, ingests through it and searches", async () => {
     const h = kbHarness();
-    const provider = h.tenant.store.providers.create({
-      organizationId: h.tenant.organizationId,
-      name: "azure",
-      type: "CLOUD_A",
-      // Saved through the API the endpoint must be https; the stored record points at the loopback upstream.
-      config: { endpoint: deployment.origin },
-      apiKey: "az-key",
-    });
+    // Saved through the API the endpoint must be https; the stored record points at the loopback upstream.
+    const provider = h.addProvider("CLOUD_A", { endpoint: deployment.origin }, "az-key");
     const kb = await h.createKb({ embeddingProviderId: provider.id, embeddingModel: DEPLOYMENT });
     const uploaded = await h.upload(kb.id as string, [
       { name: "turbines.txt", content: "Turbine blades are inspected with drones every spring." },
