@@ -13,6 +13,7 @@ export {
 } from "./adapters/openai-compatible-adapter.js";
 export { type ChatRequestBody, chatRequestSchema, imageUrls, toChatRequest } from "./chat-request.js";
 export { ConcurrencyLimiter } from "./concurrency-limiter.js";
+export { type EmbeddingCatalogue, embeddingCatalogue } from "./embedding-catalogue.js";
 export {
   type EmbeddingsBody,
   encodeEmbedding,

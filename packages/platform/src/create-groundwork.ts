@@ -35,6 +35,11 @@ export interface GroundworkOptions {
   allowance?: Allowance;
   /** Replaces the gateway the config describes (a custom adapter factory, tests). */
   gateway?: Gateway;
+  /**
+   * Whether the gateway has a built-in model service, for the knowledge bases' embedding
+   * catalogue (`text-embedding-3-small|large`); by default whether `config.builtin` is set.
+   */
+  builtinEmbeddings?: boolean;
   /** The transport of every model call (the server passes its undici-based fast fetch). */
   fetch?: typeof fetch;
   clock?: Clock;
@@ -56,7 +61,7 @@ export class Groundwork {
   readonly conversion: ConversionService;
   /** Schema-version resolution and extractions (in the request or as background jobs). */
   readonly extraction: ExtractionService;
-  /** Knowledge-base ingestion, reindexing and search. */
+  /** Knowledge bases: CRUD with configuration versions, documents, ingestion, reindexing, search and citations. */
   readonly knowledge: KnowledgeService;
   /** Agent runs: start, continue with approvals and relayed outputs, stream. */
   readonly agents: AgentRunner;
@@ -111,6 +116,7 @@ export class Groundwork {
     });
     this.knowledge = new KnowledgeService(options.store, this.gateway, {
       ...(options.documentParser === undefined ? {} : { parser: options.documentParser }),
+      builtinEmbeddings: options.builtinEmbeddings ?? config.builtin !== null,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
     });

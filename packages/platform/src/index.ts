@@ -63,8 +63,22 @@ export {
 export { ConverterDocumentParser, detectUpload, isDocumentError } from "./knowledge/document-parser.js";
 export { backgroundPrincipal, GatewayEmbeddingModel, modelStringFor } from "./knowledge/embedding-bridge.js";
 export {
+  type KnowledgeBaseChanges,
+  type KnowledgeBaseFields,
+  knowledgeBaseChangesSchema,
+  knowledgeBaseFieldsSchema,
+} from "./knowledge/knowledge-base-fields.js";
+export { KnowledgeBases, type KnowledgeBasesOptions } from "./knowledge/knowledge-bases.js";
+export {
+  type DocumentUpload,
+  type KnowledgeDocument,
+  KnowledgeDocuments,
+  type UploadOutcome,
+} from "./knowledge/knowledge-documents.js";
+export {
   KB_INGEST_JOB_KIND,
   KB_REINDEX_JOB_KIND,
+  type KnowledgeSearchRequest,
   KnowledgeService,
   type KnowledgeServiceOptions,
 } from "./knowledge/knowledge-service.js";

@@ -32,13 +32,13 @@ export type AppOptions = (
       store: Store;
       /** The model gateway; by default one over the store without a built-in model service. */
       gateway?: Gateway;
+      /** Whether `gateway` has a built-in model service (for the built-in embedding catalogue); by default not. */
+      builtinConfigured?: boolean;
     }
 ) & {
   logger?: Logger;
   /** Largest request body accepted, in bytes (uploads have their own, larger limits). */
   maxBodyBytes?: number;
-  /** Whether the gateway has a built-in model service (for the built-in embedding catalogue); by default the platform's config says. */
-  builtinConfigured?: boolean;
 };
 
 export type App = Hono<AppEnv>;
@@ -56,6 +56,9 @@ export function createApp(options: AppOptions): App {
           allowance: storePlanAllowance(options.store),
           config: { settingNames: SERVER_SETTING_NAMES },
           ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
+          ...(options.builtinConfigured === undefined
+            ? {}
+            : { builtinEmbeddings: options.builtinConfigured }),
         });
   const store = groundwork.store;
 
@@ -80,11 +83,10 @@ export function createApp(options: AppOptions): App {
   app.use("/v1/*", (c, next) => (hasOwnBodyLimit(c.req.method, c.req.path) ? next() : appBodyLimit(c, next)));
   // One gateway for every area, so the BYOK concurrency limit is shared.
   const gateway = groundwork.gateway;
-  const builtinConfigured = options.builtinConfigured ?? groundwork.config.builtin !== null;
-  registerGatewayRoutes(app, gateway, builtinConfigured);
+  registerGatewayRoutes(app, gateway);
   registerConvertRoutes(app);
   registerExtractRoutes(app);
-  registerKnowledgeBaseRoutes(app, { builtinConfigured });
+  registerKnowledgeBaseRoutes(app);
   registerFileRoutes(app);
   registerAgentRoutes(app);
   registerPendingAreas(app);

@@ -17,6 +17,8 @@ export interface KbHarness {
     metadata?: Record<string, unknown>,
   ): Promise<Response>;
   createKb(fields?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A provider account stored directly (no config validation: tests point https-only kinds at loopback). */
+  addProvider(type: string, config: Record<string, unknown>, apiKey?: string | null): { id: string };
 }
 
 export function kbHarness(
@@ -60,6 +62,14 @@ export function kbHarness(
         }),
       );
     },
+    addProvider: (type, config, apiKey = "sk-test") =>
+      tenant.store.providers.create({
+        organizationId: tenant.organizationId,
+        name: type,
+        type,
+        config,
+        apiKey,
+      }),
     async createKb(fields = {}) {
       slugs++;
       const response = await harness.json("POST", "/v1/knowledge-bases", {

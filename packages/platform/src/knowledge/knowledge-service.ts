@@ -1,8 +1,9 @@
 /**
  * Wires the kb engine to a store and the gateway: ingestion and reindex jobs on
- * the durable queue (kinds `kb-ingest`, `kb-reindex`), the search and citation
- * dependencies, and the embedding bridges (the organization's principal for
- * background work, the caller's for search).
+ * the durable queue (kinds `kb-ingest`, `kb-reindex`), search, and the embedding
+ * bridges (the organization's principal for background work, the caller's for
+ * search). Knowledge bases and their documents are knowledge-bases.ts and
+ * knowledge-documents.ts, so one object answers everything about knowledge bases.
  */
 import { type Job, type JobContext, JobWorker, type Principal } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
@@ -20,27 +21,38 @@ import {
 import type { Store } from "@groundwork/store-sqlite";
 import { ConverterDocumentParser } from "./document-parser.js";
 import { backgroundPrincipal, GatewayEmbeddingModel, modelStringFor } from "./embedding-bridge.js";
+import type { KnowledgeBasesOptions } from "./knowledge-bases.js";
+import { KnowledgeDocuments } from "./knowledge-documents.js";
 
 export const KB_INGEST_JOB_KIND = "kb-ingest";
 export const KB_REINDEX_JOB_KIND = "kb-reindex";
 const MAX_ATTEMPTS = 3;
 
-export interface KnowledgeServiceOptions {
+export interface KnowledgeServiceOptions extends KnowledgeBasesOptions {
   parser?: DocumentParser;
   leaseMs?: number;
   pollMs?: number;
 }
 
-export class KnowledgeService {
+/** A search request: the query, at most `topK` hits (8 by default, 1–100), documents whose metadata match. */
+export interface KnowledgeSearchRequest {
+  query: string;
+  topK?: number;
+  metadataFilter?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export class KnowledgeService extends KnowledgeDocuments {
   readonly ingestion: Ingestion;
   private worker: JobWorker | null = null;
   private readonly parser: DocumentParser;
 
   constructor(
-    readonly store: Store,
+    store: Store,
     readonly gateway: Gateway,
     private readonly options: KnowledgeServiceOptions = {},
   ) {
+    super(store, options);
     this.parser = options.parser ?? new ConverterDocumentParser();
     this.ingestion = new Ingestion({
       store: store.knowledgeBases,
@@ -116,11 +128,18 @@ export class KnowledgeService {
     return this.store.knowledgeBases.getRevision(revision.id) ?? revision;
   }
 
-  search(
+  /**
+   * Hybrid search over knowledge bases of the principal's organization (ids or records);
+   * several are fused into one ranking. The query is embedded as the principal.
+   */
+  async search(
     principal: Principal,
-    knowledgeBases: readonly KnowledgeBaseRecord[],
-    request: { query: string; topK?: number; metadataFilter?: Record<string, unknown>; signal?: AbortSignal },
+    knowledgeBases: ReadonlyArray<string | KnowledgeBaseRecord>,
+    request: KnowledgeSearchRequest,
   ): Promise<SearchResult> {
+    const records = knowledgeBases.map((kb) =>
+      typeof kb === "string" ? this.knowledgeBase(principal.organizationId, kb) : kb,
+    );
     return searchKnowledgeBases(
       {
         store: this.store.knowledgeBases,
@@ -129,12 +148,12 @@ export class KnowledgeService {
         embedderFor: (kb) =>
           new GatewayEmbeddingModel(this.gateway, principal, modelStringFor(this.store, kb)),
       },
-      knowledgeBases,
+      records,
       request,
     );
   }
 
-  /** Runs queued jobs until none is ready (tests, and the CLI's one-shot use). */
+  /** Runs queued jobs until none is ready: after `addDocuments`, the documents are READY or ERROR (tests, scripts, the CLI's one-shot use). */
   async drain(): Promise<number> {
     const worker = new JobWorker(
       this.store.jobs,

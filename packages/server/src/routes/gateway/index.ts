@@ -8,11 +8,11 @@ import { registerModels } from "./models.js";
 import { registerProviders } from "./providers.js";
 import { registerResponses } from "./responses.js";
 
-export function registerGatewayRoutes(app: Hono<AppEnv>, gateway: Gateway, builtinConfigured: boolean): void {
+export function registerGatewayRoutes(app: Hono<AppEnv>, gateway: Gateway): void {
   registerChatCompletions(app, gateway);
   registerAudio(app, gateway);
   registerEmbeddings(app, gateway);
   registerModels(app, gateway);
-  registerProviders(app, gateway, builtinConfigured);
+  registerProviders(app, gateway);
   registerResponses(app, gateway);
 }

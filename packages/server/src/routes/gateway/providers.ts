@@ -5,8 +5,6 @@
 import { invalidRequest, notFound, parsePageRequest, toPage } from "@groundwork/core";
 import {
   type Gateway,
-  HASH_EMBEDDING_DIMENSIONS,
-  HASH_EMBEDDING_MODEL,
   PROVIDER_KINDS,
   type ProviderType,
   parseProviderType,
@@ -37,15 +35,6 @@ const patchBody = z.object({
 
 const testBody = z.object({ provider: z.string(), apiKey: z.string().optional(), config: z.unknown() });
 
-/** Embedding models the platform knows per kind, with every width each can serve. */
-const EMBEDDING_CATALOGUE: Partial<Record<ProviderType, Array<{ id: string; dimensions: number[] }>>> = {
-  HOSTED_A: [
-    { id: "text-embedding-3-small", dimensions: [512, 1536] },
-    { id: "text-embedding-3-large", dimensions: [256, 1024, 1536, 3072] },
-    { id: "text-embedding-ada-002", dimensions: [1536] },
-  ],
-};
-
 export function renderProvider(record: ProviderRecord) {
   return {
     id: record.id,
@@ -59,23 +48,7 @@ export function renderProvider(record: ProviderRecord) {
   };
 }
 
-/** The embedding models of a provider kind (or `builtin`), one entry per width (also the knowledge bases' model check). */
-export function embeddingCatalogue(kind: ProviderType | "builtin", builtinConfigured: boolean) {
-  if (kind !== "builtin") return catalogueAnswer(EMBEDDING_CATALOGUE[kind] ?? []);
-  const models = [{ id: HASH_EMBEDDING_MODEL, dimensions: [HASH_EMBEDDING_DIMENSIONS] }];
-  if (builtinConfigured) models.push(...(EMBEDDING_CATALOGUE.HOSTED_A ?? []).slice(0, 2));
-  return catalogueAnswer(models);
-}
-
-function catalogueAnswer(models: Array<{ id: string; dimensions: number[] }>) {
-  const entries = models.flatMap((m) => m.dimensions.map((dimensions) => ({ id: m.id, dimensions })));
-  return {
-    models: entries,
-    supportedDimensions: [...new Set(entries.map((e) => e.dimensions))].sort((a, b) => a - b),
-  };
-}
-
-export function registerProviders(app: Hono<AppEnv>, gateway: Gateway, builtinConfigured: boolean): void {
+export function registerProviders(app: Hono<AppEnv>, gateway: Gateway): void {
   const byok = requirePlan("team", "Connecting your own providers (BYOK)");
 
   app.post("/v1/providers/test", requireRole("member"), byok, async (c) => {
@@ -123,13 +96,11 @@ export function registerProviders(app: Hono<AppEnv>, gateway: Gateway, builtinCo
     return c.json({ data: data.filter((entry) => entry !== null) });
   });
 
-  app.get("/v1/providers/:providerId/embedding-models", (c) => {
-    const id = c.req.param("providerId");
-    if (id === "builtin") return c.json(embeddingCatalogue("builtin", builtinConfigured));
-    const record = c.var.store.providers.get(c.var.principal.organizationId, id);
-    if (record === null) throw notFound(`No provider ${id}`, { param: "providerId" });
-    return c.json(embeddingCatalogue(record.type as ProviderType, builtinConfigured));
-  });
+  app.get("/v1/providers/:providerId/embedding-models", (c) =>
+    c.json(
+      c.var.groundwork.knowledge.embeddingModels(c.var.principal.organizationId, c.req.param("providerId")),
+    ),
+  );
 
   app.post("/v1/providers", requireRole("member"), byok, async (c) => {
     const body = validate(createBody, await readJson(c));

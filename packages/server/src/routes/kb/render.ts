@@ -1,5 +1,7 @@
 /** The API shapes of knowledge bases, documents and revisions (timestamps ISO 8601, docs/decisions.md F12). */
-import type { DocumentRecord, KnowledgeBaseRecord, RevisionRecord } from "@groundwork/kb";
+import type { KnowledgeBaseRecord, RevisionRecord } from "@groundwork/kb";
+import type { KnowledgeDocument, UploadOutcome } from "@groundwork/platform";
+import type { AcceptedUpload } from "@groundwork/store-sqlite";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -45,22 +47,20 @@ export function renderRevision(revision: RevisionRecord) {
  * accepted revision (its status is the ingestion state; the list's `status`
  * filter reads it), `servingVersion` the READY revision retrieval uses.
  */
-export function renderDocument(document: DocumentRecord, revisions: ReadonlyMap<string, RevisionRecord>) {
-  const current = revisions.get(document.latestRevisionId);
-  const serving = document.servingRevisionId === null ? undefined : revisions.get(document.servingRevisionId);
+export function renderDocument({ document, current, serving }: KnowledgeDocument) {
   return {
     id: document.id,
     name: document.name,
     knowledgeBaseId: document.knowledgeBaseId,
     metadata: document.metadata,
-    currentVersion: current === undefined ? null : renderRevision(current),
-    servingVersion: serving === undefined ? null : renderRevision(serving),
+    currentVersion: current === null ? null : renderRevision(current),
+    servingVersion: serving === null ? null : renderRevision(serving),
     createdAt: iso(document.createdAt),
     updatedAt: iso(document.updatedAt),
   };
 }
 
-export function renderAccepted(document: DocumentRecord, revision: RevisionRecord) {
+export function renderAccepted({ document, revision }: AcceptedUpload) {
   return {
     document: { id: document.id, name: document.name, knowledgeBaseId: document.knowledgeBaseId },
     acceptedVersion: {
@@ -71,4 +71,11 @@ export function renderAccepted(document: DocumentRecord, revision: RevisionRecor
       byteSize: revision.byteSize,
     },
   };
+}
+
+/** One entry of an upload's answer: the accepted document and version, or why the file was refused. */
+export function renderUploadOutcome(outcome: UploadOutcome) {
+  return "error" in outcome
+    ? { filename: outcome.filename, error: outcome.error }
+    : { filename: outcome.filename, upload: renderAccepted(outcome.accepted) };
 }

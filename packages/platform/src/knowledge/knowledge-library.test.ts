@@ -1,0 +1,107 @@
+/**
+ * Knowledge bases as a library user sees them: no HTTP, a principal from the
+ * platform, plain inputs, and the same errors the API answers.
+ */
+import { isGroundworkError } from "@groundwork/core";
+import { openStore } from "@groundwork/store-sqlite";
+import { afterEach, describe, expect, it } from "vitest";
+import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+
+const text = (value: string) => new TextEncoder().encode(value);
+
+let groundwork: Groundwork;
+afterEach(async () => {
+  await groundwork.close();
+});
+
+function open(): Groundwork {
+  groundwork = createGroundwork({ store: openStore({ file: ":memory:", secret: "library-test-secret" }) });
+  return groundwork;
+}
+
+describe("KnowledgeService as a library", () => {
+  it("creates with the API's defaults, ingests, searches by id and resolves citations", async () => {
+    const gw = open();
+    const principal = gw.principal();
+    const kb = gw.knowledge.createKnowledgeBase(principal, {
+      name: "Handbook",
+      slug: "handbook",
+      embeddingProviderId: "builtin",
+      embeddingModel: "hash-embedding-1536",
+      embeddingDim: 1536,
+    });
+    expect(kb).toMatchObject({
+      chunkingStrategy: "HIERARCHICAL",
+      hybridSearchEnabled: true,
+      textSearchLanguage: "simple",
+    });
+    const outcomes = await gw.knowledge.addDocuments(principal, kb.id, [
+      {
+        filename: "cranes.txt",
+        content: text("The harbour crane lifts forty tonnes."),
+        metadata: { team: "port" },
+      },
+      { filename: "empty.txt", content: new Uint8Array() },
+    ]);
+    expect(outcomes[1]).toEqual({
+      filename: "empty.txt",
+      error: { code: "empty_file", message: "The file is empty" },
+    });
+    await gw.knowledge.drain();
+    const [listed] = gw.knowledge.listDocuments(principal.organizationId, kb.id, { page: 0, size: 20 }).items;
+    expect(listed?.current?.status).toBe("READY");
+    expect(listed?.serving?.id).toBe(listed?.current?.id);
+    const result = await gw.knowledge.search(principal, [kb.id], {
+      query: "harbour crane",
+      metadataFilter: { team: "port" },
+    });
+    const hit = result.hits[0];
+    expect(hit?.content).toContain("harbour crane");
+    const citation = await gw.knowledge.citation(principal.organizationId, kb.id, hit?.chunkId as string);
+    expect(citation).toMatchObject({ textStatus: "AVAILABLE", isCurrentVersion: true });
+  });
+
+  it("throws the API's errors: validation, catalogue, unknown knowledge base", async () => {
+    const gw = open();
+    const principal = gw.principal();
+    const refusal = (call: () => unknown) => {
+      try {
+        call();
+      } catch (error) {
+        if (isGroundworkError(error))
+          return { status: error.status, param: error.param, message: error.message };
+        throw error;
+      }
+      throw new Error("expected a refusal");
+    };
+    const base = {
+      name: "KB",
+      slug: "kb",
+      embeddingProviderId: "builtin",
+      embeddingModel: "hash-embedding-1536",
+      embeddingDim: 1536,
+    };
+    expect(
+      refusal(() => gw.knowledge.createKnowledgeBase(principal, { ...base, slug: "Not A Slug" })),
+    ).toMatchObject({
+      status: 400,
+      param: "slug",
+    });
+    expect(
+      refusal(() =>
+        gw.knowledge.createKnowledgeBase(principal, { ...base, embeddingModel: "text-embedding-3-small" }),
+      ),
+    ).toMatchObject({
+      status: 400,
+      param: "embeddingModel",
+      message: expect.stringContaining("hash-embedding-1536"),
+    });
+    expect(refusal(() => gw.knowledge.knowledgeBase(principal.organizationId, "kb_nope"))).toMatchObject({
+      status: 404,
+      message: "No knowledge base kb_nope",
+    });
+    await expect(gw.knowledge.search(principal, ["kb_nope"], { query: "x" })).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+});
