@@ -67,4 +67,11 @@ describe("library examples", () => {
     const continued = JSON.stringify(upstream.requests.at(-1)?.body);
     expect(continued).toContain('\\"celsius\\":18');
   });
+
+  it("knowledge-base: ingest offline, search, resolve the citation", async () => {
+    const run = await runExample("knowledge-base");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^leave\.md \[ 'Leave' \] true ".*30 days of paid leave/);
+  });
 });
