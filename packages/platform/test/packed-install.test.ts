@@ -3,15 +3,18 @@
  * outside the repository, imported and typechecked the way a user would (#16.5).
  * The packages must be built first (the root `pnpm test` builds).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startOpenAIUpstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLE_CASES, modelEnv } from "../../../examples/example-cases.js";
 import {
   compileInApp,
   createPackedApp,
   listTarball,
   packWorkspace,
+  REPO_ROOT,
   readFromTarball,
   runInApp,
   typecheckInApp,
@@ -85,6 +88,9 @@ describe("packed packages installed into a fresh app", () => {
       "@groundwork/platform",
       "@groundwork/convert",
       "@groundwork/store-sqlite",
+      // What the README's examples import besides.
+      "@groundwork/scoring",
+      "@groundwork/server",
     ]);
     const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
     // Visible in CI logs, so a slow install (a cold store, a native rebuild) is easy to spot.
@@ -131,6 +137,29 @@ describe("packed packages installed into a fresh app", () => {
     expect(check.code).not.toBe(0);
     expect(check.stdout).toMatch(/misuse\.ts\(3,.*TS2322/);
   }, 60_000);
+
+  it("typechecks, compiles and runs every README example against the tarballs", async () => {
+    const files = EXAMPLE_CASES.map(({ job }) => {
+      copyFileSync(join(REPO_ROOT, "examples", job, "index.ts"), join(app, `example-${job}.ts`));
+      return `example-${job}.ts`;
+    });
+    const check = await typecheckInApp(app, files);
+    expect(check.stdout + check.stderr).toBe("");
+    const compile = await compileInApp(app, files);
+    expect(compile.code, compile.stdout + compile.stderr).toBe(0);
+    const upstream = await startOpenAIUpstream({ models: ["gpt-4o-mini"] });
+    try {
+      for (const example of EXAMPLE_CASES) {
+        upstream.reset();
+        for (const reply of example.replies ?? []) upstream.enqueue(reply);
+        const run = await runInApp(app, `example-${example.job}.js`, modelEnv(upstream));
+        expect(run.code, `${example.job}: ${run.stderr}`).toBe(0);
+        example.check(run.stdout, upstream);
+      }
+    } finally {
+      await upstream.close();
+    }
+  }, 180_000);
 
   it("ships no tests or test helpers, and every entry point its package.json names", async () => {
     for (const [name, tarball] of tarballs) {

@@ -1,0 +1,86 @@
+/**
+ * What each library example needs and must print: the replies its scripted model
+ * gives (for the examples that call one) and checks on its output. Shared by the
+ * in-repository run (examples.test.ts) and the run from packed tarballs
+ * (packages/platform/test/packed-install.test.ts), so both hold the examples to
+ * the same promises.
+ */
+import type { CompletionReply, Upstream } from "@groundwork/testkit";
+import { expect } from "vitest";
+
+export interface ExampleCase {
+  job: string;
+  title: string;
+  /** Replies the scripted OpenAI-compatible upstream gives, in order; absent: no model is called. */
+  replies?: CompletionReply[];
+  check(stdout: string, upstream: Upstream): void;
+}
+
+export const EXAMPLE_CASES: readonly ExampleCase[] = [
+  {
+    job: "convert",
+    title: "HTML to Markdown",
+    check(stdout) {
+      expect(stdout).toContain("# Quarterly report");
+      expect(stdout).toContain("Revenue grew 12%");
+      expect(stdout).toMatch(/[-*] EMEA/);
+    },
+  },
+  {
+    job: "chat",
+    title: "a completion through the organization's own provider",
+    replies: [{ text: "Bonjour !" }],
+    check(stdout, upstream) {
+      expect(stdout).toContain("Bonjour !");
+      expect(upstream.requests.at(-1)?.body).toMatchObject({ model: "gpt-4o-mini" });
+    },
+  },
+  {
+    job: "extract",
+    title: "structured output and a report grounded in the text",
+    replies: [{ text: JSON.stringify({ invoiceNumber: "INV-2024-001", vendor: "Acme GmbH", total: 120.5 }) }],
+    check(stdout) {
+      expect(stdout).toContain("COMPLETED");
+      expect(stdout).toMatch(/invoiceNumber exact_match/);
+      expect(stdout).toMatch(/vendor exact_match/);
+    },
+  },
+  {
+    job: "knowledge-base",
+    title: "ingest offline, search, resolve the citation",
+    check(stdout) {
+      expect(stdout).toMatch(/^leave\.md \[ 'Leave' \] true ".*30 days of paid leave/);
+    },
+  },
+  {
+    job: "agent",
+    title: "a relayed tool call answered by the app, then the final answer",
+    replies: [
+      { toolCalls: [{ name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) }] },
+      { text: "It is 18 °C in Paris." },
+    ],
+    check(stdout, upstream) {
+      expect(stdout).toContain("completed It is 18 °C in Paris.");
+      expect(JSON.stringify(upstream.requests.at(-1)?.body)).toContain('\\"celsius\\":18');
+    },
+  },
+  {
+    job: "score",
+    title: "the report of a structured output without a model",
+    check(stdout) {
+      expect(stdout).toMatch(/^0 1 \{ score: 1, basis: 'exact_match'/);
+    },
+  },
+  {
+    job: "server",
+    title: "the /v1 API as a fetch handler",
+    check(stdout) {
+      expect(stdout).toMatch(/^200 \{\s+object: 'list'/);
+    },
+  },
+];
+
+/** The environment an example reads to find its model (a reader's own OpenAI-compatible endpoint). */
+export function modelEnv(upstream: Upstream): Record<string, string> {
+  return { OPENAI_BASE_URL: upstream.url, OPENAI_API_KEY: "sk-example" };
+}
