@@ -22,6 +22,7 @@ import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
+import { FileService } from "./files/file-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 
@@ -63,6 +64,8 @@ export class Groundwork {
   readonly extraction: ExtractionService;
   /** Knowledge bases: CRUD with configuration versions, documents, ingestion, reindexing, search and citations. */
   readonly knowledge: KnowledgeService;
+  /** Files of an organization (uploads that knowledge bases attach and agents read). */
+  readonly files: FileService;
   /** Agent runs: start, continue with approvals and relayed outputs, stream. */
   readonly agents: AgentRunner;
   /** Agents themselves: apply definition files, versions, labels, catalog, policy explanations, pending approvals. */
@@ -108,6 +111,7 @@ export class Groundwork {
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
     });
+    this.files = new FileService(options.store);
     this.extraction = new ExtractionService(options.store, this.gateway, {
       settings: config.extraction.settings,
       chatPrices: config.chatPrices,

@@ -55,6 +55,13 @@ export {
 } from "./extraction/extraction-service.js";
 export { gatewayChatModel } from "./extraction/gateway-chat-model.js";
 export {
+  FILE_PURPOSES,
+  type FilePurpose,
+  FileService,
+  type FileUpload,
+  MAX_FILE_BYTES,
+} from "./files/file-service.js";
+export {
   createStoreGateway,
   type StoreGatewayOptions,
   storePlanAllowance,
