@@ -233,17 +233,28 @@ const TSC_FLAGS = [
   "false",
 ] as const;
 
-function tsc(dir: string, args: readonly string[]): Promise<CommandResult> {
+export interface TscOptions {
+  /**
+   * Libraries beyond es2023. An app of `@groundwork/server` needs `dom`: Hono's Node
+   * adapter names web types (`RequestInfo`) that @types/node does not declare.
+   */
+  lib?: readonly string[];
+}
+
+function tsc(dir: string, args: readonly string[], options: TscOptions = {}): Promise<CommandResult> {
   const compiler = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-  return runCommand(process.execPath, [compiler, ...TSC_FLAGS, ...args], { cwd: dir });
+  const flags = TSC_FLAGS.map((flag) =>
+    flag === "es2023" ? ["es2023", ...(options.lib ?? [])].join(",") : flag,
+  );
+  return runCommand(process.execPath, [compiler, ...flags, ...args], { cwd: dir });
 }
 
 /** Typechecks `files` (paths relative to the app) against the types the tarballs ship. */
-export function typecheckInApp(dir: string, files: string[]): Promise<CommandResult> {
-  return tsc(dir, ["--noEmit", ...files]);
+export function typecheckInApp(dir: string, files: string[], options?: TscOptions): Promise<CommandResult> {
+  return tsc(dir, ["--noEmit", ...files], options);
 }
 
 /** Compiles `files` to .js beside them, so a TypeScript example can then run with plain node. */
-export function compileInApp(dir: string, files: string[]): Promise<CommandResult> {
-  return tsc(dir, files);
+export function compileInApp(dir: string, files: string[], options?: TscOptions): Promise<CommandResult> {
+  return tsc(dir, files, options);
 }

@@ -143,9 +143,10 @@ describe("packed packages installed into a fresh app", () => {
       copyFileSync(join(REPO_ROOT, "examples", job, "index.ts"), join(app, `example-${job}.ts`));
       return `example-${job}.ts`;
     });
-    const check = await typecheckInApp(app, files);
+    // The server example pulls in Hono's Node adapter, whose types need the DOM library.
+    const check = await typecheckInApp(app, files, { lib: ["dom"] });
     expect(check.stdout + check.stderr).toBe("");
-    const compile = await compileInApp(app, files);
+    const compile = await compileInApp(app, files, { lib: ["dom"] });
     expect(compile.code, compile.stdout + compile.stderr).toBe(0);
     const upstream = await startOpenAIUpstream({ models: ["gpt-4o-mini"] });
     try {
