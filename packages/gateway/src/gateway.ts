@@ -66,7 +66,7 @@ export class Gateway {
 
   constructor(private readonly options: GatewayOptions) {
     this.clock = options.clock ?? systemClock;
-    this.metering = new UsageMetering(options, this.clock);
+    this.metering = new UsageMetering(options);
     this.targets = new TargetResolver(options);
   }
 

@@ -3,13 +3,7 @@
  * outcome). BYOK calls are recorded at no cost: the organization pays its own
  * provider. Whether usage is left is the allowance's question (plan-allowance.ts).
  */
-import {
-  type ChatRequest,
-  type Clock,
-  estimateTokens,
-  type UsageEvent,
-  type UsageSurface,
-} from "@groundwork/core";
+import { type ChatRequest, estimateTokens, type UsageEvent, type UsageSurface } from "@groundwork/core";
 import type { CallContext, GatewayOptions, UsageMeter } from "./ports.js";
 import { costEur, type TokenPrice } from "./pricing.js";
 
@@ -34,10 +28,7 @@ export class UsageMetering {
   private readonly usage: UsageMeter;
   private readonly chatPrices: Readonly<Record<string, TokenPrice>> | undefined;
 
-  constructor(
-    options: Pick<GatewayOptions, "usage" | "chatPrices">,
-    private readonly clock: Clock,
-  ) {
+  constructor(options: Pick<GatewayOptions, "usage" | "chatPrices">) {
     this.usage = options.usage;
     this.chatPrices = options.chatPrices;
   }

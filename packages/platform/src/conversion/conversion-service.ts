@@ -10,8 +10,9 @@ import {
   DocumentConverter,
   type VisionModel,
 } from "@groundwork/convert";
-import { type Job, type JobContext, JobWorker } from "@groundwork/core";
+import type { Job, JobContext, JobWorker } from "@groundwork/core";
 import type { ConversionTask, ConversionTaskInput, Store } from "@groundwork/store-sqlite";
+import { BackgroundWorker } from "../jobs/background-worker.js";
 import { fetchSource } from "./fetch-source.js";
 
 export const CONVERT_JOB_KIND = "convert";
@@ -41,7 +42,7 @@ export interface StoredTaskRequest {
 }
 
 export class ConversionService {
-  private worker: JobWorker | null = null;
+  private readonly worker: BackgroundWorker;
   /** One converter per service: its parse workers and OCR recognisers are pooled. */
   private readonly converter: DocumentConverter;
 
@@ -49,6 +50,11 @@ export class ConversionService {
     readonly store: Store,
     readonly config: ConversionServiceOptions,
   ) {
+    this.worker = new BackgroundWorker(
+      store.jobs,
+      { [CONVERT_JOB_KIND]: this.handle },
+      { leaseMs: config.leaseMs, pollMs: config.pollMs },
+    );
     this.converter = new DocumentConverter({
       vlmUnavailableMessage: config.vlmUnavailableMessage,
       ...(config.tessdataDir === null ? {} : { ocrOptions: { tessdataDir: config.tessdataDir } }),
@@ -112,7 +118,7 @@ export class ConversionService {
       { organizationId, maxAttempts: 3 },
     );
     this.store.conversionTasks.attachJob(task.id, job.id);
-    this.worker?.poke();
+    this.worker.poke();
     return this.store.conversionTasks.get(task.id) as ConversionTask;
   }
 
@@ -194,19 +200,11 @@ export class ConversionService {
   }
 
   startWorker(): JobWorker {
-    this.worker ??= new JobWorker(
-      this.store.jobs,
-      { [CONVERT_JOB_KIND]: this.handle },
-      { leaseMs: this.config.leaseMs, pollMs: this.config.pollMs },
-    );
-    this.worker.start();
-    return this.worker;
+    return this.worker.start();
   }
 
   async stopWorker(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    await worker?.stop();
+    await this.worker.stop();
   }
 
   /** Stops the worker and ends the converter's parse workers and OCR recognisers. */

@@ -9,7 +9,7 @@ import {
   isGroundworkError,
   type Job,
   type JobContext,
-  JobWorker,
+  type JobWorker,
   notFound,
   type Principal,
 } from "@groundwork/core";
@@ -26,6 +26,7 @@ import {
 import { costEur, type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
 import type { ExtractionConfig } from "@groundwork/scoring";
 import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from "@groundwork/store-sqlite";
+import { BackgroundWorker } from "../jobs/background-worker.js";
 import { gatewayChatModel } from "./gateway-chat-model.js";
 
 export const EXTRACTION_JOB_KIND = "extraction";
@@ -70,13 +71,19 @@ interface JobPayload {
 }
 
 export class ExtractionService {
-  private worker: JobWorker | null = null;
+  private readonly worker: BackgroundWorker;
 
   constructor(
     readonly store: Store,
     readonly gateway: Gateway,
     readonly options: ExtractionServiceOptions = {},
-  ) {}
+  ) {
+    this.worker = new BackgroundWorker(
+      store.jobs,
+      { [EXTRACTION_JOB_KIND]: this.handle },
+      { leaseMs: options.leaseMs, pollMs: options.pollMs },
+    );
+  }
 
   engineFor(principal: Principal): Engine {
     return new ExtractionEngine({
@@ -245,7 +252,7 @@ export class ExtractionService {
       maxAttempts: 3,
     });
     this.store.extractions.attachJob(record.id, job.id);
-    this.worker?.poke();
+    this.worker.poke();
     return this.store.extractions.get(principal.organizationId, record.id) ?? record;
   }
 
@@ -340,19 +347,11 @@ export class ExtractionService {
   }
 
   startWorker(): JobWorker {
-    this.worker ??= new JobWorker(
-      this.store.jobs,
-      { [EXTRACTION_JOB_KIND]: this.handle },
-      { leaseMs: this.options.leaseMs, pollMs: this.options.pollMs },
-    );
-    this.worker.start();
-    return this.worker;
+    return this.worker.start();
   }
 
   async stopWorker(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    await worker?.stop();
+    await this.worker.stop();
   }
 }
 

@@ -5,7 +5,7 @@
  * search). Knowledge bases and their documents are knowledge-bases.ts and
  * knowledge-documents.ts, so one object answers everything about knowledge bases.
  */
-import { type Job, type JobContext, JobWorker, type Principal } from "@groundwork/core";
+import type { Job, JobContext, JobWorker, Principal } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
 import {
   type DocumentParser,
@@ -19,6 +19,7 @@ import {
   type TextSearchLanguage,
 } from "@groundwork/kb";
 import type { Store } from "@groundwork/store-sqlite";
+import { BackgroundWorker } from "../jobs/background-worker.js";
 import { ConverterDocumentParser } from "./document-parser.js";
 import { backgroundPrincipal, GatewayEmbeddingModel, modelStringFor } from "./embedding-bridge.js";
 import type { KnowledgeBasesOptions } from "./knowledge-bases.js";
@@ -44,15 +45,20 @@ export interface KnowledgeSearchRequest {
 
 export class KnowledgeService extends KnowledgeDocuments {
   readonly ingestion: Ingestion;
-  private worker: JobWorker | null = null;
+  private readonly worker: BackgroundWorker;
   private readonly parser: DocumentParser;
 
   constructor(
     store: Store,
     readonly gateway: Gateway,
-    private readonly options: KnowledgeServiceOptions = {},
+    options: KnowledgeServiceOptions = {},
   ) {
     super(store, options);
+    this.worker = new BackgroundWorker(
+      store.jobs,
+      { [KB_INGEST_JOB_KIND]: this.handleIngest, [KB_REINDEX_JOB_KIND]: this.handleReindex },
+      { leaseMs: options.leaseMs, pollMs: options.pollMs },
+    );
     this.parser = options.parser ?? new ConverterDocumentParser();
     this.ingestion = new Ingestion({
       store: store.knowledgeBases,
@@ -76,7 +82,7 @@ export class KnowledgeService extends KnowledgeDocuments {
       { organizationId: revision.organizationId, maxAttempts: MAX_ATTEMPTS },
     );
     this.store.knowledgeBases.setRevisionJob(revision.id, job.id);
-    this.worker?.poke();
+    this.worker.poke();
   }
 
   async enqueueReindex(knowledgeBase: KnowledgeBaseRecord, language: TextSearchLanguage): Promise<void> {
@@ -85,7 +91,7 @@ export class KnowledgeService extends KnowledgeDocuments {
       { knowledgeBaseId: knowledgeBase.id, language },
       { organizationId: knowledgeBase.organizationId, maxAttempts: MAX_ATTEMPTS },
     );
-    this.worker?.poke();
+    this.worker.poke();
   }
 
   readonly handleIngest = async (job: Job, context: JobContext): Promise<IngestionOutcome> => {
@@ -155,30 +161,15 @@ export class KnowledgeService extends KnowledgeDocuments {
 
   /** Runs queued jobs until none is ready: after `addDocuments`, the documents are READY or ERROR (tests, scripts, the CLI's one-shot use). */
   async drain(): Promise<number> {
-    const worker = new JobWorker(
-      this.store.jobs,
-      { [KB_INGEST_JOB_KIND]: this.handleIngest, [KB_REINDEX_JOB_KIND]: this.handleReindex },
-      { leaseMs: this.options.leaseMs ?? 30_000 },
-    );
-    let ran = 0;
-    while (await worker.runOnce()) ran++;
-    return ran;
+    return this.worker.drain();
   }
 
   startWorker(): JobWorker {
-    this.worker ??= new JobWorker(
-      this.store.jobs,
-      { [KB_INGEST_JOB_KIND]: this.handleIngest, [KB_REINDEX_JOB_KIND]: this.handleReindex },
-      { leaseMs: this.options.leaseMs, pollMs: this.options.pollMs },
-    );
-    this.worker.start();
-    return this.worker;
+    return this.worker.start();
   }
 
   async stopWorker(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    await worker?.stop();
+    await this.worker.stop();
     if (this.parser instanceof ConverterDocumentParser) await this.parser.close();
   }
 }
