@@ -9,10 +9,9 @@ const groundwork = createGroundwork({
   store: openStore({ file: ":memory:", secret: "a-long-random-master-secret" }),
 });
 const me = groundwork.principal("acme"); // an organization, created on first use
-groundwork.store.providers.create({
-  organizationId: me.organizationId,
+groundwork.providers.create(me.organizationId, {
   name: "openai",
-  type: "HOSTED_A", // OpenAI-compatible: models are addressed as hosted-a/<model>
+  provider: "HOSTED_A", // OpenAI-compatible: its models are addressed as hosted-a/<model>
   config: { baseUrl: process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1" },
   apiKey: process.env.OPENAI_API_KEY ?? "",
 });

@@ -23,6 +23,7 @@ import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from
 import { ConversionService } from "./conversion/conversion-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { FileService } from "./files/file-service.js";
+import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 
@@ -58,6 +59,8 @@ export class Groundwork {
   readonly store: Store;
   /** Chat, streams, embeddings, responses and models over the built-in service and the organizations' providers. */
   readonly gateway: Gateway;
+  /** The organizations' own provider accounts (create, test, list their models). */
+  readonly providers: ProviderService;
   /** Synchronous conversion and async conversion tasks. */
   readonly conversion: ConversionService;
   /** Schema-version resolution and extractions (in the request or as background jobs). */
@@ -88,6 +91,7 @@ export class Groundwork {
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),
       });
+    this.providers = new ProviderService(options.store, this.gateway);
     const vision =
       config.visionModel !== null && config.builtin !== null
         ? {

@@ -62,6 +62,13 @@ export {
   MAX_FILE_BYTES,
 } from "./files/file-service.js";
 export {
+  type ConnectionTest,
+  type ProviderChanges,
+  type ProviderInput,
+  type ProviderModels,
+  ProviderService,
+} from "./gateway/provider-service.js";
+export {
   createStoreGateway,
   type StoreGatewayOptions,
   storePlanAllowance,

@@ -13,6 +13,6 @@ export function registerGatewayRoutes(app: Hono<AppEnv>, gateway: Gateway): void
   registerAudio(app, gateway);
   registerEmbeddings(app, gateway);
   registerModels(app, gateway);
-  registerProviders(app, gateway);
+  registerProviders(app);
   registerResponses(app, gateway);
 }
