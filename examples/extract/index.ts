@@ -15,14 +15,13 @@ const groundwork = createGroundwork({
   },
 });
 const me = groundwork.principal("acme");
-const schema = groundwork.store.schemas.create(me.organizationId, { name: "invoice", description: null });
-groundwork.store.schemas.commitVersion(schema.id, {
+const schema = groundwork.schemas.create(me.organizationId, { name: "invoice" });
+groundwork.schemas.commitVersion(me.organizationId, schema.id, {
   jsonSchema: {
     type: "object",
     required: ["invoiceNumber", "total"],
     properties: { invoiceNumber: { type: "string" }, vendor: { type: "string" }, total: { type: "number" } },
   },
-  changeDescription: null,
 });
 const record = await groundwork.extraction.extract(me, {
   schemaId: schema.id,

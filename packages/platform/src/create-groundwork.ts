@@ -22,6 +22,7 @@ import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
+import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
 import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
@@ -65,6 +66,8 @@ export class Groundwork {
   readonly conversion: ConversionService;
   /** Schema-version resolution and extractions (in the request or as background jobs). */
   readonly extraction: ExtractionService;
+  /** Schemas, versions, labels, resolve, lint and test runs. */
+  readonly schemas: SchemaService;
   /** Knowledge bases: CRUD with configuration versions, documents, ingestion, reindexing, search and citations. */
   readonly knowledge: KnowledgeService;
   /** Files of an organization (uploads that knowledge bases attach and agents read). */
@@ -122,6 +125,7 @@ export class Groundwork {
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
     });
+    this.schemas = new SchemaService(options.store, this.extraction);
     this.knowledge = new KnowledgeService(options.store, this.gateway, {
       ...(options.documentParser === undefined ? {} : { parser: options.documentParser }),
       builtinEmbeddings: options.builtinEmbeddings ?? config.builtin !== null,

@@ -55,6 +55,12 @@ export {
 } from "./extraction/extraction-service.js";
 export { gatewayChatModel } from "./extraction/gateway-chat-model.js";
 export {
+  type ResolvedSchema,
+  SchemaService,
+  type SchemaTestResult,
+  type SchemaWithLatest,
+} from "./extraction/schema-service.js";
+export {
   FILE_PURPOSES,
   type FilePurpose,
   FileService,

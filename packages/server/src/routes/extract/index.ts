@@ -6,6 +6,6 @@ import { registerSchemaRoutes } from "./schema-routes.js";
 
 export function registerExtractRoutes(app: Hono<AppEnv>): void {
   const service = (c: { var: AppEnv["Variables"] }) => c.var.groundwork.extraction;
-  registerSchemaRoutes(app, service);
+  registerSchemaRoutes(app);
   registerExtractionRoutes(app, service);
 }

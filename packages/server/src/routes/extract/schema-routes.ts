@@ -1,25 +1,10 @@
 /**
  * Schemas, versions, labels, resolve, validate and test (spec document 2, "Schemas, versions,
- * labels"). Viewer reads, Member creates and runs, Admin deletes and deactivates.
+ * labels"). Viewer reads, Member creates and runs, Admin deletes and deactivates. The rules
+ * live in the platform's schema service.
  */
-import {
-  conflict,
-  invalidRequest,
-  notFound,
-  type Page,
-  type Principal,
-  parsePageRequest,
-  toPage,
-} from "@groundwork/core";
-import { lintSchema, schemaDefinitionErrors } from "@groundwork/extract";
-import { isProviderType, PROVIDER_KINDS, parseModelString } from "@groundwork/gateway";
-import { type ExtractionService, failureMessage } from "@groundwork/platform";
-import {
-  LATEST_LABEL,
-  type SchemaRecord,
-  type SchemaVersionRecord,
-  type Store,
-} from "@groundwork/store-sqlite";
+import { type Page, parsePageRequest, toPage } from "@groundwork/core";
+import type { SchemaService } from "@groundwork/platform";
 import type { Context, Hono } from "hono";
 import { readBody } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
@@ -43,267 +28,120 @@ function pageOf<T, V>(
   return toPage(result.items.map(view), request, result.total);
 }
 
-function findSchema(c: Context<AppEnv>): SchemaRecord {
-  const id = c.req.param("schemaId") ?? "";
-  const schema = c.var.store.schemas.get(c.var.principal.organizationId, id);
-  if (schema === null) throw notFound(`No schema ${id}`);
-  return schema;
-}
+export function registerSchemaRoutes(app: Hono<AppEnv>): void {
+  const schemas = (c: Context<AppEnv>): SchemaService => c.var.groundwork.schemas;
+  const org = (c: Context<AppEnv>) => c.var.principal.organizationId;
+  const schemaId = (c: Context<AppEnv>) => c.req.param("schemaId") ?? "";
+  const versionId = (c: Context<AppEnv>) => c.req.param("versionId") ?? "";
+  const page = (c: Context<AppEnv>) =>
+    parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
 
-function findVersion(c: Context<AppEnv>, schema: SchemaRecord): SchemaVersionRecord {
-  const id = c.req.param("versionId") ?? "";
-  const version = c.var.store.schemas.getVersion(c.var.principal.organizationId, schema.id, id);
-  if (version === null) throw notFound(`Schema ${schema.id} has no version ${id}`);
-  return version;
-}
-
-/** A version of this schema a label may point at. */
-function labelTarget(
-  store: Store,
-  principal: Principal,
-  schema: SchemaRecord,
-  versionId: string,
-): SchemaVersionRecord {
-  const version = store.schemas.getVersion(principal.organizationId, schema.id, versionId);
-  if (version === null) {
-    throw notFound(`Schema ${schema.id} has no version ${versionId}`, { param: "schemaVersionId" });
-  }
-  if (!version.active) throw conflict(`Version ${versionId} is deactivated`, { param: "schemaVersionId" });
-  return version;
-}
-
-/** Provider prefixes the organization configured, for the provider-rewrite lint. */
-export function configuredProviders(store: Store, organizationId: string): string[] {
-  return store.providers
-    .list(organizationId)
-    .map((record) => record.type)
-    .filter(isProviderType)
-    .map((type) => PROVIDER_KINDS[type].prefix);
-}
-
-function latestNumber(store: Store, schemaId: string): number | null {
-  return store.schemas.latestVersion(schemaId)?.versionNumber ?? null;
-}
-
-export function registerSchemaRoutes(
-  app: Hono<AppEnv>,
-  service: (c: Context<AppEnv>) => ExtractionService,
-): void {
   // ---- schemas ----
 
   app.get("/v1/schemas", requireRole("viewer"), (c) => {
-    const request = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const store = c.var.store;
-    const result = store.schemas.list(c.var.principal.organizationId, request, c.req.query("search"));
-    return c.json(pageOf(result, request, (schema) => schemaView(schema, latestNumber(store, schema.id))));
+    const request = page(c);
+    const result = schemas(c).list(org(c), request, c.req.query("search"));
+    return c.json(pageOf(result, request, (entry) => schemaView(entry.schema, entry.latestVersionNumber)));
   });
 
   app.post("/v1/schemas", requireRole("member"), async (c) => {
     const body = await readBody(c, createSchemaBody);
-    const schema = c.var.store.schemas.create(c.var.principal.organizationId, {
-      name: body.name,
-      description: body.description ?? null,
-    });
-    return c.json(schemaView(schema), 201);
+    return c.json(schemaView(schemas(c).create(org(c), body)), 201);
   });
 
   app.get("/v1/schemas/:schemaId", requireRole("viewer"), (c) => {
-    const schema = findSchema(c);
-    return c.json(schemaView(schema, latestNumber(c.var.store, schema.id)));
+    const entry = schemas(c).withLatest(schemas(c).get(org(c), schemaId(c)));
+    return c.json(schemaView(entry.schema, entry.latestVersionNumber));
   });
 
   app.put("/v1/schemas/:schemaId", requireRole("member"), async (c) => {
-    const schema = findSchema(c);
+    schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, updateSchemaBody);
-    const updated = c.var.store.schemas.update(c.var.principal.organizationId, schema.id, {
-      ...(body.name === undefined ? {} : { name: body.name }),
-      ...(body.description === undefined ? {} : { description: body.description }),
-    });
-    if (updated === null) throw notFound(`No schema ${schema.id}`);
-    return c.json(schemaView(updated, latestNumber(c.var.store, schema.id)));
+    const entry = schemas(c).update(org(c), schemaId(c), body);
+    return c.json(schemaView(entry.schema, entry.latestVersionNumber));
   });
 
   app.delete("/v1/schemas/:schemaId", requireRole("admin"), (c) => {
-    const schema = findSchema(c);
-    c.var.store.schemas.delete(c.var.principal.organizationId, schema.id);
+    schemas(c).delete(org(c), schemaId(c));
     return c.body(null, 204);
   });
 
   // ---- versions ----
 
   app.post("/v1/schemas/:schemaId/versions", requireRole("member"), async (c) => {
-    const schema = findSchema(c);
+    schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, commitVersionBody);
-    const [error] = schemaDefinitionErrors(body.jsonSchema);
-    if (error !== undefined)
-      throw invalidRequest(error.message, { param: "jsonSchema", code: "invalid_schema" });
-    const version = c.var.store.schemas.commitVersion(schema.id, {
-      jsonSchema: body.jsonSchema as Record<string, unknown>,
-      changeDescription: body.changeDescription ?? null,
-    });
-    return c.json(versionView(version), 201);
+    return c.json(versionView(schemas(c).commitVersion(org(c), schemaId(c), body)), 201);
   });
 
   app.get("/v1/schemas/:schemaId/versions", requireRole("viewer"), (c) => {
-    const schema = findSchema(c);
-    const request = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    return c.json(pageOf(c.var.store.schemas.listVersions(schema.id, request), request, versionView));
+    const request = page(c);
+    return c.json(pageOf(schemas(c).listVersions(org(c), schemaId(c), request), request, versionView));
   });
 
   // Registered before `:versionId` so "latest" is never read as an id.
   app.get("/v1/schemas/:schemaId/versions/latest", requireRole("viewer"), (c) => {
-    const schema = findSchema(c);
-    const version = c.var.store.schemas.latestVersion(schema.id);
-    if (version === null) throw notFound(`Schema ${schema.id} has no active version yet`);
+    const version = schemas(c).latestVersion(org(c), schemaId(c));
     c.header("Deprecation", "true");
-    c.header("Link", `</v1/schemas/${schema.id}/resolve>; rel="successor-version"`);
+    c.header("Link", `</v1/schemas/${version.schemaId}/resolve>; rel="successor-version"`);
     return c.json(versionView(version));
   });
 
-  app.get("/v1/schemas/:schemaId/versions/:versionId", requireRole("viewer"), (c) => {
-    const schema = findSchema(c);
-    return c.json(versionView(findVersion(c, schema)));
-  });
+  app.get("/v1/schemas/:schemaId/versions/:versionId", requireRole("viewer"), (c) =>
+    c.json(versionView(schemas(c).getVersion(org(c), schemaId(c), versionId(c)))),
+  );
 
-  app.put("/v1/schemas/:schemaId/versions/:versionId/activate", requireRole("member"), (c) => {
-    const schema = findSchema(c);
-    const source = findVersion(c, schema);
-    const copy = c.var.store.schemas.commitVersion(schema.id, {
-      jsonSchema: source.jsonSchema,
-      changeDescription: `Re-activated copy of version ${source.versionNumber}`,
-      extractionConfig: source.extractionConfig,
-      copiedFromVersionId: source.id,
-    });
-    return c.json(versionView(copy));
-  });
+  app.put("/v1/schemas/:schemaId/versions/:versionId/activate", requireRole("member"), (c) =>
+    c.json(versionView(schemas(c).activateVersion(org(c), schemaId(c), versionId(c)))),
+  );
 
   app.delete("/v1/schemas/:schemaId/versions/:versionId", requireRole("admin"), (c) => {
-    const schema = findSchema(c);
-    const version = findVersion(c, schema);
-    c.var.store.schemas.deactivateVersion(schema.id, version.id);
+    schemas(c).deactivateVersion(org(c), schemaId(c), versionId(c));
     return c.body(null, 204);
   });
 
   // ---- labels ----
 
-  app.get("/v1/schemas/:schemaId/labels", requireRole("viewer"), (c) => {
-    const schema = findSchema(c);
-    return c.json(c.var.store.schemas.listLabels(schema.id).map(labelView));
-  });
+  app.get("/v1/schemas/:schemaId/labels", requireRole("viewer"), (c) =>
+    c.json(schemas(c).listLabels(org(c), schemaId(c)).map(labelView)),
+  );
 
   app.post("/v1/schemas/:schemaId/labels", requireRole("member"), async (c) => {
-    const schema = findSchema(c);
+    schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, createLabelBody);
-    if (body.name === LATEST_LABEL) {
-      throw conflict(`"${LATEST_LABEL}" is the system label; it moves to each new version by itself`, {
-        param: "name",
-      });
-    }
-    labelTarget(c.var.store, c.var.principal, schema, body.schemaVersionId);
-    if (!c.var.store.schemas.createLabel(schema.id, body.name, body.schemaVersionId)) {
-      throw conflict(`Schema ${schema.id} already has a label "${body.name}"; move it with PUT`, {
-        param: "name",
-      });
-    }
-    return c.json(labelView(c.var.store.schemas.getLabel(schema.id, body.name)!), 201);
+    return c.json(
+      labelView(schemas(c).createLabel(org(c), schemaId(c), body.name, body.schemaVersionId)),
+      201,
+    );
   });
 
   app.put("/v1/schemas/:schemaId/labels/:labelName", requireRole("member"), async (c) => {
-    const schema = findSchema(c);
-    const name = c.req.param("labelName");
+    schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, updateLabelBody);
-    if (name === LATEST_LABEL) {
-      throw conflict(`"${LATEST_LABEL}" is the system label and cannot be moved by hand`);
-    }
-    if (c.var.store.schemas.getLabel(schema.id, name) === null)
-      throw notFound(`Schema ${schema.id} has no label "${name}"`);
-    labelTarget(c.var.store, c.var.principal, schema, body.schemaVersionId);
-    c.var.store.schemas.updateLabel(schema.id, name, body.schemaVersionId);
-    return c.json(labelView(c.var.store.schemas.getLabel(schema.id, name)!));
+    const label = schemas(c).moveLabel(org(c), schemaId(c), c.req.param("labelName"), body.schemaVersionId);
+    return c.json(labelView(label));
   });
 
   app.delete("/v1/schemas/:schemaId/labels/:labelName", requireRole("admin"), (c) => {
-    const schema = findSchema(c);
-    const name = c.req.param("labelName");
-    if (name === LATEST_LABEL) throw conflict(`"${LATEST_LABEL}" is the system label and cannot be deleted`);
-    if (!c.var.store.schemas.deleteLabel(schema.id, name))
-      throw notFound(`Schema ${schema.id} has no label "${name}"`);
+    schemas(c).deleteLabel(org(c), schemaId(c), c.req.param("labelName"));
     return c.body(null, 204);
   });
 
-  app.get("/v1/schemas/:schemaId/resolve", requireRole("viewer"), (c) => {
-    const schema = findSchema(c);
-    const labelName = c.req.query("label") || LATEST_LABEL;
-    const label = c.var.store.schemas.getLabel(schema.id, labelName);
-    if (label === null) throw notFound(`Schema ${schema.id} has no label "${labelName}"`, { param: "label" });
-    const version =
-      label.schemaVersionId === null ? null : c.var.store.schemas.versionById(label.schemaVersionId);
-    if (version === null)
-      throw notFound(`Label "${labelName}" of schema ${schema.id} points at no version yet`, {
-        param: "label",
-      });
-    return c.json({
-      schemaId: schema.id,
-      schemaName: schema.name,
-      versionId: version.id,
-      versionNumber: version.versionNumber,
-      jsonSchema: version.jsonSchema,
-      label: labelName,
-    });
-  });
+  app.get("/v1/schemas/:schemaId/resolve", requireRole("viewer"), (c) =>
+    c.json(schemas(c).resolve(org(c), schemaId(c), c.req.query("label") || undefined)),
+  );
 
   // ---- validate and test ----
 
   app.post("/v1/schemas/:schemaId/validate", requireRole("viewer"), async (c) => {
-    findSchema(c);
+    schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, validateBody);
-    const providers = configuredProviders(c.var.store, c.var.principal.organizationId);
-    return c.json(lintSchema(body.jsonSchema, { providers }));
+    return c.json(schemas(c).validate(org(c), schemaId(c), body.jsonSchema));
   });
 
   app.post("/v1/schemas/:schemaId/test", requireRole("member"), async (c) => {
-    const schema = findSchema(c);
+    schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, testBody);
-    parseModelString(body.model);
-    let jsonSchema: Record<string, unknown>;
-    if (body.jsonSchema === undefined || body.jsonSchema === null) {
-      const latest = c.var.store.schemas.latestVersion(schema.id);
-      if (latest === null) {
-        throw invalidRequest("jsonSchema is required: the schema has no active version to test", {
-          param: "jsonSchema",
-        });
-      }
-      jsonSchema = latest.jsonSchema;
-    } else {
-      const [error] = schemaDefinitionErrors(body.jsonSchema);
-      if (error !== undefined)
-        throw invalidRequest(error.message, { param: "jsonSchema", code: "invalid_schema" });
-      jsonSchema = body.jsonSchema as Record<string, unknown>;
-    }
-    const engine = service(c).engineFor(c.var.principal);
-    try {
-      const run = await engine.extractOnce(
-        { jsonSchema, schemaName: schema.name, inputText: body.sampleText, model: body.model },
-        c.req.raw.signal,
-      );
-      return c.json({
-        success: true,
-        extractedData: run.output,
-        inputTokens: run.inputTokens,
-        outputTokens: run.outputTokens,
-        processingDurationMs: run.durationMs,
-        modelUsed: body.model,
-      });
-    } catch (error) {
-      return c.json({
-        success: false,
-        extractedData: null,
-        inputTokens: 0,
-        outputTokens: 0,
-        processingDurationMs: 0,
-        modelUsed: body.model,
-        errorMessage: failureMessage(error, c.req.raw.signal),
-      });
-    }
+    return c.json(await schemas(c).test(c.var.principal, schemaId(c), body, c.req.raw.signal));
   });
 }

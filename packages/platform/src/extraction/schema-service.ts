@@ -1,0 +1,305 @@
+/**
+ * Schemas, their immutable versions and labels, resolve, lint and test runs (spec
+ * document 2, "Schemas, versions, labels"). Roles are checked at the edge; this
+ * service holds the rules: definitions are valid JSON Schema 2020-12, deactivated
+ * versions take no labels, `latest` is the system label.
+ */
+import { conflict, invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
+import { lintSchema, type SchemaLintResult, schemaDefinitionErrors } from "@groundwork/extract";
+import { isProviderType, PROVIDER_KINDS, parseModelString } from "@groundwork/gateway";
+import {
+  LATEST_LABEL,
+  type SchemaLabelRecord,
+  type SchemaRecord,
+  type SchemaVersionRecord,
+  type Store,
+} from "@groundwork/store-sqlite";
+import { type ExtractionService, failureMessage } from "./extraction-service.js";
+
+export interface SchemaWithLatest {
+  schema: SchemaRecord;
+  /** The number of the newest active version; null while there is none. */
+  latestVersionNumber: number | null;
+}
+
+/** What a test run answers: the model's output for a sample, or why it failed (never thrown). */
+export interface SchemaTestResult {
+  success: boolean;
+  extractedData: unknown;
+  inputTokens: number;
+  outputTokens: number;
+  processingDurationMs: number;
+  modelUsed: string;
+  errorMessage?: string;
+}
+
+export interface ResolvedSchema {
+  schemaId: string;
+  schemaName: string;
+  versionId: string;
+  versionNumber: number;
+  jsonSchema: Record<string, unknown>;
+  label: string;
+}
+
+export class SchemaService {
+  constructor(
+    private readonly store: Store,
+    private readonly extraction: ExtractionService,
+  ) {}
+
+  // ---- schemas ----
+
+  list(
+    organizationId: string,
+    page: PageRequest,
+    search?: string,
+  ): { items: SchemaWithLatest[]; total: number } {
+    const result = this.store.schemas.list(organizationId, page, search);
+    return { items: result.items.map((schema) => this.withLatest(schema)), total: result.total };
+  }
+
+  create(
+    organizationId: string,
+    fields: { name: string; description?: string | null | undefined },
+  ): SchemaRecord {
+    return this.store.schemas.create(organizationId, {
+      name: fields.name,
+      description: fields.description ?? null,
+    });
+  }
+
+  /** A schema of the organization (404 otherwise). */
+  get(organizationId: string, schemaId: string): SchemaRecord {
+    const schema = this.store.schemas.get(organizationId, schemaId);
+    if (schema === null) throw notFound(`No schema ${schemaId}`);
+    return schema;
+  }
+
+  withLatest(schema: SchemaRecord): SchemaWithLatest {
+    return {
+      schema,
+      latestVersionNumber: this.store.schemas.latestVersion(schema.id)?.versionNumber ?? null,
+    };
+  }
+
+  update(
+    organizationId: string,
+    schemaId: string,
+    changes: { name?: string | undefined; description?: string | null | undefined },
+  ): SchemaWithLatest {
+    const schema = this.get(organizationId, schemaId);
+    const updated = this.store.schemas.update(organizationId, schema.id, {
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.description === undefined ? {} : { description: changes.description }),
+    });
+    if (updated === null) throw notFound(`No schema ${schema.id}`);
+    return this.withLatest(updated);
+  }
+
+  delete(organizationId: string, schemaId: string): void {
+    this.store.schemas.delete(organizationId, this.get(organizationId, schemaId).id);
+  }
+
+  // ---- versions ----
+
+  /** Commits a new version (it becomes `latest`); the definition must be valid JSON Schema. */
+  commitVersion(
+    organizationId: string,
+    schemaId: string,
+    input: { jsonSchema: unknown; changeDescription?: string | null | undefined },
+  ): SchemaVersionRecord {
+    const schema = this.get(organizationId, schemaId);
+    return this.store.schemas.commitVersion(schema.id, {
+      jsonSchema: checkedDefinition(input.jsonSchema),
+      changeDescription: input.changeDescription ?? null,
+    });
+  }
+
+  listVersions(organizationId: string, schemaId: string, page: PageRequest) {
+    return this.store.schemas.listVersions(this.get(organizationId, schemaId).id, page);
+  }
+
+  latestVersion(organizationId: string, schemaId: string): SchemaVersionRecord {
+    const schema = this.get(organizationId, schemaId);
+    const version = this.store.schemas.latestVersion(schema.id);
+    if (version === null) throw notFound(`Schema ${schema.id} has no active version yet`);
+    return version;
+  }
+
+  getVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord {
+    const schema = this.get(organizationId, schemaId);
+    const version = this.store.schemas.getVersion(organizationId, schema.id, versionId);
+    if (version === null) throw notFound(`Schema ${schema.id} has no version ${versionId}`);
+    return version;
+  }
+
+  /** Re-activates a version as a copy at the head. */
+  activateVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord {
+    const source = this.getVersion(organizationId, schemaId, versionId);
+    return this.store.schemas.commitVersion(source.schemaId, {
+      jsonSchema: source.jsonSchema,
+      changeDescription: `Re-activated copy of version ${source.versionNumber}`,
+      extractionConfig: source.extractionConfig,
+      copiedFromVersionId: source.id,
+    });
+  }
+
+  deactivateVersion(organizationId: string, schemaId: string, versionId: string): void {
+    const version = this.getVersion(organizationId, schemaId, versionId);
+    this.store.schemas.deactivateVersion(version.schemaId, version.id);
+  }
+
+  // ---- labels ----
+
+  listLabels(organizationId: string, schemaId: string): SchemaLabelRecord[] {
+    return this.store.schemas.listLabels(this.get(organizationId, schemaId).id);
+  }
+
+  createLabel(organizationId: string, schemaId: string, name: string, versionId: string): SchemaLabelRecord {
+    const schema = this.get(organizationId, schemaId);
+    if (name === LATEST_LABEL) {
+      throw conflict(`"${LATEST_LABEL}" is the system label; it moves to each new version by itself`, {
+        param: "name",
+      });
+    }
+    this.labelTarget(organizationId, schema, versionId);
+    if (!this.store.schemas.createLabel(schema.id, name, versionId)) {
+      throw conflict(`Schema ${schema.id} already has a label "${name}"; move it instead of creating it`, {
+        param: "name",
+      });
+    }
+    return this.label(schema, name);
+  }
+
+  moveLabel(organizationId: string, schemaId: string, name: string, versionId: string): SchemaLabelRecord {
+    const schema = this.get(organizationId, schemaId);
+    if (name === LATEST_LABEL) {
+      throw conflict(`"${LATEST_LABEL}" is the system label and cannot be moved by hand`);
+    }
+    this.label(schema, name);
+    this.labelTarget(organizationId, schema, versionId);
+    this.store.schemas.updateLabel(schema.id, name, versionId);
+    return this.label(schema, name);
+  }
+
+  deleteLabel(organizationId: string, schemaId: string, name: string): void {
+    const schema = this.get(organizationId, schemaId);
+    if (name === LATEST_LABEL) throw conflict(`"${LATEST_LABEL}" is the system label and cannot be deleted`);
+    if (!this.store.schemas.deleteLabel(schema.id, name)) {
+      throw notFound(`Schema ${schema.id} has no label "${name}"`);
+    }
+  }
+
+  /** The version a label points at (`latest` by default). */
+  resolve(organizationId: string, schemaId: string, labelName: string = LATEST_LABEL): ResolvedSchema {
+    const schema = this.get(organizationId, schemaId);
+    const label = this.store.schemas.getLabel(schema.id, labelName);
+    if (label === null) throw notFound(`Schema ${schema.id} has no label "${labelName}"`, { param: "label" });
+    const version =
+      label.schemaVersionId === null ? null : this.store.schemas.versionById(label.schemaVersionId);
+    if (version === null) {
+      throw notFound(`Label "${labelName}" of schema ${schema.id} points at no version yet`, {
+        param: "label",
+      });
+    }
+    return {
+      schemaId: schema.id,
+      schemaName: schema.name,
+      versionId: version.id,
+      versionNumber: version.versionNumber,
+      jsonSchema: version.jsonSchema,
+      label: labelName,
+    };
+  }
+
+  // ---- validate and test ----
+
+  /** Errors and lint warnings of a definition, with the provider rewrites the organization can use. */
+  validate(organizationId: string, schemaId: string, jsonSchema: unknown): SchemaLintResult {
+    this.get(organizationId, schemaId);
+    return lintSchema(jsonSchema, { providers: this.configuredProviders(organizationId) });
+  }
+
+  /** One model call on a sample with the given definition, or the latest version's. */
+  async test(
+    principal: Principal,
+    schemaId: string,
+    input: { jsonSchema?: unknown; sampleText: string; model: string },
+    signal?: AbortSignal,
+  ): Promise<SchemaTestResult> {
+    const schema = this.get(principal.organizationId, schemaId);
+    parseModelString(input.model);
+    let jsonSchema: Record<string, unknown>;
+    if (input.jsonSchema === undefined || input.jsonSchema === null) {
+      const latest = this.store.schemas.latestVersion(schema.id);
+      if (latest === null) {
+        throw invalidRequest("jsonSchema is required: the schema has no active version to test", {
+          param: "jsonSchema",
+        });
+      }
+      jsonSchema = latest.jsonSchema;
+    } else {
+      jsonSchema = checkedDefinition(input.jsonSchema);
+    }
+    try {
+      const run = await this.extraction
+        .engineFor(principal)
+        .extractOnce(
+          { jsonSchema, schemaName: schema.name, inputText: input.sampleText, model: input.model },
+          signal,
+        );
+      return {
+        success: true,
+        extractedData: run.output,
+        inputTokens: run.inputTokens,
+        outputTokens: run.outputTokens,
+        processingDurationMs: run.durationMs,
+        modelUsed: input.model,
+      };
+    } catch (error) {
+      return {
+        success: false,
+        extractedData: null,
+        inputTokens: 0,
+        outputTokens: 0,
+        processingDurationMs: 0,
+        modelUsed: input.model,
+        errorMessage: failureMessage(error, signal),
+      };
+    }
+  }
+
+  /** Provider prefixes the organization configured, for the provider-rewrite lint. */
+  configuredProviders(organizationId: string): string[] {
+    return this.store.providers
+      .list(organizationId)
+      .map((record) => record.type)
+      .filter(isProviderType)
+      .map((type) => PROVIDER_KINDS[type].prefix);
+  }
+
+  private label(schema: SchemaRecord, name: string): SchemaLabelRecord {
+    const label = this.store.schemas.getLabel(schema.id, name);
+    if (label === null) throw notFound(`Schema ${schema.id} has no label "${name}"`);
+    return label;
+  }
+
+  /** A version of this schema a label may point at. */
+  private labelTarget(organizationId: string, schema: SchemaRecord, versionId: string): SchemaVersionRecord {
+    const version = this.store.schemas.getVersion(organizationId, schema.id, versionId);
+    if (version === null) {
+      throw notFound(`Schema ${schema.id} has no version ${versionId}`, { param: "schemaVersionId" });
+    }
+    if (!version.active) throw conflict(`Version ${versionId} is deactivated`, { param: "schemaVersionId" });
+    return version;
+  }
+}
+
+/** A definition the extraction engine can use (JSON Schema 2020-12), or the 400 saying why not. */
+function checkedDefinition(jsonSchema: unknown): Record<string, unknown> {
+  const [error] = schemaDefinitionErrors(jsonSchema);
+  if (error !== undefined)
+    throw invalidRequest(error.message, { param: "jsonSchema", code: "invalid_schema" });
+  return jsonSchema as Record<string, unknown>;
+}
