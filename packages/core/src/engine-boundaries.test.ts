@@ -84,4 +84,25 @@ describe("engine boundaries", () => {
     const deps = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
     expect(deps.filter((dep) => FORBIDDEN.some((rule) => rule.test(dep)))).toEqual([]);
   });
+
+  /**
+   * Settings reach engines and the platform as arguments (the platform's typed
+   * config); only the server and the tool server read the environment.
+   */
+  it.each([...present, "platform"])("%s never reads process.env", (name) => {
+    const readers = sourceFiles(join(packagesDir, name, "src")).filter((file) =>
+      /\bprocess\.env\b/.test(readFileSync(file, "utf8")),
+    );
+    expect(readers).toEqual([]);
+  });
+
+  it("the platform imports no HTTP framework, server or tool server", () => {
+    const rules = [/^hono(\/.*)?$/, /^@hono\//, /^@groundwork\/(server|mcp|client)$/];
+    const offenders = sourceFiles(join(packagesDir, "platform", "src")).flatMap((file) =>
+      importedSpecifiers(readFileSync(file, "utf8"))
+        .filter((spec) => rules.some((rule) => rule.test(spec)))
+        .map((spec) => `${file}: ${spec}`),
+    );
+    expect(offenders).toEqual([]);
+  });
 });
