@@ -1,8 +1,9 @@
-import { type ConversionService, createGroundwork } from "@groundwork/platform";
+import type { ConversionService } from "@groundwork/platform";
 import { buildTextPng } from "@groundwork/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { b64, conversionApp, json } from "../../../test/convert-test-support.js";
 import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
-import { type App, createApp } from "../../app.js";
+import type { App } from "../../app.js";
 
 let tenant: TestTenant;
 let app: App;
@@ -10,22 +11,12 @@ let service: ConversionService;
 
 beforeEach(() => {
   tenant = createTestTenant("enterprise");
-  const groundwork = createGroundwork({
-    store: tenant.store,
-    config: { workers: { leaseMs: 2000, pollMs: 20 } },
-  });
-  service = groundwork.conversion;
-  app = createApp({ groundwork });
+  ({ app, service } = conversionApp(tenant.store, { workers: { leaseMs: 2000, pollMs: 20 } }));
 });
 afterEach(async () => {
   await service.stopWorker();
   tenant.store.close();
 });
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
-type Body = any;
-const json = (response: Response): Promise<Body> => response.json() as Promise<Body>;
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
 function post(path: string, body: unknown) {
   return app.request(path, {

@@ -1,41 +1,26 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type ConversionService, createGroundwork, type GroundworkConfigInput } from "@groundwork/platform";
+import type { ConversionService } from "@groundwork/platform";
 import { openStore, type Store } from "@groundwork/store-sqlite";
 import { buildCsv, buildDocx, buildPdf, buildTxt, makeTempDir } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { b64, conversionApp, json } from "../../../test/convert-test-support.js";
 import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
-import { type App, createApp } from "../../app.js";
-import { SERVER_SETTING_NAMES } from "../../config.js";
+import type { App } from "../../app.js";
 
 let tenant: TestTenant;
 let app: App;
 let service: ConversionService;
 
-/** The app over a platform with this config; refusals name the server's variables, as under `groundwork serve`. */
-function build(store: Store, config: GroundworkConfigInput): { app: App; service: ConversionService } {
-  const groundwork = createGroundwork({
-    store,
-    config: { settingNames: SERVER_SETTING_NAMES, ...config },
-  });
-  return { app: createApp({ groundwork }), service: groundwork.conversion };
-}
-
 beforeEach(() => {
   tenant = createTestTenant("enterprise");
-  ({ app, service } = build(tenant.store, { workers: { leaseMs: 2000, pollMs: 20 } }));
+  ({ app, service } = conversionApp(tenant.store, { workers: { leaseMs: 2000, pollMs: 20 } }));
 });
 afterEach(async () => {
   await service.stopWorker();
   tenant.store.close();
 });
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
-type Body = any;
-const json = (response: Response): Promise<Body> => response.json() as Promise<Body>;
-
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
 function post(path: string, body: unknown, key = tenant.keys.member) {
   return app.request(path, {
@@ -252,7 +237,7 @@ describe("http sources", () => {
   });
 
   it("fetches with the given headers, follows same-scheme redirects, refuses file: redirects, caps size and time", async () => {
-    ({ app, service } = build(tenant.store, {
+    ({ app, service } = conversionApp(tenant.store, {
       allowPrivateNetwork: true,
       conversion: { maxFetchBytes: 1024, fetchTimeoutMs: 300 },
     }));
@@ -411,7 +396,7 @@ describe("restart mid-task", () => {
     const store = openStore({ file });
     const organization = store.organizations.ensure("acme", "enterprise").organization;
     const member = store.apiKeys.create({ organizationId: organization.id, role: "member" }).key;
-    return { store, member, ...build(store, { workers }) };
+    return { store, member, ...conversionApp(store, { workers }) };
   }
 
   it("resumes a task whose server died while processing it", async () => {
