@@ -181,6 +181,30 @@ describe("MemoryService", () => {
     });
   });
 
+  it("enforces the per-member byte quota, counting the replaced file's bytes as freed", () => {
+    const scope = { organizationId: ada.organizationId, memberId: ada.apiKeyId };
+    store.memoryFiles.create(scope, "/memories/large", {
+      content: "",
+      size: 10_485_700,
+      sha256: "",
+      lineCount: 0,
+    });
+    memory().write(ada, { command: "create", path: "/memories/small", content: "x".repeat(60) });
+    expect(
+      failure(() => memory().write(ada, { command: "create", path: "/memories/more", content: "x" })),
+    ).toEqual({
+      status: 413,
+      code: "memory_quota_exceeded",
+      param: null,
+    });
+    memory().write(ada, {
+      command: "create",
+      path: "/memories/small",
+      content: "y".repeat(60),
+      overwrite: true,
+    });
+  });
+
   it("keeps members apart, lists usage, forgets and erases", () => {
     memory().write(ada, { command: "create", path: "/memories/a", content: "ada's" });
     memory().write(bob, { command: "create", path: "/memories/a", content: "bob's file" });
