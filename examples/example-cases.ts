@@ -65,6 +65,34 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "memory",
+    title: "an agent's relayed memory tool answered from the member's own memory",
+    replies: [
+      {
+        toolCalls: [
+          {
+            name: "memory",
+            arguments: JSON.stringify({
+              command: "create",
+              path: "/memories/user.md",
+              content: "Prefers tea.\n",
+            }),
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: "memory", arguments: JSON.stringify({ command: "view", path: "/memories/user.md" }) },
+        ],
+      },
+      { text: "Noted: tea it is." },
+    ],
+    check(stdout, upstream) {
+      expect(stdout).toContain("completed Noted: tea it is. [ '/memories/user.md 13B' ]");
+      expect(JSON.stringify(upstream.requests.at(-1)?.body)).toContain("Prefers tea.");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

@@ -22,6 +22,7 @@ export {
   MODEL_STRING_PATTERN,
   NON_CONFIGURABLE_TOOL_TYPES,
 } from "./definition-schema.js";
+export * from "./memory/index.js";
 export {
   type ConversationMode,
   canRemember,

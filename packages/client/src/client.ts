@@ -323,6 +323,27 @@ export class GroundworkClient {
     delete: (id: string) => this.request<T.JsonObject | undefined>("DELETE", `/v1/files/${enc(id)}`),
     download: (id: string) => this.request<RawBody>("GET", `/v1/files/${enc(id)}/content`, { raw: true }),
   };
+
+  // ---- memory (PLATFORM.md §3): the calling key's own tree, and Admin usage and erasure ----
+
+  /** `GET /v1/me`: the calling key, its organization, role and plan. */
+  readonly me = () => this.request<T.Me>("GET", "/v1/me");
+
+  readonly memory = {
+    list: (query?: T.PageQuery & { prefix?: string }) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/me/memory/files", { query: { ...query } }),
+    read: (query: { path: string; startLine?: number; endLine?: number }) =>
+      this.request<T.JsonObject>("GET", "/v1/me/memory/file", { query: { ...query } }),
+    write: (command: T.MemoryWriteCommand) =>
+      this.request<T.JsonObject>("POST", "/v1/me/memory/file", { json: command }),
+    delete: (query: { path: string; ifMatch?: string }) =>
+      this.request<void>("DELETE", "/v1/me/memory/file", { query: { ...query } }),
+    forget: () => this.request<T.ErasedMemory>("DELETE", "/v1/me/memory"),
+    usage: (page?: T.PageQuery) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/memory/usage", { query: { ...page } }),
+    erase: (memberId: string) =>
+      this.request<T.ErasedMemory>("DELETE", `/v1/memory/members/${enc(memberId)}`),
+  };
 }
 
 function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {

@@ -103,3 +103,31 @@ export interface ConvertFileInput {
   pipeline?: "fast" | "ocr" | "vlm";
   options?: JsonObject;
 }
+
+/** `GET /v1/me`: the member is the API key. */
+export interface Me {
+  keyId: string;
+  organizationId: string;
+  role: string;
+  plan: string;
+}
+
+/** A memory write (`POST /v1/me/memory/file`); the server checks which fields each command needs. */
+export interface MemoryWriteCommand {
+  command: "create" | "str_replace" | "insert" | "rename";
+  path: string;
+  content?: string;
+  overwrite?: boolean;
+  oldStr?: string;
+  newStr?: string;
+  insertLine?: number;
+  insertText?: string;
+  newPath?: string;
+  ifMatch?: string;
+}
+
+export interface ErasedMemory {
+  memberId: string;
+  deletedFiles: number;
+  freedBytes: number;
+}

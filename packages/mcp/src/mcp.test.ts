@@ -74,6 +74,13 @@ describe("streamable HTTP transport", () => {
       "svc_create_provider",
       "svc_transcribe_audio",
       "svc_get_api_docs",
+      "svc_list_my_memory_files",
+      "svc_read_my_memory_file",
+      "svc_write_my_memory_file",
+      "svc_delete_my_memory_file",
+      "svc_forget_my_memory",
+      "svc_list_member_memory_usage",
+      "svc_erase_member_memory",
     ]) {
       expect(names).toContain(required);
     }
@@ -156,6 +163,60 @@ describe("streamable HTTP transport", () => {
     const agent = await call("svc_create_response", { model: "agent/nobody", input: "x" });
     expect(agent.isError).toBe(true);
     expect(agent.structuredContent?.error).toMatchObject({ status: 404 });
+  });
+
+  it("keeps the caller's memory through the seven memory tools", async () => {
+    const created = await call("svc_write_my_memory_file", {
+      command: "create",
+      path: "/memories/prefs.md",
+      content: "likes tea\n",
+    });
+    expect(created.structuredContent).toMatchObject({ path: "/memories/prefs.md", lineCount: 1 });
+    const sha256 = created.structuredContent?.sha256 as string;
+    const edited = await call("svc_write_my_memory_file", {
+      command: "str_replace",
+      path: "/memories/prefs.md",
+      oldStr: "tea",
+      newStr: "green tea",
+      ifMatch: sha256,
+    });
+    expect(edited.isError).toBeFalsy();
+    const stale = await call("svc_write_my_memory_file", {
+      command: "insert",
+      path: "/memories/prefs.md",
+      insertLine: 0,
+      insertText: "x",
+      ifMatch: sha256,
+    });
+    expect(stale.isError).toBe(true);
+    expect(stale.structuredContent?.error).toMatchObject({ status: 409 });
+    const read = await call("svc_read_my_memory_file", {
+      path: "/memories/prefs.md",
+      startLine: 1,
+      endLine: -1,
+    });
+    expect(read.structuredContent).toMatchObject({ content: "likes green tea\n", startLine: 1, endLine: 1 });
+    const listed = await call("svc_list_my_memory_files", { prefix: "/memories" });
+    expect(listed.structuredContent).toMatchObject({ totalElements: 1 });
+    const usage = await call("svc_list_member_memory_usage", {});
+    const [member] = (usage.structuredContent?.content ?? []) as Array<{
+      memberId: string;
+      totalBytes: number;
+    }>;
+    expect(member?.totalBytes).toBe(16);
+    expect(await call("svc_delete_my_memory_file", { path: "/memories/prefs.md" })).toMatchObject({
+      structuredContent: { ok: true },
+    });
+    await call("svc_write_my_memory_file", { command: "create", path: "/memories/a", content: "1" });
+    expect((await call("svc_forget_my_memory")).structuredContent).toMatchObject({ deletedFiles: 1 });
+    expect((await call("svc_erase_member_memory", { memberId: member?.memberId })).structuredContent).toEqual(
+      {
+        memberId: member?.memberId,
+        deletedFiles: 0,
+        freedBytes: 0,
+      },
+    );
+    expect((await call("svc_read_my_memory_file", { path: "/memories/../x" })).isError).toBe(true);
   });
 
   it("serves the project's own API docs", async () => {

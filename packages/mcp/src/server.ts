@@ -14,6 +14,7 @@ import { agentTools } from "./tools/agents.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
 import { gatewayTools } from "./tools/gateway.js";
+import { memoryTools } from "./tools/memory.js";
 import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
 
@@ -40,6 +41,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...conversionTools,
     ...knowledgeTools,
     ...fileTools,
+    ...memoryTools,
     ...apiDocTools(docsDir),
   ];
 }

@@ -18,6 +18,7 @@ export type ToolGroup =
   | "Document Conversion"
   | "Knowledge Bases"
   | "Files"
+  | "Memory"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -27,6 +27,7 @@ import { FileService } from "./files/file-service.js";
 import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
+import { MemoryService } from "./memory/memory-service.js";
 
 export interface GroundworkOptions {
   store: Store;
@@ -76,6 +77,8 @@ export class Groundwork {
   readonly agents: AgentRunner;
   /** Agents themselves: apply definition files, versions, labels, catalog, policy explanations, pending approvals. */
   readonly agentManagement: AgentManagement;
+  /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
+  readonly memory: MemoryService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -153,6 +156,7 @@ export class Groundwork {
       },
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
+    this.memory = new MemoryService(options.store);
   }
 
   /**

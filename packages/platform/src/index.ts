@@ -103,6 +103,18 @@ export {
   type KnowledgeServiceOptions,
 } from "./knowledge/knowledge-service.js";
 export {
+  type MemoryWriteCommand,
+  type MemoryWriteInput,
+  memoryWriteCommand,
+} from "./memory/memory-commands.js";
+export {
+  type ErasedMemory,
+  type MemberUsage,
+  type MemoryFileContent,
+  MemoryService,
+  type MemoryWriteResult,
+} from "./memory/memory-service.js";
+export {
   DEFAULT_PRIVATE_NETWORK_SETTING,
   guardedFetch,
   isPrivateAddress,

@@ -20,6 +20,8 @@ import { registerExtractRoutes } from "./routes/extract/index.js";
 import { registerFileRoutes } from "./routes/files/index.js";
 import { registerGatewayRoutes } from "./routes/gateway/index.js";
 import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.js";
+import { registerMeRoutes } from "./routes/me/index.js";
+import { registerMemoryRoutes } from "./routes/memory/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
 
 export type AppOptions = (
@@ -89,6 +91,8 @@ export function createApp(options: AppOptions): App {
   registerKnowledgeBaseRoutes(app);
   registerFileRoutes(app);
   registerAgentRoutes(app);
+  registerMeRoutes(app);
+  registerMemoryRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -32,6 +32,14 @@ export { type AcceptedUpload, metadataMatches } from "./kb-documents.js";
 export { anyTermQuery, SqliteKeywordIndex } from "./kb-keyword-index.js";
 export { type KbIndexOptions, SqliteVectorIndex } from "./kb-vector-index.js";
 export { KnowledgeBaseStore } from "./knowledge-bases.js";
+export {
+  type MemberMemoryUsage,
+  type MemberScope,
+  type MemoryFileRecord,
+  MemoryFileStore,
+  type MemoryFileWithContent,
+  type MemoryText,
+} from "./memory-files.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { type Organization, OrganizationStore } from "./organizations.js";
 export { type ProviderRecord, ProviderStore } from "./providers.js";

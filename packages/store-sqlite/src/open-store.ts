@@ -9,6 +9,7 @@ import { FileStore } from "./files.js";
 import { SqliteKeywordIndex } from "./kb-keyword-index.js";
 import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { KnowledgeBaseStore } from "./knowledge-bases.js";
+import { MemoryFileStore } from "./memory-files.js";
 import { OrganizationStore } from "./organizations.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
@@ -30,6 +31,7 @@ export interface Store {
   readonly kbVectors: SqliteVectorIndex;
   readonly kbKeywords: SqliteKeywordIndex;
   readonly agents: AgentStore;
+  readonly memoryFiles: MemoryFileStore;
   close(): void;
 }
 
@@ -63,6 +65,7 @@ export function openStore(options: OpenStoreOptions): Store {
     kbVectors: new SqliteVectorIndex(db),
     kbKeywords: new SqliteKeywordIndex(db),
     agents: new AgentStore(db, clock, ids),
+    memoryFiles: new MemoryFileStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -12,7 +12,6 @@ import type { AppEnv } from "../http/env.js";
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   { paths: ["/v1/responses/*"], area: "Stored responses" },
   { paths: ["/v1/conversations", "/v1/conversations/*"], area: "Conversations" },
-  { paths: ["/v1/me", "/v1/me/*", "/v1/memory/*"], area: "Memory" },
   {
     paths: ["/v1/skills", "/v1/skills/*", "/v1/agents/:agentId/skills", "/v1/agents/:agentId/tool-catalogs"],
     area: "Skills",

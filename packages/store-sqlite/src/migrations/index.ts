@@ -8,6 +8,7 @@ import { conversionTasks } from "./003-conversion-tasks.js";
 import { schemasExtractions } from "./004-schemas-extractions.js";
 import { knowledgeBases } from "./005-knowledge-bases.js";
 import { agents } from "./006-agents.js";
+import { memory } from "./007-memory.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   schemasExtractions,
   knowledgeBases,
   agents,
+  memory,
 ];
