@@ -19,3 +19,22 @@ describe("XLSX structure", () => {
     expect(md).toBe("## Prices\n\n| Item |\n| --- |\n| Bolt |\n");
   });
 });
+
+describe("XLSX table regions", () => {
+  it("blocks separated by an empty row or column become separate tables, top to bottom then left to right", async () => {
+    const md = await xlsxToMarkdown(
+      buildXlsx([
+        {
+          name: "Data",
+          rows: [["Name", "Qty", "", "Code"], ["Bolt", 5, "", "A1"], [], ["Region", "Sales"], ["North", 10]],
+        },
+      ]),
+    );
+    const tables = [
+      "| Name | Qty |\n| --- | --- |\n| Bolt | 5 |",
+      "| Code |\n| --- |\n| A1 |",
+      "| Region | Sales |\n| --- | --- |\n| North | 10 |",
+    ];
+    expect(md).toBe(`## Data\n\n${tables.join("\n\n")}\n`);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * XLSX and CSV through SheetJS. Each sheet becomes a sheet boundary plus one
- * table. Sheets are measured before their cells are materialised so a huge one
+ * table per region of cells (regions are separated by empty rows or columns); a CSV is one table. Sheets are measured before their cells are materialised so a huge one
  * fails the document instead of the process (`maxSheetRows`, `maxSheetCells`).
  */
 
@@ -8,6 +8,7 @@ import { DocumentError } from "../document-error.js";
 import type { Block } from "../document-model.js";
 import { compactMetadata, documentOf, type ParsedDocument, type ParseOptions } from "./parse-context.js";
 import { decodeText } from "./plain-text.js";
+import { tableRegions } from "./table-regions.js";
 
 type SheetJs = typeof import("xlsx");
 
@@ -57,13 +58,17 @@ function sheetBlocks(
         );
       }
     }
-    const rows = trimRows(
-      XLSX.utils
-        .sheet_to_json<string[]>(sheet, { header: 1, raw: false, defval: "", blankrows: true })
-        .map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : String(cell)))),
-    );
-    if (!isCsv) blocks.push({ type: "section", kind: "sheet", index: index + 1, title: name });
-    if (rows.length > 0) blocks.push({ type: "table", rows, header: true });
+    const grid = XLSX.utils
+      .sheet_to_json<string[]>(sheet, { header: 1, raw: false, defval: "", blankrows: true })
+      .map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : String(cell))));
+    if (isCsv) {
+      // A CSV is one table by construction; an empty line or column in it is data, not a gap.
+      const rows = trimRows(grid);
+      if (rows.length > 0) blocks.push({ type: "table", rows, header: true });
+      return;
+    }
+    blocks.push({ type: "section", kind: "sheet", index: index + 1, title: name });
+    for (const rows of tableRegions(grid)) blocks.push({ type: "table", rows, header: true });
   });
   return blocks;
 }
