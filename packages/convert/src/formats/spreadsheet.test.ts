@@ -1,4 +1,4 @@
-import { buildXlsx } from "@groundwork/testkit";
+import { buildOverdeclaredXlsx, buildXlsx } from "@groundwork/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { DocumentConverter } from "../converter.js";
 
@@ -36,5 +36,17 @@ describe("XLSX table regions", () => {
       "| Region | Sales |\n| --- | --- |\n| North | 10 |",
     ];
     expect(md).toBe(`## Data\n\n${tables.join("\n\n")}\n`);
+  });
+});
+
+describe("XLSX limits count real cells", () => {
+  it("converts a sheet whose declared range is the whole grid but which holds two cells", async () => {
+    const md = await xlsxToMarkdown(await buildOverdeclaredXlsx("A1:XFD1048576"));
+    expect(md).toBe("## Wide\n\n| Name |\n| --- |\n| Bolt |\n");
+  });
+
+  it("converts a sheet whose declared range passes the cell cap but not the row cap", async () => {
+    const md = await xlsxToMarkdown(await buildOverdeclaredXlsx("A1:Z99999"));
+    expect(md).toBe("## Wide\n\n| Name |\n| --- |\n| Bolt |\n");
   });
 });

@@ -1,31 +1,40 @@
 /**
- * Splits a sheet's grid into its table regions: blocks of cells separated by fully empty rows or
+ * Splits a sheet's cells into its table regions: blocks of cells separated by fully empty rows or
  * columns. People put several tables on one sheet; rendered as one grid they become a single
- * padded table whose header row belongs to only one of them.
+ * padded table whose header row belongs to only one of them. Works on the real cells only, so a
+ * sheet whose declared range is huge but holds few cells costs what its cells cost.
  */
 
-interface Box {
-  top: number;
-  bottom: number; // exclusive
-  left: number;
-  right: number; // exclusive
+export interface SheetCell {
+  /** 0-based row and column. */
+  r: number;
+  c: number;
+  text: string;
 }
 
-const isEmpty = (cell: string | undefined): boolean => cell === undefined || cell.trim() === "";
+export interface TableRegion {
+  top: number;
+  left: number;
+  height: number;
+  width: number;
+  cells: SheetCell[];
+}
 
-/** Runs of indexes in [from, to) for which `filled` holds, in order. */
-function runs(from: number, to: number, filled: (i: number) => boolean): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let start = -1;
-  for (let i = from; i < to; i++) {
-    if (filled(i)) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      out.push([start, i]);
-      start = -1;
+/** Groups of `cells` whose `key` values are consecutive, in ascending order of the key. */
+function runs(cells: SheetCell[], key: (cell: SheetCell) => number): SheetCell[][] {
+  const sorted = [...cells].sort((a, b) => key(a) - key(b));
+  const out: SheetCell[][] = [];
+  let current: SheetCell[] = [];
+  let last = Number.NEGATIVE_INFINITY;
+  for (const cell of sorted) {
+    if (key(cell) > last + 1 && current.length > 0) {
+      out.push(current);
+      current = [];
     }
+    current.push(cell);
+    last = key(cell);
   }
-  if (start >= 0) out.push([start, to]);
+  if (current.length > 0) out.push(current);
   return out;
 }
 
@@ -33,41 +42,44 @@ function runs(from: number, to: number, filled: (i: number) => boolean): Array<[
  * Recursive XY cut: split by empty rows first, then by empty columns inside each band, until no
  * cut remains. Regions come out top to bottom, then left to right within a band.
  */
-function cut(grid: readonly (readonly string[])[], box: Box, out: Box[]): void {
-  const rowFilled = (r: number) => {
-    const row = grid[r] ?? [];
-    for (let c = box.left; c < box.right; c++) if (!isEmpty(row[c])) return true;
-    return false;
-  };
-  const bands = runs(box.top, box.bottom, rowFilled);
-  if (bands.length === 0) return;
+function cut(cells: SheetCell[], out: TableRegion[]): void {
+  const bands = runs(cells, (cell) => cell.r);
   if (bands.length > 1) {
-    for (const [top, bottom] of bands) cut(grid, { ...box, top, bottom }, out);
+    for (const band of bands) cut(band, out);
     return;
   }
-  const [top, bottom] = bands[0] as [number, number];
-  const colFilled = (c: number) => {
-    for (let r = top; r < bottom; r++) if (!isEmpty(grid[r]?.[c])) return true;
-    return false;
-  };
-  const columns = runs(box.left, box.right, colFilled);
-  if (columns.length === 1) {
-    const [left, right] = columns[0] as [number, number];
-    out.push({ top, bottom, left, right });
+  const columns = runs(cells, (cell) => cell.c);
+  if (columns.length > 1) {
+    for (const column of columns) cut(column, out);
     return;
   }
-  for (const [left, right] of columns) cut(grid, { top, bottom, left, right }, out);
+  let top = Number.POSITIVE_INFINITY;
+  let bottom = -1;
+  let left = Number.POSITIVE_INFINITY;
+  let right = -1;
+  for (const { r, c } of cells) {
+    top = Math.min(top, r);
+    bottom = Math.max(bottom, r);
+    left = Math.min(left, c);
+    right = Math.max(right, c);
+  }
+  out.push({ top, left, height: bottom - top + 1, width: right - left + 1, cells });
 }
 
-/** The grid's table regions in reading order, each a rectangular block of cell texts. */
-export function tableRegions(grid: readonly (readonly string[])[]): string[][][] {
-  let width = 0;
-  for (const row of grid) width = Math.max(width, row.length);
-  const boxes: Box[] = [];
-  cut(grid, { top: 0, bottom: grid.length, left: 0, right: width }, boxes);
-  return boxes.map((box) =>
-    grid
-      .slice(box.top, box.bottom)
-      .map((row) => Array.from({ length: box.right - box.left }, (_, i) => row[box.left + i] ?? "")),
-  );
+/** The table regions of the non-blank cells, in reading order. Whitespace-only cells are blank. */
+export function tableRegions(cells: readonly SheetCell[]): TableRegion[] {
+  const filled = cells.filter((cell) => cell.text.trim() !== "");
+  const out: TableRegion[] = [];
+  if (filled.length > 0) cut(filled, out);
+  return out;
+}
+
+/** A region as the rectangular rows of cell texts a table block holds. */
+export function regionRows(region: TableRegion): string[][] {
+  const rows = Array.from({ length: region.height }, () => new Array<string>(region.width).fill(""));
+  for (const cell of region.cells) {
+    const row = rows[cell.r - region.top];
+    if (row !== undefined) row[cell.c - region.left] = cell.text;
+  }
+  return rows;
 }
