@@ -140,9 +140,9 @@ describe("every input format, every output format", () => {
       },
     ]);
     const { md, text, json, html, metadata } = await convertOne(xlsx, "prices.xlsx");
-    expect(md).toContain("## Sheet 1: Prices");
+    expect(md).toContain("## Prices\n\n| Item");
     expect(md).toContain("| Item | Price |\n| --- | --- |\n| Bolt | 0.25 |");
-    expect(md).toContain("## Sheet 2: Stock");
+    expect(md).toContain("## Stock\n\n| Item");
     expect(text).toContain("Bolt\t500");
     expect(html).toContain("<th>Qty</th>");
     expect(json.blocks.filter((b) => b.type === "section")).toHaveLength(2);
@@ -172,7 +172,8 @@ describe("every input format, every output format", () => {
       },
     ]);
     const { md, text, html, json } = await convertOne(pptx, "deck.pptx");
-    expect(md).toContain("## Slide 1: Roadmap 2025");
+    expect(md).toContain("## Roadmap 2025\n\n- Launch");
+    expect(md.match(/Roadmap 2025/g)).toHaveLength(1);
     expect(md).toContain("- Launch in spring\n- Scale in autumn");
     expect(md).toContain("| Quarter | Revenue |");
     expect(md).toContain("Notes: Mention the budget");

@@ -12,9 +12,9 @@ export interface ConversionLimits {
   maxCompressionRatio: number;
   /** Containers inside containers (zip in zip in mail …). */
   maxNestingDepth: number;
-  /** Rows of one sheet (XLSX, CSV). */
+  /** Rows of one sheet that hold cells (XLSX; CSV lines), whatever range the sheet declares. */
   maxSheetRows: number;
-  /** Cells of a whole workbook. */
+  /** Cells a whole workbook holds; also caps the slots of one sheet's rendered tables. */
   maxSheetCells: number;
   /** Heap of one parse worker, in MiB; a document that needs more fails alone. */
   workerHeapMb: number;

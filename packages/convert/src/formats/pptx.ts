@@ -1,6 +1,6 @@
 /**
  * PPTX through jszip and the slide XML (DrawingML): slides in presentation order,
- * title placeholders as headings, bullet paragraphs as lists, tables, pictures
+ * each headed by its title placeholder (the slide boundary's title), bullet paragraphs as lists, tables, pictures
  * with their descriptions, and speaker notes.
  */
 import type JSZip from "jszip";
@@ -10,9 +10,14 @@ import { decodeEntities } from "./html.js";
 import { readCoreProperties } from "./ooxml-core.js";
 import { documentOf, type ParsedDocument, type ParseOptions } from "./parse-context.js";
 
+// PowerPoint writes a soft line break as `<a:br><a:rPr …/></a:br>`, not only `<a:br/>`; either
+// must become a space or the words on both sides of it run together.
+const RUN_TEXT =
+  /<a:t(?:\s[^>]*)?>([\s\S]*?)<\/a:t>|<a:br\b[^>]*\/>|<a:br\b[^>]*>[\s\S]*?<\/a:br>|<a:tab\s*\/>/g;
+
 function paragraphText(xml: string): string {
   let text = "";
-  for (const m of xml.matchAll(/<a:t(?:\s[^>]*)?>([\s\S]*?)<\/a:t>|<a:br\s*\/>|<a:tab\s*\/>/g)) {
+  for (const m of xml.matchAll(RUN_TEXT)) {
     text += m[1] === undefined ? " " : decodeEntities(m[1]);
   }
   return normalizeInline(text);
@@ -76,9 +81,13 @@ async function slideBlocks(zip: JSZip, path: string, index: number, embedImages:
       const phType = placeholder === undefined ? null : (/\btype="(\w+)"/.exec(placeholder)?.[1] ?? "body");
       const found = paragraphs(sp);
       if (found.length === 0) continue;
-      if (phType === "title" || phType === "ctrTitle") {
+      if ((phType === "title" || phType === "ctrTitle") && title === null) {
+        // The slide's boundary carries its title and renders as its heading (docs/decisions.md, C5).
         title = found.map((p) => p.text).join(" ");
-        blocks.push({ type: "heading", level: 2, text: title });
+        continue;
+      }
+      if (phType === "title" || phType === "ctrTitle") {
+        blocks.push({ type: "heading", level: 2, text: found.map((p) => p.text).join(" ") });
         continue;
       }
       if (phType === "subTitle") {

@@ -1,13 +1,15 @@
 /**
  * XLSX and CSV through SheetJS. Each sheet becomes a sheet boundary plus one
- * table. Sheets are measured before their cells are materialised so a huge one
- * fails the document instead of the process (`maxSheetRows`, `maxSheetCells`).
+ * table per region of cells (regions are separated by empty rows or columns); a CSV is one table.
+ * The caps (`maxSheetRows`, `maxSheetCells`) count the cells a sheet really holds, not its declared
+ * range, and are checked before any table is materialised.
  */
 
 import { DocumentError } from "../document-error.js";
 import type { Block } from "../document-model.js";
 import { compactMetadata, documentOf, type ParsedDocument, type ParseOptions } from "./parse-context.js";
 import { decodeText } from "./plain-text.js";
+import { regionRows, type SheetCell, tableRegions } from "./table-regions.js";
 
 type SheetJs = typeof import("xlsx");
 
@@ -27,6 +29,40 @@ function trimRows(rows: string[][]): string[][] {
   return kept.map((row) => Array.from({ length: width }, (_, i) => String(row[i] ?? "")));
 }
 
+/** The cells SheetJS materialised (a dense sheet is an array of rows), with their formatted text. */
+function realCells(XLSX: SheetJs, sheet: import("xlsx").WorkSheet): SheetCell[] {
+  const cells: SheetCell[] = [];
+  const rows = sheet as unknown as Array<Array<import("xlsx").CellObject | undefined> | undefined>;
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    if (row === undefined) continue;
+    for (let c = 0; c < row.length; c++) {
+      const cell = row[c];
+      if (cell === undefined) continue;
+      cells.push({ r, c, text: String(XLSX.utils.format_cell(cell) ?? "") });
+    }
+  }
+  return cells;
+}
+
+/** Refuses a sheet past the caps; both count real cells, never the declared range (C7). */
+function measure(name: string, cells: readonly SheetCell[], total: number, options: ParseOptions): number {
+  const rows = new Set(cells.map((cell) => cell.r)).size;
+  if (rows > options.limits.maxSheetRows) {
+    throw new DocumentError(
+      "limit_exceeded",
+      `Sheet "${name}" has ${rows} rows; at most ${options.limits.maxSheetRows} rows per sheet are converted`,
+    );
+  }
+  if (total + cells.length > options.limits.maxSheetCells) {
+    throw new DocumentError(
+      "limit_exceeded",
+      `The workbook holds more than ${options.limits.maxSheetCells} cells (sheet "${name}" holds ${cells.length})`,
+    );
+  }
+  return total + cells.length;
+}
+
 function sheetBlocks(
   XLSX: SheetJs,
   workbook: import("xlsx").WorkBook,
@@ -38,32 +74,31 @@ function sheetBlocks(
   workbook.SheetNames.forEach((name, index) => {
     const sheet = workbook.Sheets[name];
     if (sheet === undefined) return;
-    const ref = (sheet["!fullref"] as string | undefined) ?? sheet["!ref"];
-    if (ref !== undefined) {
-      const range = XLSX.utils.decode_range(ref);
-      const rows = range.e.r - range.s.r + 1;
-      const cols = range.e.c - range.s.c + 1;
-      if (rows > options.limits.maxSheetRows) {
-        throw new DocumentError(
-          "limit_exceeded",
-          `Sheet "${name}" has ${rows} rows; at most ${options.limits.maxSheetRows} rows per sheet are converted`,
-        );
-      }
-      cells += rows * cols;
-      if (cells > options.limits.maxSheetCells) {
-        throw new DocumentError(
-          "limit_exceeded",
-          `The workbook spans more than ${options.limits.maxSheetCells} cells (sheet "${name}" is ${rows}×${cols})`,
-        );
-      }
+    const found = realCells(XLSX, sheet);
+    cells = measure(name, found, cells, options);
+    if (isCsv) {
+      // A CSV is one table by construction; an empty line or column in it is data, not a gap.
+      const rows = trimRows(
+        XLSX.utils
+          .sheet_to_json<string[]>(sheet, { header: 1, raw: false, defval: "", blankrows: true })
+          .map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : String(cell)))),
+      );
+      if (rows.length > 0) blocks.push({ type: "table", rows, header: true });
+      return;
     }
-    const rows = trimRows(
-      XLSX.utils
-        .sheet_to_json<string[]>(sheet, { header: 1, raw: false, defval: "", blankrows: true })
-        .map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : String(cell)))),
-    );
-    if (!isCsv) blocks.push({ type: "section", kind: "sheet", index: index + 1, title: name });
-    if (rows.length > 0) blocks.push({ type: "table", rows, header: true });
+    blocks.push({ type: "section", kind: "sheet", index: index + 1, title: name });
+    const regions = tableRegions(found);
+    // A region has no empty row or column, yet its rectangle can still hold far more slots than
+    // cells (a staircase); the rendered rows are bounded like the cells.
+    let area = 0;
+    for (const region of regions) area += region.height * region.width;
+    if (area > options.limits.maxSheetCells) {
+      throw new DocumentError(
+        "limit_exceeded",
+        `Sheet "${name}" renders as tables of more than ${options.limits.maxSheetCells} cells`,
+      );
+    }
+    for (const region of regions) blocks.push({ type: "table", rows: regionRows(region), header: true });
   });
   return blocks;
 }
@@ -75,7 +110,8 @@ export async function parseXlsx(bytes: Uint8Array, options: ParseOptions): Promi
     workbook = XLSX.read(bytes, {
       type: "array",
       dense: true,
-      sheetRows: options.limits.maxSheetRows + 1,
+      // No sheetRows: it cuts by row number, so a sheet with a far-away cell would lose it silently.
+      // Memory while parsing is bounded by the parse worker's heap; the caps count real cells (C7).
       cellFormula: false,
       cellHTML: false,
       cellStyles: false,

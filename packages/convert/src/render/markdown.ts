@@ -86,7 +86,10 @@ function renderBlock(block: Block): string | null {
     case "page":
       return block.number === 1 ? null : `<!-- page ${block.number} -->`;
     case "section":
-      return `## ${block.kind === "sheet" ? "Sheet" : block.kind === "slide" ? "Slide" : block.kind === "layer" ? "Layer" : "Attachment"} ${block.index}: ${block.title}`;
+      // A sheet's name and a slide's title are their headings; numbering them again only adds
+      // words that are not in the document (docs/decisions.md, C5).
+      if (block.kind === "sheet" || block.kind === "slide") return `## ${block.title}`;
+      return `## ${block.kind === "layer" ? "Layer" : "Attachment"} ${block.index}: ${block.title}`;
   }
 }
 
