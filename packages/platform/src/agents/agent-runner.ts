@@ -324,7 +324,8 @@ export class AgentRunner {
         decisions,
         outputs,
         ...(body.decideAll === undefined ? {} : { decideAll: body.decideAll }),
-        ...(body.mode === undefined ? {} : { mode: body.mode }),
+        // A mode set on the conversation meanwhile (PATCH) applies to the continuation too.
+        mode: body.mode ?? conversation.mode,
         model,
         agentRef: ref.raw,
       });
@@ -501,7 +502,11 @@ export class AgentRunner {
     const conversation = this.store.agents.getConversation(org, state.conversationId);
     if (conversation === null) return;
     const engine = this.engine(principal, org);
-    const prepared = engine.prepareContinuation(state, { decisions: [], outputs: [] });
+    const prepared = engine.prepareContinuation(state, {
+      decisions: [],
+      outputs: [],
+      mode: conversation.mode,
+    });
     if (!this.claim(org, state.id, prepared)) return;
     const timedOut = state.pendingApprovals.map((p) => answeredItem(p.id, false, "timed_out"));
     await this.runTurn(principal, conversation.id, prepared.id, timedOut, state.messages.length, () =>
