@@ -2,6 +2,7 @@
  * Conversations (PLATFORM.md §2.5): create, list, read, summary, update, delete, cancel the
  * active turn and list the items of a conversation.
  */
+import { CONVERSATION_ITEM_TYPES } from "@groundwork/core";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
 import { defined, page } from "./common.js";
@@ -123,17 +124,7 @@ export const conversationTools = [
     input: {
       conversationId,
       order: z.enum(["asc", "desc"]).optional().describe("asc = oldest first; default desc"),
-      type: z
-        .enum([
-          "message",
-          "function_call",
-          "function_call_output",
-          "approval_request",
-          "approval_response",
-          "deliverable",
-        ])
-        .optional()
-        .describe("only items of this type"),
+      type: z.enum(CONVERSATION_ITEM_TYPES).optional().describe("only items of this type"),
       ...page,
     },
     run: (client, { conversationId: id, ...query }) => client.conversations.items(id, defined(query)),

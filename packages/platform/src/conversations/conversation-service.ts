@@ -6,7 +6,14 @@
  * an Admin; every other operation is open to every role of the organization.
  */
 import { MODES, type RunState } from "@groundwork/agents";
-import { forbidden, notFound, type PageRequest, type Principal, roleAllows } from "@groundwork/core";
+import {
+  CONVERSATION_ITEM_TYPES,
+  forbidden,
+  notFound,
+  type PageRequest,
+  type Principal,
+  roleAllows,
+} from "@groundwork/core";
 import type {
   ConversationItemRecord,
   ConversationStatus,
@@ -55,16 +62,7 @@ export const conversationListQuery = z.object({
 
 export const conversationItemsQuery = z.object({
   order: z.enum(["asc", "desc"]).default("desc"),
-  type: z
-    .enum([
-      "message",
-      "function_call",
-      "function_call_output",
-      "approval_request",
-      "approval_response",
-      "deliverable",
-    ])
-    .optional(),
+  type: z.enum(CONVERSATION_ITEM_TYPES).optional(),
 });
 
 export const conversationCancelBody = z.object({ reason: z.string().max(512).optional() });
