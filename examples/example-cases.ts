@@ -93,6 +93,17 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "conversations",
+    title: "an agent's turns kept in a conversation, its items read back, a paused turn cancelled",
+    replies: [{ text: "It ships tomorrow." }, { toolCalls: [{ name: "refund", arguments: "{}" }] }],
+    check(stdout) {
+      expect(stdout).toContain("completed requires_approval paused");
+      expect(stdout).toContain("status: 'cancelled'");
+      expect(stdout).toContain("previousStatus: 'requires_approval'");
+      expect(stdout).toContain("message message message function_call approval_request");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

@@ -47,6 +47,7 @@ export {
   type AgentContext,
   type ApprovalDecision,
   type ContinueInput,
+  cancelRun,
   DEFAULT_MAX_STEPS,
   PAUSE_TIMEOUT_MS,
   RunEngine,

@@ -62,7 +62,7 @@ export interface AgentResponseObject {
   id: string;
   object: "response";
   created_at: number;
-  status: "completed" | "incomplete" | "failed" | "in_progress";
+  status: "completed" | "incomplete" | "cancelled" | "failed" | "in_progress";
   error: { code: string; message: string } | null;
   incomplete_details: { reason: string } | null;
   instructions: null;
@@ -166,7 +166,9 @@ export function toAgentResponse(state: RunState): AgentResponseObject {
     state.status === "failed"
       ? "failed"
       : state.status === "incomplete"
-        ? "incomplete"
+        ? state.incompleteReason === "cancelled"
+          ? "cancelled"
+          : "incomplete"
         : state.status === "in_progress"
           ? "in_progress"
           : "completed";

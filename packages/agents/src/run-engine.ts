@@ -75,6 +75,8 @@ export interface AgentContext {
   /** Tools approved with `remember` in this conversation. */
   remembered: ReadonlySet<string>;
   signal?: AbortSignal;
+  /** Asked at every step boundary (before a model call or a queued tool call): true stops the run as cancelled. */
+  cancelled?: () => boolean;
   /** Streams model text (through `ChatModel.stream`) and reports progress. */
   onEvent?: (event: RunEvent) => void;
 }
@@ -348,7 +350,9 @@ export class RunEngine {
   private async loop(state: RunState, context: AgentContext): Promise<RunState> {
     try {
       for (;;) {
+        if (context.cancelled?.() === true) return this.stopCancelled(state);
         await this.drainQueued(state, context);
+        if (context.cancelled?.() === true) return this.stopCancelled(state);
         if (state.pendingApprovals.length > 0 || state.pendingToolCalls.length > 0) {
           state.status = state.pendingApprovals.length > 0 ? "requires_approval" : "requires_tool_output";
           state.pausedAt = this.options.clock.now();
@@ -386,6 +390,13 @@ export class RunEngine {
       await this.save(state);
       throw error;
     }
+  }
+
+  /** The cancel landed at a step boundary: queued calls never run and the run ends `incomplete: cancelled`. */
+  private async stopCancelled(state: RunState): Promise<RunState> {
+    cancelRun(state);
+    await this.save(state);
+    return state;
   }
 
   private async callModel(
@@ -505,6 +516,7 @@ export class RunEngine {
   private async drainQueued(state: RunState, context: AgentContext): Promise<void> {
     for (const record of state.toolCalls) {
       if (record.status !== "queued") continue;
+      if (context.cancelled?.() === true) return;
       const tool = context.tools.find((t) => t.name === record.tool);
       if (tool === undefined || !tool.gate.runnable) {
         this.finish(
@@ -554,6 +566,51 @@ export class RunEngine {
 }
 
 /** Accumulates a chat stream into one completion, reporting text as it arrives. */
+/**
+ * Marks a run cancelled: calls not started are `interrupted`, pending approvals and relayed
+ * calls are withdrawn (recorded `interrupted`), and the run ends `incomplete` with the reason
+ * `cancelled`. Used at a step boundary and for a paused run cancelled by its owner.
+ */
+export function cancelRun(state: RunState): void {
+  const note = "The turn was cancelled before this tool ran; it did not run.";
+  const answer = (callId: string) =>
+    state.messages.push({ role: "tool", tool_call_id: callId, content: note });
+  for (const record of state.toolCalls) {
+    if (record.status === "queued") {
+      record.status = "interrupted";
+      record.output = note;
+      answer(record.callId);
+    }
+  }
+  for (const pending of state.pendingApprovals) {
+    answer(pending.callId);
+    state.toolCalls.push({
+      callId: pending.callId,
+      tool: pending.tool,
+      arguments: pending.arguments,
+      verdict: "PAUSE_APPROVAL",
+      status: "interrupted",
+      output: note,
+    });
+  }
+  for (const pending of state.pendingToolCalls) {
+    answer(pending.callId);
+    state.toolCalls.push({
+      callId: pending.callId,
+      tool: pending.tool,
+      arguments: pending.arguments,
+      verdict: "RELAY",
+      status: "interrupted",
+      output: note,
+    });
+  }
+  state.pendingApprovals = [];
+  state.pendingToolCalls = [];
+  state.pausedAt = null;
+  state.status = "incomplete";
+  state.incompleteReason = "cancelled";
+}
+
 async function collectStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   onEvent: (event: RunEvent) => void,

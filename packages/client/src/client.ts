@@ -324,6 +324,26 @@ export class GroundworkClient {
     download: (id: string) => this.request<RawBody>("GET", `/v1/files/${enc(id)}/content`, { raw: true }),
   };
 
+  // ---- conversations (PLATFORM.md §2) ----
+
+  readonly conversations = {
+    create: (body: T.JsonObject = {}) =>
+      this.request<T.JsonObject>("POST", "/v1/conversations", { json: body }),
+    list: (query?: T.PageQuery & { agentId?: string; mode?: string; status?: string }) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/conversations", { query: { ...query } }),
+    get: (id: string) => this.request<T.JsonObject>("GET", `/v1/conversations/${enc(id)}`),
+    summary: (id: string) => this.request<T.JsonObject>("GET", `/v1/conversations/${enc(id)}/summary`),
+    update: (id: string, body: T.JsonObject) =>
+      this.request<T.JsonObject>("PATCH", `/v1/conversations/${enc(id)}`, { json: body }),
+    delete: (id: string) => this.request<void>("DELETE", `/v1/conversations/${enc(id)}`),
+    cancel: (id: string, body: { reason?: string } = {}) =>
+      this.request<T.JsonObject>("POST", `/v1/conversations/${enc(id)}/cancel`, { json: body }),
+    items: (id: string, query?: T.PageQuery & { order?: "asc" | "desc"; type?: string }) =>
+      this.request<T.Page<T.JsonObject>>("GET", `/v1/conversations/${enc(id)}/items`, {
+        query: { ...query },
+      }),
+  };
+
   // ---- memory (PLATFORM.md §3): the calling key's own tree, and Admin usage and erasure ----
 
   /** `GET /v1/me`: the calling key, its organization, role and plan. */

@@ -9,6 +9,7 @@ export {
   type Role,
   roleAllows,
 } from "./access.js";
+export { CONVERSATION_ITEM_TYPES, type ConversationItemType } from "./conversation-items.js";
 export {
   billingRequired,
   conflict,

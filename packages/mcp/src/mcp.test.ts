@@ -81,6 +81,14 @@ describe("streamable HTTP transport", () => {
       "svc_forget_my_memory",
       "svc_list_member_memory_usage",
       "svc_erase_member_memory",
+      "svc_create_conversation",
+      "svc_list_conversations",
+      "svc_get_conversation_summary",
+      "svc_get_conversation",
+      "svc_update_conversation",
+      "svc_delete_conversation",
+      "svc_cancel_conversation_turn",
+      "svc_list_conversation_items",
     ]) {
       expect(names).toContain(required);
     }
@@ -217,6 +225,53 @@ describe("streamable HTTP transport", () => {
       },
     );
     expect((await call("svc_read_my_memory_file", { path: "/memories/../x" })).isError).toBe(true);
+  });
+
+  it("manages conversations through the eight conversation tools", async () => {
+    const created = await call("svc_create_conversation", {
+      title: "Support",
+      metadata: { ticket: "7" },
+      items: [{ type: "message", role: "user", content: "hello" }],
+    });
+    expect(created.structuredContent).toMatchObject({
+      object: "conversation",
+      title: "Support",
+      mode: "ask",
+    });
+    const conversationId = created.structuredContent?.id as string;
+    const listed = await call("svc_list_conversations", { status: "idle" });
+    expect(listed.structuredContent?.content).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: conversationId })]),
+    );
+    expect((await call("svc_get_conversation", { conversationId })).structuredContent).toMatchObject({
+      id: conversationId,
+      status: "idle",
+    });
+    const updated = await call("svc_update_conversation", { conversationId, mode: "plan", title: null });
+    expect(updated.structuredContent).toMatchObject({ mode: "plan", title: null, metadata: { ticket: "7" } });
+    const items = await call("svc_list_conversation_items", {
+      conversationId,
+      order: "asc",
+      type: "message",
+    });
+    expect(items.structuredContent).toMatchObject({
+      totalElements: 1,
+      content: [{ type: "message", role: "user", content: [{ type: "input_text", text: "hello" }] }],
+    });
+    expect((await call("svc_get_conversation_summary", { conversationId })).structuredContent).toMatchObject({
+      conversationId,
+      itemCount: 1,
+      turnCount: 0,
+      status: "idle",
+    });
+    const cancel = await call("svc_cancel_conversation_turn", { conversationId, reason: "stop" });
+    expect(cancel.isError).toBe(true);
+    expect(cancel.structuredContent?.error).toMatchObject({ status: 409, code: "no_active_turn" });
+    expect(await call("svc_delete_conversation", { conversationId })).toMatchObject({
+      structuredContent: { ok: true },
+    });
+    const gone = await call("svc_get_conversation", { conversationId });
+    expect(gone.structuredContent?.error).toMatchObject({ status: 404 });
   });
 
   it("serves the project's own API docs", async () => {

@@ -12,6 +12,7 @@ import { deriveChatUrl } from "./chat-url.js";
 import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
+import { conversationTools } from "./tools/conversations.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
 import { gatewayTools } from "./tools/gateway.js";
 import { memoryTools } from "./tools/memory.js";
@@ -42,6 +43,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...knowledgeTools,
     ...fileTools,
     ...memoryTools,
+    ...conversationTools,
     ...apiDocTools(docsDir),
   ];
 }

@@ -19,6 +19,7 @@ export type ToolGroup =
   | "Knowledge Bases"
   | "Files"
   | "Memory"
+  | "Conversations"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -20,6 +20,7 @@ import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
+import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
@@ -77,6 +78,8 @@ export class Groundwork {
   readonly agents: AgentRunner;
   /** Agents themselves: apply definition files, versions, labels, catalog, policy explanations, pending approvals. */
   readonly agentManagement: AgentManagement;
+  /** Conversations: create, list, read, summary, update, delete, items, cancel the active turn. */
+  readonly conversations: ConversationService;
   /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
   readonly memory: MemoryService;
   private started = false;
@@ -150,6 +153,8 @@ export class Groundwork {
         functionTimeoutMs: config.agents.functionTimeoutMs,
         ...pauseClock,
         ...(config.agents.maxSteps === null ? {} : { maxSteps: config.agents.maxSteps }),
+        leaseMs: config.workers.leaseMs,
+        pollMs: config.workers.pollMs,
         ...(options.ids === undefined ? {} : { ids: options.ids }),
         ...(options.judge === undefined ? {} : { judge: options.judge }),
         ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
@@ -157,11 +162,12 @@ export class Groundwork {
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
+    this.conversations = new ConversationService(options.store, this.agents);
   }
 
   /**
    * Starts the background workers: async conversion tasks, background extractions,
-   * knowledge-base ingestion and reindexing — including jobs a previous process left
+   * knowledge-base ingestion and reindexing, the agents' pause windows — including jobs a previous process left
    * unfinished. Idempotent.
    */
   start(): this {
@@ -170,6 +176,7 @@ export class Groundwork {
     this.conversion.startWorker();
     this.extraction.startWorker();
     this.knowledge.startWorker();
+    this.agents.startWorker();
     return this;
   }
 
@@ -179,6 +186,7 @@ export class Groundwork {
       await this.conversion.close();
       await this.extraction.stopWorker();
       await this.knowledge.stopWorker();
+      await this.agents.stopWorker();
     })();
     return this.closing;
   }

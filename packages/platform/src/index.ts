@@ -37,6 +37,14 @@ export {
   resolveConfig,
 } from "./config.js";
 export {
+  type CancelledTurn,
+  ConversationService,
+  type ConversationSummary,
+  conversationCancelBody,
+  conversationCreateBody,
+  conversationUpdateBody,
+} from "./conversations/conversation-service.js";
+export {
   CONVERT_JOB_KIND,
   ConversionService,
   type ConversionServiceOptions,

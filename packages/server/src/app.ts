@@ -15,6 +15,7 @@ import { requestBodyLimit } from "./http/node-request.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
+import { registerConversationRoutes } from "./routes/conversations/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
 import { registerExtractRoutes } from "./routes/extract/index.js";
 import { registerFileRoutes } from "./routes/files/index.js";
@@ -93,6 +94,7 @@ export function createApp(options: AppOptions): App {
   registerAgentRoutes(app);
   registerMeRoutes(app);
   registerMemoryRoutes(app);
+  registerConversationRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -79,6 +79,15 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
       env.GROUNDWORK_BYOK_CONCURRENCY ?? "16",
       "GROUNDWORK_BYOK_CONCURRENCY",
     ),
+    ...(env.GROUNDWORK_PAUSE_WINDOW_SECONDS
+      ? {
+          agents: {
+            pauseTimeoutMs:
+              parsePositiveInteger(env.GROUNDWORK_PAUSE_WINDOW_SECONDS, "GROUNDWORK_PAUSE_WINDOW_SECONDS") *
+              1000,
+          },
+        }
+      : {}),
     settingNames: SERVER_SETTING_NAMES,
   };
 }

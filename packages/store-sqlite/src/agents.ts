@@ -49,10 +49,15 @@ export type AgentMode = "plan" | "ask" | "auto";
 export interface AgentConversationRecord {
   id: string;
   organizationId: string;
-  agentId: string;
+  /** Null until the first turn binds a conversation created without an agent. */
+  agentId: string | null;
   mode: AgentMode;
   remembered: string[];
   lastResponseId: string | null;
+  title: string | null;
+  metadata: Record<string, string>;
+  /** The owner (the API key that created it); "" for library calls and older rows. */
+  createdByKeyId: string;
   createdAt: number;
   updatedAt: number;
 }
@@ -92,13 +97,16 @@ interface VersionRow {
   deactivated_at: number | null;
 }
 
-interface ConversationRow {
+export interface ConversationRow {
   id: string;
   organization_id: string;
-  agent_id: string;
+  agent_id: string | null;
   mode: AgentMode;
   remembered: string;
   last_response_id: string | null;
+  title: string | null;
+  metadata: string;
+  created_by_key_id: string;
   created_at: number;
   updated_at: number;
 }
@@ -146,13 +154,16 @@ const toLabel = (row: LabelRow): AgentLabelRecord => ({
   updatedAt: row.updated_at,
 });
 
-const toConversation = (row: ConversationRow): AgentConversationRecord => ({
+export const toConversation = (row: ConversationRow): AgentConversationRecord => ({
   id: row.id,
   organizationId: row.organization_id,
   agentId: row.agent_id,
   mode: row.mode,
   remembered: JSON.parse(row.remembered) as string[],
   lastResponseId: row.last_response_id,
+  title: row.title,
+  metadata: JSON.parse(row.metadata) as Record<string, string>,
+  createdByKeyId: row.created_by_key_id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -396,13 +407,29 @@ export class AgentStore {
 
   // ---- conversations ----
 
-  createConversation(organizationId: string, agentId: string, mode: AgentMode): AgentConversationRecord {
+  createConversation(
+    organizationId: string,
+    agentId: string | null,
+    mode: AgentMode,
+    extra: { title?: string | null; metadata?: Record<string, string>; createdByKeyId?: string } = {},
+  ): AgentConversationRecord {
     const id = this.ids("conv");
     const now = this.clock.now();
     this.sql(
-      `INSERT INTO agent_conversations (id, organization_id, agent_id, mode, remembered, created_at, updated_at)
-         VALUES (?, ?, ?, ?, '[]', ?, ?)`,
-    ).run(id, organizationId, agentId, mode, now, now);
+      `INSERT INTO agent_conversations (id, organization_id, agent_id, mode, remembered, title, metadata,
+           created_by_key_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      organizationId,
+      agentId,
+      mode,
+      extra.title ?? null,
+      JSON.stringify(extra.metadata ?? {}),
+      extra.createdByKeyId ?? "",
+      now,
+      now,
+    );
     return this.getConversation(organizationId, id) as AgentConversationRecord;
   }
 
@@ -416,10 +443,29 @@ export class AgentStore {
 
   updateConversation(
     id: string,
-    changes: { mode?: AgentMode; remembered?: string[]; lastResponseId?: string },
+    changes: {
+      mode?: AgentMode;
+      remembered?: string[];
+      lastResponseId?: string;
+      agentId?: string;
+      title?: string | null;
+      metadata?: Record<string, string>;
+    },
   ): void {
     const sets: string[] = ["updated_at = ?"];
     const params: unknown[] = [this.clock.now()];
+    if (changes.agentId !== undefined) {
+      sets.push("agent_id = ?");
+      params.push(changes.agentId);
+    }
+    if (changes.title !== undefined) {
+      sets.push("title = ?");
+      params.push(changes.title);
+    }
+    if (changes.metadata !== undefined) {
+      sets.push("metadata = ?");
+      params.push(JSON.stringify(changes.metadata));
+    }
     if (changes.mode !== undefined) {
       sets.push("mode = ?");
       params.push(changes.mode);

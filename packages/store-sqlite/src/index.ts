@@ -9,6 +9,13 @@ export {
 } from "./agents.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
 export {
+  type ConversationFilter,
+  type ConversationItemRecord,
+  type ConversationStatus,
+  ConversationStore,
+  type ConversationView,
+} from "./conversations.js";
+export {
   type ConversionTask,
   type ConversionTaskInput,
   type ConversionTaskStatus,

@@ -1,6 +1,7 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
 import { ApiKeyStore } from "./api-keys.js";
+import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
@@ -31,6 +32,8 @@ export interface Store {
   readonly kbVectors: SqliteVectorIndex;
   readonly kbKeywords: SqliteKeywordIndex;
   readonly agents: AgentStore;
+  /** Conversations as a resource: listing with derived fields, items, deletion. */
+  readonly conversations: ConversationStore;
   readonly memoryFiles: MemoryFileStore;
   close(): void;
 }
@@ -65,6 +68,7 @@ export function openStore(options: OpenStoreOptions): Store {
     kbVectors: new SqliteVectorIndex(db),
     kbKeywords: new SqliteKeywordIndex(db),
     agents: new AgentStore(db, clock, ids),
+    conversations: new ConversationStore(db, clock, ids),
     memoryFiles: new MemoryFileStore(db, clock, ids),
     close() {
       if (!db.open) return;

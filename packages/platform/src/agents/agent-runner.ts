@@ -15,6 +15,7 @@ import {
   type AgentDefinition,
   type ApprovalDecision,
   type ConversationMode,
+  cancelRun,
   canRemember,
   isAgentRef,
   MODES,
@@ -49,7 +50,13 @@ import type {
   Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import {
+  approvalResponseItem as answeredItem,
+  itemsOfResponse,
+  type NewItem,
+} from "../conversations/conversation-items.js";
 import { gatewayChatModel } from "../extraction/gateway-chat-model.js";
+import { BackgroundWorker } from "../jobs/background-worker.js";
 import { validate } from "../validate.js";
 import { definitionOf, resolveVersion, toolsOf } from "./resolve.js";
 import { DEFAULT_FUNCTION_TIMEOUT_MS, ServerToolExecutor, type ToolServices } from "./tool-executor.js";
@@ -116,6 +123,16 @@ export interface AgentRunnerOptions {
   fetch?: typeof fetch;
   pauseTimeoutMs?: number;
   maxSteps?: number;
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+/** The durable job that closes a pause window nobody answered (PLATFORM.md §6). */
+export const PAUSE_WINDOW_JOB_KIND = "agents.pause_window";
+
+interface PauseWindowPayload {
+  responseId: string;
+  principal: Principal;
 }
 
 /** The judge used for JUDGE verdicts: read tools are approved, anything else goes to a human. */
@@ -128,6 +145,12 @@ export class AgentRunner {
   private readonly ids: IdGenerator;
   /** Responses whose loop runs in this process now. */
   private readonly running = new Set<string>();
+  /** Conversations with a turn running in this process now. */
+  private readonly activeTurns = new Set<string>();
+  /** Conversations whose running turn was asked to stop at its next step boundary. */
+  private readonly cancelRequested = new Set<string>();
+  private readonly worker: BackgroundWorker;
+  private readonly pauseTimeoutMs: number;
 
   constructor(
     readonly store: Store,
@@ -138,13 +161,36 @@ export class AgentRunner {
   ) {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? defaultIdGenerator;
+    this.pauseTimeoutMs = options.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS;
+    this.worker = new BackgroundWorker(
+      store.jobs,
+      { [PAUSE_WINDOW_JOB_KIND]: (job) => this.closePauseWindow(job.payload as PauseWindowPayload) },
+      {
+        ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+        ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+      },
+    );
+  }
+
+  /** Starts the pause-window worker (windows that passed while the process was down close now). */
+  startWorker(): void {
+    this.worker.start();
+  }
+
+  stopWorker(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  /** Runs the due pause-window jobs now (tests, scripts). */
+  drainWorker(): Promise<number> {
+    return this.worker.drain();
   }
 
   parseBody(value: unknown): AgentResponsesBody {
     return validate(agentResponsesBody, value);
   }
 
-  private engine(principal: Principal, organizationId: string, agentId: string): RunEngine {
+  private engine(principal: Principal, organizationId: string): RunEngine {
     return new RunEngine({
       model: gatewayChatModel(this.gateway, principal),
       tools: new ServerToolExecutor(this.store, this.services, principal, {
@@ -157,17 +203,10 @@ export class AgentRunner {
         now: () => this.clock.now(),
       }),
       store: {
-        save: (state) =>
-          this.store.agents.saveRun({
-            id: state.id,
-            organizationId,
-            agentId,
-            conversationId: state.conversationId,
-            previousResponseId: state.previousResponseId,
-            status: state.status,
-            state,
-            pausedAt: state.pausedAt,
-          }),
+        save: (state) => {
+          this.saveState(organizationId, state);
+          this.store.agents.updateConversation(state.conversationId, { lastResponseId: state.id });
+        },
       },
       clock: this.clock,
       ids: this.ids,
@@ -210,8 +249,27 @@ export class AgentRunner {
     }
     const previousState = previous === null ? null : (previous.state as RunState);
 
+    if (
+      previousState?.incompleteReason === "cancelled" &&
+      items.some((item) => typeof item !== "string" && item.type !== "message")
+    ) {
+      throw conflict(
+        `Response ${previousState.id} was cancelled; its approvals and tool calls can no longer be answered`,
+        { param: "previous_response_id" },
+      );
+    }
+
     // ---- continuation of a paused response ----
     if (previous !== null && previousState !== null && PAUSED_STATUSES.includes(previousState.status)) {
+      if (
+        previousState.pausedAt !== null &&
+        this.clock.now() > previousState.pausedAt + this.pauseTimeoutMs
+      ) {
+        throw conflict(
+          `The pause of response ${previous.id} expired ${Math.round(this.pauseTimeoutMs / 1000)} s after it began; its approvals and tool calls were recorded as timed out`,
+          { param: "previous_response_id", code: "pause_expired" },
+        );
+      }
       const version = this.versionById(agent, previousState.agentVersionId);
       const model = this.pickModel(version, switchTo, previousState.model);
       const conversation = this.conversationOf(org, agent, previousState.conversationId);
@@ -250,7 +308,7 @@ export class AgentRunner {
           }
         }
       }
-      const engine = this.engine(principal, org, agent.id);
+      const engine = this.engine(principal, org);
       if (previous.continuedBy !== null) {
         return this.resumeContinuation(
           engine,
@@ -266,39 +324,31 @@ export class AgentRunner {
         decisions,
         outputs,
         ...(body.decideAll === undefined ? {} : { decideAll: body.decideAll }),
-        ...(body.mode === undefined ? {} : { mode: body.mode }),
+        // A mode set on the conversation meanwhile (PATCH) applies to the continuation too.
+        mode: body.mode ?? conversation.mode,
         model,
         agentRef: ref.raw,
       });
-      // Claim the paused row and store its continuation together: a crash in between never
-      // leaves a claim pointing at nothing.
-      const claimed = this.store.db.transaction(() => {
-        if (!this.store.agents.claimContinuation(org, previous.id, prepared.id)) return false;
-        this.store.agents.saveRun({
-          id: prepared.id,
-          organizationId: org,
-          agentId: agent.id,
-          conversationId: prepared.conversationId,
-          previousResponseId: prepared.previousResponseId,
-          status: prepared.status,
-          state: prepared,
-          pausedAt: null,
-        });
-        return true;
-      })();
-      if (!claimed) {
+      if (!this.claim(org, previous.id, prepared)) {
         throw conflict(`Response ${previous.id} was continued meanwhile`, { param: "previous_response_id" });
       }
       const updated = this.updateConversation(conversation, body.mode, remember);
-      const context = this.contextFor(agent, version, updated, options);
-      this.running.add(prepared.id);
-      try {
-        const state = await engine.continue(prepared, context);
-        this.store.agents.updateConversation(conversation.id, { lastResponseId: state.id });
-        return state;
-      } finally {
-        this.running.delete(prepared.id);
+      const answered = decisions.map((d) => answeredItem(d.approvalId, d.approve, d.reason ?? null));
+      if (body.decideAll !== undefined) {
+        for (const pending of previousState.pendingApprovals) {
+          if (!decisions.some((d) => d.approvalId === pending.id)) {
+            answered.push(answeredItem(pending.id, body.decideAll === "approve", null));
+          }
+        }
       }
+      return this.runTurn(
+        principal,
+        conversation.id,
+        prepared.id,
+        answered,
+        previousState.messages.length,
+        () => engine.continue(prepared, this.contextFor(agent, version, updated, options)),
+      );
     }
 
     // ---- a new turn ----
@@ -324,6 +374,12 @@ export class AgentRunner {
     let todos = previousState?.todos;
     if (conversationId !== null) {
       conversation = this.conversationOf(org, agent, conversationId);
+      if (this.activeTurns.has(conversation.id)) {
+        throw conflict(`Conversation ${conversation.id} has a turn in progress; wait for it or cancel it`, {
+          param: "conversationId",
+          code: "turn_in_progress",
+        });
+      }
       if (previousState === null && conversation.lastResponseId !== null) {
         const last = this.store.agents.getRun(org, conversation.lastResponseId);
         const lastState = last?.state as RunState | undefined;
@@ -339,7 +395,9 @@ export class AgentRunner {
         }
       }
     } else {
-      conversation = this.store.agents.createConversation(org, agent.id, body.mode ?? "ask");
+      conversation = this.store.agents.createConversation(org, agent.id, body.mode ?? "ask", {
+        createdByKeyId: principal.apiKeyId,
+      });
     }
     const updated = this.updateConversation(conversation, body.mode, []);
     const input: ChatMessage[] = [];
@@ -362,23 +420,171 @@ export class AgentRunner {
     }
     if (input.length === 0)
       throw invalidRequest("input must contain at least one message", { param: "input" });
-    const engine = this.engine(principal, org, agent.id);
+    const engine = this.engine(principal, org);
     const context = this.contextFor(agent, version, updated, options);
-    const state = await engine.start(
-      {
-        agentRef: ref.raw,
-        model,
-        mode: updated.mode,
-        conversationId: conversation.id,
-        history,
-        input,
-        previousResponseId: previousState?.id ?? null,
-        ...(todos === undefined ? {} : { todos }),
-      },
-      context,
+    return this.runTurn(principal, conversation.id, null, [], history.length, () =>
+      engine.start(
+        {
+          agentRef: ref.raw,
+          model,
+          mode: updated.mode,
+          conversationId: conversation.id,
+          history,
+          input,
+          previousResponseId: previousState?.id ?? null,
+          ...(todos === undefined ? {} : { todos }),
+        },
+        context,
+      ),
     );
-    this.store.agents.updateConversation(conversation.id, { lastResponseId: state.id });
-    return state;
+  }
+
+  /**
+   * Runs one response of a conversation: marks the turn active (for cancel and
+   * `turn_in_progress`), then appends its items and, when it paused, schedules the
+   * pause-window job.
+   */
+  private async runTurn(
+    principal: Principal,
+    conversationId: string,
+    responseId: string | null,
+    before: NewItem[],
+    from: number,
+    run: () => Promise<RunState>,
+  ): Promise<RunState> {
+    this.activeTurns.add(conversationId);
+    if (responseId !== null) this.running.add(responseId);
+    try {
+      const state = await run();
+      await this.finishTurn(principal, state, before, from);
+      return state;
+    } finally {
+      this.activeTurns.delete(conversationId);
+      this.cancelRequested.delete(conversationId);
+      if (responseId !== null) this.running.delete(responseId);
+    }
+  }
+
+  private async finishTurn(
+    principal: Principal,
+    state: RunState,
+    before: NewItem[],
+    from: number,
+  ): Promise<void> {
+    this.store.conversations.appendItems(state.conversationId, state.id, [
+      ...before,
+      ...itemsOfResponse(state, from),
+    ]);
+    if (PAUSED_STATUSES.includes(state.status) && state.pausedAt !== null) {
+      const payload: PauseWindowPayload = { responseId: state.id, principal };
+      await this.store.jobs.enqueue(PAUSE_WINDOW_JOB_KIND, payload, {
+        organizationId: principal.organizationId,
+        runAt: state.pausedAt + this.pauseTimeoutMs + 1,
+      });
+      this.worker.poke();
+    }
+  }
+
+  /**
+   * The pause window passed: if nobody answered, each pending item is recorded as timed out
+   * and the continuation runs (the model sees the timeout; it may pause again).
+   */
+  private async closePauseWindow(payload: PauseWindowPayload): Promise<void> {
+    const { principal, responseId } = payload;
+    const org = principal.organizationId;
+    const run = this.store.agents.getRun(org, responseId);
+    const state = run?.state as RunState | undefined;
+    if (run === null || state === undefined || run.continuedBy !== null) return;
+    if (!PAUSED_STATUSES.includes(state.status) || state.pausedAt === null) return;
+    const agent = this.store.agents.get(org, run.agentId);
+    if (agent === null) return;
+    const version = this.versionById(agent, state.agentVersionId);
+    const conversation = this.store.agents.getConversation(org, state.conversationId);
+    if (conversation === null) return;
+    const engine = this.engine(principal, org);
+    const prepared = engine.prepareContinuation(state, {
+      decisions: [],
+      outputs: [],
+      mode: conversation.mode,
+    });
+    if (!this.claim(org, state.id, prepared)) return;
+    const timedOut = state.pendingApprovals.map((p) => answeredItem(p.id, false, "timed_out"));
+    await this.runTurn(principal, conversation.id, prepared.id, timedOut, state.messages.length, () =>
+      engine.continue(prepared, this.contextFor(agent, version, conversation, {})),
+    );
+  }
+
+  /**
+   * Claims the paused row and stores its continuation together (a crash in between never
+   * leaves a claim pointing at nothing); false when it was continued meanwhile.
+   */
+  private claim(org: string, pausedId: string, prepared: RunState): boolean {
+    return this.store.db.transaction(() => {
+      if (!this.store.agents.claimContinuation(org, pausedId, prepared.id)) return false;
+      this.saveState(org, prepared);
+      return true;
+    })();
+  }
+
+  private saveState(org: string, state: RunState): void {
+    this.store.agents.saveRun({
+      id: state.id,
+      organizationId: org,
+      agentId: state.agentId,
+      conversationId: state.conversationId,
+      previousResponseId: state.previousResponseId,
+      status: state.status,
+      state,
+      pausedAt: state.pausedAt,
+    });
+  }
+
+  /**
+   * Cancels the conversation's active turn (PLATFORM.md §2.4): a running one stops at its next
+   * step boundary (the call returns once it stopped), a paused one is closed at once.
+   */
+  async cancelTurn(
+    principal: Principal,
+    conversationId: string,
+  ): Promise<{ responseId: string; previousStatus: string }> {
+    const org = principal.organizationId;
+    const conversation = this.store.agents.getConversation(org, conversationId);
+    const lastId = conversation?.lastResponseId ?? null;
+    const run = lastId === null ? null : this.store.agents.getRun(org, lastId);
+    const state = run?.state as RunState | undefined;
+    const active =
+      run !== null &&
+      state !== undefined &&
+      run.continuedBy === null &&
+      (state.status === "in_progress" || PAUSED_STATUSES.includes(state.status));
+    if (!active || state === undefined) {
+      throw conflict(`Conversation ${conversationId} has no turn in progress or paused to cancel`, {
+        code: "no_active_turn",
+      });
+    }
+    const previousStatus = state.status;
+    if (state.status === "in_progress" && this.activeTurns.has(conversationId)) {
+      this.cancelRequested.add(conversationId);
+      await this.waitForTurn(conversationId);
+      return { responseId: state.id, previousStatus };
+    }
+    // Paused, or a run a crash left `in_progress`: closed now, never continued afterwards.
+    cancelRun(state);
+    state.updatedAt = this.clock.now();
+    this.store.db.transaction(() => {
+      this.store.agents.claimContinuation(org, state.id, state.id);
+      this.saveState(org, state);
+    })();
+    return { responseId: state.id, previousStatus };
+  }
+
+  /** True while a turn of the conversation runs in this process. */
+  isTurnActive(conversationId: string): boolean {
+    return this.activeTurns.has(conversationId);
+  }
+
+  private async waitForTurn(conversationId: string): Promise<void> {
+    while (this.activeTurns.has(conversationId)) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   /** A continuation that stopped mid-way is resumed; one that finished cannot be run again. */
@@ -409,9 +615,7 @@ export class AgentRunner {
     this.running.add(childId);
     try {
       const context = this.contextFor(agent, version, conversation, options);
-      const resumed = await engine.resume(state, context);
-      this.store.agents.updateConversation(conversation.id, { lastResponseId: resumed.id });
-      return resumed;
+      return await engine.resume(state, context);
     } finally {
       this.running.delete(childId);
     }
@@ -445,8 +649,13 @@ export class AgentRunner {
 
   private conversationOf(org: string, agent: AgentRecord, id: string): AgentConversationRecord {
     const conversation = this.store.agents.getConversation(org, id);
-    if (conversation === null || conversation.agentId !== agent.id) {
+    if (conversation === null || (conversation.agentId !== null && conversation.agentId !== agent.id)) {
       throw notFound(`No conversation ${id} with agent "${agent.name}"`, { param: "conversationId" });
+    }
+    if (conversation.agentId === null) {
+      // The first turn binds a conversation created without an agent.
+      this.store.agents.updateConversation(conversation.id, { agentId: agent.id });
+      return { ...conversation, agentId: agent.id };
     }
     return conversation;
   }
@@ -484,6 +693,7 @@ export class AgentRunner {
       tools: toolsOf(version),
       policy: definition.hitlPolicy,
       remembered: new Set(conversation.remembered),
+      cancelled: () => this.cancelRequested.has(conversation.id),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     };

@@ -9,6 +9,7 @@ import { schemasExtractions } from "./004-schemas-extractions.js";
 import { knowledgeBases } from "./005-knowledge-bases.js";
 import { agents } from "./006-agents.js";
 import { memory } from "./007-memory.js";
+import { conversations } from "./008-conversations.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   knowledgeBases,
   agents,
   memory,
+  conversations,
 ];

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { AgentResponseObject } from "@groundwork/agents";
 import { createFastFetch } from "@groundwork/gateway";
-import { createGroundwork } from "@groundwork/platform";
+import { createGroundwork, type Groundwork } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 import { makeTempDir, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -16,10 +16,15 @@ import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test
 import { type App, createApp } from "../../app.js";
 import { SERVER_SETTING_NAMES } from "../../config.js";
 
+/** A conversation item as the tests read it. */
+type Item = Record<string, unknown>;
+
 let upstream: Upstream;
 let tenant: TestTenant;
 let app: App;
 let now: number;
+/** The platform behind the newest `build()`. */
+let groundwork: Groundwork;
 
 beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: ["gw-chat-1", "gw-chat-2"] });
@@ -29,7 +34,7 @@ afterAll(async () => {
 });
 
 function build(store = tenant.store, options: { allowPrivateNetwork?: boolean } = {}): App {
-  const groundwork = createGroundwork({
+  groundwork = createGroundwork({
     store,
     config: {
       builtin: { baseUrl: upstream.url, apiKey: "builtin-secret" },
@@ -445,7 +450,7 @@ describe("approvals", () => {
 });
 
 describe("timeouts, restarts and resumes", () => {
-  it("an unanswered pause times out after one hour; the continuation runs with the model seeing the timeout", async () => {
+  it("an unanswered pause times out after one hour: answers are 409 pause_expired and the pause-window job runs the continuation with the model seeing the timeout", async () => {
     await apply(support);
     upstream.enqueue(
       { toolCalls: [{ id: "call_L", name: "lookup_order", arguments: {} }] },
@@ -453,11 +458,46 @@ describe("timeouts, restarts and resumes", () => {
     );
     const paused = await respond({ model: "agent/support", input: "x" });
     now += 60 * 60 * 1000 + 1;
-    const done = await respond({ model: "agent/support", previous_response_id: paused.body.id, input: [] });
-    expect(done.status).toBe(200);
-    expect(done.body.run.status).toBe("completed");
-    expect(done.body.run.toolCalls[0]).toMatchObject({ callId: "call_L", status: "timed_out" });
+    const late = await respond({
+      model: "agent/support",
+      previous_response_id: paused.body.id,
+      input: [{ type: "function_call_output", call_id: "call_L", output: "late" }],
+    });
+    expect(late.status).toBe(409);
+    expect((late.body as unknown as { error: { code: string } }).error.code).toBe("pause_expired");
+    expect(await groundwork.agents.drainWorker()).toBe(1);
+    const conversation = await bodyOf(
+      await request(
+        app,
+        "GET",
+        `/v1/conversations/${paused.body.conversation.id}`,
+        undefined,
+        tenant.keys.member,
+      ),
+    );
+    expect(conversation).toMatchObject({ status: "idle", turnCount: 2 });
+    const done = await bodyOf(
+      await request(
+        app,
+        "GET",
+        `/v1/conversations/${paused.body.conversation.id}/items?order=asc`,
+        undefined,
+        tenant.keys.member,
+      ),
+    );
+    expect((done.content as Item[]).map((item) => item.type)).toEqual([
+      "message",
+      "function_call",
+      "function_call_output",
+      "message",
+    ]);
+    expect((done.content as Item[])[2]).toMatchObject({
+      callId: "call_L",
+      output: expect.stringMatching(/within one hour/),
+    });
     expect(String(messagesOf(1).at(-1)?.content)).toMatch(/within one hour/);
+    const again = await respond({ model: "agent/support", previous_response_id: paused.body.id, input: [] });
+    expect(again.status).toBe(409);
   });
 
   it("a paused run survives a server restart", async () => {
