@@ -29,6 +29,8 @@ import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
+import { recordStreamedResponse } from "./responses/record-streamed-response.js";
+import { StoredResponseService } from "./responses/stored-response-service.js";
 
 export interface GroundworkOptions {
   store: Store;
@@ -80,6 +82,8 @@ export class Groundwork {
   readonly agentManagement: AgentManagement;
   /** Conversations: create, list, read, summary, update, delete, items, cancel the active turn. */
   readonly conversations: ConversationService;
+  /** Every `/v1/responses` answer, read back, listed and deleted (PLATFORM.md §2.6). */
+  readonly responses: StoredResponseService;
   /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
   readonly memory: MemoryService;
   private started = false;
@@ -163,6 +167,7 @@ export class Groundwork {
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
     this.conversations = new ConversationService(options.store, this.agents);
+    this.responses = new StoredResponseService(options.store);
   }
 
   /**
@@ -177,6 +182,8 @@ export class Groundwork {
     this.extraction.startWorker();
     this.knowledge.startWorker();
     this.agents.startWorker();
+    // Retention is enforced at read; the rows past it are removed at each start.
+    this.responses.purgeExpired();
     return this;
   }
 
@@ -213,8 +220,16 @@ export class Groundwork {
     signal?: AbortSignal,
   ): Promise<{ json: unknown } | { events: AsyncIterable<AgentStreamEvent> }> {
     const body = this.agents.parseBody(raw);
-    if (body.stream === true) return { events: await openAgentStream(this.agents, principal, body, signal) };
+    if (body.stream === true) {
+      const events = await openAgentStream(this.agents, principal, body, signal);
+      return {
+        events: recordStreamedResponse(events, "first", (id) =>
+          this.responses.recordAgent(principal, body.input, id),
+        ),
+      };
+    }
     const state = await this.agents.respond(principal, body, signal === undefined ? {} : { signal });
+    this.responses.recordAgent(principal, body.input, state.id);
     return { json: toAgentResponse(state) };
   }
 }

@@ -128,4 +128,9 @@ export {
   isPrivateAddress,
   lookupPublicOnly,
 } from "./network/guarded-network.js";
+export { recordStreamedResponse } from "./responses/record-streamed-response.js";
+export {
+  STORED_RESPONSE_RETENTION_MS,
+  StoredResponseService,
+} from "./responses/stored-response-service.js";
 export { formatParam, validate } from "./validate.js";

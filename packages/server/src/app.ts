@@ -24,6 +24,7 @@ import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.
 import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
+import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 
 export type AppOptions = (
   | {
@@ -95,6 +96,7 @@ export function createApp(options: AppOptions): App {
   registerMeRoutes(app);
   registerMemoryRoutes(app);
   registerConversationRoutes(app);
+  registerStoredResponseRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -132,9 +132,14 @@ export class ConversationStore {
     return { items: rows.map(toView), total };
   }
 
-  /** Deletes the conversation with its items and stored runs. */
+  /** Deletes the conversation with its items, stored runs and stored responses. */
   delete(organizationId: string, id: string): boolean {
     return this.db.transaction(() => {
+      // An agent answer is stored under its run's id; the run names the conversation.
+      this.sql(
+        `DELETE FROM stored_responses WHERE organization_id = ? AND (conversation_id = ?
+           OR id IN (SELECT id FROM agent_runs WHERE organization_id = ? AND conversation_id = ?))`,
+      ).run(organizationId, id, organizationId, id);
       this.sql("DELETE FROM agent_runs WHERE organization_id = ? AND conversation_id = ?").run(
         organizationId,
         id,

@@ -60,6 +60,11 @@ export {
 } from "./schemas.js";
 export { SqliteJobQueue } from "./sqlite-job-queue.js";
 export {
+  type StoredResponseKind,
+  type StoredResponseRecord,
+  StoredResponseStore,
+} from "./stored-responses.js";
+export {
   type UsageRecord,
   type UsageRecordInput,
   UsageRecordStore,

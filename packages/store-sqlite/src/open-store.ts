@@ -15,6 +15,7 @@ import { OrganizationStore } from "./organizations.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
+import { StoredResponseStore } from "./stored-responses.js";
 import { UsageRecordStore } from "./usage-records.js";
 
 export interface Store {
@@ -35,6 +36,7 @@ export interface Store {
   /** Conversations as a resource: listing with derived fields, items, deletion. */
   readonly conversations: ConversationStore;
   readonly memoryFiles: MemoryFileStore;
+  readonly storedResponses: StoredResponseStore;
   close(): void;
 }
 
@@ -70,6 +72,7 @@ export function openStore(options: OpenStoreOptions): Store {
     agents: new AgentStore(db, clock, ids),
     conversations: new ConversationStore(db, clock, ids),
     memoryFiles: new MemoryFileStore(db, clock, ids),
+    storedResponses: new StoredResponseStore(db, clock),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -10,7 +10,6 @@ import type { AppEnv } from "../http/env.js";
 
 /** The groups of ../shared/PLATFORM.md not built yet, with the paths it gives them. */
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
-  { paths: ["/v1/responses/*"], area: "Stored responses" },
   {
     paths: ["/v1/skills", "/v1/skills/*", "/v1/agents/:agentId/skills", "/v1/agents/:agentId/tool-catalogs"],
     area: "Skills",

@@ -10,6 +10,7 @@ import { knowledgeBases } from "./005-knowledge-bases.js";
 import { agents } from "./006-agents.js";
 import { memory } from "./007-memory.js";
 import { conversations } from "./008-conversations.js";
+import { storedResponses } from "./009-stored-responses.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   agents,
   memory,
   conversations,
+  storedResponses,
 ];

@@ -1,5 +1,6 @@
 import { roleAllows } from "@groundwork/core";
 import { type Gateway, isAgentModel, parseResponsesBody } from "@groundwork/gateway";
+import { recordStreamedResponse } from "@groundwork/platform";
 import type { Hono } from "hono";
 import { readJson } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
@@ -11,6 +12,7 @@ import { sse } from "./sse.js";
  * `POST /v1/responses`: direct calls (`<prefix>/<model>` or a built-in name)
  * routed like chat. Streams are typed events (`event: <type>`) that end with
  * `response.completed` or `response.incomplete`; the protocol sends no `[DONE]`.
+ * Every answer is stored (PLATFORM.md §2.6): a stream's once it completes.
  */
 export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
   // Viewer keys may run published agents (docs/agents.md); direct calls still need Member.
@@ -32,9 +34,15 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
     }
     if (!roleAllows(c.var.principal.role, "member")) await requireRole("member")(c, async () => {});
     const body = parseResponsesBody(raw);
-    const context = { principal: c.var.principal, signal: clientSignal(c) };
+    const principal = c.var.principal;
+    const context = { principal, signal: clientSignal(c) };
+    const stored = c.var.groundwork.responses;
     if (body.stream === true) {
-      const events = await gateway.openResponsesStream(body, context);
+      const events = recordStreamedResponse(
+        await gateway.openResponsesStream(body, context),
+        "final",
+        (_id, response) => stored.recordModel(principal, body.input, response),
+      );
       return sse(c, events, {
         eventName: (event) => event.type,
         done: false,
@@ -45,6 +53,8 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
           }),
       });
     }
-    return c.json(await gateway.responses(body, context));
+    const response = await gateway.responses(body, context);
+    stored.recordModel(principal, body.input, response);
+    return c.json(response);
   });
 }
