@@ -87,6 +87,8 @@ export interface RunState {
   steps: number;
   error: string | null;
   incompleteReason: string | null;
+  /** Why the turn was cancelled, as the canceller gave it (PLATFORM.md §2.4); absent otherwise. */
+  cancelReason?: string | null;
   /** The `platform.todo` list; carried over between turns of a conversation. */
   todos?: TodoItem[];
   createdAt: number;

@@ -166,7 +166,7 @@ export class Groundwork {
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
-    this.conversations = new ConversationService(options.store, this.agents);
+    this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store);
   }
 

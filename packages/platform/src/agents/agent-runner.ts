@@ -546,6 +546,7 @@ export class AgentRunner {
   async cancelTurn(
     principal: Principal,
     conversationId: string,
+    reason: string | null = null,
   ): Promise<{ responseId: string; previousStatus: string }> {
     const org = principal.organizationId;
     const conversation = this.store.agents.getConversation(org, conversationId);
@@ -566,10 +567,15 @@ export class AgentRunner {
     if (state.status === "in_progress" && this.activeTurns.has(conversationId)) {
       this.cancelRequested.add(conversationId);
       await this.waitForTurn(conversationId);
+      const stopped = this.store.agents.getRun(org, state.id)?.state as RunState | undefined;
+      if (stopped?.incompleteReason === "cancelled" && reason !== null) {
+        this.saveState(org, { ...stopped, cancelReason: reason });
+      }
       return { responseId: state.id, previousStatus };
     }
     // Paused, or a run a crash left `in_progress`: closed now, never continued afterwards.
     cancelRun(state);
+    state.cancelReason = reason;
     state.updatedAt = this.clock.now();
     this.store.db.transaction(() => {
       this.store.agents.claimContinuation(org, state.id, state.id);

@@ -14,6 +14,7 @@ import {
   type Principal,
   roleAllows,
 } from "@groundwork/core";
+import type { TokenPrice } from "@groundwork/gateway";
 import type {
   ConversationItemRecord,
   ConversationStatus,
@@ -22,6 +23,7 @@ import type {
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
 import type { AgentRunner } from "../agents/agent-runner.js";
+import { builtinCostEur } from "../gateway/builtin-cost.js";
 import { validate } from "../validate.js";
 
 const metadata = z
@@ -94,6 +96,8 @@ export class ConversationService {
   constructor(
     private readonly store: Store,
     private readonly runner: AgentRunner,
+    /** Built-in model prices, to price the runs' model calls as the gateway's usage records do. */
+    private readonly chatPrices: Readonly<Record<string, TokenPrice>> = {},
   ) {}
 
   create(principal: Principal, raw: unknown): ConversationView {
@@ -157,9 +161,13 @@ export class ConversationService {
   }
 
   async cancel(principal: Principal, conversationId: string, raw: unknown = {}): Promise<CancelledTurn> {
-    validate(conversationCancelBody, raw);
+    const input = validate(conversationCancelBody, raw);
     this.owned(principal, conversationId, "cancel");
-    const { responseId, previousStatus } = await this.runner.cancelTurn(principal, conversationId);
+    const { responseId, previousStatus } = await this.runner.cancelTurn(
+      principal,
+      conversationId,
+      input.reason ?? null,
+    );
     return { conversationId, responseId, status: "cancelled", previousStatus };
   }
 
@@ -170,10 +178,17 @@ export class ConversationService {
     let inputTokens = 0;
     let outputTokens = 0;
     let toolCallCount = 0;
+    let costEur = 0;
     for (const state of states) {
       inputTokens += state.usage.inputTokens;
       outputTokens += state.usage.outputTokens;
       toolCallCount += state.toolCalls.length;
+      // Run states keep no cached-token count, so a run is priced at the uncached input rate.
+      costEur += builtinCostEur(this.chatPrices, state.model, {
+        promptTokens: state.usage.inputTokens,
+        completionTokens: state.usage.outputTokens,
+        cachedTokens: null,
+      });
     }
     const paused = conversation.status === "paused" && last !== undefined;
     return {
@@ -189,7 +204,7 @@ export class ConversationService {
       pendingApprovalCount: paused ? last.pendingApprovals.length : 0,
       pendingToolCallCount: paused ? last.pendingToolCalls.length : 0,
       toolCallCount,
-      usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costEur: 0 },
+      usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costEur },
     };
   }
 

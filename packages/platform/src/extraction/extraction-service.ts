@@ -23,9 +23,10 @@ import {
   type ExtractionStrategy,
   type InputImage,
 } from "@groundwork/extract";
-import { costEur, type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
+import { type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
 import type { ExtractionConfig } from "@groundwork/scoring";
 import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from "@groundwork/store-sqlite";
+import { builtinCostEur } from "../gateway/builtin-cost.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { gatewayChatModel } from "./gateway-chat-model.js";
 
@@ -95,8 +96,7 @@ export class ExtractionService {
 
   /** What the gateway charged for one call: built-in calls at the configured price, BYOK never. */
   private costOf(model: string, usage: ChatUsage): number {
-    if (parseModelString(model).kind !== "builtin") return 0;
-    return costEur(this.options.chatPrices?.[model], {
+    return builtinCostEur(this.options.chatPrices, model, {
       promptTokens: usage.prompt_tokens,
       completionTokens: usage.completion_tokens,
       cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? null,

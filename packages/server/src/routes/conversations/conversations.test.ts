@@ -295,6 +295,43 @@ describe("turns, items and summary", () => {
   });
 });
 
+describe("GET /v1/conversations/{id}/summary usage.costEur", () => {
+  it("sums what the runs' built-in model calls cost at the gateway's prices", async () => {
+    const priced = createApp({
+      groundwork: createGroundwork({
+        store: tenant.store,
+        config: {
+          builtin: { baseUrl: upstream.url, apiKey: "k" },
+          chatPrices: { "gw-chat-1": { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } },
+        },
+        fetch: createFastFetch(),
+      }),
+    });
+    const request = (method: string, path: string, body?: unknown) =>
+      priced.request(path, {
+        method,
+        headers: { ...bearer(tenant.keys.member), "Content-Type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const conversation = await bodyOf(await request("POST", "/v1/conversations", { agentId: agentId() }));
+    upstream.enqueue({ text: "one", usage: { inputTokens: 3, outputTokens: 2 } });
+    await request("POST", "/v1/responses", {
+      model: "agent/support",
+      conversation: conversation.id,
+      input: "a",
+    });
+    upstream.enqueue({ text: "two", usage: { inputTokens: 5, outputTokens: 1 } });
+    await request("POST", "/v1/responses", {
+      model: "agent/support",
+      conversation: conversation.id,
+      input: "b",
+    });
+    const summary = await bodyOf(await request("GET", `/v1/conversations/${conversation.id}/summary`));
+    // (3 + 5) input tokens at 1 EUR each, (2 + 1) output tokens at 2 EUR each.
+    expect(summary.usage).toEqual({ inputTokens: 8, outputTokens: 3, totalTokens: 11, costEur: 14 });
+  });
+});
+
 describe("POST /v1/conversations/{id}/cancel", () => {
   it("is 409 no_active_turn on an idle conversation and 404 for another organization", async () => {
     const conversation = await create(tenant.keys.member);
@@ -345,7 +382,11 @@ describe("POST /v1/conversations/{id}/cancel", () => {
       pendingApprovals: unknown[];
       incompleteReason: string;
     };
-    expect(state).toMatchObject({ pendingApprovals: [], incompleteReason: "cancelled" });
+    expect(state).toMatchObject({
+      pendingApprovals: [],
+      incompleteReason: "cancelled",
+      cancelReason: "changed my mind",
+    });
     expect(
       (await json(tenant.keys.member, "POST", `/v1/conversations/${conversation.id}/cancel`)).status,
     ).toBe(409);
