@@ -40,6 +40,8 @@ export {
   type AgentResponseObject,
   citationAnnotations,
   type FileCitationAnnotation,
+  type PauseWindowFields,
+  type RenderClock,
   type RunEnvelope,
   toAgentResponse,
 } from "./response.js";

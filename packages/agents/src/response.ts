@@ -4,7 +4,22 @@
  * `function_call` items (relayed calls the client runs) and `approval_request` items;
  * `run.status` says which pause it is.
  */
+import { PAUSE_TIMEOUT_MS } from "./run-engine.js";
 import type { Citation, PendingApproval, PendingToolCall, RunState, RunStatus } from "./run-state.js";
+
+/** Where a pending item stands in its pause window (PLATFORM.md §6 "Pause window"). */
+export interface PauseWindowFields {
+  /** `pausedAt` + the pause window (ISO 8601). */
+  expiresAt: string | null;
+  /** `timed_out` from `expiresAt` on, before the pause-window job has closed the pause. */
+  status: "pending" | "timed_out";
+}
+
+/** The pause window and the instant a response is rendered at. */
+export interface RenderClock {
+  pauseWindowMs: number;
+  now: number;
+}
 
 export interface FileCitationAnnotation {
   type: "file_citation";
@@ -48,8 +63,8 @@ export interface RunEnvelope {
     status: string;
     output: string | null;
   }>;
-  pendingApprovals: Array<Omit<PendingApproval, "callId"> & { callId: string }>;
-  pendingToolCalls: PendingToolCall[];
+  pendingApprovals: Array<Omit<PendingApproval, "callId"> & { callId: string } & PauseWindowFields>;
+  pendingToolCalls: Array<PendingToolCall & PauseWindowFields>;
   pendingConnections: never[];
   pendingInputs: never[];
   next: string | null;
@@ -126,7 +141,11 @@ function nextHint(state: RunState): string | null {
   }
 }
 
-export function toAgentResponse(state: RunState): AgentResponseObject {
+export function toAgentResponse(
+  state: RunState,
+  clock: RenderClock = { pauseWindowMs: PAUSE_TIMEOUT_MS, now: Date.now() },
+): AgentResponseObject {
+  const window = pauseWindowFields(state, clock);
   const output: AgentOutputItem[] = [];
   if (state.status === "completed" || state.text !== "") {
     output.push({
@@ -208,8 +227,8 @@ export function toAgentResponse(state: RunState): AgentResponseObject {
         status: call.status,
         output: call.output,
       })),
-      pendingApprovals: state.pendingApprovals,
-      pendingToolCalls: state.pendingToolCalls,
+      pendingApprovals: state.pendingApprovals.map((approval) => ({ ...approval, ...window })),
+      pendingToolCalls: state.pendingToolCalls.map((call) => ({ ...call, ...window })),
       pendingConnections: [],
       pendingInputs: [],
       next: nextHint(state),
@@ -217,5 +236,18 @@ export function toAgentResponse(state: RunState): AgentResponseObject {
       agentVersionId: state.agentVersionId,
       model: state.model,
     },
+  };
+}
+
+/**
+ * A paused run's items expire together at `pausedAt` + the window; a read after that but
+ * before the pause-window job ran shows them `timed_out`, as the job will record them.
+ */
+function pauseWindowFields(state: RunState, clock: RenderClock): PauseWindowFields {
+  if (state.pausedAt === null) return { expiresAt: null, status: "pending" };
+  const expiresAt = state.pausedAt + clock.pauseWindowMs;
+  return {
+    expiresAt: new Date(expiresAt).toISOString(),
+    status: clock.now > expiresAt ? "timed_out" : "pending",
   };
 }

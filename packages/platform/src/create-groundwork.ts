@@ -4,7 +4,7 @@
  * from its environment; an app builds it from a config object and calls the same
  * services the HTTP routes call.
  */
-import { type ToolJudge, toAgentResponse } from "@groundwork/agents";
+import type { ToolJudge } from "@groundwork/agents";
 import {
   type Allowance,
   type Clock,
@@ -167,7 +167,7 @@ export class Groundwork {
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
-    this.responses = new StoredResponseService(options.store);
+    this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
   }
 
   /**
@@ -230,7 +230,7 @@ export class Groundwork {
     }
     const state = await this.agents.respond(principal, body, signal === undefined ? {} : { signal });
     this.responses.recordAgent(principal, body.input, state.id);
-    return { json: toAgentResponse(state) };
+    return { json: this.agents.render(state) };
   }
 }
 

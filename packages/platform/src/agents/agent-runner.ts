@@ -13,6 +13,7 @@
 import {
   type AgentContext,
   type AgentDefinition,
+  type AgentResponseObject,
   type ApprovalDecision,
   type ConversationMode,
   cancelRun,
@@ -28,6 +29,7 @@ import {
   type RunState,
   type ToolJudge,
   type ToolOutput,
+  toAgentResponse,
 } from "@groundwork/agents";
 import {
   type ChatMessage,
@@ -543,6 +545,11 @@ export class AgentRunner {
    * Cancels the conversation's active turn (PLATFORM.md §2.4): a running one stops at its next
    * step boundary (the call returns once it stopped), a paused one is closed at once.
    */
+  /** The state as a response object, its pending items placed in this runner's pause window. */
+  render(state: RunState): AgentResponseObject {
+    return toAgentResponse(state, { pauseWindowMs: this.pauseTimeoutMs, now: this.clock.now() });
+  }
+
   async cancelTurn(
     principal: Principal,
     conversationId: string,

@@ -7,13 +7,7 @@
  * `response.completed` (or `response.incomplete` / `response.failed`) carries the whole
  * response with its `run` envelope and is authoritative.
  */
-import {
-  type AgentOutputItem,
-  type AgentResponseObject,
-  type RunEvent,
-  type RunState,
-  toAgentResponse,
-} from "@groundwork/agents";
+import type { AgentOutputItem, AgentResponseObject, RunEvent, RunState } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
 import type { AgentResponsesBody, AgentRunner } from "./agent-runner.js";
 
@@ -91,7 +85,7 @@ export async function openAgentStream(
       if (item.kind === "event") {
         const event = item.event;
         if (event.type === "started") {
-          snapshot = { ...toAgentResponse(event.state), status: "in_progress", output: [] };
+          snapshot = { ...runner.render(event.state), status: "in_progress", output: [] };
           yield emit("response.created", { response: snapshot });
           yield emit("response.in_progress", { response: snapshot });
         } else if (event.type === "text_delta") {
@@ -130,7 +124,7 @@ export async function openAgentStream(
         }
         continue;
       }
-      const response = toAgentResponse(item.state);
+      const response = runner.render(item.state);
       const message = response.output.find((o) => o.type === "message");
       if (messageId !== null) {
         const part =

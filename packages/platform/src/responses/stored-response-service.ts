@@ -3,7 +3,7 @@
  * organization with its owner key, read back as answered (agent runs with their current
  * status), its input items listed, and deleted by its owner or an Admin.
  */
-import { type RunState, toAgentResponse } from "@groundwork/agents";
+import type { RunState } from "@groundwork/agents";
 import {
   conflict,
   forbidden,
@@ -22,7 +22,11 @@ export const STORED_RESPONSE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const inputItemsQuery = z.object({ order: z.enum(["asc", "desc"]).default("desc") });
 
 export class StoredResponseService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Renders a run state as the agent runner does (its clock and pause window). */
+    private readonly render: (state: RunState) => unknown,
+  ) {}
 
   /** Stores a plain model answer (the response object exactly as sent to the client). */
   recordModel(principal: Principal, input: unknown, response: { id: string }): void {
@@ -56,7 +60,7 @@ export class StoredResponseService {
   get(principal: Principal, responseId: string): unknown {
     const stored = this.find(principal, responseId);
     if (stored.kind === "model") return stored.response;
-    return toAgentResponse(this.run(principal, responseId).state as RunState);
+    return this.render(this.run(principal, responseId).state as RunState);
   }
 
   inputItems(

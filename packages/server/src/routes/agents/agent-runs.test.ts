@@ -391,7 +391,14 @@ describe("approvals", () => {
     });
     expect(relayed.body.run.status).toBe("requires_tool_output");
     expect(relayed.body.run.pendingToolCalls).toEqual([
-      { tool: "refund", callId: "r1", arguments: '{"order":1}' },
+      // Pending items carry where they stand in the pause window (PLATFORM.md §6).
+      {
+        tool: "refund",
+        callId: "r1",
+        arguments: '{"order":1}',
+        expiresAt: expect.any(String),
+        status: "pending",
+      },
     ]);
     const done = await respond({
       model: "agent/support",
