@@ -32,10 +32,10 @@ describe("groundwork serve", () => {
 
       const health = await fetch(`${first.url}/health`);
       expect(await health.json()).toEqual({ status: "ok" });
-      const authed = await fetch(`${first.url}/v1/responses/resp_1`, {
+      const authed = await fetch(`${first.url}/v1/me`, {
         headers: { Authorization: `Bearer ${first.adminKey}` },
       });
-      expect(authed.status).toBe(501);
+      expect(authed.status).toBe(200);
       expect(first.output()).not.toMatch(/"level":"error"/);
 
       expect(await first.stop()).toBe(0);
@@ -44,10 +44,10 @@ describe("groundwork serve", () => {
 
       const second = await startServer({ dataDir: data.path });
       expect(second.adminKey).toBeNull();
-      const again = await fetch(`${second.url}/v1/responses/resp_1`, {
+      const again = await fetch(`${second.url}/v1/me`, {
         headers: { Authorization: `Bearer ${first.adminKey}` },
       });
-      expect(again.status).toBe(501);
+      expect(again.status).toBe(200);
       expect(await second.stop()).toBe(0);
     } finally {
       data.remove();
@@ -84,13 +84,13 @@ describe("groundwork keys", () => {
       try {
         // The data folder was not empty, so no bootstrap organization was created.
         expect(server.adminKey).toBeNull();
-        const asViewer = await fetch(`${server.url}/v1/responses/resp_1`, {
+        const asViewer = await fetch(`${server.url}/v1/me`, {
           headers: { Authorization: `Bearer ${key}` },
         });
-        expect(asViewer.status).toBe(501);
+        expect(asViewer.status).toBe(200);
 
         expect(groundwork(["keys", "revoke", "--data", data.path, key]).code).toBe(0);
-        const revoked = await fetch(`${server.url}/v1/responses/resp_1`, {
+        const revoked = await fetch(`${server.url}/v1/me`, {
           headers: { Authorization: `Bearer ${key}` },
         });
         expect(revoked.status).toBe(401);
