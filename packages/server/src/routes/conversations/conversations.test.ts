@@ -4,16 +4,16 @@
  * agent turns, and cancel of a running and of a paused turn.
  */
 import { createFastFetch } from "@groundwork/gateway";
-import { createGroundwork, type Groundwork } from "@groundwork/platform";
+import { createGroundwork } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
+import { agentTenant } from "../../../test/agent-tenant-support.js";
+import { bearer, bodyOf, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 
 let upstream: Upstream;
 let tenant: TestTenant;
-let groundwork: Groundwork;
 let app: App;
 /** A Member key of another organization. */
 let stranger: string;
@@ -28,16 +28,8 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  tenant = createTestTenant();
   upstream.reset();
-  groundwork = createGroundwork({
-    store: tenant.store,
-    config: { builtin: { baseUrl: upstream.url, apiKey: "k" } },
-    fetch: createFastFetch(),
-  });
-  app = createApp({ groundwork });
-  stranger = tenant.keyFor("member", "enterprise");
-  colleague = tenant.store.apiKeys.create({ organizationId: tenant.organizationId, role: "member" }).key;
+  ({ tenant, app, stranger, colleague } = agentTenant(upstream.url));
   const applied = await json(tenant.keys.member, "POST", "/v1/agents/apply", support);
   expect([200, 201]).toContain(applied.status);
 });

@@ -1,22 +1,16 @@
-/**
- * Stored responses (PLATFORM.md §2.6): plain and agent answers read back as answered, their
- * input items, deletion (owner or Admin, never while running), retention, and the OpenAI
- * SDK's `responses.retrieve()` over a real socket.
- */
-import { createFastFetch } from "@groundwork/gateway";
-import { createGroundwork, type Groundwork, STORED_RESPONSE_RETENTION_MS } from "@groundwork/platform";
+import { STORED_RESPONSE_RETENTION_MS } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
-import { type App, createApp } from "../../app.js";
+import { agentTenant } from "../../../test/agent-tenant-support.js";
+import { bearer, bodyOf, type TestTenant } from "../../../test/test-support.js";
+import type { App } from "../../app.js";
 import { listen } from "../../http-server.js";
 
 let upstream: Upstream;
 let tenant: TestTenant;
-let groundwork: Groundwork;
 let app: App;
 let stranger: string;
 let colleague: string;
@@ -29,16 +23,8 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  tenant = createTestTenant();
   upstream.reset();
-  groundwork = createGroundwork({
-    store: tenant.store,
-    config: { builtin: { baseUrl: upstream.url, apiKey: "k" } },
-    fetch: createFastFetch(),
-  });
-  app = createApp({ groundwork });
-  stranger = tenant.keyFor("member", "enterprise");
-  colleague = tenant.store.apiKeys.create({ organizationId: tenant.organizationId, role: "member" }).key;
+  ({ tenant, app, stranger, colleague } = agentTenant(upstream.url));
   const applied = await json(tenant.keys.member, "POST", "/v1/agents/apply", support);
   expect([200, 201]).toContain(applied.status);
 });
