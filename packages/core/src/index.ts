@@ -86,4 +86,13 @@ export type {
   UsageSurface,
 } from "./ports.js";
 export { systemClock, UNLIMITED_ALLOWANCE } from "./ports.js";
+export {
+  compileTemplate,
+  missingTemplateVariables,
+  missingVariablesError,
+  type ParsedTemplate,
+  parseTemplate,
+  templateValueText,
+  templateVariables,
+} from "./prompt-template.js";
 export { estimateTokens } from "./tokens.js";

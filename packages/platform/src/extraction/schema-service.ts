@@ -4,7 +4,7 @@
  * service holds the rules: definitions are valid JSON Schema 2020-12, deactivated
  * versions take no labels, `latest` is the system label.
  */
-import { conflict, invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
+import { invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
 import { lintSchema, type SchemaLintResult, schemaDefinitionErrors } from "@groundwork/extract";
 import { isProviderType, PROVIDER_KINDS, parseModelString } from "@groundwork/gateway";
 import {
@@ -14,6 +14,7 @@ import {
   type SchemaVersionRecord,
   type Store,
 } from "@groundwork/store-sqlite";
+import { VersionLabels } from "../versioning/version-labels.js";
 import { type ExtractionService, failureMessage } from "./extraction-service.js";
 
 export interface SchemaWithLatest {
@@ -157,38 +158,15 @@ export class SchemaService {
   }
 
   createLabel(organizationId: string, schemaId: string, name: string, versionId: string): SchemaLabelRecord {
-    const schema = this.get(organizationId, schemaId);
-    if (name === LATEST_LABEL) {
-      throw conflict(`"${LATEST_LABEL}" is the system label; it moves to each new version by itself`, {
-        param: "name",
-      });
-    }
-    this.labelTarget(organizationId, schema, versionId);
-    if (!this.store.schemas.createLabel(schema.id, name, versionId)) {
-      throw conflict(`Schema ${schema.id} already has a label "${name}"; move it instead of creating it`, {
-        param: "name",
-      });
-    }
-    return this.label(schema, name);
+    return this.labels(organizationId).create(this.get(organizationId, schemaId).id, name, versionId);
   }
 
   moveLabel(organizationId: string, schemaId: string, name: string, versionId: string): SchemaLabelRecord {
-    const schema = this.get(organizationId, schemaId);
-    if (name === LATEST_LABEL) {
-      throw conflict(`"${LATEST_LABEL}" is the system label and cannot be moved by hand`);
-    }
-    this.label(schema, name);
-    this.labelTarget(organizationId, schema, versionId);
-    this.store.schemas.updateLabel(schema.id, name, versionId);
-    return this.label(schema, name);
+    return this.labels(organizationId).move(this.get(organizationId, schemaId).id, name, versionId);
   }
 
   deleteLabel(organizationId: string, schemaId: string, name: string): void {
-    const schema = this.get(organizationId, schemaId);
-    if (name === LATEST_LABEL) throw conflict(`"${LATEST_LABEL}" is the system label and cannot be deleted`);
-    if (!this.store.schemas.deleteLabel(schema.id, name)) {
-      throw notFound(`Schema ${schema.id} has no label "${name}"`);
-    }
+    this.labels(organizationId).delete(this.get(organizationId, schemaId).id, name);
   }
 
   /** The version a label points at (`latest` by default). */
@@ -279,20 +257,15 @@ export class SchemaService {
       .map((type) => PROVIDER_KINDS[type].prefix);
   }
 
-  private label(schema: SchemaRecord, name: string): SchemaLabelRecord {
-    const label = this.store.schemas.getLabel(schema.id, name);
-    if (label === null) throw notFound(`Schema ${schema.id} has no label "${name}"`);
-    return label;
-  }
-
-  /** A version of this schema a label may point at. */
-  private labelTarget(organizationId: string, schema: SchemaRecord, versionId: string): SchemaVersionRecord {
-    const version = this.store.schemas.getVersion(organizationId, schema.id, versionId);
-    if (version === null) {
-      throw notFound(`Schema ${schema.id} has no version ${versionId}`, { param: "schemaVersionId" });
-    }
-    if (!version.active) throw conflict(`Version ${versionId} is deactivated`, { param: "schemaVersionId" });
-    return version;
+  /** The shared label rules over this organization's schema versions. */
+  private labels(organizationId: string): VersionLabels<SchemaLabelRecord, SchemaVersionRecord> {
+    return new VersionLabels({
+      noun: "Schema",
+      versionParam: "schemaVersionId",
+      storage: this.store.schemas,
+      findVersion: (schemaId, versionRef) =>
+        this.store.schemas.getVersion(organizationId, schemaId, versionRef),
+    });
   }
 }
 
