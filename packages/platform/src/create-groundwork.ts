@@ -31,6 +31,8 @@ import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
+import { ScoreService } from "./scores/score-service.js";
+import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
 
 export interface GroundworkOptions {
   store: Store;
@@ -57,6 +59,11 @@ export interface GroundworkOptions {
   documentParser?: DocumentParser;
   /** The transport of agent function tools (tests); by default one that refuses private addresses. */
   toolFetch?: typeof fetch;
+  /**
+   * Whether dataset items, traces and experiment run results exist, for scores on them; a
+   * subject type without a lookup has no subjects in this build (a score on one is 404).
+   */
+  scoreSubjects?: ScoreSubjectLookups;
 }
 
 export class Groundwork {
@@ -86,6 +93,8 @@ export class Groundwork {
   readonly responses: StoredResponseService;
   /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
   readonly memory: MemoryService;
+  /** Scores on responses, extractions, conversations, …: record, list, and evaluator scores in bulk. */
+  readonly scores: ScoreService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -168,6 +177,7 @@ export class Groundwork {
     this.memory = new MemoryService(options.store);
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
+    this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
   }
 
   /**

@@ -133,4 +133,26 @@ export {
   STORED_RESPONSE_RETENTION_MS,
   StoredResponseService,
 } from "./responses/stored-response-service.js";
+export {
+  type EvaluationScoreInput,
+  evaluationScore,
+  SCORE_CATEGORY_MAX_LENGTH,
+  SCORE_COMMENT_MAX_LENGTH,
+  SCORE_DATA_TYPES,
+  SCORE_NAME_MAX_LENGTH,
+  SCORE_NAME_PATTERN,
+  SCORE_SOURCES,
+  type ScoreListQuery,
+  type ScoreRecordInput,
+  ScoreService,
+  scoreListQuery,
+  scoreRecordBody,
+} from "./scores/score-service.js";
+export {
+  SCORE_SUBJECT_TYPES,
+  type ScoreSubjectLookups,
+  ScoreSubjects,
+  type ScoreSubjectType,
+  type SubjectLookup,
+} from "./scores/score-subjects.js";
 export { formatParam, validate } from "./validate.js";

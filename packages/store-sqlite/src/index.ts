@@ -58,6 +58,15 @@ export {
   SchemaStore,
   type SchemaVersionRecord,
 } from "./schemas.js";
+export {
+  type ScoreDataType,
+  type ScoreFilter,
+  type ScoreInsert,
+  type ScoreRecord,
+  type ScoreSource,
+  ScoreStore,
+  type ScoreValue,
+} from "./scores.js";
 export { SqliteJobQueue } from "./sqlite-job-queue.js";
 export {
   type StoredResponseKind,

@@ -1,0 +1,184 @@
+/**
+ * Scores (PLATFORM.md §10, after Langfuse scores): a named value — a finite number, a category
+ * or a boolean — on a subject of the organization, from a human (`HUMAN`), a program (`API`)
+ * or an evaluator (`EVAL`). Callers record `HUMAN` and `API` scores; `EVAL` scores come only
+ * from the evaluators through {@link ScoreService.recordEvaluations}. Roles are the HTTP
+ * guards' business (Viewer lists, Member records).
+ */
+import { notFound, type PageRequest, type Principal } from "@groundwork/core";
+import type {
+  ScoreDataType,
+  ScoreStore,
+  ScoreFilter,
+  ScoreInsert,
+  ScoreRecord,
+  ScoreSource,
+  ScoreValue,
+} from "@groundwork/store-sqlite";
+import { z } from "zod";
+import { validate } from "../validate.js";
+import { SCORE_SUBJECT_TYPES, type ScoreSubjects, type ScoreSubjectType } from "./score-subjects.js";
+
+export const SCORE_NAME_PATTERN = /^[A-Za-z0-9_.:-]+$/;
+export const SCORE_NAME_MAX_LENGTH = 100;
+export const SCORE_CATEGORY_MAX_LENGTH = 100;
+export const SCORE_COMMENT_MAX_LENGTH = 2000;
+export const SCORE_DATA_TYPES = ["NUMERIC", "CATEGORICAL", "BOOLEAN"] as const satisfies readonly ScoreDataType[];
+export const SCORE_SOURCES = ["HUMAN", "API", "EVAL"] as const satisfies readonly ScoreSource[];
+
+const subjectType = z.enum(SCORE_SUBJECT_TYPES, {
+  error: `subjectType must be one of ${SCORE_SUBJECT_TYPES.join(", ")}`,
+});
+const dataType = z.enum(SCORE_DATA_TYPES, { error: `dataType must be one of ${SCORE_DATA_TYPES.join(", ")}` });
+const name = z
+  .string({ error: "name must be a string" })
+  .min(1, "name must not be empty")
+  .max(SCORE_NAME_MAX_LENGTH, `name is at most ${SCORE_NAME_MAX_LENGTH} characters`)
+  .regex(SCORE_NAME_PATTERN, "name may contain only letters, digits and _ . : -");
+const comment = z
+  .string({ error: "comment must be a string or null" })
+  .max(SCORE_COMMENT_MAX_LENGTH, `comment is at most ${SCORE_COMMENT_MAX_LENGTH} characters`)
+  .nullable()
+  .default(null);
+
+/** The value's type must match `dataType`; -0 is recorded as 0. */
+function checkValue(value: unknown, type: ScoreDataType): { value: ScoreValue } | { problem: string } {
+  switch (type) {
+    case "NUMERIC":
+      if (typeof value !== "number" || !Number.isFinite(value)) {
+        return { problem: "value must be a finite number for dataType NUMERIC" };
+      }
+      return { value: value === 0 ? 0 : value };
+    case "CATEGORICAL":
+      if (typeof value !== "string" || value.length < 1 || value.length > SCORE_CATEGORY_MAX_LENGTH) {
+        return {
+          problem: `value must be a string of 1-${SCORE_CATEGORY_MAX_LENGTH} characters for dataType CATEGORICAL`,
+        };
+      }
+      return { value };
+    case "BOOLEAN":
+      if (typeof value !== "boolean") return { problem: "value must be a boolean for dataType BOOLEAN" };
+      return { value };
+  }
+}
+
+const scoreFields = {
+  subjectType,
+  subjectId: z.string({ error: "subjectId must be a string" }).min(1, "subjectId must not be empty"),
+  name,
+  dataType,
+  value: z.unknown(),
+  comment,
+};
+
+/** Puts the checked value in place, or fails with `param: "value"`. */
+function typedValue<T extends { dataType: ScoreDataType; value: unknown }>(
+  score: T,
+  ctx: z.RefinementCtx,
+): Omit<T, "value"> & { value: ScoreValue } {
+  const checked = checkValue(score.value, score.dataType);
+  if ("problem" in checked) {
+    ctx.addIssue({ code: "custom", path: ["value"], message: checked.problem });
+    return z.NEVER;
+  }
+  return { ...score, value: checked.value };
+}
+
+/** `POST /v1/scores` and the library's `scores.record` input. */
+export const scoreRecordBody = z
+  .object({
+    ...scoreFields,
+    source: z
+      .enum(SCORE_SOURCES, { error: "source must be HUMAN or API" })
+      .default("HUMAN")
+      .refine((source) => source !== "EVAL", "source EVAL is written only by evaluators; send HUMAN or API")
+      .transform((source) => source as "HUMAN" | "API"),
+  })
+  .transform(typedValue);
+export type ScoreRecordInput = z.input<typeof scoreRecordBody>;
+
+/** One evaluator result (PLATFORM.md §9): recorded as `EVAL`, `NUMERIC` unless stated, without a key. */
+export const evaluationScore = z
+  .object({ ...scoreFields, dataType: dataType.default("NUMERIC") })
+  .transform(typedValue);
+export type EvaluationScoreInput = z.input<typeof evaluationScore>;
+
+const instantError = "must be an ISO 8601 instant with an offset or Z, e.g. 2025-01-31T09:15:00.000Z";
+const instant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.datetime({ offset: true, precision: -1 })], {
+    error: instantError,
+  })
+  .transform((text) => Date.parse(text));
+
+/** The filters of `GET /v1/scores` (page and size are read by the route). */
+export const scoreListQuery = z
+  .object({
+    subjectType: subjectType.optional(),
+    subjectId: z.string().min(1, "subjectId must not be empty").optional(),
+    name: z.string().min(1, "name must not be empty").optional(),
+    source: z.enum(SCORE_SOURCES, { error: `source must be one of ${SCORE_SOURCES.join(", ")}` }).optional(),
+    dataType: dataType.optional(),
+    from: instant.optional(),
+    to: instant.optional(),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    path: ["to"],
+    message: "to must not be before from",
+  });
+export type ScoreListQuery = z.input<typeof scoreListQuery>;
+
+export class ScoreService {
+  constructor(
+    private readonly store: { readonly scores: ScoreStore },
+    private readonly subjects: ScoreSubjects,
+  ) {}
+
+  /** Records a `HUMAN` (default) or `API` score of the caller's key on a subject of its organization. */
+  record(principal: Principal, raw: ScoreRecordInput | unknown): ScoreRecord {
+    const input = validate(scoreRecordBody, raw);
+    this.mustExist(principal.organizationId, input.subjectType, input.subjectId);
+    return this.store.scores.create({
+      organizationId: principal.organizationId,
+      ...input,
+      queueItemId: null,
+      // A library principal has no key (`""`): nobody to name.
+      createdByKeyId: principal.apiKeyId === "" ? null : principal.apiKeyId,
+    });
+  }
+
+  /**
+   * Records evaluator scores (`source: EVAL`, no key, no queue item) all at once: every score is
+   * checked as `record` checks it (fields, value type, subject) and then all are written in one
+   * transaction, or none when one fails. Not reachable through `POST /v1/scores`.
+   */
+  recordEvaluations(organizationId: string, raw: readonly EvaluationScoreInput[]): ScoreRecord[] {
+    const inputs = validate(z.array(evaluationScore), raw);
+    const rows: ScoreInsert[] = inputs.map((input) => {
+      this.mustExist(organizationId, input.subjectType, input.subjectId);
+      return { organizationId, ...input, source: "EVAL", queueItemId: null, createdByKeyId: null };
+    });
+    return this.store.scores.createMany(rows);
+  }
+
+  /** Newest first; `from` inclusive, `to` exclusive. */
+  list(
+    principal: Principal,
+    query: ScoreListQuery | unknown,
+    page: PageRequest,
+  ): { items: ScoreRecord[]; total: number } {
+    const filter: ScoreFilter = validate(scoreListQuery, query ?? {});
+    return this.store.scores.list(principal.organizationId, filter, page);
+  }
+
+  get(principal: Principal, scoreId: string): ScoreRecord {
+    const score = this.store.scores.get(principal.organizationId, scoreId);
+    if (score === null) throw notFound(`No score ${scoreId}`, { param: "scoreId" });
+    return score;
+  }
+
+  private mustExist(organizationId: string, type: ScoreSubjectType, id: string): void {
+    if (!this.subjects.exists(organizationId, type, id)) {
+      throw notFound(`No ${type} ${id} in this organization`, { param: "subjectId" });
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What a score may be recorded on (PLATFORM.md §10 `subjectType`) and whether a subject exists
+ * in an organization. Stored responses, extractions and conversations are looked up in the
+ * store; dataset items, traces and experiment run results belong to groups composed elsewhere,
+ * so their lookups are injected — without one no such subject can exist (a score on it is 404).
+ */
+import type { Store } from "@groundwork/store-sqlite";
+
+export const SCORE_SUBJECT_TYPES = [
+  "trace",
+  "response",
+  "extraction",
+  "run_result",
+  "conversation",
+  "dataset_item",
+] as const;
+export type ScoreSubjectType = (typeof SCORE_SUBJECT_TYPES)[number];
+
+/** Whether `subjectId` exists in the organization. */
+export type SubjectLookup = (organizationId: string, subjectId: string) => boolean;
+
+/** The lookups of subjects whose groups the store of this build does not hold. */
+export interface ScoreSubjectLookups {
+  /** `dataset_item` (`dsi_…`, PLATFORM.md §8). */
+  datasetItems?: SubjectLookup;
+  /** `trace` (`trc_…`, PLATFORM.md §13). */
+  traces?: SubjectLookup;
+  /** `run_result` (`xres_…`, PLATFORM.md §11). */
+  runResults?: SubjectLookup;
+}
+
+const NONE: SubjectLookup = () => false;
+
+export class ScoreSubjects {
+  private readonly lookups: Record<ScoreSubjectType, SubjectLookup>;
+
+  constructor(store: Store, injected: ScoreSubjectLookups = {}) {
+    this.lookups = {
+      // A stored response, or an agent run not recorded (yet) — as GET /v1/responses/{id} reads them.
+      response: (org, id) => {
+        const stored = store.storedResponses.get(org, id);
+        return stored?.kind === "model" || store.agents.getRun(org, id) !== null;
+      },
+      extraction: (org, id) => store.extractions.get(org, id) !== null,
+      conversation: (org, id) => store.agents.getConversation(org, id) !== null,
+      dataset_item: injected.datasetItems ?? NONE,
+      trace: injected.traces ?? NONE,
+      run_result: injected.runResults ?? NONE,
+    };
+  }
+
+  exists(organizationId: string, subjectType: ScoreSubjectType, subjectId: string): boolean {
+    return this.lookups[subjectType](organizationId, subjectId);
+  }
+}
