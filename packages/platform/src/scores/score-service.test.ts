@@ -1,0 +1,310 @@
+/** Scores through the library: subjects per type, value checks, sources, filters, evaluator scores. */
+import type { Principal } from "@groundwork/core";
+import { openStore, type Store } from "@groundwork/store-sqlite";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { ScoreSubjectType } from "./score-subjects.js";
+
+let store: Store;
+let groundwork: Groundwork;
+let ada: Principal;
+let stranger: Principal;
+/** One existing subject per type that the store holds, in ada's organization. */
+let subjects: Record<"response" | "extraction" | "conversation", string>;
+const page = { page: 0, size: 100 };
+/** The store's clock: the real time unless a test sets it. */
+let clockNow: number | null = null;
+
+function addSubjects(organizationId: string) {
+  const responseId = `resp_${organizationId}`;
+  store.storedResponses.save({
+    id: responseId,
+    organizationId,
+    createdByKeyId: "",
+    kind: "model",
+    conversationId: null,
+    input: [],
+    response: { id: responseId },
+    retainForMs: null,
+  });
+  const extraction = store.extractions.create({
+    organizationId,
+    schemaId: "sch_1",
+    schemaVersionId: "scv_1",
+    status: "COMPLETED",
+    strategy: "SINGLE_SHOT",
+    model: "m",
+    inputText: "x",
+    imageCount: 0,
+    inputTokens: 1,
+  });
+  const conversation = store.agents.createConversation(organizationId, null, "auto");
+  return { response: responseId, extraction: extraction.id, conversation: conversation.id };
+}
+
+beforeEach(() => {
+  clockNow = null;
+  store = openStore({ file: ":memory:", clock: { now: () => clockNow ?? Date.now() } });
+  groundwork = createGroundwork({ store });
+  const base = groundwork.principal("acme", "member");
+  ada = { ...base, apiKeyId: store.apiKeys.create({ organizationId: base.organizationId, role: "member" }).record.id };
+  stranger = groundwork.principal("other", "member");
+  subjects = addSubjects(ada.organizationId);
+});
+afterEach(() => store.close());
+
+function failure(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    const { status, code, param } = error as { status: number; code: string; param: string | null };
+    return { status, code, param };
+  }
+  throw new Error("expected a failure");
+}
+
+const scores = () => groundwork.scores;
+const human = (overrides: Record<string, unknown> = {}) => ({
+  subjectType: "response",
+  subjectId: subjects.response,
+  name: "helpfulness",
+  dataType: "NUMERIC",
+  value: 0.8,
+  ...overrides,
+});
+
+describe("ScoreService.record", () => {
+  it("records a HUMAN score by default, with the caller's key", () => {
+    const score = scores().record(ada, human({ comment: "clear" }));
+    expect(score).toEqual({
+      id: expect.stringMatching(/^scr_/),
+      organizationId: ada.organizationId,
+      subjectType: "response",
+      subjectId: subjects.response,
+      name: "helpfulness",
+      dataType: "NUMERIC",
+      value: 0.8,
+      comment: "clear",
+      source: "HUMAN",
+      queueItemId: null,
+      createdByKeyId: ada.apiKeyId,
+      createdAt: expect.any(Number),
+    });
+    expect(scores().record(ada, human({ source: "API" })).source).toBe("API");
+    // A library principal has no key.
+    expect(scores().record(groundwork.principal("acme"), human()).createdByKeyId).toBeNull();
+  });
+
+  it("checks the subject per type in the caller's organization", () => {
+    for (const type of ["response", "extraction", "conversation"] as const) {
+      expect(scores().record(ada, human({ subjectType: type, subjectId: subjects[type] })).subjectType).toBe(type);
+      expect(failure(() => scores().record(ada, human({ subjectType: type, subjectId: "x_missing" })))).toEqual({
+        status: 404,
+        code: "not_found",
+        param: "subjectId",
+      });
+      // Another organization's subject is not found either.
+      expect(failure(() => scores().record(stranger, human({ subjectType: type, subjectId: subjects[type] })))).toMatchObject({
+        status: 404,
+      });
+    }
+    // A subject of the wrong type is not found.
+    expect(failure(() => scores().record(ada, human({ subjectType: "extraction", subjectId: subjects.response })))).toMatchObject({ status: 404 });
+    // Types whose groups this build does not compose have no subjects.
+    for (const type of ["dataset_item", "trace", "run_result"] as const) {
+      expect(failure(() => scores().record(ada, human({ subjectType: type, subjectId: "dsi_1" })))).toMatchObject({
+        status: 404,
+        param: "subjectId",
+      });
+    }
+  });
+
+  it("asks the injected lookups for dataset items, traces and run results", () => {
+    const seen: string[] = [];
+    const lookup = (type: string) => (org: string, id: string) => {
+      seen.push(`${type}:${id}`);
+      return org === ada.organizationId && id.endsWith("_ok");
+    };
+    const wired = createGroundwork({
+      store,
+      scoreSubjects: { datasetItems: lookup("dsi"), traces: lookup("trc"), runResults: lookup("xres") },
+    });
+    const types: Array<[ScoreSubjectType, string]> = [
+      ["dataset_item", "dsi"],
+      ["trace", "trc"],
+      ["run_result", "xres"],
+    ];
+    for (const [type, prefix] of types) {
+      expect(wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_ok` })).subjectType).toBe(type);
+      expect(failure(() => wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_no` })))).toMatchObject({ status: 404 });
+      expect(failure(() => wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` })))).toMatchObject({ status: 404 });
+    }
+    expect(seen).toContain("dsi:dsi_ok");
+  });
+
+  it("checks the value against the data type (400 param value)", () => {
+    const bad: Array<[string, unknown]> = [
+      ["NUMERIC", "0.5"],
+      ["NUMERIC", true],
+      ["NUMERIC", Number.POSITIVE_INFINITY],
+      ["NUMERIC", Number.NaN],
+      ["NUMERIC", null],
+      ["CATEGORICAL", 1],
+      ["CATEGORICAL", ""],
+      ["CATEGORICAL", "x".repeat(101)],
+      ["BOOLEAN", "true"],
+      ["BOOLEAN", 1],
+    ];
+    for (const [dataType, value] of bad) {
+      expect(failure(() => scores().record(ada, human({ dataType, value }))), `${dataType} ${String(value)}`).toEqual({
+        status: 400,
+        code: "invalid_request",
+        param: "value",
+      });
+    }
+    expect(failure(() => scores().record(ada, { ...human(), value: undefined }))).toMatchObject({ param: "value" });
+    expect(scores().record(ada, human({ dataType: "CATEGORICAL", value: "x".repeat(100) })).value).toHaveLength(100);
+    expect(scores().record(ada, human({ dataType: "BOOLEAN", value: false })).value).toBe(false);
+    expect(Object.is(scores().record(ada, human({ value: -0 })).value, 0)).toBe(true);
+  });
+
+  it("validates name, comment, source and types, naming the field", () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: "" }, "name"],
+      [{ name: "a".repeat(101) }, "name"],
+      [{ name: "has space" }, "name"],
+      [{ name: "ümlaut" }, "name"],
+      [{ comment: "c".repeat(2001) }, "comment"],
+      [{ comment: 3 }, "comment"],
+      [{ source: "EVAL" }, "source"],
+      [{ source: "human" }, "source"],
+      [{ subjectType: "document" }, "subjectType"],
+      [{ subjectId: "" }, "subjectId"],
+      [{ dataType: "number" }, "dataType"],
+    ];
+    for (const [overrides, param] of cases) {
+      expect(failure(() => scores().record(ada, human(overrides))), JSON.stringify(overrides)).toMatchObject({
+        status: 400,
+        param,
+      });
+    }
+    expect(scores().record(ada, human({ name: "a".repeat(100) })).name).toHaveLength(100);
+    expect(scores().record(ada, human({ name: "q.a:v1_x-y", comment: "c".repeat(2000) })).name).toBe("q.a:v1_x-y");
+    expect(scores().record(ada, human({ comment: null })).comment).toBeNull();
+    expect(failure(() => scores().record(ada, null))).toMatchObject({ status: 400 });
+  });
+
+  it("property: an accepted NUMERIC value is finite, and every recorded score reads back equal", () => {
+    const value = fc.oneof(
+      fc.double(),
+      fc.integer(),
+      fc.string(),
+      fc.boolean(),
+      fc.constantFrom(null, Number.POSITIVE_INFINITY, Number.NaN, -0),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom("NUMERIC", "CATEGORICAL", "BOOLEAN"),
+        value,
+        fc.option(fc.string({ maxLength: 30 })),
+        fc.stringMatching(/^[A-Za-z0-9_.:-]{1,20}$/),
+        (dataType, v, comment, name) => {
+          let score: ReturnType<Groundwork["scores"]["record"]>;
+          try {
+            score = scores().record(ada, human({ dataType, value: v, comment, name }));
+          } catch (error) {
+            expect((error as { status: number; param: string }).param).toBe("value");
+            return;
+          }
+          if (dataType === "NUMERIC") expect(Number.isFinite(score.value)).toBe(true);
+          expect(score.value).toEqual(v === 0 ? 0 : v);
+          const listed = scores().list(ada, { name }, { page: 0, size: 1 }).items[0];
+          expect(listed).toEqual(score);
+          expect(scores().get(ada, score.id)).toEqual(score);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("ScoreService.list", () => {
+  it("filters by every field and by time, newest first, within the organization", () => {
+    const at = (t: number, overrides: Record<string, unknown>) => {
+      clockNow = t;
+      return scores().record(ada, human(overrides));
+    };
+    const a = at(Date.parse("2025-01-01T00:00:00.000Z"), {});
+    const b = at(Date.parse("2025-01-02T00:00:00.000Z"), { name: "tone", dataType: "CATEGORICAL", value: "warm" });
+    const c = at(Date.parse("2025-01-03T00:00:00.000Z"), {
+      subjectType: "extraction",
+      subjectId: subjects.extraction,
+      source: "API",
+      dataType: "BOOLEAN",
+      value: true,
+    });
+    scores().record(stranger, { ...human(), subjectId: addSubjects(stranger.organizationId).response });
+    const ids = (query: Record<string, unknown>) => scores().list(ada, query, page).items.map((s) => s.id);
+    expect(ids({})).toEqual([c.id, b.id, a.id]);
+    expect(ids({ subjectType: "response" })).toEqual([b.id, a.id]);
+    expect(ids({ subjectId: subjects.extraction })).toEqual([c.id]);
+    expect(ids({ name: "tone" })).toEqual([b.id]);
+    expect(ids({ source: "API" })).toEqual([c.id]);
+    expect(ids({ source: "EVAL" })).toEqual([]);
+    expect(ids({ dataType: "CATEGORICAL" })).toEqual([b.id]);
+    expect(ids({ from: "2025-01-02T00:00:00.000Z" })).toEqual([c.id, b.id]);
+    expect(ids({ from: "2025-01-02T02:00:00+02:00" })).toEqual([c.id, b.id]);
+    expect(ids({ to: "2025-01-02T00:00:00Z" })).toEqual([a.id]);
+    expect(ids({ from: "2025-01-01T12:00Z", to: "2025-01-02T12:00:00.000Z" })).toEqual([b.id]);
+    expect(scores().list(ada, {}, { page: 1, size: 2 })).toEqual({ items: [a], total: 3 });
+  });
+
+  it("refuses bad filters naming the parameter", () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ from: "yesterday" }, "from"],
+      [{ from: "2025-01-01" }, "from"],
+      [{ to: "2025-01-01T00:00:00" }, "to"],
+      [{ to: "2025-02-30T00:00:00Z" }, "to"],
+      [{ from: "2025-01-02T00:00:00Z", to: "2025-01-01T00:00:00Z" }, "to"],
+      [{ subjectType: "doc" }, "subjectType"],
+      [{ source: "eval" }, "source"],
+      [{ dataType: "TEXT" }, "dataType"],
+      [{ name: "" }, "name"],
+    ];
+    for (const [query, param] of cases) {
+      expect(failure(() => scores().list(ada, query, page)), JSON.stringify(query)).toMatchObject({
+        status: 400,
+        param,
+      });
+    }
+  });
+});
+
+describe("ScoreService.recordEvaluations", () => {
+  it("records EVAL scores without a key, all in one go", () => {
+    const made = scores().recordEvaluations(ada.organizationId, [
+      { subjectType: "response", subjectId: subjects.response, name: "exact_match", value: 1 },
+      { subjectType: "extraction", subjectId: subjects.extraction, name: "judge", value: 0.25, comment: "meh" },
+    ]);
+    expect(made).toHaveLength(2);
+    for (const score of made) {
+      expect(score).toMatchObject({ source: "EVAL", dataType: "NUMERIC", createdByKeyId: null, queueItemId: null });
+    }
+    expect(scores().list(ada, { source: "EVAL" }, page).total).toBe(2);
+  });
+
+  it("records none when one is invalid or its subject is missing", () => {
+    const good = { subjectType: "response" as const, subjectId: subjects.response, name: "ok", value: 1 };
+    expect(
+      failure(() =>
+        scores().recordEvaluations(ada.organizationId, [good, { ...good, subjectId: "resp_missing" }]),
+      ),
+    ).toMatchObject({ status: 404 });
+    expect(failure(() => scores().recordEvaluations(ada.organizationId, [good, { ...good, value: "high" }]))).toEqual(
+      { status: 400, code: "invalid_request", param: "[1].value" },
+    );
+    expect(scores().list(ada, {}, page).total).toBe(0);
+    expect(scores().recordEvaluations(ada.organizationId, [])).toEqual([]);
+  });
+});
