@@ -47,4 +47,20 @@ describe("GroundworkClient", () => {
     const created = await client.schemas.create({ name: "temp" });
     expect(await client.schemas.delete(created.id as string)).toBeUndefined();
   });
+
+  it("records and lists scores", async () => {
+    const conversation = await client.conversations.create();
+    const score = await client.scores.record({
+      subjectType: "conversation",
+      subjectId: conversation.id as string,
+      name: "resolved",
+      dataType: "BOOLEAN",
+      value: true,
+    });
+    expect(score).toMatchObject({ id: expect.stringMatching(/^scr_/), source: "HUMAN", value: true });
+    const page = await client.scores.list({ subjectId: conversation.id as string, dataType: "BOOLEAN" });
+    expect(page.content).toEqual([score]);
+    const error = (await client.scores.list({ from: "soon" }).catch((e: unknown) => e)) as GroundworkError;
+    expect(error).toMatchObject({ status: 400, param: "from" });
+  });
 });

@@ -364,6 +364,16 @@ export class GroundworkClient {
     erase: (memberId: string) =>
       this.request<T.ErasedMemory>("DELETE", `/v1/memory/members/${enc(memberId)}`),
   };
+
+  // ---- scores (PLATFORM.md §10) ----
+
+  readonly scores = {
+    /** `POST /v1/scores`: a `HUMAN` (default) or `API` score on a subject of the organization (Member). */
+    record: (body: T.ScoreRecordBody) => this.request<T.Score>("POST", "/v1/scores", { json: body }),
+    /** `GET /v1/scores`: newest first; `from` inclusive, `to` exclusive (ISO 8601 instants). */
+    list: (query?: T.ScoreListQuery) =>
+      this.request<T.Page<T.Score>>("GET", "/v1/scores", { query: { ...query } }),
+  };
 }
 
 function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {

@@ -131,3 +131,43 @@ export interface ErasedMemory {
   deletedFiles: number;
   freedBytes: number;
 }
+
+/** Scores (PLATFORM.md §10). */
+export type ScoreSubjectType = "trace" | "response" | "extraction" | "run_result" | "conversation" | "dataset_item";
+export type ScoreDataType = "NUMERIC" | "CATEGORICAL" | "BOOLEAN";
+export type ScoreSource = "HUMAN" | "API" | "EVAL";
+
+/** `POST /v1/scores`; `value` must match `dataType` (finite number, string 1–100, boolean). */
+export interface ScoreRecordBody {
+  subjectType: ScoreSubjectType;
+  subjectId: string;
+  name: string;
+  dataType: ScoreDataType;
+  value: number | string | boolean;
+  comment?: string | null;
+  source?: "HUMAN" | "API";
+}
+
+export interface Score {
+  id: string;
+  subjectType: ScoreSubjectType;
+  subjectId: string;
+  name: string;
+  dataType: ScoreDataType;
+  value: number | string | boolean;
+  comment: string | null;
+  source: ScoreSource;
+  queueItemId: string | null;
+  createdByKeyId: string | null;
+  createdAt: string;
+}
+
+export interface ScoreListQuery extends PageQuery {
+  subjectType?: ScoreSubjectType;
+  subjectId?: string;
+  name?: string;
+  source?: ScoreSource;
+  dataType?: ScoreDataType;
+  from?: string;
+  to?: string;
+}

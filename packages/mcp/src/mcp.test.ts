@@ -89,6 +89,8 @@ describe("streamable HTTP transport", () => {
       "svc_delete_conversation",
       "svc_cancel_conversation_turn",
       "svc_list_conversation_items",
+      "svc_record_human_score",
+      "svc_list_human_scores",
     ]) {
       expect(names).toContain(required);
     }
@@ -272,6 +274,48 @@ describe("streamable HTTP transport", () => {
     });
     const gone = await call("svc_get_conversation", { conversationId });
     expect(gone.structuredContent?.error).toMatchObject({ status: 404 });
+  });
+
+  it("records and lists scores through the two score tools", async () => {
+    const conversation = await call("svc_create_conversation", { title: "Scored" });
+    const conversationId = conversation.structuredContent?.id as string;
+    const recorded = await call("svc_record_human_score", {
+      subjectType: "conversation",
+      subjectId: conversationId,
+      name: "resolution",
+      dataType: "CATEGORICAL",
+      value: "solved",
+      comment: "first reply",
+    });
+    expect(recorded.structuredContent).toMatchObject({
+      id: expect.stringMatching(/^scr_/),
+      subjectId: conversationId,
+      value: "solved",
+      source: "HUMAN",
+    });
+    const listed = await call("svc_list_human_scores", { subjectId: conversationId, name: "resolution" });
+    expect(listed.structuredContent).toMatchObject({
+      totalElements: 1,
+      content: [{ id: recorded.structuredContent?.id }],
+    });
+    const mismatch = await call("svc_record_human_score", {
+      subjectType: "conversation",
+      subjectId: conversationId,
+      name: "resolution",
+      dataType: "NUMERIC",
+      value: "solved",
+    });
+    expect(mismatch.structuredContent?.error).toMatchObject({ status: 400, param: "value" });
+    const missing = await call("svc_record_human_score", {
+      subjectType: "response",
+      subjectId: "resp_missing",
+      name: "x",
+      dataType: "BOOLEAN",
+      value: true,
+    });
+    expect(missing.structuredContent?.error).toMatchObject({ status: 404, param: "subjectId" });
+    const badTime = await call("svc_list_human_scores", { from: "yesterday" });
+    expect(badTime.structuredContent?.error).toMatchObject({ status: 400, param: "from" });
   });
 
   it("serves the project's own API docs", async () => {
