@@ -104,6 +104,13 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "scores",
+    title: "a human score and an API score on a conversation, listed",
+    check(stdout) {
+      expect(stdout).toContain("2 [ 'resolved=true (API)', 'helpfulness=4 (HUMAN)' ]");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

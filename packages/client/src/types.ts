@@ -133,7 +133,13 @@ export interface ErasedMemory {
 }
 
 /** Scores (PLATFORM.md §10). */
-export type ScoreSubjectType = "trace" | "response" | "extraction" | "run_result" | "conversation" | "dataset_item";
+export type ScoreSubjectType =
+  | "trace"
+  | "response"
+  | "extraction"
+  | "run_result"
+  | "conversation"
+  | "dataset_item";
 export type ScoreDataType = "NUMERIC" | "CATEGORICAL" | "BOOLEAN";
 export type ScoreSource = "HUMAN" | "API" | "EVAL";
 

@@ -74,10 +74,16 @@ describe("ScoreStore", () => {
   });
 
   it("has indexes for the list filters", () => {
-    const names = (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'scores'").all() as Array<{ name: string }>).map((r) => r.name);
+    const names = (
+      store.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'scores'")
+        .all() as Array<{ name: string }>
+    ).map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(["scores_created", "scores_subject", "scores_name"]));
     const plan = store.db
-      .prepare("EXPLAIN QUERY PLAN SELECT * FROM scores WHERE organization_id = ? AND subject_type = ? AND subject_id = ? ORDER BY created_at DESC")
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT * FROM scores WHERE organization_id = ? AND subject_type = ? AND subject_id = ? ORDER BY created_at DESC",
+      )
       .all("o", "response", "r") as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail).join(" ")).toContain("scores_subject");
   });

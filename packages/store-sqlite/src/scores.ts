@@ -113,9 +113,10 @@ export class ScoreStore {
   }
 
   get(organizationId: string, id: string): ScoreRecord | null {
-    const row = this.sql("SELECT * FROM scores WHERE organization_id = ? AND id = ?").get(organizationId, id) as
-      | Row
-      | undefined;
+    const row = this.sql("SELECT * FROM scores WHERE organization_id = ? AND id = ?").get(
+      organizationId,
+      id,
+    ) as Row | undefined;
     return row === undefined ? null : toRecord(row);
   }
 
@@ -143,8 +144,9 @@ export class ScoreStore {
       params.push(filter.to);
     }
     const clause = where.join(" AND ");
-    const total = (this.sql(`SELECT count(*) AS n FROM scores WHERE ${clause}`).get(...params) as { n: number })
-      .n;
+    const total = (
+      this.sql(`SELECT count(*) AS n FROM scores WHERE ${clause}`).get(...params) as { n: number }
+    ).n;
     const rows = this.sql(
       `SELECT * FROM scores WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
     ).all(...params, page.size, pageOffset(page)) as Row[];

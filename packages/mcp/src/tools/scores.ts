@@ -8,7 +8,9 @@ import { defined, page } from "./common.js";
 
 const subjectType = z
   .enum(["trace", "response", "extraction", "run_result", "conversation", "dataset_item"])
-  .describe("what is scored: response (resp_…), extraction, conversation (conv_…), dataset_item, trace, run_result");
+  .describe(
+    "what is scored: response (resp_…), extraction, conversation (conv_…), dataset_item, trace, run_result",
+  );
 const dataType = z
   .enum(["NUMERIC", "CATEGORICAL", "BOOLEAN"])
   .describe("NUMERIC (finite number), CATEGORICAL (string 1-100) or BOOLEAN");
@@ -25,7 +27,10 @@ export const scoreTools = [
     readOnly: false,
     input: {
       subjectType,
-      subjectId: z.string().min(1).describe("the id of the scored subject; it must exist in the organization"),
+      subjectId: z
+        .string()
+        .min(1)
+        .describe("the id of the scored subject; it must exist in the organization"),
       name: z.string().describe("the score's name, 1-100 chars of letters, digits and _ . : -"),
       dataType,
       value: z

@@ -48,7 +48,10 @@ beforeEach(() => {
   store = openStore({ file: ":memory:", clock: { now: () => clockNow ?? Date.now() } });
   groundwork = createGroundwork({ store });
   const base = groundwork.principal("acme", "member");
-  ada = { ...base, apiKeyId: store.apiKeys.create({ organizationId: base.organizationId, role: "member" }).record.id };
+  ada = {
+    ...base,
+    apiKeyId: store.apiKeys.create({ organizationId: base.organizationId, role: "member" }).record.id,
+  };
   stranger = groundwork.principal("other", "member");
   subjects = addSubjects(ada.organizationId);
 });
@@ -98,22 +101,32 @@ describe("ScoreService.record", () => {
 
   it("checks the subject per type in the caller's organization", () => {
     for (const type of ["response", "extraction", "conversation"] as const) {
-      expect(scores().record(ada, human({ subjectType: type, subjectId: subjects[type] })).subjectType).toBe(type);
-      expect(failure(() => scores().record(ada, human({ subjectType: type, subjectId: "x_missing" })))).toEqual({
+      expect(scores().record(ada, human({ subjectType: type, subjectId: subjects[type] })).subjectType).toBe(
+        type,
+      );
+      expect(
+        failure(() => scores().record(ada, human({ subjectType: type, subjectId: "x_missing" }))),
+      ).toEqual({
         status: 404,
         code: "not_found",
         param: "subjectId",
       });
       // Another organization's subject is not found either.
-      expect(failure(() => scores().record(stranger, human({ subjectType: type, subjectId: subjects[type] })))).toMatchObject({
+      expect(
+        failure(() => scores().record(stranger, human({ subjectType: type, subjectId: subjects[type] }))),
+      ).toMatchObject({
         status: 404,
       });
     }
     // A subject of the wrong type is not found.
-    expect(failure(() => scores().record(ada, human({ subjectType: "extraction", subjectId: subjects.response })))).toMatchObject({ status: 404 });
+    expect(
+      failure(() => scores().record(ada, human({ subjectType: "extraction", subjectId: subjects.response }))),
+    ).toMatchObject({ status: 404 });
     // Types whose groups this build does not compose have no subjects.
     for (const type of ["dataset_item", "trace", "run_result"] as const) {
-      expect(failure(() => scores().record(ada, human({ subjectType: type, subjectId: "dsi_1" })))).toMatchObject({
+      expect(
+        failure(() => scores().record(ada, human({ subjectType: type, subjectId: "dsi_1" }))),
+      ).toMatchObject({
         status: 404,
         param: "subjectId",
       });
@@ -136,9 +149,15 @@ describe("ScoreService.record", () => {
       ["run_result", "xres"],
     ];
     for (const [type, prefix] of types) {
-      expect(wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_ok` })).subjectType).toBe(type);
-      expect(failure(() => wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_no` })))).toMatchObject({ status: 404 });
-      expect(failure(() => wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` })))).toMatchObject({ status: 404 });
+      expect(
+        wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_ok` })).subjectType,
+      ).toBe(type);
+      expect(
+        failure(() => wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_no` }))),
+      ).toMatchObject({ status: 404 });
+      expect(
+        failure(() => wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` }))),
+      ).toMatchObject({ status: 404 });
     }
     expect(seen).toContain("dsi:dsi_ok");
   });
@@ -157,14 +176,21 @@ describe("ScoreService.record", () => {
       ["BOOLEAN", 1],
     ];
     for (const [dataType, value] of bad) {
-      expect(failure(() => scores().record(ada, human({ dataType, value }))), `${dataType} ${String(value)}`).toEqual({
+      expect(
+        failure(() => scores().record(ada, human({ dataType, value }))),
+        `${dataType} ${String(value)}`,
+      ).toEqual({
         status: 400,
         code: "invalid_request",
         param: "value",
       });
     }
-    expect(failure(() => scores().record(ada, { ...human(), value: undefined }))).toMatchObject({ param: "value" });
-    expect(scores().record(ada, human({ dataType: "CATEGORICAL", value: "x".repeat(100) })).value).toHaveLength(100);
+    expect(failure(() => scores().record(ada, { ...human(), value: undefined }))).toMatchObject({
+      param: "value",
+    });
+    expect(
+      scores().record(ada, human({ dataType: "CATEGORICAL", value: "x".repeat(100) })).value,
+    ).toHaveLength(100);
     expect(scores().record(ada, human({ dataType: "BOOLEAN", value: false })).value).toBe(false);
     expect(Object.is(scores().record(ada, human({ value: -0 })).value, 0)).toBe(true);
   });
@@ -184,13 +210,18 @@ describe("ScoreService.record", () => {
       [{ dataType: "number" }, "dataType"],
     ];
     for (const [overrides, param] of cases) {
-      expect(failure(() => scores().record(ada, human(overrides))), JSON.stringify(overrides)).toMatchObject({
+      expect(
+        failure(() => scores().record(ada, human(overrides))),
+        JSON.stringify(overrides),
+      ).toMatchObject({
         status: 400,
         param,
       });
     }
     expect(scores().record(ada, human({ name: "a".repeat(100) })).name).toHaveLength(100);
-    expect(scores().record(ada, human({ name: "q.a:v1_x-y", comment: "c".repeat(2000) })).name).toBe("q.a:v1_x-y");
+    expect(scores().record(ada, human({ name: "q.a:v1_x-y", comment: "c".repeat(2000) })).name).toBe(
+      "q.a:v1_x-y",
+    );
     expect(scores().record(ada, human({ comment: null })).comment).toBeNull();
     expect(failure(() => scores().record(ada, null))).toMatchObject({ status: 400 });
   });
@@ -236,7 +267,11 @@ describe("ScoreService.list", () => {
       return scores().record(ada, human(overrides));
     };
     const a = at(Date.parse("2025-01-01T00:00:00.000Z"), {});
-    const b = at(Date.parse("2025-01-02T00:00:00.000Z"), { name: "tone", dataType: "CATEGORICAL", value: "warm" });
+    const b = at(Date.parse("2025-01-02T00:00:00.000Z"), {
+      name: "tone",
+      dataType: "CATEGORICAL",
+      value: "warm",
+    });
     const c = at(Date.parse("2025-01-03T00:00:00.000Z"), {
       subjectType: "extraction",
       subjectId: subjects.extraction,
@@ -245,7 +280,10 @@ describe("ScoreService.list", () => {
       value: true,
     });
     scores().record(stranger, { ...human(), subjectId: addSubjects(stranger.organizationId).response });
-    const ids = (query: Record<string, unknown>) => scores().list(ada, query, page).items.map((s) => s.id);
+    const ids = (query: Record<string, unknown>) =>
+      scores()
+        .list(ada, query, page)
+        .items.map((s) => s.id);
     expect(ids({})).toEqual([c.id, b.id, a.id]);
     expect(ids({ subjectType: "response" })).toEqual([b.id, a.id]);
     expect(ids({ subjectId: subjects.extraction })).toEqual([c.id]);
@@ -273,7 +311,10 @@ describe("ScoreService.list", () => {
       [{ name: "" }, "name"],
     ];
     for (const [query, param] of cases) {
-      expect(failure(() => scores().list(ada, query, page)), JSON.stringify(query)).toMatchObject({
+      expect(
+        failure(() => scores().list(ada, query, page)),
+        JSON.stringify(query),
+      ).toMatchObject({
         status: 400,
         param,
       });
@@ -285,11 +326,22 @@ describe("ScoreService.recordEvaluations", () => {
   it("records EVAL scores without a key, all in one go", () => {
     const made = scores().recordEvaluations(ada.organizationId, [
       { subjectType: "response", subjectId: subjects.response, name: "exact_match", value: 1 },
-      { subjectType: "extraction", subjectId: subjects.extraction, name: "judge", value: 0.25, comment: "meh" },
+      {
+        subjectType: "extraction",
+        subjectId: subjects.extraction,
+        name: "judge",
+        value: 0.25,
+        comment: "meh",
+      },
     ]);
     expect(made).toHaveLength(2);
     for (const score of made) {
-      expect(score).toMatchObject({ source: "EVAL", dataType: "NUMERIC", createdByKeyId: null, queueItemId: null });
+      expect(score).toMatchObject({
+        source: "EVAL",
+        dataType: "NUMERIC",
+        createdByKeyId: null,
+        queueItemId: null,
+      });
     }
     expect(scores().list(ada, { source: "EVAL" }, page).total).toBe(2);
   });
@@ -301,9 +353,9 @@ describe("ScoreService.recordEvaluations", () => {
         scores().recordEvaluations(ada.organizationId, [good, { ...good, subjectId: "resp_missing" }]),
       ),
     ).toMatchObject({ status: 404 });
-    expect(failure(() => scores().recordEvaluations(ada.organizationId, [good, { ...good, value: "high" }]))).toEqual(
-      { status: 400, code: "invalid_request", param: "[1].value" },
-    );
+    expect(
+      failure(() => scores().recordEvaluations(ada.organizationId, [good, { ...good, value: "high" }])),
+    ).toEqual({ status: 400, code: "invalid_request", param: "[1].value" });
     expect(scores().list(ada, {}, page).total).toBe(0);
     expect(scores().recordEvaluations(ada.organizationId, [])).toEqual([]);
   });

@@ -8,11 +8,11 @@
 import { notFound, type PageRequest, type Principal } from "@groundwork/core";
 import type {
   ScoreDataType,
-  ScoreStore,
   ScoreFilter,
   ScoreInsert,
   ScoreRecord,
   ScoreSource,
+  ScoreStore,
   ScoreValue,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
@@ -23,13 +23,19 @@ export const SCORE_NAME_PATTERN = /^[A-Za-z0-9_.:-]+$/;
 export const SCORE_NAME_MAX_LENGTH = 100;
 export const SCORE_CATEGORY_MAX_LENGTH = 100;
 export const SCORE_COMMENT_MAX_LENGTH = 2000;
-export const SCORE_DATA_TYPES = ["NUMERIC", "CATEGORICAL", "BOOLEAN"] as const satisfies readonly ScoreDataType[];
+export const SCORE_DATA_TYPES = [
+  "NUMERIC",
+  "CATEGORICAL",
+  "BOOLEAN",
+] as const satisfies readonly ScoreDataType[];
 export const SCORE_SOURCES = ["HUMAN", "API", "EVAL"] as const satisfies readonly ScoreSource[];
 
 const subjectType = z.enum(SCORE_SUBJECT_TYPES, {
   error: `subjectType must be one of ${SCORE_SUBJECT_TYPES.join(", ")}`,
 });
-const dataType = z.enum(SCORE_DATA_TYPES, { error: `dataType must be one of ${SCORE_DATA_TYPES.join(", ")}` });
+const dataType = z.enum(SCORE_DATA_TYPES, {
+  error: `dataType must be one of ${SCORE_DATA_TYPES.join(", ")}`,
+});
 const name = z
   .string({ error: "name must be a string" })
   .min(1, "name must not be empty")

@@ -14,7 +14,8 @@ beforeEach(async () => {
   tenant = createTestTenant();
   app = createApp({ store: tenant.store });
   stranger = tenant.keyFor("member", "enterprise");
-  conversationId = (await bodyOf(await json(tenant.keys.member, "POST", "/v1/conversations", {}))).id as string;
+  conversationId = (await bodyOf(await json(tenant.keys.member, "POST", "/v1/conversations", {})))
+    .id as string;
 });
 
 const json = (key: string, method: string, path: string, body?: unknown) =>
@@ -154,7 +155,9 @@ describe("POST /v1/scores", () => {
     const viewer = await record(tenant.keys.viewer, score());
     expect(viewer.status).toBe(403);
     expect((await bodyOf(viewer)).error.code).toBe("forbidden");
-    expect((await app.request("/v1/scores", { method: "POST", body: JSON.stringify(score()) })).status).toBe(401);
+    expect((await app.request("/v1/scores", { method: "POST", body: JSON.stringify(score()) })).status).toBe(
+      401,
+    );
   });
 
   it("never answers 500 to fuzzed bodies", async () => {
@@ -183,7 +186,8 @@ describe("POST /v1/scores", () => {
         async (body) => {
           const response = await record(tenant.keys.member, body);
           expect([201, 400, 404]).toContain(response.status);
-          if (response.status !== 201) expect((await bodyOf(response)).error.type).toBe("invalid_request_error");
+          if (response.status !== 201)
+            expect((await bodyOf(response)).error.type).toBe("invalid_request_error");
         },
       ),
       { numRuns: 60 },
@@ -201,7 +205,13 @@ describe("GET /v1/scores", () => {
     const third = await bodyOf(
       await record(
         tenant.keys.admin,
-        score({ subjectType: "response", subjectId: "resp_mine", source: "API", dataType: "BOOLEAN", value: false }),
+        score({
+          subjectType: "response",
+          subjectId: "resp_mine",
+          source: "API",
+          dataType: "BOOLEAN",
+          value: false,
+        }),
       ),
     );
     const ids = async (query: string) => {
