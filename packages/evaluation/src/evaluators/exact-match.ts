@@ -9,7 +9,7 @@ import { defineEvaluator } from "./definition.js";
 export const exactMatch = defineEvaluator({
   type: "exact_match",
   description:
-    "1 if the output equals the expected output (JSON values compared structurally when both parse), else 0.",
+    "1 if the output equals the expected output (JSON values compared structurally when the output parses), else 0.",
   needsExpectedOutput: true,
   booleanLike: true,
   params: z.object({
@@ -22,10 +22,18 @@ export const exactMatch = defineEvaluator({
     const output = params.trim ? testCase.output.trim() : testCase.output;
     const expectedText = params.trim ? textOf(testCase.expectedOutput).trim() : textOf(testCase.expectedOutput);
     const outputJson = parseJson(output);
-    const expectedJson = expectedValue(testCase.expectedOutput);
-    if (outputJson.ok && expectedJson.ok) {
-      const equal = fold(canonicalJson(outputJson.value)) === fold(canonicalJson(expectedJson.value));
-      return scored(equal ? 1 : 0, params.passThreshold, equal ? null : "JSON values differ");
+    if (outputJson.ok) {
+      // The expected output is a JSON value; a string holding JSON text counts as that JSON too.
+      const candidates = [testCase.expectedOutput];
+      const parsed = expectedValue(testCase.expectedOutput);
+      if (typeof testCase.expectedOutput === "string" && parsed.ok) candidates.push(parsed.value);
+      const actual = fold(canonicalJson(outputJson.value));
+      if (candidates.some((candidate) => fold(canonicalJson(candidate)) === actual)) {
+        return scored(1, params.passThreshold);
+      }
+      if (typeof testCase.expectedOutput !== "string" || parsed.ok) {
+        return scored(0, params.passThreshold, "JSON values differ");
+      }
     }
     const equal = fold(output) === fold(expectedText);
     return scored(
