@@ -5,6 +5,7 @@ import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
+import { EvaluatorTemplateStore } from "./evaluator-templates.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
 import { SqliteKeywordIndex } from "./kb-keyword-index.js";
@@ -37,6 +38,8 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly memoryFiles: MemoryFileStore;
   readonly storedResponses: StoredResponseStore;
+  /** LLM-judge evaluator templates (PLATFORM.md §9). */
+  readonly evaluatorTemplates: EvaluatorTemplateStore;
   close(): void;
 }
 
@@ -73,6 +76,7 @@ export function openStore(options: OpenStoreOptions): Store {
     conversations: new ConversationStore(db, clock, ids),
     memoryFiles: new MemoryFileStore(db, clock, ids),
     storedResponses: new StoredResponseStore(db, clock),
+    evaluatorTemplates: new EvaluatorTemplateStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();
