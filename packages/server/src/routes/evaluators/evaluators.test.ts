@@ -1,5 +1,6 @@
 /** `/v1/evaluators/*` (PLATFORM.md §9): each endpoint's success, validation, roles, isolation and fuzzed bodies. */
 import fc from "fast-check";
+import { createGroundwork } from "@groundwork/platform";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
@@ -220,5 +221,15 @@ describe("GET, PATCH, DELETE /v1/evaluators/templates/{templateId}", () => {
     expect(await deleted.text()).toBe("");
     expect((await json(tenant.keys.admin, "DELETE", path)).status).toBe(404);
     expect((await json(tenant.keys.viewer, "GET", path)).status).toBe(404);
+  });
+
+  it("answers 409 template_in_use while an experiment uses the template", async () => {
+    const groundwork = createGroundwork({ store: tenant.store });
+    app = createApp({ groundwork });
+    const { body } = await create();
+    groundwork.evaluators.setTemplateInUseCheck((_, id) => id === body.id);
+    const refused = await json(tenant.keys.admin, "DELETE", `/v1/evaluators/templates/${body.id}`);
+    expect(refused.status).toBe(409);
+    expect((await bodyOf(refused)).error).toMatchObject({ code: "template_in_use", param: "templateId" });
   });
 });
