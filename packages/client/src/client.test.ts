@@ -58,9 +58,11 @@ describe("GroundworkClient", () => {
       scale: { type: "boolean" },
     });
     expect(created).toMatchObject({ name: "tone", version: 1 });
-    expect(await client.evaluators.templates.update(created.id, { description: "politeness" })).toMatchObject({
-      version: 2,
-    });
+    expect(await client.evaluators.templates.update(created.id, { description: "politeness" })).toMatchObject(
+      {
+        version: 2,
+      },
+    );
     expect(await client.evaluators.templates.get(created.id)).toMatchObject({ description: "politeness" });
     expect((await client.evaluators.templates.list({ size: 5 })).totalElements).toBe(1);
     expect(await client.evaluators.templates.delete(created.id)).toBeUndefined();

@@ -356,8 +356,11 @@ export class GroundworkClient {
       create: (body: T.EvaluatorTemplateBody) =>
         this.request<T.EvaluatorTemplate>("POST", "/v1/evaluators/templates", { json: body }),
       update: (templateId: string, body: Partial<T.EvaluatorTemplateBody>) =>
-        this.request<T.EvaluatorTemplate>("PATCH", `/v1/evaluators/templates/${enc(templateId)}`, { json: body }),
-      delete: (templateId: string) => this.request<void>("DELETE", `/v1/evaluators/templates/${enc(templateId)}`),
+        this.request<T.EvaluatorTemplate>("PATCH", `/v1/evaluators/templates/${enc(templateId)}`, {
+          json: body,
+        }),
+      delete: (templateId: string) =>
+        this.request<void>("DELETE", `/v1/evaluators/templates/${enc(templateId)}`),
     },
   };
 

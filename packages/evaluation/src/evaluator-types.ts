@@ -40,7 +40,10 @@ export interface EvaluatorTypeInfo {
 }
 
 const llmJudgeParams = z.object({
-  templateId: z.string({ error: "is required (an evaluator template id)" }).min(1, "must not be empty").describe("the evaluator template (evt_…)"),
+  templateId: z
+    .string({ error: "is required (an evaluator template id)" })
+    .min(1, "must not be empty")
+    .describe("the evaluator template (evt_…)"),
   passThreshold: passThreshold(0.5),
 });
 export type LlmJudgeParams = z.output<typeof llmJudgeParams>;
@@ -108,8 +111,16 @@ export function checkEvaluatorType(type: unknown, param = "type"): EvaluatorType
  * `<base>.<field>` (`params.pattern`; experiments pass `evaluators[i].params`).
  */
 export function parseEvaluatorParams(type: "llm_judge", params: unknown, base?: string): LlmJudgeParams;
-export function parseEvaluatorParams(type: EvaluatorType, params: unknown, base?: string): Record<string, unknown>;
-export function parseEvaluatorParams(type: EvaluatorType, params: unknown, base = "params"): Record<string, unknown> {
+export function parseEvaluatorParams(
+  type: EvaluatorType,
+  params: unknown,
+  base?: string,
+): Record<string, unknown>;
+export function parseEvaluatorParams(
+  type: EvaluatorType,
+  params: unknown,
+  base = "params",
+): Record<string, unknown> {
   if (type === "llm_judge") return parseParams(llmJudgeParams, params, base);
   const definition = BUILTINS[type];
   const parsed = parseParams(definition.params, params, base) as Record<string, unknown>;
@@ -122,10 +133,16 @@ export function parseEvaluatorParams(type: EvaluatorType, params: unknown, base 
  * above); after that it never throws: a case without a needed expected output is skipped, an
  * evaluator failure (a deeply nested output, a pattern over budget) is an `{error}`.
  */
-export function evaluate(type: BuiltinEvaluatorType, params: unknown, testCase: EvaluationCase): EvaluationOutcome {
+export function evaluate(
+  type: BuiltinEvaluatorType,
+  params: unknown,
+  testCase: EvaluationCase,
+): EvaluationOutcome {
   if (!isBuiltinEvaluatorType(type)) {
     throw invalidRequest(
-      type === "llm_judge" ? "llm_judge is scored with judge() and a chat model" : `Unknown evaluator type ${String(type)}`,
+      type === "llm_judge"
+        ? "llm_judge is scored with judge() and a chat model"
+        : `Unknown evaluator type ${String(type)}`,
       { param: "type" },
     );
   }

@@ -52,12 +52,18 @@ describe("the type table", () => {
     expect(paramOf(() => parseEvaluatorParams("regex", { pattern: "a", flags: "g" }))).toBe("params.flags");
     expect(paramOf(() => parseEvaluatorParams("regex", { pattern: "a", flags: "ii" }))).toBe("params.flags");
     expect(paramOf(() => parseEvaluatorParams("regex", { pattern: "(" }))).toBe("params.pattern");
-    expect(paramOf(() => parseEvaluatorParams("regex", { pattern: "a".repeat(1001) }))).toBe("params.pattern");
+    expect(paramOf(() => parseEvaluatorParams("regex", { pattern: "a".repeat(1001) }))).toBe(
+      "params.pattern",
+    );
     expect(paramOf(() => parseEvaluatorParams("exact_match", { caseSensitive: "yes" }))).toBe(
       "params.caseSensitive",
     );
-    expect(paramOf(() => parseEvaluatorParams("levenshtein", { passThreshold: 2 }))).toBe("params.passThreshold");
-    expect(paramOf(() => parseEvaluatorParams("numeric_tolerance", { tolerance: -1 }))).toBe("params.tolerance");
+    expect(paramOf(() => parseEvaluatorParams("levenshtein", { passThreshold: 2 }))).toBe(
+      "params.passThreshold",
+    );
+    expect(paramOf(() => parseEvaluatorParams("numeric_tolerance", { tolerance: -1 }))).toBe(
+      "params.tolerance",
+    );
     expect(paramOf(() => parseEvaluatorParams("json_schema_valid", {}))).toBe("params.jsonSchema");
     expect(
       paramOf(() => parseEvaluatorParams("json_schema_valid", { jsonSchema: {}, schemaVersionId: "x" })),
@@ -75,7 +81,10 @@ describe("the type table", () => {
 
   it("defaults passThreshold to 1 for boolean-like types and 0.5 otherwise", () => {
     expect(parseEvaluatorParams("contains", {})).toMatchObject({ passThreshold: 1, caseSensitive: false });
-    expect(parseEvaluatorParams("field_accuracy", {})).toMatchObject({ passThreshold: 0.5, numericTolerance: 0 });
+    expect(parseEvaluatorParams("field_accuracy", {})).toMatchObject({
+      passThreshold: 0.5,
+      numericTolerance: 0,
+    });
   });
 });
 
@@ -93,11 +102,17 @@ describe("built-in evaluators", () => {
       passed: true,
       comment: null,
     });
-    expect(evaluate("exact_match", {}, { output: "paris", expectedOutput: "Paris" })).toMatchObject({ score: 0 });
-    expect(evaluate("exact_match", { caseSensitive: false }, { output: "paris", expectedOutput: "Paris" })).toMatchObject({
+    expect(evaluate("exact_match", {}, { output: "paris", expectedOutput: "Paris" })).toMatchObject({
+      score: 0,
+    });
+    expect(
+      evaluate("exact_match", { caseSensitive: false }, { output: "paris", expectedOutput: "Paris" }),
+    ).toMatchObject({
       score: 1,
     });
-    expect(evaluate("exact_match", { trim: false }, { output: " Paris", expectedOutput: "Paris" })).toMatchObject({
+    expect(
+      evaluate("exact_match", { trim: false }, { output: " Paris", expectedOutput: "Paris" }),
+    ).toMatchObject({
       score: 0,
     });
     expect(
@@ -115,24 +130,35 @@ describe("built-in evaluators", () => {
   });
 
   it("contains looks for the value, by default the expected output, case-insensitively", () => {
-    expect(evaluate("contains", { value: "TOTAL" }, { output: "the total is 5" })).toMatchObject({ score: 1 });
-    expect(evaluate("contains", { value: "TOTAL", caseSensitive: true }, { output: "the total" })).toMatchObject({
+    expect(evaluate("contains", { value: "TOTAL" }, { output: "the total is 5" })).toMatchObject({
+      score: 1,
+    });
+    expect(
+      evaluate("contains", { value: "TOTAL", caseSensitive: true }, { output: "the total" }),
+    ).toMatchObject({
       score: 0,
     });
-    expect(evaluate("contains", {}, { output: "Answer: 42", expectedOutput: 42 })).toMatchObject({ score: 1 });
+    expect(evaluate("contains", {}, { output: "Answer: 42", expectedOutput: 42 })).toMatchObject({
+      score: 1,
+    });
     expect(evaluate("contains", {}, { output: "Answer" })).toMatchObject({ skipped: true });
   });
 
   it("regex matches with flags and guards against catastrophic patterns", () => {
     expect(evaluate("regex", { pattern: "^INV-\\d+$" }, { output: "INV-42" })).toMatchObject({ score: 1 });
-    expect(evaluate("regex", { pattern: "^inv", flags: "i" }, { output: "INV-42" })).toMatchObject({ score: 1 });
+    expect(evaluate("regex", { pattern: "^inv", flags: "i" }, { output: "INV-42" })).toMatchObject({
+      score: 1,
+    });
     expect(evaluate("regex", { pattern: "^b$", flags: "m" }, { output: "a\nb" })).toMatchObject({ score: 1 });
-    expect(evaluate("regex", { pattern: "^x" }, { output: "INV" })).toMatchObject({ score: 0, comment: "no match" });
+    expect(evaluate("regex", { pattern: "^x" }, { output: "INV" })).toMatchObject({
+      score: 0,
+      comment: "no match",
+    });
     const slow = evaluate("regex", { pattern: "^(a+)+$" }, { output: `${"a".repeat(40)}!` });
     expect(slow).toEqual({ error: "pattern exceeded the 250 ms matching budget" });
-    expect(evaluate("regex", { pattern: "a" }, { output: "a".repeat(MAX_REGEX_OUTPUT_LENGTH + 1) })).toHaveProperty(
-      "error",
-    );
+    expect(
+      evaluate("regex", { pattern: "a" }, { output: "a".repeat(MAX_REGEX_OUTPUT_LENGTH + 1) }),
+    ).toHaveProperty("error");
   });
 
   it("json_schema_valid validates JSON output under 2020-12", () => {
@@ -142,7 +168,9 @@ describe("built-in evaluators", () => {
       required: ["total"],
       $defs: {},
     };
-    expect(evaluate("json_schema_valid", { jsonSchema }, { output: '{"total": 3}' })).toMatchObject({ score: 1 });
+    expect(evaluate("json_schema_valid", { jsonSchema }, { output: '{"total": 3}' })).toMatchObject({
+      score: 1,
+    });
     expect(evaluate("json_schema_valid", { jsonSchema }, { output: '{"total": "3"}' })).toMatchObject({
       score: 0,
       comment: expect.stringContaining("/total"),
@@ -152,28 +180,44 @@ describe("built-in evaluators", () => {
       passed: false,
       comment: "output is not JSON",
     });
-    expect(evaluate("json_schema_valid", { schemaVersionId: "sv_1" }, { output: "{}" })).toHaveProperty("error");
+    expect(evaluate("json_schema_valid", { schemaVersionId: "sv_1" }, { output: "{}" })).toHaveProperty(
+      "error",
+    );
   });
 
   it("numeric_tolerance compares absolute and relative differences; non-numbers score 0", () => {
-    expect(evaluate("numeric_tolerance", {}, { output: "42", expectedOutput: 42 })).toMatchObject({ score: 1 });
-    expect(evaluate("numeric_tolerance", { tolerance: 0.5 }, { output: " 42.4 ", expectedOutput: "42" })).toMatchObject(
-      { score: 1 },
-    );
-    expect(evaluate("numeric_tolerance", { tolerance: 0.5 }, { output: "43", expectedOutput: 42 })).toMatchObject({
+    expect(evaluate("numeric_tolerance", {}, { output: "42", expectedOutput: 42 })).toMatchObject({
+      score: 1,
+    });
+    expect(
+      evaluate("numeric_tolerance", { tolerance: 0.5 }, { output: " 42.4 ", expectedOutput: "42" }),
+    ).toMatchObject({ score: 1 });
+    expect(
+      evaluate("numeric_tolerance", { tolerance: 0.5 }, { output: "43", expectedOutput: 42 }),
+    ).toMatchObject({
       score: 0,
     });
     expect(
-      evaluate("numeric_tolerance", { tolerance: 0.1, relative: true }, { output: "105", expectedOutput: 100 }),
+      evaluate(
+        "numeric_tolerance",
+        { tolerance: 0.1, relative: true },
+        { output: "105", expectedOutput: 100 },
+      ),
     ).toMatchObject({ score: 1 });
     expect(
-      evaluate("numeric_tolerance", { tolerance: 0.1, relative: true }, { output: "111", expectedOutput: 100 }),
+      evaluate(
+        "numeric_tolerance",
+        { tolerance: 0.1, relative: true },
+        { output: "111", expectedOutput: 100 },
+      ),
     ).toMatchObject({ score: 0 });
     expect(evaluate("numeric_tolerance", {}, { output: "forty", expectedOutput: 40 })).toMatchObject({
       score: 0,
       comment: "output is not a number",
     });
-    expect(evaluate("numeric_tolerance", {}, { output: "40", expectedOutput: { a: 1 } })).toMatchObject({ score: 0 });
+    expect(evaluate("numeric_tolerance", {}, { output: "40", expectedOutput: { a: 1 } })).toMatchObject({
+      score: 0,
+    });
   });
 
   it("levenshtein is 1 − distance / max length, in code points", () => {
@@ -183,30 +227,50 @@ describe("built-in evaluators", () => {
     });
     expect(evaluate("levenshtein", {}, { output: "", expectedOutput: "" })).toMatchObject({ score: 1 });
     expect(evaluate("levenshtein", {}, { output: "abc", expectedOutput: "" })).toMatchObject({ score: 0 });
-    expect(evaluate("levenshtein", { caseSensitive: false }, { output: "ABC", expectedOutput: "abc" })).toMatchObject({
+    expect(
+      evaluate("levenshtein", { caseSensitive: false }, { output: "ABC", expectedOutput: "abc" }),
+    ).toMatchObject({
       score: 1,
     });
-    expect(evaluate("levenshtein", {}, { output: "😀a", expectedOutput: "😀b" })).toMatchObject({ score: 0.5 });
-    expect(evaluate("levenshtein", {}, { output: "a".repeat(6000), expectedOutput: "b".repeat(6000) })).toHaveProperty(
-      "error",
-    );
+    expect(evaluate("levenshtein", {}, { output: "😀a", expectedOutput: "😀b" })).toMatchObject({
+      score: 0.5,
+    });
+    expect(
+      evaluate("levenshtein", {}, { output: "a".repeat(6000), expectedOutput: "b".repeat(6000) }),
+    ).toHaveProperty("error");
   });
 
   it("field_accuracy scores the share of expected leaves equal in the output", () => {
-    const expectedOutput = { invoiceNumber: "INV-1", total: 120.5, vendor: { name: "Acme" }, lines: [{ qty: 2 }] };
-    expect(evaluate("field_accuracy", {}, { output: JSON.stringify(expectedOutput), expectedOutput })).toEqual({
+    const expectedOutput = {
+      invoiceNumber: "INV-1",
+      total: 120.5,
+      vendor: { name: "Acme" },
+      lines: [{ qty: 2 }],
+    };
+    expect(
+      evaluate("field_accuracy", {}, { output: JSON.stringify(expectedOutput), expectedOutput }),
+    ).toEqual({
       score: 1,
       passed: true,
       comment: "4/4 fields match",
     });
-    const output = JSON.stringify({ invoiceNumber: " inv-1 ", total: 120.49, vendor: { name: "Acme" }, lines: [] });
+    const output = JSON.stringify({
+      invoiceNumber: " inv-1 ",
+      total: 120.49,
+      vendor: { name: "Acme" },
+      lines: [],
+    });
     expect(evaluate("field_accuracy", {}, { output, expectedOutput })).toEqual({
       score: 0.25,
       passed: false,
       comment: "1/4 fields match; mismatched: /invoiceNumber, /total, /lines/0/qty",
     });
     expect(
-      evaluate("field_accuracy", { caseSensitive: false, numericTolerance: 0.05 }, { output, expectedOutput }),
+      evaluate(
+        "field_accuracy",
+        { caseSensitive: false, numericTolerance: 0.05 },
+        { output, expectedOutput },
+      ),
     ).toMatchObject({ score: 0.75 });
     expect(
       evaluate("field_accuracy", { fields: ["/vendor", "/total"] }, { output, expectedOutput }),
@@ -215,7 +279,9 @@ describe("built-in evaluators", () => {
       score: 0,
       comment: "output is not JSON",
     });
-    expect(evaluate("field_accuracy", {}, { output: '{"a":1}', expectedOutput: '{"a":1,"b":null}' })).toMatchObject({
+    expect(
+      evaluate("field_accuracy", {}, { output: '{"a":1}', expectedOutput: '{"a":1,"b":null}' }),
+    ).toMatchObject({
       score: 0.5,
     });
   });

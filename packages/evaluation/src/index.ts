@@ -19,7 +19,11 @@ export {
   parseEvaluatorParams,
 } from "./evaluator-types.js";
 export { leafPointers, valuesEqual } from "./evaluators/field-accuracy.js";
-export { levenshteinDistance, levenshteinSimilarity, MAX_LEVENSHTEIN_CELLS } from "./evaluators/levenshtein.js";
+export {
+  levenshteinDistance,
+  levenshteinSimilarity,
+  MAX_LEVENSHTEIN_CELLS,
+} from "./evaluators/levenshtein.js";
 export { MAX_PATTERN_LENGTH, MAX_REGEX_OUTPUT_LENGTH } from "./evaluators/regex.js";
 export {
   JUDGE_VARIABLES,

@@ -59,9 +59,20 @@ describe("judge", () => {
 
   it("skips a case without an expected output only when the prompt uses one", async () => {
     const model = modelAnswering('{"verdict": true, "reason": "ok"}');
-    expect(await judge(model, numeric, { output: "x" })).toEqual({ skipped: true, reason: "no expected output" });
-    const boolean: JudgeTemplate = { prompt: "Is {{output}} polite? {{input}}", model: "m", scale: { type: "boolean" } };
-    expect(await judge(model, boolean, { output: "thanks" })).toMatchObject({ score: 1, passed: true, comment: "ok" });
+    expect(await judge(model, numeric, { output: "x" })).toEqual({
+      skipped: true,
+      reason: "no expected output",
+    });
+    const boolean: JudgeTemplate = {
+      prompt: "Is {{output}} polite? {{input}}",
+      model: "m",
+      scale: { type: "boolean" },
+    };
+    expect(await judge(model, boolean, { output: "thanks" })).toMatchObject({
+      score: 1,
+      passed: true,
+      comment: "ok",
+    });
     expect(model.requests[0]?.messages[1]?.content).toBe("Is thanks polite? ");
   });
 
@@ -85,20 +96,30 @@ describe("judge", () => {
     };
     const labels = modelAnswering('{"label": "Meh", "reason": "so so"}', '{"label": "great"}');
     expect(await judge(labels, categorical, { output: "x" })).toMatchObject({ score: 0.4, passed: false });
-    expect(await judge(labels, categorical, { output: "x" })).toMatchObject({ error: expect.stringContaining("great") });
+    expect(await judge(labels, categorical, { output: "x" })).toMatchObject({
+      error: expect.stringContaining("great"),
+    });
   });
 
   it("records an error, not a score, for unparsable or out-of-scale answers and failed calls", async () => {
     const model = modelAnswering("not json", '{"verdict": "maybe"}', "[1]", new Error("upstream down"));
     const boolean: JudgeTemplate = { prompt: "{{output}}", model: "m", scale: { type: "boolean" } };
     expect(await judge(model, boolean, { output: "x" })).toMatchObject({ error: "judge answer is not JSON" });
-    expect(await judge(model, boolean, { output: "x" })).toMatchObject({ error: expect.stringContaining("verdict") });
-    expect(await judge(model, boolean, { output: "x" })).toMatchObject({ error: "judge answer is not a JSON object" });
-    expect(await judge(model, boolean, { output: "x" })).toEqual({ error: "judge call failed: upstream down" });
+    expect(await judge(model, boolean, { output: "x" })).toMatchObject({
+      error: expect.stringContaining("verdict"),
+    });
+    expect(await judge(model, boolean, { output: "x" })).toMatchObject({
+      error: "judge answer is not a JSON object",
+    });
+    expect(await judge(model, boolean, { output: "x" })).toEqual({
+      error: "judge call failed: upstream down",
+    });
   });
 
   it("refuses a prompt with variables the judge does not provide", async () => {
-    await expect(judge(modelAnswering(), { ...numeric, prompt: "{{foo}}" }, { output: "x" })).rejects.toMatchObject({
+    await expect(
+      judge(modelAnswering(), { ...numeric, prompt: "{{foo}}" }, { output: "x" }),
+    ).rejects.toMatchObject({
       status: 400,
       param: "prompt",
     });
@@ -108,9 +129,9 @@ describe("judge", () => {
 describe("scales", () => {
   it("validates numeric min < max and 2–20 unique categories with values in [0, 1]", () => {
     expect(judgeScaleSchema.safeParse({ type: "numeric", min: 1, max: 1 }).success).toBe(false);
-    expect(judgeScaleSchema.safeParse({ type: "categorical", categories: [{ label: "a", value: 1 }] }).success).toBe(
-      false,
-    );
+    expect(
+      judgeScaleSchema.safeParse({ type: "categorical", categories: [{ label: "a", value: 1 }] }).success,
+    ).toBe(false);
     expect(
       judgeScaleSchema.safeParse({
         type: "categorical",
@@ -125,6 +146,9 @@ describe("scales", () => {
   });
 
   it("maps a boolean verdict given as text", () => {
-    expect(mapJudgeAnswer({ type: "boolean" }, { verdict: "FALSE", reason: "no" })).toEqual({ score: 0, reason: "no" });
+    expect(mapJudgeAnswer({ type: "boolean" }, { verdict: "FALSE", reason: "no" })).toEqual({
+      score: 0,
+      reason: "no",
+    });
   });
 });

@@ -11,7 +11,7 @@ import {
   templateVariables,
 } from "@groundwork/core";
 import { z } from "zod";
-import { hasExpected, type EvaluationCase, type EvaluationOutcome, scored, skipped } from "./outcome.js";
+import { type EvaluationCase, type EvaluationOutcome, hasExpected, scored, skipped } from "./outcome.js";
 
 export const JUDGE_VARIABLES = ["input", "output", "expectedOutput", "metadata"] as const;
 export const MAX_JUDGE_PROMPT_LENGTH = 20_000;
@@ -136,7 +136,10 @@ export function judgeRequest(template: JudgeTemplate, testCase: EvaluationCase):
 }
 
 /** The answer's value mapped to [0, 1] by the scale, or why it cannot be. */
-export function mapJudgeAnswer(scale: JudgeScale, answer: unknown): { score: number; reason: string | null } | { error: string } {
+export function mapJudgeAnswer(
+  scale: JudgeScale,
+  answer: unknown,
+): { score: number; reason: string | null } | { error: string } {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) {
     return { error: "judge answer is not a JSON object" };
   }
@@ -157,7 +160,8 @@ export function mapJudgeAnswer(scale: JudgeScale, answer: unknown): { score: num
       return { score: Math.min(1, Math.max(0, (clamped - scale.min) / (scale.max - scale.min))), reason };
     }
     case "boolean": {
-      const verdict = typeof value === "string" ? { true: true, false: false }[value.trim().toLowerCase()] : value;
+      const verdict =
+        typeof value === "string" ? { true: true, false: false }[value.trim().toLowerCase()] : value;
       if (typeof verdict !== "boolean") return { error: `judge answer has no boolean "verdict"` };
       return { score: verdict ? 1 : 0, reason };
     }
@@ -167,7 +171,10 @@ export function mapJudgeAnswer(scale: JudgeScale, answer: unknown): { score: num
       const category =
         scale.categories.find((c) => c.label === wanted) ??
         scale.categories.find((c) => c.label.toLowerCase() === wanted.toLowerCase());
-      if (category === undefined) return { error: `judge answered label ${JSON.stringify(wanted.slice(0, 100))}, not one of the scale's` };
+      if (category === undefined)
+        return {
+          error: `judge answered label ${JSON.stringify(wanted.slice(0, 100))}, not one of the scale's`,
+        };
       return { score: category.value, reason };
     }
   }

@@ -26,7 +26,12 @@ describe("EvaluatorTemplateStore", () => {
     const first = store.evaluatorTemplates.create(organizationId, input);
     now += 1;
     const second = store.evaluatorTemplates.create(organizationId, { ...input, name: "tone" });
-    expect(first).toMatchObject({ id: expect.stringMatching(/^evt_/), version: 1, createdAt: 1_000, scale: input.scale });
+    expect(first).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      version: 1,
+      createdAt: 1_000,
+      scale: input.scale,
+    });
     expect(store.evaluatorTemplates.get(organizationId, first.id)).toEqual(first);
     expect(store.evaluatorTemplates.get(otherId, first.id)).toBeNull();
     expect(store.evaluatorTemplates.findByName(organizationId, "tone")?.id).toBe(second.id);
@@ -40,7 +45,12 @@ describe("EvaluatorTemplateStore", () => {
     const created = store.evaluatorTemplates.create(organizationId, input);
     now += 5;
     const updated = store.evaluatorTemplates.update(created, { ...input, prompt: "Judge {{output}}" });
-    expect(updated).toMatchObject({ version: 2, prompt: "Judge {{output}}", createdAt: 1_000, updatedAt: 1_005 });
+    expect(updated).toMatchObject({
+      version: 2,
+      prompt: "Judge {{output}}",
+      createdAt: 1_000,
+      updatedAt: 1_005,
+    });
     expect(store.evaluatorTemplates.update(updated, input).version).toBe(3);
     expect(store.evaluatorTemplates.delete(otherId, created.id)).toBe(false);
     expect(store.evaluatorTemplates.delete(organizationId, created.id)).toBe(true);

@@ -99,9 +99,9 @@ export class EvaluatorTemplateStore {
 
   /** Newest first. */
   list(organizationId: string, page: PageRequest): { items: EvaluatorTemplateRecord[]; total: number } {
-    const { total } = this.sql("SELECT COUNT(*) AS total FROM evaluator_templates WHERE organization_id = ?").get(
-      organizationId,
-    ) as { total: number };
+    const { total } = this.sql(
+      "SELECT COUNT(*) AS total FROM evaluator_templates WHERE organization_id = ?",
+    ).get(organizationId) as { total: number };
     const rows = this.sql(
       `SELECT * FROM evaluator_templates WHERE organization_id = ?
          ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
@@ -125,7 +125,13 @@ export class EvaluatorTemplateStore {
     this.sql(
       `UPDATE evaluator_templates SET name = @name, description = @description, prompt = @prompt, model = @model,
          scale = @scale, version = version + 1, updated_at = @now WHERE organization_id = @organizationId AND id = @id`,
-    ).run({ ...input, scale: JSON.stringify(input.scale), now, id: current.id, organizationId: current.organizationId });
+    ).run({
+      ...input,
+      scale: JSON.stringify(input.scale),
+      now,
+      id: current.id,
+      organizationId: current.organizationId,
+    });
     return this.get(current.organizationId, current.id) as EvaluatorTemplateRecord;
   }
 

@@ -27,6 +27,10 @@ export const contains = defineEvaluator({
     }
     const fold = (text: string) => (params.caseSensitive ? text : text.toLowerCase());
     const found = fold(testCase.output).includes(fold(value));
-    return scored(found ? 1 : 0, params.passThreshold, found ? null : `does not contain ${JSON.stringify(excerpt(value))}`);
+    return scored(
+      found ? 1 : 0,
+      params.passThreshold,
+      found ? null : `does not contain ${JSON.stringify(excerpt(value))}`,
+    );
   },
 });

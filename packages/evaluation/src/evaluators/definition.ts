@@ -15,6 +15,8 @@ export interface EvaluatorDefinition<S extends z.ZodType = z.ZodType> {
   run(params: z.output<S>, testCase: EvaluationCase): EvaluationOutcome;
 }
 
-export function defineEvaluator<S extends z.ZodType>(definition: EvaluatorDefinition<S>): EvaluatorDefinition {
+export function defineEvaluator<S extends z.ZodType>(
+  definition: EvaluatorDefinition<S>,
+): EvaluatorDefinition {
   return definition as unknown as EvaluatorDefinition;
 }

@@ -20,7 +20,9 @@ export const exactMatch = defineEvaluator({
   run(params, testCase) {
     const fold = (text: string) => (params.caseSensitive ? text : text.toLowerCase());
     const output = params.trim ? testCase.output.trim() : testCase.output;
-    const expectedText = params.trim ? textOf(testCase.expectedOutput).trim() : textOf(testCase.expectedOutput);
+    const expectedText = params.trim
+      ? textOf(testCase.expectedOutput).trim()
+      : textOf(testCase.expectedOutput);
     const outputJson = parseJson(output);
     if (outputJson.ok) {
       // The expected output is a JSON value; a string holding JSON text counts as that JSON too.

@@ -24,7 +24,9 @@ export function leafPointers(value: unknown, base = ""): string[] {
   if (value !== null && typeof value === "object") {
     const keys = Object.keys(value);
     if (keys.length === 0) return [base];
-    return keys.flatMap((key) => leafPointers((value as Record<string, unknown>)[key], appendPointer(base, key)));
+    return keys.flatMap((key) =>
+      leafPointers((value as Record<string, unknown>)[key], appendPointer(base, key)),
+    );
   }
   return [base];
 }
@@ -47,7 +49,10 @@ export function valuesEqual(expected: unknown, actual: unknown, rules: FieldComp
     return fold(expected) === fold(actual);
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    return expected.length === actual.length && expected.every((item, index) => valuesEqual(item, actual[index], rules));
+    return (
+      expected.length === actual.length &&
+      expected.every((item, index) => valuesEqual(item, actual[index], rules))
+    );
   }
   if (isObject(expected) && isObject(actual)) {
     const keys = Object.keys(expected);
@@ -71,16 +76,19 @@ export const fieldAccuracy = defineEvaluator({
   booleanLike: false,
   params: z.object({
     fields: z
-      .array(
-        z.string().refine(isValidPointer, "must be a JSON pointer (RFC 6901), e.g. /invoiceNumber"),
-        { error: "must be an array of JSON pointers" },
-      )
+      .array(z.string().refine(isValidPointer, "must be a JSON pointer (RFC 6901), e.g. /invoiceNumber"), {
+        error: "must be an array of JSON pointers",
+      })
       .min(1, "must name at least one field")
       .max(1000, "must name at most 1000 fields")
       .optional()
       .describe("JSON pointers of the compared fields; default every leaf of the expected output"),
     caseSensitive: z.boolean().default(true).describe("compare letter case of strings"),
-    numericTolerance: z.number().min(0, "must be ≥ 0").default(0).describe("allowed difference between numbers"),
+    numericTolerance: z
+      .number()
+      .min(0, "must be ≥ 0")
+      .default(0)
+      .describe("allowed difference between numbers"),
     passThreshold: passThreshold(0.5),
   }),
   run(params, testCase) {
@@ -91,10 +99,13 @@ export const fieldAccuracy = defineEvaluator({
     if (!output.ok) return scored(0, params.passThreshold, NOT_JSON);
     const pointers = params.fields ?? leafPointers(expectedDocument);
     const mismatched = pointers.filter(
-      (pointer) => !valuesEqual(getAtPointer(expectedDocument, pointer), getAtPointer(output.value, pointer), params),
+      (pointer) =>
+        !valuesEqual(getAtPointer(expectedDocument, pointer), getAtPointer(output.value, pointer), params),
     );
     const matched = pointers.length - mismatched.length;
-    const listed = mismatched.slice(0, LISTED_MISMATCHES).map((pointer) => (pointer === "" ? "(root)" : pointer));
+    const listed = mismatched
+      .slice(0, LISTED_MISMATCHES)
+      .map((pointer) => (pointer === "" ? "(root)" : pointer));
     const more = mismatched.length > LISTED_MISMATCHES ? ", …" : "";
     return scored(
       matched / pointers.length,

@@ -33,7 +33,11 @@ export const jsonSchemaValid = defineEvaluator({
           message: "give jsonSchema or schemaVersionId, not both",
         });
       } else if (params.jsonSchema === undefined && params.schemaVersionId === undefined) {
-        context.addIssue({ code: "custom", path: ["jsonSchema"], message: "jsonSchema or schemaVersionId is required" });
+        context.addIssue({
+          code: "custom",
+          path: ["jsonSchema"],
+          message: "jsonSchema or schemaVersionId is required",
+        });
       }
     }),
   check(params, base) {

@@ -44,7 +44,8 @@ export function levenshteinSimilarity(a: string, b: string): number {
 
 export const levenshtein = defineEvaluator({
   type: "levenshtein",
-  description: "1 − edit distance / max(length) between the output and the expected output as text; 1 for two empty strings.",
+  description:
+    "1 − edit distance / max(length) between the output and the expected output as text; 1 for two empty strings.",
   needsExpectedOutput: true,
   booleanLike: false,
   params: z.object({

@@ -20,12 +20,20 @@ export const numericTolerance = defineEvaluator({
     const output = numberOf(testCase.output);
     const expected = numberOf(testCase.expectedOutput);
     if (expected === null) {
-      return scored(0, params.passThreshold, `expected output is not a number: ${excerpt(textOf(testCase.expectedOutput))}`);
+      return scored(
+        0,
+        params.passThreshold,
+        `expected output is not a number: ${excerpt(textOf(testCase.expectedOutput))}`,
+      );
     }
     if (output === null) return scored(0, params.passThreshold, "output is not a number");
     const allowed = params.relative ? params.tolerance * Math.abs(expected) : params.tolerance;
     const difference = Math.abs(output - expected);
     const within = difference <= allowed;
-    return scored(within ? 1 : 0, params.passThreshold, within ? null : `off by ${difference} (allowed ${allowed})`);
+    return scored(
+      within ? 1 : 0,
+      params.passThreshold,
+      within ? null : `off by ${difference} (allowed ${allowed})`,
+    );
   },
 });

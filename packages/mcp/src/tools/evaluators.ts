@@ -24,7 +24,9 @@ const fields = {
   description: z.string().nullable().optional().describe("what the judge checks"),
   prompt: z
     .string()
-    .describe("the judge prompt (1–20,000 characters) with {{input}}, {{output}}, {{expectedOutput}}, {{metadata}}"),
+    .describe(
+      "the judge prompt (1–20,000 characters) with {{input}}, {{output}}, {{expectedOutput}}, {{metadata}}",
+    ),
   model: z.string().describe("the judge model, e.g. gpt-4o-mini or <prefix>/<model>"),
   scale,
 };

@@ -60,7 +60,11 @@ describe("evaluator templates", () => {
     const evaluators = groundwork.evaluators;
     const org = principal.organizationId;
     const created = evaluators.createTemplate(org, { ...template, description: "is it right?" });
-    expect(created).toMatchObject({ id: expect.stringMatching(/^evt_/), version: 1, description: "is it right?" });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      version: 1,
+      description: "is it right?",
+    });
     const renamed = evaluators.updateTemplate(org, created.id, { name: "correct" });
     expect(renamed).toMatchObject({ name: "correct", version: 2, prompt: template.prompt });
     expect(evaluators.updateTemplate(org, created.id, { scale: { type: "boolean" } })).toMatchObject({
@@ -79,7 +83,10 @@ describe("evaluator templates", () => {
     const evaluators = groundwork.evaluators;
     const org = principal.organizationId;
     const created = evaluators.createTemplate(org, template);
-    expect(errorOf(() => evaluators.createTemplate(org, template))).toMatchObject({ status: 409, param: "name" });
+    expect(errorOf(() => evaluators.createTemplate(org, template))).toMatchObject({
+      status: 409,
+      param: "name",
+    });
     const other = evaluators.createTemplate(org, { ...template, name: "other" });
     expect(errorOf(() => evaluators.updateTemplate(org, other.id, { name: "correctness" }))).toMatchObject({
       status: 409,
@@ -96,7 +103,10 @@ describe("evaluator templates", () => {
       [{ ...template, model: "nope/x" }, "model"],
       [{ ...template, scale: undefined }, "scale"],
       [{ ...template, scale: { type: "numeric", min: 5, max: 5 } }, "scale.max"],
-      [{ ...template, scale: { type: "categorical", categories: [{ label: "a", value: 1 }] } }, "scale.categories"],
+      [
+        { ...template, scale: { type: "categorical", categories: [{ label: "a", value: 1 }] } },
+        "scale.categories",
+      ],
       [
         {
           ...template,
@@ -113,11 +123,16 @@ describe("evaluator templates", () => {
     ];
     for (const [body, param] of bad) {
       const named = param === "name" ? body : { ...body, name: `n-${param}` };
-      expect(errorOf(() => evaluators.createTemplate(org, named as never))).toMatchObject({ status: 400, param });
+      expect(errorOf(() => evaluators.createTemplate(org, named as never))).toMatchObject({
+        status: 400,
+        param,
+      });
     }
     expect(errorOf(() => evaluators.updateTemplate(org, created.id, {}))).toMatchObject({ status: 400 });
     const stranger = groundwork.principal("globex");
-    expect(errorOf(() => evaluators.getTemplate(stranger.organizationId, created.id))).toMatchObject({ status: 404 });
+    expect(errorOf(() => evaluators.getTemplate(stranger.organizationId, created.id))).toMatchObject({
+      status: 404,
+    });
     expect(errorOf(() => evaluators.deleteTemplate(stranger.organizationId, created.id))).toMatchObject({
       status: 404,
     });
@@ -127,7 +142,9 @@ describe("evaluator templates", () => {
     const evaluators = groundwork.evaluators;
     const org = principal.organizationId;
     const created = evaluators.createTemplate(org, template);
-    evaluators.setTemplateInUseCheck((organizationId, templateId) => organizationId === org && templateId === created.id);
+    evaluators.setTemplateInUseCheck(
+      (organizationId, templateId) => organizationId === org && templateId === created.id,
+    );
     expect(errorOf(() => evaluators.deleteTemplate(org, created.id))).toMatchObject({
       status: 409,
       code: "template_in_use",
@@ -159,18 +176,24 @@ describe("evaluate", () => {
       status: 400,
       param: "type",
     });
-    expect(await rejection(() => evaluators.evaluate(principal, { type: "regex", params: {} }, []))).toMatchObject({
+    expect(
+      await rejection(() => evaluators.evaluate(principal, { type: "regex", params: {} }, [])),
+    ).toMatchObject({
       status: 400,
       param: "params.pattern",
     });
     expect(
-      errorOf(() => evaluators.prepare(principal.organizationId, { type: "regex", params: {} }, "evaluators[1].params")),
+      errorOf(() =>
+        evaluators.prepare(principal.organizationId, { type: "regex", params: {} }, "evaluators[1].params"),
+      ),
     ).toMatchObject({ param: "evaluators[1].params.pattern" });
     expect(
       errorOf(() => evaluators.prepare(principal.organizationId, { type: "nope" }, "evaluators[1].params")),
     ).toMatchObject({ param: "evaluators[1].type" });
     expect(
-      await rejection(() => evaluators.evaluate(principal, { type: "llm_judge", params: { templateId: "evt_x" } }, [])),
+      await rejection(() =>
+        evaluators.evaluate(principal, { type: "llm_judge", params: { templateId: "evt_x" } }, []),
+      ),
     ).toMatchObject({ status: 404, param: "params.templateId" });
   });
 
@@ -189,7 +212,11 @@ describe("evaluate", () => {
     const stranger = groundwork.principal("globex");
     expect(
       await rejection(() =>
-        groundwork.evaluators.evaluate(stranger, { type: "json_schema_valid", params: { schemaVersionId: version.id } }, []),
+        groundwork.evaluators.evaluate(
+          stranger,
+          { type: "json_schema_valid", params: { schemaVersionId: version.id } },
+          [],
+        ),
       ),
     ).toMatchObject({ status: 404, param: "params.schemaVersionId" });
   });
@@ -231,7 +258,10 @@ describe("evaluate", () => {
       prompt: "Is {{output}} polite?",
       scale: { type: "boolean" },
     });
-    upstream.enqueue({ kind: "error", status: 400, message: "bad request" }, { text: '{"verdict": true, "reason": "yes"}' });
+    upstream.enqueue(
+      { kind: "error", status: 400, message: "bad request" },
+      { text: '{"verdict": true, "reason": "yes"}' },
+    );
     const run = await groundwork.evaluators.evaluate(
       principal,
       { type: "llm_judge", params: { templateId: created.id, passThreshold: 1 } },

@@ -4,13 +4,7 @@
  * template. Judge calls go through the gateway for the caller's principal, so they are routed,
  * limited and metered like any chat completion. Roles are the HTTP guards' business.
  */
-import {
-  conflict,
-  invalidRequest,
-  notFound,
-  type PageRequest,
-  type Principal,
-} from "@groundwork/core";
+import { conflict, invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
 import {
   type BuiltinEvaluatorType,
   checkEvaluatorType,
@@ -50,7 +44,11 @@ export interface EvaluatorServiceOptions {
 /** An evaluator ready to score: params validated and defaulted, references resolved in the organization. */
 export type PreparedEvaluator =
   | { type: BuiltinEvaluatorType; params: Record<string, unknown>; template: null }
-  | { type: "llm_judge"; params: { templateId: string; passThreshold: number }; template: EvaluatorTemplateRecord };
+  | {
+      type: "llm_judge";
+      params: { templateId: string; passThreshold: number };
+      template: EvaluatorTemplateRecord;
+    };
 
 /** What `evaluate` answers: one outcome per case, in order, and the template version a judge used. */
 export interface EvaluationRun {
@@ -83,7 +81,10 @@ export class EvaluatorService {
     return evaluatorTypes();
   }
 
-  listTemplates(organizationId: string, page: PageRequest): { items: EvaluatorTemplateRecord[]; total: number } {
+  listTemplates(
+    organizationId: string,
+    page: PageRequest,
+  ): { items: EvaluatorTemplateRecord[]; total: number } {
     return this.store.evaluatorTemplates.list(organizationId, page);
   }
 
@@ -204,7 +205,11 @@ export class EvaluatorService {
     }
     const { template, params } = prepared;
     const model = gatewayChatModel(this.gateway, principal);
-    const judgeTemplate = { prompt: template.prompt, model: template.model, scale: template.scale as JudgeScale };
+    const judgeTemplate = {
+      prompt: template.prompt,
+      model: template.model,
+      scale: template.scale as JudgeScale,
+    };
     const results = new Array<JudgeOutcome>(cases.length);
     let next = 0;
     const worker = async () => {

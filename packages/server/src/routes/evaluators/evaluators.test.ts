@@ -1,6 +1,7 @@
 /** `/v1/evaluators/*` (PLATFORM.md §9): each endpoint's success, validation, roles, isolation and fuzzed bodies. */
-import fc from "fast-check";
+
 import { createGroundwork } from "@groundwork/platform";
+import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
@@ -78,13 +79,21 @@ describe("POST /v1/evaluators/templates", () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });
-    const bare = await create({ ...template, name: "bare", description: undefined, scale: { type: "boolean" } });
+    const bare = await create({
+      ...template,
+      name: "bare",
+      description: undefined,
+      scale: { type: "boolean" },
+    });
     expect(bare.body).toMatchObject({ description: null, scale: { type: "boolean" } });
   });
 
   it("answers 409 for a taken name and 400 naming the field for bad ones", async () => {
     await create();
-    expect(await create()).toMatchObject({ status: 409, body: { error: { param: "name", code: "conflict" } } });
+    expect(await create()).toMatchObject({
+      status: 409,
+      body: { error: { param: "name", code: "conflict" } },
+    });
     const cases: Array<[unknown, string | null]> = [
       [{ ...template, name: "" }, "name"],
       [{ ...template, name: 5 }, "name"],
@@ -97,7 +106,10 @@ describe("POST /v1/evaluators/templates", () => {
       [
         {
           ...template,
-          scale: { type: "categorical", categories: Array.from({ length: 21 }, (_, i) => ({ label: `l${i}`, value: 0 })) },
+          scale: {
+            type: "categorical",
+            categories: Array.from({ length: 21 }, (_, i) => ({ label: `l${i}`, value: 0 })),
+          },
         },
         "scale.categories",
       ],
@@ -121,9 +133,16 @@ describe("POST /v1/evaluators/templates", () => {
     const bodies = fc.oneof(
       fc.string(),
       fc.jsonValue().map((value) => JSON.stringify(value)),
-      fc.record({ name: field, prompt: field, model: field, scale: field, description: field }).map((b) => JSON.stringify(b)),
       fc
-        .record({ type: fc.constantFrom("numeric", "boolean", "categorical"), min: field, max: field, categories: field })
+        .record({ name: field, prompt: field, model: field, scale: field, description: field })
+        .map((b) => JSON.stringify(b)),
+      fc
+        .record({
+          type: fc.constantFrom("numeric", "boolean", "categorical"),
+          min: field,
+          max: field,
+          categories: field,
+        })
         .map((scale) => JSON.stringify({ ...template, name: "fuzz", scale })),
     );
     await fc.assert(
@@ -169,9 +188,15 @@ describe("GET, PATCH, DELETE /v1/evaluators/templates/{templateId}", () => {
   it("updates any create field and increments the version each time (Member)", async () => {
     const { body } = await create();
     const path = `/v1/evaluators/templates/${body.id}`;
-    const first = await json(tenant.keys.member, "PATCH", path, { prompt: "Rate {{output}} against {{expectedOutput}}" });
+    const first = await json(tenant.keys.member, "PATCH", path, {
+      prompt: "Rate {{output}} against {{expectedOutput}}",
+    });
     expect(first.status).toBe(200);
-    expect(await bodyOf(first)).toMatchObject({ version: 2, name: "helpfulness", prompt: expect.stringContaining("Rate") });
+    expect(await bodyOf(first)).toMatchObject({
+      version: 2,
+      name: "helpfulness",
+      prompt: expect.stringContaining("Rate"),
+    });
     const second = await bodyOf(
       await json(tenant.keys.member, "PATCH", path, {
         name: "judge",
@@ -196,7 +221,9 @@ describe("GET, PATCH, DELETE /v1/evaluators/templates/{templateId}", () => {
     expect((await bodyOf(await json(tenant.keys.member, "PATCH", path, {}))).error).toMatchObject({
       type: "invalid_request_error",
     });
-    expect((await bodyOf(await json(tenant.keys.member, "PATCH", path, { scale: { type: "numeric" } }))).error).toMatchObject({
+    expect(
+      (await bodyOf(await json(tenant.keys.member, "PATCH", path, { scale: { type: "numeric" } }))).error,
+    ).toMatchObject({
       param: "scale.min",
     });
     expect((await json(tenant.keys.member, "PATCH", path, { name: "other" })).status).toBe(409);
