@@ -157,7 +157,6 @@ export interface EvaluatorTemplateBody {
 
 export interface EvaluatorTemplate {
   id: string;
-  object: "evaluator_template";
   name: string;
   description: string | null;
   prompt: string;

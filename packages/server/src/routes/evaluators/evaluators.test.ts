@@ -73,7 +73,6 @@ describe("POST /v1/evaluators/templates", () => {
     expect(status).toBe(201);
     expect(body).toEqual({
       id: expect.stringMatching(/^evt_[0-9A-Za-z]{26}$/),
-      object: "evaluator_template",
       ...template,
       version: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

@@ -6,7 +6,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function renderTemplate(template: EvaluatorTemplateRecord) {
   return {
     id: template.id,
-    object: "evaluator_template",
     name: template.name,
     description: template.description,
     prompt: template.prompt,
