@@ -3,6 +3,7 @@
 const packages = [
   "core",
   "scoring",
+  "evaluation",
   "convert",
   "gateway",
   "extract",

@@ -111,6 +111,14 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "evaluators",
+    title: "extraction outputs scored against expected outputs with field_accuracy and exact_match",
+    check(stdout) {
+      expect(stdout).toContain("0 field_accuracy 1.00 (3/3 fields match) exact_match 1");
+      expect(stdout).toContain("1 field_accuracy 0.67 (2/3 fields match; mismatched: /total) exact_match 0");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

@@ -63,4 +63,24 @@ describe("GroundworkClient", () => {
     const error = (await client.scores.list({ from: "soon" }).catch((e: unknown) => e)) as GroundworkError;
     expect(error).toMatchObject({ status: 400, param: "from" });
   });
+
+  it("manages evaluator templates and lists evaluator types", async () => {
+    const types = await client.evaluators.types();
+    expect(types.map((t) => t.type)).toContain("llm_judge");
+    const created = await client.evaluators.templates.create({
+      name: "tone",
+      prompt: "Is {{output}} polite?",
+      model: "gpt-4o-mini",
+      scale: { type: "boolean" },
+    });
+    expect(created).toMatchObject({ name: "tone", version: 1 });
+    expect(await client.evaluators.templates.update(created.id, { description: "politeness" })).toMatchObject(
+      {
+        version: 2,
+      },
+    );
+    expect(await client.evaluators.templates.get(created.id)).toMatchObject({ description: "politeness" });
+    expect((await client.evaluators.templates.list({ size: 5 })).totalElements).toBe(1);
+    expect(await client.evaluators.templates.delete(created.id)).toBeUndefined();
+  });
 });

@@ -344,6 +344,26 @@ export class GroundworkClient {
       }),
   };
 
+  // ---- evaluators (PLATFORM.md §9): the type table and LLM-judge templates ----
+
+  readonly evaluators = {
+    types: () => this.request<T.EvaluatorTypeInfo[]>("GET", "/v1/evaluators/types"),
+    templates: {
+      list: (page?: T.PageQuery) =>
+        this.request<T.Page<T.EvaluatorTemplate>>("GET", "/v1/evaluators/templates", { query: { ...page } }),
+      get: (templateId: string) =>
+        this.request<T.EvaluatorTemplate>("GET", `/v1/evaluators/templates/${enc(templateId)}`),
+      create: (body: T.EvaluatorTemplateBody) =>
+        this.request<T.EvaluatorTemplate>("POST", "/v1/evaluators/templates", { json: body }),
+      update: (templateId: string, body: Partial<T.EvaluatorTemplateBody>) =>
+        this.request<T.EvaluatorTemplate>("PATCH", `/v1/evaluators/templates/${enc(templateId)}`, {
+          json: body,
+        }),
+      delete: (templateId: string) =>
+        this.request<void>("DELETE", `/v1/evaluators/templates/${enc(templateId)}`),
+    },
+  };
+
   // ---- memory (PLATFORM.md §3): the calling key's own tree, and Admin usage and erasure ----
 
   /** `GET /v1/me`: the calling key, its organization, role and plan. */

@@ -177,3 +177,38 @@ export interface ScoreListQuery extends PageQuery {
   from?: string;
   to?: string;
 }
+
+/** An evaluator type (`GET /v1/evaluators/types`). */
+export interface EvaluatorTypeInfo {
+  type: string;
+  description: string;
+  needsExpectedOutput: boolean;
+  paramsSchema: JsonObject;
+}
+
+/** A judge template's scale: numeric (min < max), boolean, or 2–20 categories with values in [0, 1]. */
+export type EvaluatorScale =
+  | { type: "numeric"; min: number; max: number }
+  | { type: "boolean" }
+  | { type: "categorical"; categories: Array<{ label: string; value: number }> };
+
+/** `POST /v1/evaluators/templates`; `PATCH` takes any of these fields. */
+export interface EvaluatorTemplateBody {
+  name: string;
+  description?: string | null;
+  prompt: string;
+  model: string;
+  scale: EvaluatorScale;
+}
+
+export interface EvaluatorTemplate {
+  id: string;
+  name: string;
+  description: string | null;
+  prompt: string;
+  model: string;
+  scale: EvaluatorScale;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -91,6 +91,12 @@ describe("streamable HTTP transport", () => {
       "svc_list_conversation_items",
       "svc_record_human_score",
       "svc_list_human_scores",
+      "svc_list_evaluator_types",
+      "svc_list_evaluator_templates",
+      "svc_get_evaluator_template",
+      "svc_create_evaluator_template",
+      "svc_update_evaluator_template",
+      "svc_delete_evaluator_template",
     ]) {
       expect(names).toContain(required);
     }
@@ -227,6 +233,40 @@ describe("streamable HTTP transport", () => {
       },
     );
     expect((await call("svc_read_my_memory_file", { path: "/memories/../x" })).isError).toBe(true);
+  });
+
+  it("manages evaluator templates through the six evaluator tools", async () => {
+    const types = await call("svc_list_evaluator_types");
+    const items = (types.structuredContent?.items ?? []) as Array<{ type: string }>;
+    expect(items.map((t) => t.type)).toContain("field_accuracy");
+    const created = await call("svc_create_evaluator_template", {
+      name: "correctness",
+      prompt: "Answer: {{output}}\nReference: {{expectedOutput}}",
+      model: "gw-chat",
+      scale: { type: "numeric", min: 1, max: 5 },
+    });
+    expect(created.structuredContent).toMatchObject({ name: "correctness", version: 1 });
+    const templateId = created.structuredContent?.id as string;
+    const updated = await call("svc_update_evaluator_template", { templateId, description: "is it right?" });
+    expect(updated.structuredContent).toMatchObject({ version: 2, description: "is it right?" });
+    expect((await call("svc_get_evaluator_template", { templateId })).structuredContent).toMatchObject({
+      id: templateId,
+    });
+    expect((await call("svc_list_evaluator_templates", { size: 5 })).structuredContent).toMatchObject({
+      totalElements: 1,
+    });
+    const bad = await call("svc_create_evaluator_template", {
+      name: "bad",
+      prompt: "x",
+      model: "gw-chat",
+      scale: { type: "numeric", min: 5, max: 1 },
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent?.error).toMatchObject({ status: 400, param: "scale.max" });
+    expect(await call("svc_delete_evaluator_template", { templateId })).toMatchObject({
+      structuredContent: { ok: true },
+    });
+    expect((await call("svc_get_evaluator_template", { templateId })).isError).toBe(true);
   });
 
   it("manages conversations through the eight conversation tools", async () => {

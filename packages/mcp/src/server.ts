@@ -14,6 +14,7 @@ import { agentTools } from "./tools/agents.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
 import { conversationTools } from "./tools/conversations.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
+import { evaluatorTools } from "./tools/evaluators.js";
 import { gatewayTools } from "./tools/gateway.js";
 import { memoryTools } from "./tools/memory.js";
 import { providerTools } from "./tools/providers.js";
@@ -46,6 +47,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...memoryTools,
     ...conversationTools,
     ...scoreTools,
+    ...evaluatorTools,
     ...apiDocTools(docsDir),
   ];
 }

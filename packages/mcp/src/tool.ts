@@ -21,6 +21,7 @@ export type ToolGroup =
   | "Memory"
   | "Conversations"
   | "Scores"
+  | "Evaluators"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -22,6 +22,7 @@ import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
+import { EvaluatorService } from "./evaluators/evaluator-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
@@ -95,6 +96,8 @@ export class Groundwork {
   readonly memory: MemoryService;
   /** Scores on responses, extractions, conversations, …: record, list, and evaluator scores in bulk. */
   readonly scores: ScoreService;
+  /** Evaluator types, LLM-judge templates and scoring cases with them (PLATFORM.md §9). */
+  readonly evaluators: EvaluatorService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -175,6 +178,7 @@ export class Groundwork {
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
+    this.evaluators = new EvaluatorService(options.store, this.gateway);
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));

@@ -53,6 +53,21 @@ export {
 export { type FetchedSource, type FetchSourceOptions, fetchSource } from "./conversion/fetch-source.js";
 export { createGroundwork, Groundwork, type GroundworkOptions } from "./create-groundwork.js";
 export {
+  type EvaluatorSpec,
+  type EvaluatorTemplateCreateInput,
+  type EvaluatorTemplateUpdateInput,
+  evaluatorSpec,
+  evaluatorTemplateCreateBody,
+  evaluatorTemplateUpdateBody,
+} from "./evaluators/evaluator-commands.js";
+export {
+  type EvaluationRun,
+  EvaluatorService,
+  type EvaluatorServiceOptions,
+  type PreparedEvaluator,
+  type TemplateInUseCheck,
+} from "./evaluators/evaluator-service.js";
+export {
   EXTRACTION_JOB_KIND,
   type ExtractionPlan,
   type ExtractionRequest,

@@ -32,8 +32,9 @@ export { type MatchBasis, partialCandidates, searchValues } from "./grounding/se
 export { evaluateRules, MAX_RECORDED_OUTCOMES, type RuleRun, runRules } from "./rules/evaluate-rules.js";
 export { isEmail, isHttpUrl, isIban, isIsoDate } from "./rules/format-rule.js";
 export { fullMatchSource, type JavaRegexTranslation, translateJavaRegex } from "./rules/java-regex.js";
-export { PathologicalPatternError, REGEX_TIME_BUDGET_MS } from "./rules/regex-budget.js";
+export { PathologicalPatternError, REGEX_TIME_BUDGET_MS, testAllWithinBudget } from "./rules/regex-budget.js";
 export {
+  canonicalJson,
   collectViolations,
   MAX_RECORDED_VIOLATIONS,
   type SchemaValidationOptions,

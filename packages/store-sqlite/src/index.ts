@@ -25,6 +25,11 @@ export {
 export { CredentialCipher } from "./credential-cipher.js";
 export { type Database, openDatabase } from "./database.js";
 export {
+  type EvaluatorTemplateInput,
+  type EvaluatorTemplateRecord,
+  EvaluatorTemplateStore,
+} from "./evaluator-templates.js";
+export {
   type ExtractionFilter,
   type ExtractionImage,
   type ExtractionInsert,

@@ -5,6 +5,7 @@ import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
+import { EvaluatorTemplateStore } from "./evaluator-templates.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
 import { SqliteKeywordIndex } from "./kb-keyword-index.js";
@@ -40,6 +41,8 @@ export interface Store {
   readonly storedResponses: StoredResponseStore;
   /** Scores on responses, extractions, conversations and (later) dataset items, traces and run results. */
   readonly scores: ScoreStore;
+  /** LLM-judge evaluator templates (PLATFORM.md §9). */
+  readonly evaluatorTemplates: EvaluatorTemplateStore;
   close(): void;
 }
 
@@ -77,6 +80,7 @@ export function openStore(options: OpenStoreOptions): Store {
     memoryFiles: new MemoryFileStore(db, clock, ids),
     storedResponses: new StoredResponseStore(db, clock),
     scores: new ScoreStore(db, clock, ids),
+    evaluatorTemplates: new EvaluatorTemplateStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -20,7 +20,6 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   },
   { paths: ["/v1/prompts", "/v1/prompts/*"], area: "Prompts" },
   { paths: ["/v1/datasets", "/v1/datasets/*"], area: "Datasets" },
-  { paths: ["/v1/evaluators", "/v1/evaluators/*"], area: "Evaluators" },
   { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {
     paths: ["/v1/annotation-queues", "/v1/annotation-queues/*", "/v1/annotation-queue-items/*"],

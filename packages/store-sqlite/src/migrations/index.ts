@@ -11,6 +11,7 @@ import { agents } from "./006-agents.js";
 import { memory } from "./007-memory.js";
 import { conversations } from "./008-conversations.js";
 import { storedResponses } from "./009-stored-responses.js";
+import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
 import type { Migration } from "./migration.js";
 
@@ -26,5 +27,6 @@ export const migrations: readonly Migration[] = [
   memory,
   conversations,
   storedResponses,
+  evaluatorTemplates,
   scores,
 ];

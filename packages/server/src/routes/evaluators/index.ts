@@ -1,0 +1,45 @@
+/**
+ * Evaluators (PLATFORM.md §9): the type table and LLM-judge templates. Viewer reads, Member
+ * creates and updates, Admin deletes (§1.3); the rules live in the platform's evaluator service.
+ */
+import { parsePageRequest, toPage } from "@groundwork/core";
+import { evaluatorTemplateCreateBody, evaluatorTemplateUpdateBody } from "@groundwork/platform";
+import type { Context, Hono } from "hono";
+import { readBody } from "../../http/body.js";
+import type { AppEnv } from "../../http/env.js";
+import { requireRole } from "../../http/guards.js";
+import { renderTemplate } from "./render.js";
+
+export function registerEvaluatorRoutes(app: Hono<AppEnv>): void {
+  const org = (c: Context<AppEnv>) => c.var.principal.organizationId;
+  const templateId = (c: Context<AppEnv>) => c.req.param("templateId") ?? "";
+
+  app.get("/v1/evaluators/types", requireRole("viewer"), (c) => c.json(c.var.groundwork.evaluators.types()));
+
+  app.get("/v1/evaluators/templates", requireRole("viewer"), (c) => {
+    const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
+    const { items, total } = c.var.groundwork.evaluators.listTemplates(org(c), page);
+    return c.json(toPage(items.map(renderTemplate), page, total));
+  });
+
+  app.post("/v1/evaluators/templates", requireRole("member"), async (c) => {
+    const body = await readBody(c, evaluatorTemplateCreateBody);
+    return c.json(renderTemplate(c.var.groundwork.evaluators.createTemplate(org(c), body)), 201);
+  });
+
+  app.get("/v1/evaluators/templates/:templateId", requireRole("viewer"), (c) =>
+    c.json(renderTemplate(c.var.groundwork.evaluators.getTemplate(org(c), templateId(c)))),
+  );
+
+  app.patch("/v1/evaluators/templates/:templateId", requireRole("member"), async (c) => {
+    // 404 before the body is read, so a stranger's id never reveals validation details.
+    c.var.groundwork.evaluators.getTemplate(org(c), templateId(c));
+    const body = await readBody(c, evaluatorTemplateUpdateBody);
+    return c.json(renderTemplate(c.var.groundwork.evaluators.updateTemplate(org(c), templateId(c), body)));
+  });
+
+  app.delete("/v1/evaluators/templates/:templateId", requireRole("admin"), (c) => {
+    c.var.groundwork.evaluators.deleteTemplate(org(c), templateId(c));
+    return c.body(null, 204);
+  });
+}
