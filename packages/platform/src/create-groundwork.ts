@@ -22,6 +22,7 @@ import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
+import { DatasetService } from "./datasets/dataset-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
@@ -86,6 +87,8 @@ export class Groundwork {
   readonly responses: StoredResponseService;
   /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
   readonly memory: MemoryService;
+  /** Datasets: items (single and batch adds), updates, deletes and frozen versions. */
+  readonly datasets: DatasetService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -166,6 +169,7 @@ export class Groundwork {
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
+    this.datasets = new DatasetService(options.store);
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
   }

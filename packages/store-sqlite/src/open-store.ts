@@ -4,6 +4,7 @@ import { ApiKeyStore } from "./api-keys.js";
 import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
+import { DatasetStore } from "./datasets.js";
 import { type Database, openDatabase } from "./database.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
@@ -37,6 +38,8 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly memoryFiles: MemoryFileStore;
   readonly storedResponses: StoredResponseStore;
+  /** Datasets, their items (as revisions) and frozen versions. */
+  readonly datasets: DatasetStore;
   close(): void;
 }
 
@@ -73,6 +76,7 @@ export function openStore(options: OpenStoreOptions): Store {
     conversations: new ConversationStore(db, clock, ids),
     memoryFiles: new MemoryFileStore(db, clock, ids),
     storedResponses: new StoredResponseStore(db, clock),
+    datasets: new DatasetStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();
