@@ -201,11 +201,9 @@ export class DatasetStore {
     const { n } = this.sql(`SELECT count(*) AS n FROM datasets d WHERE ${where}`).get(...params) as {
       n: number;
     };
-    const rows = this.sql(`${DATASET} WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`).all(
-      ...params,
-      page.size,
-      pageOffset(page),
-    ) as DatasetRow[];
+    const rows = this.sql(
+      `${DATASET} WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, page.size, pageOffset(page)) as DatasetRow[];
     return { items: rows.map(toDataset), total: n };
   }
 
@@ -225,19 +223,19 @@ export class DatasetStore {
       params.push(JSON.stringify(changes.metadata));
     }
     if (sets.length > 0) {
-      this.sql(`UPDATE datasets SET ${sets.join(", ")}, updated_at = ? WHERE organization_id = ? AND id = ?`).run(
-        ...params,
-        this.clock.now(),
-        organizationId,
-        id,
-      );
+      this.sql(
+        `UPDATE datasets SET ${sets.join(", ")}, updated_at = ? WHERE organization_id = ? AND id = ?`,
+      ).run(...params, this.clock.now(), organizationId, id);
     }
     return this.mustGet(organizationId, id);
   }
 
   /** Deletes the dataset with every item revision and version. */
   delete(organizationId: string, id: string): boolean {
-    return this.sql("DELETE FROM datasets WHERE organization_id = ? AND id = ?").run(organizationId, id).changes > 0;
+    return (
+      this.sql("DELETE FROM datasets WHERE organization_id = ? AND id = ?").run(organizationId, id).changes >
+      0
+    );
   }
 
   // ---- items ----
@@ -311,18 +309,17 @@ export class DatasetStore {
       const next: ItemRow = {
         ...current,
         expected_output:
-          changes.expectedOutput === undefined ? current.expected_output : JSON.stringify(changes.expectedOutput),
+          changes.expectedOutput === undefined
+            ? current.expected_output
+            : JSON.stringify(changes.expectedOutput),
         metadata: changes.metadata === undefined ? current.metadata : JSON.stringify(changes.metadata),
         updated_at: now,
       };
       const epoch = this.epochOf(datasetId);
       if (current.valid_from === epoch) {
-        this.sql("UPDATE dataset_items SET expected_output = ?, metadata = ?, updated_at = ? WHERE rev = ?").run(
-          next.expected_output,
-          next.metadata,
-          now,
-          current.rev,
-        );
+        this.sql(
+          "UPDATE dataset_items SET expected_output = ?, metadata = ?, updated_at = ? WHERE rev = ?",
+        ).run(next.expected_output, next.metadata, now, current.rev);
       } else {
         this.sql("UPDATE dataset_items SET valid_to = ? WHERE rev = ?").run(epoch, current.rev);
         this.sql(
@@ -371,7 +368,9 @@ export class DatasetStore {
         `SELECT ${ITEM_COLUMNS} FROM dataset_items WHERE dataset_id = ? AND valid_to IS NULL
            ORDER BY position LIMIT ? OFFSET ?`,
       ).all(datasetId, page.size, pageOffset(page)) as ItemRow[];
-      const { n } = this.sql("SELECT item_count AS n FROM datasets WHERE id = ?").get(datasetId) as { n: number };
+      const { n } = this.sql("SELECT item_count AS n FROM datasets WHERE id = ?").get(datasetId) as {
+        n: number;
+      };
       return { items: rows.map(toItem), total: n };
     }
     const rows = this.sql(
@@ -398,9 +397,9 @@ export class DatasetStore {
   createVersion(datasetId: string, description: string | null): DatasetVersionRecord {
     const now = this.clock.now();
     return this.db.transaction(() => {
-      const { epoch, item_count: itemCount } = this.sql("SELECT epoch, item_count FROM datasets WHERE id = ?").get(
-        datasetId,
-      ) as { epoch: number; item_count: number };
+      const { epoch, item_count: itemCount } = this.sql(
+        "SELECT epoch, item_count FROM datasets WHERE id = ?",
+      ).get(datasetId) as { epoch: number; item_count: number };
       const record: DatasetVersionRecord = {
         id: this.ids("dsv"),
         datasetId,
@@ -419,9 +418,10 @@ export class DatasetStore {
   }
 
   getVersionById(datasetId: string, versionId: string): DatasetVersionRecord | null {
-    const row = this.sql("SELECT * FROM dataset_versions WHERE dataset_id = ? AND id = ?").get(datasetId, versionId) as
-      | VersionRow
-      | undefined;
+    const row = this.sql("SELECT * FROM dataset_versions WHERE dataset_id = ? AND id = ?").get(
+      datasetId,
+      versionId,
+    ) as VersionRow | undefined;
     return row === undefined ? null : toVersion(row);
   }
 
@@ -438,7 +438,9 @@ export class DatasetStore {
     const rows = this.sql(
       "SELECT * FROM dataset_versions WHERE dataset_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
     ).all(datasetId, page.size, pageOffset(page)) as VersionRow[];
-    const { n } = this.sql("SELECT count(*) AS n FROM dataset_versions WHERE dataset_id = ?").get(datasetId) as {
+    const { n } = this.sql("SELECT count(*) AS n FROM dataset_versions WHERE dataset_id = ?").get(
+      datasetId,
+    ) as {
       n: number;
     };
     return { items: rows.map(toVersion), total: n };

@@ -4,13 +4,7 @@
  * freeze the current items. Roles are the HTTP guards' business (Viewer reads, Member
  * writes, Admin deletes a dataset); every lookup is scoped by the caller's organization.
  */
-import {
-  conflict,
-  invalidRequest,
-  notFound,
-  type PageRequest,
-  type Principal,
-} from "@groundwork/core";
+import { conflict, invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
 import type {
   DatasetItemRecord,
   DatasetItemValues,
@@ -128,7 +122,11 @@ export class DatasetService {
   }
 
   /** Adds 1–1,000 items in the given order; one invalid item refuses them all. */
-  addItems(principal: Principal, datasetId: string, raw: unknown): { count: number; items: DatasetItemRecord[] } {
+  addItems(
+    principal: Principal,
+    datasetId: string,
+    raw: unknown,
+  ): { count: number; items: DatasetItemRecord[] } {
     const body = validate(datasetItemsBatchBody, raw);
     const values = body.items.map((item, index) => toValues(item, `items[${index}].`));
     const items = this.add(principal, datasetId, values, "items");
@@ -164,7 +162,8 @@ export class DatasetService {
     const input = validate(datasetItemUpdateBody, raw);
     return this.datasets.atomically(() => {
       const current = this.getItem(principal, datasetId, itemId);
-      const expectedOutput = input.expectedOutput === undefined ? current.expectedOutput : input.expectedOutput;
+      const expectedOutput =
+        input.expectedOutput === undefined ? current.expectedOutput : input.expectedOutput;
       const metadata = input.metadata ?? current.metadata;
       checkItemSize({ input: current.input, expectedOutput, metadata }, "");
       const updated = this.datasets.updateItem(current.datasetId, current.id, {

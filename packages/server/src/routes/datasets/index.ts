@@ -15,11 +15,12 @@ import {
 import type { Context, Hono } from "hono";
 import { readBody, validate } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
-import { readBodyText } from "../../http/node-request.js";
 import { requireRole } from "../../http/guards.js";
+import { readBodyText } from "../../http/node-request.js";
 import { renderDataset, renderItem, renderVersion } from "./render.js";
 
-const page = (c: Context<AppEnv>) => parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
+const page = (c: Context<AppEnv>) =>
+  parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
 const datasetId = (c: Context<AppEnv>) => c.req.param("datasetId") ?? "";
 const itemId = (c: Context<AppEnv>) => c.req.param("itemId") ?? "";
 
