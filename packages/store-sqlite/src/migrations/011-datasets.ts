@@ -45,6 +45,15 @@ export const datasets: Migration = {
     CREATE INDEX dataset_items_frozen ON dataset_items(dataset_id, position, valid_from, valid_to);
     CREATE INDEX dataset_items_by_id ON dataset_items(item_id);
 
+    -- Item counts per block of 1024 positions, current and as each version froze them, so a
+    -- page deep in a large dataset starts at its block instead of skipping every row before it.
+    CREATE TABLE dataset_blocks (
+      dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+      block INTEGER NOT NULL,
+      item_count INTEGER NOT NULL,
+      PRIMARY KEY (dataset_id, block)
+    ) WITHOUT ROWID;
+
     CREATE TABLE dataset_versions (
       id TEXT PRIMARY KEY,
       dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
@@ -54,5 +63,12 @@ export const datasets: Migration = {
       created_at INTEGER NOT NULL,
       UNIQUE (dataset_id, version_number)
     );
+
+    CREATE TABLE dataset_version_blocks (
+      version_id TEXT NOT NULL REFERENCES dataset_versions(id) ON DELETE CASCADE,
+      block INTEGER NOT NULL,
+      item_count INTEGER NOT NULL,
+      PRIMARY KEY (version_id, block)
+    ) WITHOUT ROWID;
   `,
 };
