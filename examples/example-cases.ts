@@ -119,6 +119,15 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "datasets",
+    title: "items added in a batch, a frozen version that later edits do not change",
+    check(stdout) {
+      expect(stdout).toContain("3 v1 3 2");
+      expect(stdout).toContain("[ 'Settings → Security → Reset', 'Yes, under Billing', null ]");
+      expect(stdout).toContain("[ 'Yes, under Billing', 'To 30 countries' ]");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

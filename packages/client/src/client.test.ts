@@ -83,4 +83,27 @@ describe("GroundworkClient", () => {
     expect((await client.evaluators.templates.list({ size: 5 })).totalElements).toBe(1);
     expect(await client.evaluators.templates.delete(created.id)).toBeUndefined();
   });
+
+  it("manages datasets, items and versions", async () => {
+    const dataset = await client.datasets.create({ name: "qa" });
+    const { count, items } = await client.datasets.items.addBatch(dataset.id, [{ input: 1 }, { input: 2 }]);
+    expect(count).toBe(2);
+    const one = await client.datasets.items.add(dataset.id, { input: 3, expectedOutput: "three" });
+    const version = await client.datasets.versions.create(dataset.id, { description: "v1" });
+    expect(version).toMatchObject({ versionNumber: 1, itemCount: 3 });
+    await client.datasets.items.update(dataset.id, one.id, { expectedOutput: null });
+    expect(await client.datasets.items.delete(dataset.id, items[0]?.id ?? "")).toBeUndefined();
+    expect(
+      (await client.datasets.items.list(dataset.id, { version: 1 })).content.map((i) => i.input),
+    ).toEqual([1, 2, 3]);
+    expect((await client.datasets.items.list(dataset.id)).totalElements).toBe(2);
+    expect((await client.datasets.versions.get(dataset.id, version.id)).versionNumber).toBe(1);
+    expect((await client.datasets.versions.list(dataset.id)).totalElements).toBe(1);
+    expect((await client.datasets.update(dataset.id, { description: "d" })).description).toBe("d");
+    expect((await client.datasets.get(dataset.id)).latestVersionNumber).toBe(1);
+    expect((await client.datasets.list({ name: "q" })).totalElements).toBe(1);
+    await client.datasets.delete(dataset.id);
+    const error = (await client.datasets.get(dataset.id).catch((e: unknown) => e)) as GroundworkError;
+    expect(error).toMatchObject({ status: 404, param: "datasetId" });
+  });
 });

@@ -394,6 +394,57 @@ export class GroundworkClient {
     list: (query?: T.ScoreListQuery) =>
       this.request<T.Page<T.Score>>("GET", "/v1/scores", { query: { ...query } }),
   };
+
+  // ---- datasets (PLATFORM.md §8): items, batch adds and frozen versions ----
+
+  readonly datasets = {
+    list: (query?: T.PageQuery & { name?: string }) =>
+      this.request<T.Page<T.Dataset>>("GET", "/v1/datasets", { query: { ...query } }),
+    get: (datasetId: string) => this.request<T.Dataset>("GET", `/v1/datasets/${enc(datasetId)}`),
+    create: (body: T.DatasetBody) => this.request<T.Dataset>("POST", "/v1/datasets", { json: body }),
+    update: (datasetId: string, body: Partial<T.DatasetBody>) =>
+      this.request<T.Dataset>("PATCH", `/v1/datasets/${enc(datasetId)}`, { json: body }),
+    delete: (datasetId: string) => this.request<void>("DELETE", `/v1/datasets/${enc(datasetId)}`),
+    versions: {
+      list: (datasetId: string, page?: T.PageQuery) =>
+        this.request<T.Page<T.DatasetVersion>>("GET", `/v1/datasets/${enc(datasetId)}/versions`, {
+          query: { ...page },
+        }),
+      /** `version` is a version id (`dsv_…`) or number. */
+      get: (datasetId: string, version: string | number) =>
+        this.request<T.DatasetVersion>(
+          "GET",
+          `/v1/datasets/${enc(datasetId)}/versions/${enc(String(version))}`,
+        ),
+      create: (datasetId: string, body: { description?: string | null } = {}) =>
+        this.request<T.DatasetVersion>("POST", `/v1/datasets/${enc(datasetId)}/versions`, { json: body }),
+    },
+    items: {
+      /** The current items, or with `version` (id or number) those frozen in that version; oldest first. */
+      list: (datasetId: string, query?: T.PageQuery & { version?: string | number }) =>
+        this.request<T.Page<T.DatasetItem>>("GET", `/v1/datasets/${enc(datasetId)}/items`, {
+          query: { ...query },
+        }),
+      add: (datasetId: string, item: T.DatasetItemBody) =>
+        this.request<T.DatasetItem>("POST", `/v1/datasets/${enc(datasetId)}/items`, { json: item }),
+      addBatch: (datasetId: string, items: T.DatasetItemBody[]) =>
+        this.request<{ count: number; items: T.DatasetItem[] }>(
+          "POST",
+          `/v1/datasets/${enc(datasetId)}/items/batch`,
+          { json: { items } },
+        ),
+      update: (
+        datasetId: string,
+        itemId: string,
+        body: { expectedOutput?: unknown; metadata?: T.JsonObject },
+      ) =>
+        this.request<T.DatasetItem>("PATCH", `/v1/datasets/${enc(datasetId)}/items/${enc(itemId)}`, {
+          json: body,
+        }),
+      delete: (datasetId: string, itemId: string) =>
+        this.request<void>("DELETE", `/v1/datasets/${enc(datasetId)}/items/${enc(itemId)}`),
+    },
+  };
 }
 
 function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {

@@ -212,3 +212,53 @@ export interface EvaluatorTemplate {
   createdAt: string;
   updatedAt: string;
 }
+
+// ---- datasets (PLATFORM.md §8) ----
+
+export interface Dataset {
+  id: string;
+  object: "dataset";
+  name: string;
+  description: string | null;
+  metadata: JsonObject;
+  itemCount: number;
+  latestVersionId: string | null;
+  latestVersionNumber: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DatasetBody {
+  name: string;
+  description?: string | null;
+  metadata?: JsonObject;
+}
+
+export interface DatasetItem {
+  id: string;
+  object: "dataset_item";
+  datasetId: string;
+  input: unknown;
+  expectedOutput: unknown;
+  metadata: JsonObject;
+  sourceTraceId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DatasetItemBody {
+  input: unknown;
+  expectedOutput?: unknown;
+  metadata?: JsonObject;
+  sourceTraceId?: string | null;
+}
+
+export interface DatasetVersion {
+  id: string;
+  object: "dataset_version";
+  datasetId: string;
+  versionNumber: number;
+  description: string | null;
+  itemCount: number;
+  createdAt: string;
+}

@@ -97,6 +97,19 @@ describe("streamable HTTP transport", () => {
       "svc_create_evaluator_template",
       "svc_update_evaluator_template",
       "svc_delete_evaluator_template",
+      "svc_list_datasets",
+      "svc_get_dataset",
+      "svc_create_dataset",
+      "svc_update_dataset",
+      "svc_delete_dataset",
+      "svc_get_dataset_versions",
+      "svc_get_dataset_version",
+      "svc_create_dataset_version",
+      "svc_add_dataset_item",
+      "svc_add_dataset_items",
+      "svc_get_dataset_items",
+      "svc_delete_dataset_item",
+      "svc_update_dataset_item_expected_output",
     ]) {
       expect(names).toContain(required);
     }
@@ -356,6 +369,60 @@ describe("streamable HTTP transport", () => {
     expect(missing.structuredContent?.error).toMatchObject({ status: 404, param: "subjectId" });
     const badTime = await call("svc_list_human_scores", { from: "yesterday" });
     expect(badTime.structuredContent?.error).toMatchObject({ status: 400, param: "from" });
+  });
+
+  it("manages datasets, items and versions through the thirteen dataset tools", async () => {
+    const created = await call("svc_create_dataset", { name: "mcp-qa", metadata: { team: "ml" } });
+    expect(created.structuredContent).toMatchObject({ object: "dataset", name: "mcp-qa", itemCount: 0 });
+    const datasetId = created.structuredContent?.id as string;
+    const one = await call("svc_add_dataset_item", { datasetId, input: { q: "2+2?" }, expectedOutput: "4" });
+    expect(one.structuredContent).toMatchObject({ input: { q: "2+2?" }, expectedOutput: "4", metadata: {} });
+    const itemId = one.structuredContent?.id as string;
+    const batch = await call("svc_add_dataset_items", { datasetId, items: [{ input: "b" }, { input: "c" }] });
+    expect(batch.structuredContent).toMatchObject({ count: 2 });
+    const bad = await call("svc_add_dataset_items", { datasetId, items: [{ input: "d" }, { input: null }] });
+    expect(bad.structuredContent?.error).toMatchObject({ status: 400, param: "items[1].input" });
+    const version = await call("svc_create_dataset_version", { datasetId, description: "v1" });
+    expect(version.structuredContent).toMatchObject({ versionNumber: 1, itemCount: 3 });
+    const cleared = await call("svc_update_dataset_item_expected_output", {
+      datasetId,
+      itemId,
+      expectedOutput: null,
+    });
+    expect(cleared.structuredContent).toMatchObject({ id: itemId, expectedOutput: null });
+    expect(await call("svc_delete_dataset_item", { datasetId, itemId })).toMatchObject({
+      structuredContent: { ok: true },
+    });
+    const frozen = await call("svc_get_dataset_items", { datasetId, version: 1 });
+    expect(frozen.structuredContent).toMatchObject({
+      totalElements: 3,
+      content: [{ id: itemId, expectedOutput: "4" }, { input: "b" }, { input: "c" }],
+    });
+    expect((await call("svc_get_dataset_items", { datasetId })).structuredContent).toMatchObject({
+      totalElements: 2,
+    });
+    expect((await call("svc_get_dataset_version", { datasetId, vid: 1 })).structuredContent).toMatchObject({
+      id: version.structuredContent?.id,
+    });
+    expect((await call("svc_get_dataset_versions", { datasetId })).structuredContent).toMatchObject({
+      totalElements: 1,
+    });
+    expect(
+      (await call("svc_update_dataset", { datasetId, description: "golden" })).structuredContent,
+    ).toMatchObject({ description: "golden" });
+    expect((await call("svc_list_datasets", { name: "mcp" })).structuredContent).toMatchObject({
+      totalElements: 1,
+    });
+    expect((await call("svc_get_dataset", { datasetId })).structuredContent).toMatchObject({
+      latestVersionNumber: 1,
+      itemCount: 2,
+    });
+    expect(await call("svc_delete_dataset", { datasetId })).toMatchObject({
+      structuredContent: { ok: true },
+    });
+    expect((await call("svc_get_dataset", { datasetId })).structuredContent?.error).toMatchObject({
+      status: 404,
+    });
   });
 
   it("serves the project's own API docs", async () => {

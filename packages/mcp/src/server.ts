@@ -13,6 +13,7 @@ import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
 import { conversationTools } from "./tools/conversations.js";
+import { datasetTools } from "./tools/datasets.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
 import { evaluatorTools } from "./tools/evaluators.js";
 import { gatewayTools } from "./tools/gateway.js";
@@ -48,6 +49,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...conversationTools,
     ...scoreTools,
     ...evaluatorTools,
+    ...datasetTools,
     ...apiDocTools(docsDir),
   ];
 }

@@ -22,6 +22,7 @@ export type ToolGroup =
   | "Conversations"
   | "Scores"
   | "Evaluators"
+  | "Datasets"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

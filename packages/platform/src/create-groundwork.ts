@@ -22,6 +22,7 @@ import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
+import { DatasetService } from "./datasets/dataset-service.js";
 import { EvaluatorService } from "./evaluators/evaluator-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
@@ -61,7 +62,7 @@ export interface GroundworkOptions {
   /** The transport of agent function tools (tests); by default one that refuses private addresses. */
   toolFetch?: typeof fetch;
   /**
-   * Whether dataset items, traces and experiment run results exist, for scores on them; a
+   * Whether traces and experiment run results exist, for scores on them; a
    * subject type without a lookup has no subjects in this build (a score on one is 404).
    */
   scoreSubjects?: ScoreSubjectLookups;
@@ -98,6 +99,8 @@ export class Groundwork {
   readonly scores: ScoreService;
   /** Evaluator types, LLM-judge templates and scoring cases with them (PLATFORM.md §9). */
   readonly evaluators: EvaluatorService;
+  /** Datasets: items (single and batch adds), updates, deletes and frozen versions. */
+  readonly datasets: DatasetService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -179,6 +182,7 @@ export class Groundwork {
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
     this.evaluators = new EvaluatorService(options.store, this.gateway);
+    this.datasets = new DatasetService(options.store);
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));

@@ -53,6 +53,27 @@ export {
 export { type FetchedSource, type FetchSourceOptions, fetchSource } from "./conversion/fetch-source.js";
 export { createGroundwork, Groundwork, type GroundworkOptions } from "./create-groundwork.js";
 export {
+  DATASET_BATCH_MAX_ITEMS,
+  DATASET_ITEM_MAX_BYTES,
+  DATASET_MAX_ITEMS,
+  DATASET_METADATA_MAX_BYTES,
+  type DatasetCreateInput,
+  type DatasetItemInput,
+  type DatasetItemsBatchInput,
+  type DatasetItemUpdateInput,
+  type DatasetUpdateInput,
+  type DatasetVersionInput,
+  datasetCreateBody,
+  datasetItemBody,
+  datasetItemsBatchBody,
+  datasetItemsQuery,
+  datasetItemUpdateBody,
+  datasetListQuery,
+  datasetUpdateBody,
+  datasetVersionBody,
+} from "./datasets/dataset-bodies.js";
+export { type DatasetInUseCheck, DatasetService } from "./datasets/dataset-service.js";
+export {
   type EvaluatorSpec,
   type EvaluatorTemplateCreateInput,
   type EvaluatorTemplateUpdateInput,

@@ -17,6 +17,7 @@ import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
 import { registerConversationRoutes } from "./routes/conversations/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
+import { registerDatasetRoutes } from "./routes/datasets/index.js";
 import { registerEvaluatorRoutes } from "./routes/evaluators/index.js";
 import { registerExtractRoutes } from "./routes/extract/index.js";
 import { registerFileRoutes } from "./routes/files/index.js";
@@ -101,6 +102,7 @@ export function createApp(options: AppOptions): App {
   registerStoredResponseRoutes(app);
   registerScoreRoutes(app);
   registerEvaluatorRoutes(app);
+  registerDatasetRoutes(app);
   registerPendingAreas(app);
   return app;
 }

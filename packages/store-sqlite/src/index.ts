@@ -25,6 +25,14 @@ export {
 export { CredentialCipher } from "./credential-cipher.js";
 export { type Database, openDatabase } from "./database.js";
 export {
+  type DatasetChanges,
+  type DatasetItemRecord,
+  type DatasetItemValues,
+  type DatasetRecord,
+  DatasetStore,
+  type DatasetVersionRecord,
+} from "./datasets.js";
+export {
   type EvaluatorTemplateInput,
   type EvaluatorTemplateRecord,
   EvaluatorTemplateStore,

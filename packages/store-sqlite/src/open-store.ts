@@ -5,6 +5,7 @@ import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
+import { DatasetStore } from "./datasets.js";
 import { EvaluatorTemplateStore } from "./evaluator-templates.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
@@ -43,6 +44,8 @@ export interface Store {
   readonly scores: ScoreStore;
   /** LLM-judge evaluator templates (PLATFORM.md §9). */
   readonly evaluatorTemplates: EvaluatorTemplateStore;
+  /** Datasets, their items (as revisions) and frozen versions. */
+  readonly datasets: DatasetStore;
   close(): void;
 }
 
@@ -81,6 +84,7 @@ export function openStore(options: OpenStoreOptions): Store {
     storedResponses: new StoredResponseStore(db, clock),
     scores: new ScoreStore(db, clock, ids),
     evaluatorTemplates: new EvaluatorTemplateStore(db, clock, ids),
+    datasets: new DatasetStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -133,7 +133,15 @@ describe("ScoreService.record", () => {
     }
   });
 
-  it("asks the injected lookups for dataset items, traces and run results", () => {
+  it("scores dataset items of the organization only", () => {
+    const dataset = groundwork.datasets.create(ada, { name: "cases" });
+    const item = groundwork.datasets.addItem(ada, dataset.id, { input: "q" });
+    const subject = { subjectType: "dataset_item" as const, subjectId: item.id };
+    expect(groundwork.scores.record(ada, human(subject)).subjectId).toBe(item.id);
+    expect(failure(() => groundwork.scores.record(stranger, human(subject)))).toMatchObject({ status: 404 });
+  });
+
+  it("asks the injected lookups for traces and run results", () => {
     const seen: string[] = [];
     const lookup = (type: string) => (org: string, id: string) => {
       seen.push(`${type}:${id}`);
@@ -141,10 +149,9 @@ describe("ScoreService.record", () => {
     };
     const wired = createGroundwork({
       store,
-      scoreSubjects: { datasetItems: lookup("dsi"), traces: lookup("trc"), runResults: lookup("xres") },
+      scoreSubjects: { traces: lookup("trc"), runResults: lookup("xres") },
     });
     const types: Array<[ScoreSubjectType, string]> = [
-      ["dataset_item", "dsi"],
       ["trace", "trc"],
       ["run_result", "xres"],
     ];
@@ -159,7 +166,7 @@ describe("ScoreService.record", () => {
         failure(() => wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` }))),
       ).toMatchObject({ status: 404 });
     }
-    expect(seen).toContain("dsi:dsi_ok");
+    expect(seen).toContain("trc:trc_ok");
   });
 
   it("checks the value against the data type (400 param value)", () => {

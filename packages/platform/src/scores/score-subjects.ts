@@ -21,8 +21,6 @@ export type SubjectLookup = (organizationId: string, subjectId: string) => boole
 
 /** The lookups of subjects whose groups the store of this build does not hold. */
 export interface ScoreSubjectLookups {
-  /** `dataset_item` (`dsi_…`, PLATFORM.md §8). */
-  datasetItems?: SubjectLookup;
   /** `trace` (`trc_…`, PLATFORM.md §13). */
   traces?: SubjectLookup;
   /** `run_result` (`xres_…`, PLATFORM.md §11). */
@@ -43,7 +41,7 @@ export class ScoreSubjects {
       },
       extraction: (org, id) => store.extractions.get(org, id) !== null,
       conversation: (org, id) => store.agents.getConversation(org, id) !== null,
-      dataset_item: injected.datasetItems ?? NONE,
+      dataset_item: (org, id) => store.datasets.itemExists(org, id),
       trace: injected.traces ?? NONE,
       run_result: injected.runResults ?? NONE,
     };

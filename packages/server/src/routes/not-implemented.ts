@@ -19,7 +19,6 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
     area: "Plugins and connectors",
   },
   { paths: ["/v1/prompts", "/v1/prompts/*"], area: "Prompts" },
-  { paths: ["/v1/datasets", "/v1/datasets/*"], area: "Datasets" },
   { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {
     paths: ["/v1/annotation-queues", "/v1/annotation-queues/*", "/v1/annotation-queue-items/*"],

@@ -11,6 +11,7 @@ import { agents } from "./006-agents.js";
 import { memory } from "./007-memory.js";
 import { conversations } from "./008-conversations.js";
 import { storedResponses } from "./009-stored-responses.js";
+import { datasets } from "./011-datasets.js";
 import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
 import type { Migration } from "./migration.js";
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   storedResponses,
   evaluatorTemplates,
   scores,
+  datasets,
 ];
