@@ -12,6 +12,7 @@ import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { KnowledgeBaseStore } from "./knowledge-bases.js";
 import { MemoryFileStore } from "./memory-files.js";
 import { OrganizationStore } from "./organizations.js";
+import { PromptStore } from "./prompts.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
@@ -37,6 +38,8 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly memoryFiles: MemoryFileStore;
   readonly storedResponses: StoredResponseStore;
+  /** Prompts with their versions and labels (PLATFORM.md §7). */
+  readonly prompts: PromptStore;
   close(): void;
 }
 
@@ -73,6 +76,7 @@ export function openStore(options: OpenStoreOptions): Store {
     conversations: new ConversationStore(db, clock, ids),
     memoryFiles: new MemoryFileStore(db, clock, ids),
     storedResponses: new StoredResponseStore(db, clock),
+    prompts: new PromptStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();
