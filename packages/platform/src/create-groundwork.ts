@@ -29,6 +29,7 @@ import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
+import { PromptService } from "./prompts/prompt-service.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
 
@@ -86,6 +87,8 @@ export class Groundwork {
   readonly responses: StoredResponseService;
   /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
   readonly memory: MemoryService;
+  /** Prompts: text and chat templates, immutable versions, labels, resolve, compile and test calls. */
+  readonly prompts: PromptService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -168,6 +171,7 @@ export class Groundwork {
     this.memory = new MemoryService(options.store);
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
+    this.prompts = new PromptService(options.store, this.gateway);
   }
 
   /**
