@@ -24,6 +24,7 @@ import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.
 import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
+import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 
 export type AppOptions = (
@@ -97,6 +98,7 @@ export function createApp(options: AppOptions): App {
   registerMemoryRoutes(app);
   registerConversationRoutes(app);
   registerStoredResponseRoutes(app);
+  registerPromptRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -18,7 +18,6 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
     paths: ["/v1/plugins", "/v1/plugins/*", "/v1/connectors", "/v1/connectors/*"],
     area: "Plugins and connectors",
   },
-  { paths: ["/v1/prompts", "/v1/prompts/*"], area: "Prompts" },
   { paths: ["/v1/datasets", "/v1/datasets/*"], area: "Datasets" },
   { paths: ["/v1/evaluators", "/v1/evaluators/*"], area: "Evaluators" },
   { paths: ["/v1/scores", "/v1/scores/*"], area: "Scores" },
