@@ -16,6 +16,7 @@ import { conversationTools } from "./tools/conversations.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
 import { gatewayTools } from "./tools/gateway.js";
 import { memoryTools } from "./tools/memory.js";
+import { promptTools } from "./tools/prompts.js";
 import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
 
@@ -44,6 +45,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...fileTools,
     ...memoryTools,
     ...conversationTools,
+    ...promptTools,
     ...apiDocTools(docsDir),
   ];
 }

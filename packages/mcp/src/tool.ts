@@ -20,6 +20,7 @@ export type ToolGroup =
   | "Files"
   | "Memory"
   | "Conversations"
+  | "Prompts"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
