@@ -57,7 +57,10 @@ describe("GroundworkClient", () => {
     });
     expect(created).toMatchObject({ name: "team/hello", latestVersionNumber: 1 });
     await client.prompts.versions.create("team/hello", { prompt: "Hey {{who}}" });
-    expect(await client.prompts.resolve("team/hello")).toMatchObject({ versionNumber: 1, label: "production" });
+    expect(await client.prompts.resolve("team/hello")).toMatchObject({
+      versionNumber: 1,
+      label: "production",
+    });
     expect(await client.prompts.resolve("team/hello", { version: 2 })).toMatchObject({ versionNumber: 2 });
     expect(await client.prompts.compile("team/hello", { variables: { who: "Ada" } })).toMatchObject({
       compiled: "Hi Ada",

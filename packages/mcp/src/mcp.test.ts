@@ -304,7 +304,11 @@ describe("streamable HTTP transport", () => {
       labels: ["production"],
     });
     expect(created.isError).toBeFalsy();
-    expect(created.structuredContent).toMatchObject({ name: "mcp/greeting", type: "chat", latestVersionNumber: 1 });
+    expect(created.structuredContent).toMatchObject({
+      name: "mcp/greeting",
+      type: "chat",
+      latestVersionNumber: 1,
+    });
     const promptId = "mcp/greeting";
     const version = await call("svc_create_prompt_version", {
       promptId,
@@ -317,25 +321,39 @@ describe("streamable HTTP transport", () => {
       label: "production",
       variables: ["persona", "question"],
     });
-    const compiled = await call("svc_compile_prompt", { promptId, version: 2, variables: { question: "Why?" } });
-    expect(compiled.structuredContent).toMatchObject({ compiled: [{ role: "user", content: "Briefly: Why?" }] });
+    const compiled = await call("svc_compile_prompt", {
+      promptId,
+      version: 2,
+      variables: { question: "Why?" },
+    });
+    expect(compiled.structuredContent).toMatchObject({
+      compiled: [{ role: "user", content: "Briefly: Why?" }],
+    });
     const missing = await call("svc_compile_prompt", { promptId });
     expect(missing.isError).toBe(true);
     expect(missing.structuredContent?.error).toMatchObject({ status: 400, code: "missing_variables" });
     upstream.enqueue({ text: "Because.", usage: { inputTokens: 5, outputTokens: 2 } });
-    const tested = await call("svc_test_prompt", { promptId, variables: { persona: "kind", question: "Why?" } });
+    const tested = await call("svc_test_prompt", {
+      promptId,
+      variables: { persona: "kind", question: "Why?" },
+    });
     expect(tested.structuredContent).toMatchObject({
       versionNumber: 1,
       model: "gw-chat",
       output: "Because.",
       usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 },
     });
-    expect((await call("svc_activate_prompt_version", { promptId, versionId: 2 })).structuredContent).toMatchObject({
+    expect(
+      (await call("svc_activate_prompt_version", { promptId, versionId: 2 })).structuredContent,
+    ).toMatchObject({
       labels: ["latest", "production"],
     });
     const labels = await call("svc_list_prompt_labels", { promptId });
     expect(labels.structuredContent).toMatchObject({
-      items: [{ name: "latest", system: true }, { name: "production", versionNumber: 2 }],
+      items: [
+        { name: "latest", system: true },
+        { name: "production", versionNumber: 2 },
+      ],
     });
     expect(await call("svc_delete_prompt", { promptId })).toMatchObject({ structuredContent: { ok: true } });
     const gone = await call("svc_get_prompt", { promptId });

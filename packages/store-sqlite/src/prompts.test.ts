@@ -82,7 +82,10 @@ describe("PromptStore", () => {
     store.prompts.create(org, { name: "b", type: "text" });
     const id = a?.id ?? "";
     expect(store.prompts.update(org, id, { name: "b" })).toBe("conflict");
-    expect(store.prompts.update(org, id, { name: "c", tags: ["x"] })).toMatchObject({ name: "c", tags: ["x"] });
+    expect(store.prompts.update(org, id, { name: "c", tags: ["x"] })).toMatchObject({
+      name: "c",
+      tags: ["x"],
+    });
     expect(store.prompts.update(other, id, { name: "d" })).toBeNull();
     const v = store.prompts.commitVersion(id, version("hi"));
     expect(store.prompts.delete(other, id)).toBe(false);

@@ -212,7 +212,11 @@ export class PromptStore {
   }
 
   /** Newest first. */
-  list(organizationId: string, filter: PromptFilter, page: PageRequest): { items: PromptRecord[]; total: number } {
+  list(
+    organizationId: string,
+    filter: PromptFilter,
+    page: PageRequest,
+  ): { items: PromptRecord[]; total: number } {
     const clauses: string[] = [];
     const params: unknown[] = [];
     if (filter.name !== undefined && filter.name !== "") {
@@ -384,9 +388,10 @@ export class PromptStore {
   /** Names of the labels pointing at a version, `latest` first then by name. */
   labelsOf(versionId: string): string[] {
     return (
-      this.sql(
-        "SELECT name FROM prompt_labels WHERE prompt_version_id = ? ORDER BY name = ? DESC, name",
-      ).all(versionId, LATEST_LABEL) as Array<{ name: string }>
+      this.sql("SELECT name FROM prompt_labels WHERE prompt_version_id = ? ORDER BY name = ? DESC, name").all(
+        versionId,
+        LATEST_LABEL,
+      ) as Array<{ name: string }>
     ).map((row) => row.name);
   }
 

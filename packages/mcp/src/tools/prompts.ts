@@ -26,7 +26,9 @@ const config = z
   .describe(
     "model settings: model (string), temperature (0-2), maxTokens (integer >= 1), topP (0-1); other keys are kept",
   );
-const labels = z.array(z.string()).describe("labels to point at this version (not 'latest'), e.g. ['production']");
+const labels = z
+  .array(z.string())
+  .describe("labels to point at this version (not 'latest'), e.g. ['production']");
 const variables = z
   .record(z.string(), z.unknown())
   .describe("values for the template's variables; strings verbatim, other values as text or JSON");
@@ -40,7 +42,8 @@ export const promptTools = [
     name: "list_prompts",
     group,
     title: "List prompts",
-    description: "Lists the organization's prompts, newest first, filtered by name substring, tag, type or label.",
+    description:
+      "Lists the organization's prompts, newest first, filtered by name substring, tag, type or label.",
     readOnly: true,
     input: {
       name: z.string().optional().describe("only prompts whose name contains this (case-insensitive)"),
@@ -100,7 +103,8 @@ export const promptTools = [
     name: "delete_prompt",
     group,
     title: "Delete a prompt",
-    description: "Deletes a prompt with its versions and labels (Admin); refused while an experiment variant uses it.",
+    description:
+      "Deletes a prompt with its versions and labels (Admin); refused while an experiment variant uses it.",
     readOnly: false,
     destructive: true,
     input: { promptId },

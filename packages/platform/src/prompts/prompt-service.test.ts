@@ -88,13 +88,19 @@ describe("PromptService: prompts and versions", () => {
       ),
     ).toMatchObject({ status: 409, param: "labels" });
     expect(
-      await failure(() => prompts().create(org, { name: "b", type: "text", prompt: "x", labels: ["latest"] })),
+      await failure(() =>
+        prompts().create(org, { name: "b", type: "text", prompt: "x", labels: ["latest"] }),
+      ),
     ).toMatchObject({ status: 409 });
     expect(() => prompts().get(org, "b")).toThrow();
     expect(
-      await failure(() => prompts().create(org, { name: "c", type: "text", prompt: "x", config: { topP: 2 } })),
+      await failure(() =>
+        prompts().create(org, { name: "c", type: "text", prompt: "x", config: { topP: 2 } }),
+      ),
     ).toMatchObject({ status: 400, param: "config.topP" });
-    expect(await failure(() => prompts().create(org, { name: "d", type: "text", labels: ["x"] }))).toMatchObject({
+    expect(
+      await failure(() => prompts().create(org, { name: "d", type: "text", labels: ["x"] })),
+    ).toMatchObject({
       status: 400,
       param: "labels",
     });
@@ -179,12 +185,18 @@ describe("PromptService: prompts and versions", () => {
     expect(
       await failure(() => prompts().createLabel(org, "p", { name: "x", promptVersionId: "1" })),
     ).toMatchObject({ status: 409 });
-    expect(await failure(() => prompts().moveLabel(org, "p", "nope", { promptVersionId: "2" }))).toMatchObject({
+    expect(
+      await failure(() => prompts().moveLabel(org, "p", "nope", { promptVersionId: "2" })),
+    ).toMatchObject({
       status: 404,
     });
     expect(await failure(() => prompts().deleteLabel(org, "p", "latest"))).toMatchObject({ status: 409 });
     prompts().deleteLabel(org, "p", "staging");
-    expect(prompts().listLabels(org, "p").map((l) => l.name)).toEqual(["latest"]);
+    expect(
+      prompts()
+        .listLabels(org, "p")
+        .map((l) => l.name),
+    ).toEqual(["latest"]);
   });
 
   it("deletes unless the in-use check says an experiment variant uses it", async () => {
@@ -216,9 +228,11 @@ describe("PromptService: resolve and compile", () => {
     });
     expect(prompts().resolve(org, "p", { label: "latest" })).toMatchObject({ versionNumber: 2 });
     expect(prompts().resolve(org, "p", { version: "2" })).toMatchObject({ versionNumber: 2, label: null });
-    expect(await failure(() => prompts().resolve(org, "p", { version: "2", label: "latest" }))).toMatchObject({
-      status: 400,
-    });
+    expect(await failure(() => prompts().resolve(org, "p", { version: "2", label: "latest" }))).toMatchObject(
+      {
+        status: 400,
+      },
+    );
     expect(await failure(() => prompts().resolve(org, "p", { version: "x" }))).toMatchObject({
       status: 400,
       param: "version",
@@ -234,11 +248,13 @@ describe("PromptService: resolve and compile", () => {
 
   it("compiles text and chat prompts; missing_variables lists every missing name over all messages", async () => {
     prompts().create(org, { name: "t", type: "text", prompt: "{{{x}}} {{ y }} {{x}} {{ not a var }}" });
-    expect(prompts().compile(org, "t", { variables: { x: 1, y: { k: [true] }, unused: "z" } })).toMatchObject({
-      type: "text",
-      versionNumber: 1,
-      compiled: '{1} {"k":[true]} 1 {{ not a var }}',
-    });
+    expect(prompts().compile(org, "t", { variables: { x: 1, y: { k: [true] }, unused: "z" } })).toMatchObject(
+      {
+        type: "text",
+        versionNumber: 1,
+        compiled: '{1} {"k":[true]} 1 {{ not a var }}',
+      },
+    );
     prompts().create(org, {
       name: "c",
       type: "chat",
@@ -342,11 +358,13 @@ describe("PromptService: test", () => {
         { role: "user", content: "Go" },
       ],
     });
-    expect(await failure(() => service.test(principal, "c", { variables: { tone: "brief" } }))).toMatchObject({
-      status: 400,
-      code: "model_required",
-      param: "model",
-    });
+    expect(await failure(() => service.test(principal, "c", { variables: { tone: "brief" } }))).toMatchObject(
+      {
+        status: 400,
+        code: "model_required",
+        param: "model",
+      },
+    );
     expect(await failure(() => service.test(principal, "c", { model: "m" }))).toMatchObject({
       code: "missing_variables",
     });

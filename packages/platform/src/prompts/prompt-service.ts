@@ -259,8 +259,7 @@ export class PromptService {
         code: "model_required",
       });
     }
-    const messages =
-      typeof compiled === "string" ? [{ role: "user" as const, content: compiled }] : compiled;
+    const messages = typeof compiled === "string" ? [{ role: "user" as const, content: compiled }] : compiled;
     const body = validate(chatRequestSchema, {
       model,
       messages,

@@ -72,7 +72,9 @@ describe("prompts", () => {
       updatedAt: expect.stringMatching(ISO),
     });
     expect(await bodyOf(await member("GET", `/v1/prompts/${slug}`))).toMatchObject({ id: prompt.id });
-    expect(await bodyOf(await member("GET", `/v1/prompts/${prompt.id}`))).toMatchObject({ name: greeting.name });
+    expect(await bodyOf(await member("GET", `/v1/prompts/${prompt.id}`))).toMatchObject({
+      name: greeting.name,
+    });
     await createPrompt({ name: "chatty", type: "chat" });
     const list = await bodyOf(await call(tenant.keys.viewer, "GET", "/v1/prompts?label=production&size=5"));
     expect(list).toMatchObject({ page: 0, size: 5, totalElements: 1, totalPages: 1 });
@@ -83,7 +85,10 @@ describe("prompts", () => {
       status: 400,
       param: "type",
     });
-    expect(await error(await member("GET", "/v1/prompts?size=0"))).toMatchObject({ status: 400, param: "size" });
+    expect(await error(await member("GET", "/v1/prompts?size=0"))).toMatchObject({
+      status: 400,
+      param: "size",
+    });
   });
 
   it("updates and refuses a taken name, a prm_ name and an empty patch", async () => {
@@ -126,10 +131,14 @@ describe("prompts", () => {
     }
     await createPrompt(greeting);
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue(), fc.constantFrom("", "/versions", "/labels", "/compile"), async (body, sub) => {
-        const response = await member("POST", `/v1/prompts/${slug}${sub}`, body);
-        expect(response.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.jsonValue(),
+        fc.constantFrom("", "/versions", "/labels", "/compile"),
+        async (body, sub) => {
+          const response = await member("POST", `/v1/prompts/${slug}${sub}`, body);
+          expect(response.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -152,9 +161,9 @@ describe("prompts", () => {
     expect((await call(viewer, "POST", `/v1/prompts/${slug}/versions`, { prompt: "x" })).status).toBe(403);
     expect((await call(viewer, "PUT", `/v1/prompts/${slug}/versions/1/activate`)).status).toBe(403);
     expect((await call(viewer, "POST", `/v1/prompts/${slug}/test`, {})).status).toBe(403);
-    expect((await call(viewer, "POST", `/v1/prompts/${slug}/compile`, { variables: { name: "A" } })).status).toBe(
-      200,
-    );
+    expect(
+      (await call(viewer, "POST", `/v1/prompts/${slug}/compile`, { variables: { name: "A" } })).status,
+    ).toBe(200);
     expect((await call(viewer, "GET", `/v1/prompts/${slug}/resolve`)).status).toBe(200);
     expect((await member("DELETE", `/v1/prompts/${slug}/versions/1`)).status).toBe(403);
     expect((await member("DELETE", `/v1/prompts/${slug}/labels/production`)).status).toBe(403);
@@ -200,8 +209,9 @@ describe("versions and labels", () => {
       versionNumber: 2,
     });
     expect((await member("GET", `/v1/prompts/${slug}/versions/9`)).status).toBe(404);
-    expect(await error(await member("POST", `/v1/prompts/${slug}/versions`, { prompt: "x", labels: ["latest"] })))
-      .toMatchObject({ status: 409 });
+    expect(
+      await error(await member("POST", `/v1/prompts/${slug}/versions`, { prompt: "x", labels: ["latest"] })),
+    ).toMatchObject({ status: 409 });
     expect(await error(await member("POST", `/v1/prompts/${slug}/versions`, { prompt: [] }))).toMatchObject({
       status: 400,
       param: "prompt",
@@ -221,13 +231,18 @@ describe("versions and labels", () => {
     });
     const versions = await bodyOf(await member("GET", `/v1/prompts/${slug}/versions?size=2`));
     expect(versions).toMatchObject({ totalElements: 3, totalPages: 2 });
-    expect((versions.content as Array<{ versionNumber: number }>).map((v) => v.versionNumber)).toEqual([3, 2]);
+    expect((versions.content as Array<{ versionNumber: number }>).map((v) => v.versionNumber)).toEqual([
+      3, 2,
+    ]);
   });
 
   it("creates, moves, lists and deletes labels with the shared rules", async () => {
     await createPrompt({ ...greeting, labels: [] });
     const v2 = await bodyOf(await member("POST", `/v1/prompts/${slug}/versions`, { prompt: "two" }));
-    const created = await member("POST", `/v1/prompts/${slug}/labels`, { name: "beta", promptVersionId: v2.id });
+    const created = await member("POST", `/v1/prompts/${slug}/labels`, {
+      name: "beta",
+      promptVersionId: v2.id,
+    });
     expect(created.status).toBe(201);
     expect(await bodyOf(created)).toEqual({
       name: "beta",
@@ -238,7 +253,9 @@ describe("versions and labels", () => {
       updatedAt: expect.stringMatching(ISO),
     });
     const v1 = await bodyOf(await member("GET", `/v1/prompts/${slug}/versions/1`));
-    const moved = await bodyOf(await member("PUT", `/v1/prompts/${slug}/labels/beta`, { promptVersionId: v1.id }));
+    const moved = await bodyOf(
+      await member("PUT", `/v1/prompts/${slug}/labels/beta`, { promptVersionId: v1.id }),
+    );
     expect(moved).toMatchObject({ versionNumber: 1 });
     const labels = (await bodyOf(await member("GET", `/v1/prompts/${slug}/labels`))) as unknown as Array<{
       name: string;
@@ -248,18 +265,30 @@ describe("versions and labels", () => {
       ["latest", true],
       ["beta", false],
     ]);
-    expect(await error(await member("POST", `/v1/prompts/${slug}/labels`, { name: "beta", promptVersionId: v1.id })))
-      .toMatchObject({ status: 409 });
-    expect(await error(await member("POST", `/v1/prompts/${slug}/labels`, { name: "latest", promptVersionId: v1.id })))
-      .toMatchObject({ status: 409 });
-    expect(await error(await member("POST", `/v1/prompts/${slug}/labels`, { name: "x", promptVersionId: "pmv_x" })))
-      .toMatchObject({ status: 404, param: "promptVersionId" });
-    expect(await error(await member("POST", `/v1/prompts/${slug}/labels`, { name: "UP", promptVersionId: v1.id })))
-      .toMatchObject({ status: 400, param: "name" });
-    expect(await error(await member("PUT", `/v1/prompts/${slug}/labels/nope`, { promptVersionId: v1.id })))
-      .toMatchObject({ status: 404 });
-    expect(await error(await member("PUT", `/v1/prompts/${slug}/labels/latest`, { promptVersionId: v1.id })))
-      .toMatchObject({ status: 409 });
+    expect(
+      await error(
+        await member("POST", `/v1/prompts/${slug}/labels`, { name: "beta", promptVersionId: v1.id }),
+      ),
+    ).toMatchObject({ status: 409 });
+    expect(
+      await error(
+        await member("POST", `/v1/prompts/${slug}/labels`, { name: "latest", promptVersionId: v1.id }),
+      ),
+    ).toMatchObject({ status: 409 });
+    expect(
+      await error(
+        await member("POST", `/v1/prompts/${slug}/labels`, { name: "x", promptVersionId: "pmv_x" }),
+      ),
+    ).toMatchObject({ status: 404, param: "promptVersionId" });
+    expect(
+      await error(await member("POST", `/v1/prompts/${slug}/labels`, { name: "UP", promptVersionId: v1.id })),
+    ).toMatchObject({ status: 400, param: "name" });
+    expect(
+      await error(await member("PUT", `/v1/prompts/${slug}/labels/nope`, { promptVersionId: v1.id })),
+    ).toMatchObject({ status: 404 });
+    expect(
+      await error(await member("PUT", `/v1/prompts/${slug}/labels/latest`, { promptVersionId: v1.id })),
+    ).toMatchObject({ status: 409 });
     const admin = tenant.keys.admin;
     expect((await call(admin, "DELETE", `/v1/prompts/${slug}/labels/latest`)).status).toBe(409);
     expect((await call(admin, "DELETE", `/v1/prompts/${slug}/labels/beta`)).status).toBe(204);
@@ -290,7 +319,9 @@ describe("resolve and compile", () => {
       versionNumber: 2,
       label: null,
     });
-    expect(await error(await member("GET", `/v1/prompts/${slug}/resolve?version=2&label=latest`))).toMatchObject({
+    expect(
+      await error(await member("GET", `/v1/prompts/${slug}/resolve?version=2&label=latest`)),
+    ).toMatchObject({
       status: 400,
     });
     expect(await error(await member("GET", `/v1/prompts/${slug}/resolve?version=-1`))).toMatchObject({
@@ -317,10 +348,12 @@ describe("resolve and compile", () => {
       param: "variables",
       message: expect.stringContaining("name"),
     });
-    expect(await error(await member("POST", `/v1/prompts/${slug}/compile`, { variables: [] }))).toMatchObject({
-      status: 400,
-      param: "variables",
-    });
+    expect(await error(await member("POST", `/v1/prompts/${slug}/compile`, { variables: [] }))).toMatchObject(
+      {
+        status: 400,
+        param: "variables",
+      },
+    );
     expect(await error(await member("POST", `/v1/prompts/${slug}/compile`, { version: "1" }))).toMatchObject({
       status: 400,
       param: "version",
@@ -357,7 +390,12 @@ describe("POST /v1/prompts/{prompt}/test", () => {
     // Metered as a chat call.
     tenant.store.usage.flush();
     expect(tenant.store.usage.list(tenant.organizationId)).toEqual([
-      expect.objectContaining({ model: "gw-chat-1", promptTokens: 11, completionTokens: 4, apiKeyId: expect.any(String) }),
+      expect.objectContaining({
+        model: "gw-chat-1",
+        promptTokens: 11,
+        completionTokens: 4,
+        apiKeyId: expect.any(String),
+      }),
     ]);
   });
 
@@ -370,15 +408,18 @@ describe("POST /v1/prompts/{prompt}/test", () => {
         { role: "user", content: "Hi" },
       ],
     });
-    expect(await error(await member("POST", "/v1/prompts/chat/test", { variables: { tone: "kind" } }))).toMatchObject(
-      { status: 400, code: "model_required", param: "model" },
-    );
+    expect(
+      await error(await member("POST", "/v1/prompts/chat/test", { variables: { tone: "kind" } })),
+    ).toMatchObject({ status: 400, code: "model_required", param: "model" });
     expect(await error(await member("POST", "/v1/prompts/chat/test", { model: "gw-chat-1" }))).toMatchObject({
       status: 400,
       code: "missing_variables",
     });
     upstream.enqueue({ text: "ok" });
-    const ok = await member("POST", "/v1/prompts/chat/test", { model: "gw-chat-1", variables: { tone: "kind" } });
+    const ok = await member("POST", "/v1/prompts/chat/test", {
+      model: "gw-chat-1",
+      variables: { tone: "kind" },
+    });
     expect(ok.status).toBe(200);
     expect(upstream.requests.at(-1)?.body).toMatchObject({
       messages: [
@@ -387,7 +428,10 @@ describe("POST /v1/prompts/{prompt}/test", () => {
       ],
     });
     upstream.enqueue({ kind: "error", status: 400, message: "context too long" });
-    const limited = await member("POST", "/v1/prompts/chat/test", { model: "gw-chat-1", variables: { tone: "x" } });
+    const limited = await member("POST", "/v1/prompts/chat/test", {
+      model: "gw-chat-1",
+      variables: { tone: "x" },
+    });
     upstream.enqueue({ kind: "error", status: 400, message: "context too long" });
     const direct = await member("POST", "/v1/chat/completions", {
       model: "gw-chat-1",
@@ -396,7 +440,10 @@ describe("POST /v1/prompts/{prompt}/test", () => {
     expect(limited.status).toBe(direct.status);
     expect(limited.status).toBeGreaterThanOrEqual(400);
     expect((await bodyOf(limited)).error.type).toBe((await bodyOf(direct)).error.type);
-    const unknown = await member("POST", "/v1/prompts/chat/test", { model: "nope/x", variables: { tone: "x" } });
+    const unknown = await member("POST", "/v1/prompts/chat/test", {
+      model: "nope/x",
+      variables: { tone: "x" },
+    });
     const unknownDirect = await member("POST", "/v1/chat/completions", {
       model: "nope/x",
       messages: [{ role: "user", content: "x" }],
