@@ -128,6 +128,15 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "prompts",
+    title: "a prompt version under a label, compiled with the request's values",
+    check(stdout) {
+      expect(stdout).toContain("[ 'company', 'question' ] 2");
+      expect(stdout).toContain("You answer for Acme, briefly and kindly.");
+      expect(stdout).toContain("Where is my parcel?");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

@@ -106,4 +106,37 @@ describe("GroundworkClient", () => {
     const error = (await client.datasets.get(dataset.id).catch((e: unknown) => e)) as GroundworkError;
     expect(error).toMatchObject({ status: 404, param: "datasetId" });
   });
+
+  it("manages prompts by name: versions, labels, resolve and compile", async () => {
+    const created = await client.prompts.create({
+      name: "team/hello",
+      type: "text",
+      prompt: "Hi {{who}}",
+      labels: ["production"],
+    });
+    expect(created).toMatchObject({ name: "team/hello", latestVersionNumber: 1 });
+    await client.prompts.versions.create("team/hello", { prompt: "Hey {{who}}" });
+    expect(await client.prompts.resolve("team/hello")).toMatchObject({
+      versionNumber: 1,
+      label: "production",
+    });
+    expect(await client.prompts.resolve("team/hello", { version: 2 })).toMatchObject({ versionNumber: 2 });
+    expect(await client.prompts.compile("team/hello", { variables: { who: "Ada" } })).toMatchObject({
+      compiled: "Hi Ada",
+    });
+    expect(await client.prompts.versions.activate("team/hello", 2)).toMatchObject({
+      labels: ["latest", "production"],
+    });
+    const v1 = await client.prompts.versions.get("team/hello", 1);
+    await client.prompts.labels.create("team/hello", { name: "old", promptVersionId: v1.id as string });
+    expect((await client.prompts.labels.list("team/hello")).map((l) => l.name)).toEqual([
+      "latest",
+      "old",
+      "production",
+    ]);
+    expect(await client.prompts.versions.deactivate("team/hello", 1)).toBeUndefined();
+    expect(await client.prompts.delete("team/hello")).toBeUndefined();
+    const error = (await client.prompts.get("team/hello").catch((e: unknown) => e)) as GroundworkError;
+    expect(error).toMatchObject({ status: 404 });
+  });
 });

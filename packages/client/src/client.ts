@@ -445,6 +445,52 @@ export class GroundworkClient {
         this.request<void>("DELETE", `/v1/datasets/${enc(datasetId)}/items/${enc(itemId)}`),
     },
   };
+
+  // ---- prompts (PLATFORM.md §7): `prompt` is an id (prm_…) or a name; `version` an id or a number ----
+
+  readonly prompts = {
+    list: (query?: T.PageQuery & { name?: string; tag?: string; type?: T.PromptType; label?: string }) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/prompts", { query: { ...query } }),
+    create: (body: T.PromptCreateBody) => this.request<T.JsonObject>("POST", "/v1/prompts", { json: body }),
+    get: (prompt: string) => this.request<T.JsonObject>("GET", `/v1/prompts/${enc(prompt)}`),
+    update: (prompt: string, body: { name?: string; description?: string | null; tags?: string[] }) =>
+      this.request<T.JsonObject>("PATCH", `/v1/prompts/${enc(prompt)}`, { json: body }),
+    delete: (prompt: string) => this.request<void>("DELETE", `/v1/prompts/${enc(prompt)}`),
+    resolve: (prompt: string, query?: { label?: string; version?: number }) =>
+      this.request<T.JsonObject>("GET", `/v1/prompts/${enc(prompt)}/resolve`, { query: { ...query } }),
+    compile: (prompt: string, body: T.PromptCompileBody = {}) =>
+      this.request<T.JsonObject>("POST", `/v1/prompts/${enc(prompt)}/compile`, { json: body }),
+    test: (prompt: string, body: T.PromptTestBody = {}) =>
+      this.request<T.JsonObject>("POST", `/v1/prompts/${enc(prompt)}/test`, { json: body }),
+    versions: {
+      list: (prompt: string, page?: T.PageQuery) =>
+        this.request<T.Page<T.JsonObject>>("GET", `/v1/prompts/${enc(prompt)}/versions`, {
+          query: { ...page },
+        }),
+      create: (prompt: string, body: T.PromptVersionBody) =>
+        this.request<T.JsonObject>("POST", `/v1/prompts/${enc(prompt)}/versions`, { json: body }),
+      latest: (prompt: string) =>
+        this.request<T.JsonObject>("GET", `/v1/prompts/${enc(prompt)}/versions/latest`),
+      get: (prompt: string, version: string | number) =>
+        this.request<T.JsonObject>("GET", `/v1/prompts/${enc(prompt)}/versions/${enc(String(version))}`),
+      activate: (prompt: string, version: string | number) =>
+        this.request<T.JsonObject>(
+          "PUT",
+          `/v1/prompts/${enc(prompt)}/versions/${enc(String(version))}/activate`,
+        ),
+      deactivate: (prompt: string, version: string | number) =>
+        this.request<void>("DELETE", `/v1/prompts/${enc(prompt)}/versions/${enc(String(version))}`),
+    },
+    labels: {
+      list: (prompt: string) => this.request<T.JsonObject[]>("GET", `/v1/prompts/${enc(prompt)}/labels`),
+      create: (prompt: string, body: { name: string; promptVersionId: string }) =>
+        this.request<T.JsonObject>("POST", `/v1/prompts/${enc(prompt)}/labels`, { json: body }),
+      update: (prompt: string, name: string, body: { promptVersionId: string }) =>
+        this.request<T.JsonObject>("PUT", `/v1/prompts/${enc(prompt)}/labels/${enc(name)}`, { json: body }),
+      delete: (prompt: string, name: string) =>
+        this.request<void>("DELETE", `/v1/prompts/${enc(prompt)}/labels/${enc(name)}`),
+    },
+  };
 }
 
 function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {

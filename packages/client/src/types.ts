@@ -262,3 +262,50 @@ export interface DatasetVersion {
   itemCount: number;
   createdAt: string;
 }
+
+// ---- prompts (PLATFORM.md §7) ----
+
+export type PromptType = "text" | "chat";
+
+export interface PromptMessage {
+  role: "system" | "developer" | "user" | "assistant";
+  content: string;
+}
+
+/** `model`, `temperature`, `maxTokens`, `topP` are read by test and experiments; other keys are kept. */
+export interface PromptConfig {
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  [key: string]: unknown;
+}
+
+export interface PromptCreateBody {
+  name: string;
+  type: PromptType;
+  description?: string | null;
+  tags?: string[];
+  /** With it, version 1 is created (and `labels` set on it). */
+  prompt?: string | PromptMessage[];
+  config?: PromptConfig;
+  labels?: string[];
+}
+
+export interface PromptVersionBody {
+  prompt: string | PromptMessage[];
+  config?: PromptConfig;
+  changeDescription?: string | null;
+  labels?: string[];
+}
+
+export interface PromptCompileBody {
+  variables?: Record<string, unknown>;
+  label?: string;
+  version?: number;
+}
+
+export interface PromptTestBody extends PromptCompileBody {
+  model?: string;
+  config?: PromptConfig;
+}

@@ -110,6 +110,24 @@ describe("streamable HTTP transport", () => {
       "svc_get_dataset_items",
       "svc_delete_dataset_item",
       "svc_update_dataset_item_expected_output",
+      "svc_list_prompts",
+      "svc_get_prompt",
+      "svc_create_prompt",
+      "svc_update_prompt",
+      "svc_delete_prompt",
+      "svc_resolve_prompt",
+      "svc_compile_prompt",
+      "svc_test_prompt",
+      "svc_list_prompt_versions",
+      "svc_get_prompt_version",
+      "svc_get_latest_prompt_version",
+      "svc_delete_prompt_version",
+      "svc_create_prompt_version",
+      "svc_activate_prompt_version",
+      "svc_list_prompt_labels",
+      "svc_create_prompt_label",
+      "svc_update_prompt_label",
+      "svc_delete_prompt_label",
     ]) {
       expect(names).toContain(required);
     }
@@ -423,6 +441,74 @@ describe("streamable HTTP transport", () => {
     expect((await call("svc_get_dataset", { datasetId })).structuredContent?.error).toMatchObject({
       status: 404,
     });
+  });
+
+  it("manages, compiles and tests prompts through the prompt tools", async () => {
+    const created = await call("svc_create_prompt", {
+      name: "mcp/greeting",
+      type: "chat",
+      prompt: [
+        { role: "system", content: "You are {{persona}}." },
+        { role: "user", content: "{{question}}" },
+      ],
+      config: { model: "gw-chat", temperature: 0.1 },
+      labels: ["production"],
+    });
+    expect(created.isError).toBeFalsy();
+    expect(created.structuredContent).toMatchObject({
+      name: "mcp/greeting",
+      type: "chat",
+      latestVersionNumber: 1,
+    });
+    const promptId = "mcp/greeting";
+    const version = await call("svc_create_prompt_version", {
+      promptId,
+      prompt: [{ role: "user", content: "Briefly: {{question}}" }],
+      changeDescription: "shorter",
+    });
+    expect(version.structuredContent).toMatchObject({ versionNumber: 2, labels: ["latest"] });
+    expect((await call("svc_resolve_prompt", { promptId })).structuredContent).toMatchObject({
+      versionNumber: 1,
+      label: "production",
+      variables: ["persona", "question"],
+    });
+    const compiled = await call("svc_compile_prompt", {
+      promptId,
+      version: 2,
+      variables: { question: "Why?" },
+    });
+    expect(compiled.structuredContent).toMatchObject({
+      compiled: [{ role: "user", content: "Briefly: Why?" }],
+    });
+    const missing = await call("svc_compile_prompt", { promptId });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent?.error).toMatchObject({ status: 400, code: "missing_variables" });
+    upstream.enqueue({ text: "Because.", usage: { inputTokens: 5, outputTokens: 2 } });
+    const tested = await call("svc_test_prompt", {
+      promptId,
+      variables: { persona: "kind", question: "Why?" },
+    });
+    expect(tested.structuredContent).toMatchObject({
+      versionNumber: 1,
+      model: "gw-chat",
+      output: "Because.",
+      usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 },
+    });
+    expect(
+      (await call("svc_activate_prompt_version", { promptId, versionId: 2 })).structuredContent,
+    ).toMatchObject({
+      labels: ["latest", "production"],
+    });
+    const labels = await call("svc_list_prompt_labels", { promptId });
+    expect(labels.structuredContent).toMatchObject({
+      items: [
+        { name: "latest", system: true },
+        { name: "production", versionNumber: 2 },
+      ],
+    });
+    expect(await call("svc_delete_prompt", { promptId })).toMatchObject({ structuredContent: { ok: true } });
+    const gone = await call("svc_get_prompt", { promptId });
+    expect(gone.structuredContent?.error).toMatchObject({ status: 404 });
   });
 
   it("serves the project's own API docs", async () => {

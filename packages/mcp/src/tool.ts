@@ -23,6 +23,7 @@ export type ToolGroup =
   | "Scores"
   | "Evaluators"
   | "Datasets"
+  | "Prompts"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -31,6 +31,7 @@ import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
+import { PromptService } from "./prompts/prompt-service.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
 import { ScoreService } from "./scores/score-service.js";
@@ -101,6 +102,8 @@ export class Groundwork {
   readonly evaluators: EvaluatorService;
   /** Datasets: items (single and batch adds), updates, deletes and frozen versions. */
   readonly datasets: DatasetService;
+  /** Prompts: text and chat templates, immutable versions, labels, resolve, compile and test calls. */
+  readonly prompts: PromptService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -186,6 +189,7 @@ export class Groundwork {
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
+    this.prompts = new PromptService(options.store, this.gateway);
   }
 
   /**

@@ -164,6 +164,43 @@ export {
   isPrivateAddress,
   lookupPublicOnly,
 } from "./network/guarded-network.js";
+export {
+  MAX_PROMPT_CONFIG_BYTES,
+  MAX_PROMPT_MESSAGES,
+  MAX_PROMPT_TEXT,
+  PROMPT_LABEL_PATTERN,
+  PROMPT_NAME_PATTERN,
+  PROMPT_ROLES,
+  PROMPT_TYPES,
+  type PromptCompileInput,
+  type PromptConfig,
+  type PromptCreateInput,
+  type PromptListQuery,
+  type PromptResolveQuery,
+  type PromptTestInput,
+  type PromptUpdateInput,
+  type PromptVersionInput,
+  promptCompileBody,
+  promptCreateBody,
+  promptLabelCreateBody,
+  promptLabelUpdateBody,
+  promptListQuery,
+  promptResolveQuery,
+  promptTestBody,
+  promptUpdateBody,
+  promptVersionBody,
+} from "./prompts/prompt-bodies.js";
+export {
+  type CompiledPrompt,
+  contentVariables,
+  PRODUCTION_LABEL,
+  type PromptInUseCheck,
+  PromptService,
+  type PromptServiceOptions,
+  type PromptTestResult,
+  type PromptVersionView,
+  type ResolvedPrompt,
+} from "./prompts/prompt-service.js";
 export { recordStreamedResponse } from "./responses/record-streamed-response.js";
 export {
   STORED_RESPONSE_RETENTION_MS,

@@ -26,6 +26,7 @@ import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.
 import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
+import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 import { registerScoreRoutes } from "./routes/scores/index.js";
 
@@ -103,6 +104,7 @@ export function createApp(options: AppOptions): App {
   registerScoreRoutes(app);
   registerEvaluatorRoutes(app);
   registerDatasetRoutes(app);
+  registerPromptRoutes(app);
   registerPendingAreas(app);
   return app;
 }

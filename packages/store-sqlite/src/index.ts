@@ -62,6 +62,17 @@ export {
 } from "./memory-files.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { type Organization, OrganizationStore } from "./organizations.js";
+export {
+  type PromptContent,
+  type PromptFilter,
+  type PromptLabelRecord,
+  type PromptMessage,
+  type PromptRecord,
+  PromptStore,
+  type PromptType,
+  type PromptVersionInput,
+  type PromptVersionRecord,
+} from "./prompts.js";
 export { type ProviderRecord, ProviderStore } from "./providers.js";
 export { type Migration, migrations, runMigrations } from "./run-migrations.js";
 export {

@@ -14,6 +14,7 @@ import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { KnowledgeBaseStore } from "./knowledge-bases.js";
 import { MemoryFileStore } from "./memory-files.js";
 import { OrganizationStore } from "./organizations.js";
+import { PromptStore } from "./prompts.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
 import { ScoreStore } from "./scores.js";
@@ -46,6 +47,8 @@ export interface Store {
   readonly evaluatorTemplates: EvaluatorTemplateStore;
   /** Datasets, their items (as revisions) and frozen versions. */
   readonly datasets: DatasetStore;
+  /** Prompts with their versions and labels (PLATFORM.md §7). */
+  readonly prompts: PromptStore;
   close(): void;
 }
 
@@ -85,6 +88,7 @@ export function openStore(options: OpenStoreOptions): Store {
     scores: new ScoreStore(db, clock, ids),
     evaluatorTemplates: new EvaluatorTemplateStore(db, clock, ids),
     datasets: new DatasetStore(db, clock, ids),
+    prompts: new PromptStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

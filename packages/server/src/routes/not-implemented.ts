@@ -18,7 +18,6 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
     paths: ["/v1/plugins", "/v1/plugins/*", "/v1/connectors", "/v1/connectors/*"],
     area: "Plugins and connectors",
   },
-  { paths: ["/v1/prompts", "/v1/prompts/*"], area: "Prompts" },
   { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {
     paths: ["/v1/annotation-queues", "/v1/annotation-queues/*", "/v1/annotation-queue-items/*"],

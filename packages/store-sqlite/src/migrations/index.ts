@@ -11,6 +11,7 @@ import { agents } from "./006-agents.js";
 import { memory } from "./007-memory.js";
 import { conversations } from "./008-conversations.js";
 import { storedResponses } from "./009-stored-responses.js";
+import { prompts } from "./010-prompts.js";
 import { datasets } from "./011-datasets.js";
 import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   evaluatorTemplates,
   scores,
   datasets,
+  prompts,
 ];

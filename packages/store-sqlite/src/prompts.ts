@@ -1,0 +1,434 @@
+/**
+ * Prompts (PLATFORM.md §7): text and chat prompts, their immutable numbered versions and
+ * their labels. The system label `latest` always points at the newest active version (NULL
+ * while there is none); committing and deactivating keep it there in the same transaction.
+ */
+import {
+  type Clock,
+  defaultIdGenerator,
+  type IdGenerator,
+  type PageRequest,
+  pageOffset,
+  systemClock,
+} from "@groundwork/core";
+import type { Database, Statement } from "better-sqlite3";
+import { type LabelRow, LabelTable } from "./label-table.js";
+import { LATEST_LABEL, likePattern } from "./schemas.js";
+import { statementCache } from "./statement-cache.js";
+
+export type PromptType = "text" | "chat";
+
+export interface PromptMessage {
+  role: "system" | "developer" | "user" | "assistant";
+  content: string;
+}
+
+/** A text prompt's template, or a chat prompt's messages. */
+export type PromptContent = string | PromptMessage[];
+
+export interface PromptRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  type: PromptType;
+  description: string | null;
+  tags: string[];
+  latestVersionId: string | null;
+  latestVersionNumber: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PromptVersionRecord {
+  id: string;
+  promptId: string;
+  versionNumber: number;
+  prompt: PromptContent;
+  config: Record<string, unknown>;
+  variables: string[];
+  changeDescription: string | null;
+  active: boolean;
+  copiedFromVersionId: string | null;
+  createdAt: number;
+  deactivatedAt: number | null;
+}
+
+export interface PromptLabelRecord {
+  promptId: string;
+  name: string;
+  promptVersionId: string | null;
+  /** The number of the version it points at; null with it. */
+  versionNumber: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PromptFilter {
+  /** Case-insensitive substring of the name. */
+  name?: string | undefined;
+  tag?: string | undefined;
+  type?: PromptType | undefined;
+  /** Prompts with a label of that name pointing at a version. */
+  label?: string | undefined;
+}
+
+export interface PromptVersionInput {
+  prompt: PromptContent;
+  config: Record<string, unknown>;
+  variables: string[];
+  changeDescription?: string | null;
+  copiedFromVersionId?: string | null;
+}
+
+interface PromptRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  type: string;
+  description: string | null;
+  tags: string;
+  latest_version_id: string | null;
+  latest_version_number: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface VersionRow {
+  id: string;
+  prompt_id: string;
+  version_number: number;
+  prompt: string;
+  config: string;
+  variables: string;
+  change_description: string | null;
+  active: number;
+  copied_from_version_id: string | null;
+  created_at: number;
+  deactivated_at: number | null;
+}
+
+const PROMPT_COLUMNS = `p.*, l.prompt_version_id AS latest_version_id, v.version_number AS latest_version_number
+  FROM prompts p
+  LEFT JOIN prompt_labels l ON l.prompt_id = p.id AND l.name = '${LATEST_LABEL}'
+  LEFT JOIN prompt_versions v ON v.id = l.prompt_version_id`;
+
+function toPrompt(row: PromptRow): PromptRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    type: row.type as PromptType,
+    description: row.description,
+    tags: JSON.parse(row.tags) as string[],
+    latestVersionId: row.latest_version_id,
+    latestVersionNumber: row.latest_version_number,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toVersion(row: VersionRow): PromptVersionRecord {
+  return {
+    id: row.id,
+    promptId: row.prompt_id,
+    versionNumber: row.version_number,
+    prompt: JSON.parse(row.prompt) as PromptContent,
+    config: JSON.parse(row.config) as Record<string, unknown>,
+    variables: JSON.parse(row.variables) as string[],
+    changeDescription: row.change_description,
+    active: row.active === 1,
+    copiedFromVersionId: row.copied_from_version_id,
+    createdAt: row.created_at,
+    deactivatedAt: row.deactivated_at,
+  };
+}
+
+export class PromptStore {
+  private readonly sql: (text: string) => Statement;
+  private readonly labels: LabelTable;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+    private readonly ids: IdGenerator = defaultIdGenerator,
+  ) {
+    this.sql = statementCache(db);
+    this.labels = new LabelTable(this.sql, clock, {
+      table: "prompt_labels",
+      owner: "prompt_id",
+      version: "prompt_version_id",
+      listedFirst: LATEST_LABEL,
+    });
+  }
+
+  /** Runs `work` in one transaction (a prompt with its first version and labels). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  // ---- prompts ----
+
+  /** Null when the organization has a prompt of that name already. */
+  create(
+    organizationId: string,
+    input: { name: string; type: PromptType; description?: string | null; tags?: string[] },
+  ): PromptRecord | null {
+    const id = this.ids("prm");
+    const now = this.clock.now();
+    const created = this.transaction(() => {
+      const inserted = this.sql(
+        `INSERT INTO prompts (id, organization_id, name, type, description, tags, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING`,
+      ).run(
+        id,
+        organizationId,
+        input.name,
+        input.type,
+        input.description ?? null,
+        JSON.stringify(input.tags ?? []),
+        now,
+        now,
+      ).changes;
+      if (inserted > 0) this.labels.create(id, LATEST_LABEL, null, now);
+      return inserted > 0;
+    });
+    return created ? this.get(organizationId, id) : null;
+  }
+
+  get(organizationId: string, id: string): PromptRecord | null {
+    const row = this.sql(`SELECT ${PROMPT_COLUMNS} WHERE p.organization_id = ? AND p.id = ?`).get(
+      organizationId,
+      id,
+    ) as PromptRow | undefined;
+    return row === undefined ? null : toPrompt(row);
+  }
+
+  getByName(organizationId: string, name: string): PromptRecord | null {
+    const row = this.sql(`SELECT ${PROMPT_COLUMNS} WHERE p.organization_id = ? AND p.name = ?`).get(
+      organizationId,
+      name,
+    ) as PromptRow | undefined;
+    return row === undefined ? null : toPrompt(row);
+  }
+
+  /** Newest first. */
+  list(
+    organizationId: string,
+    filter: PromptFilter,
+    page: PageRequest,
+  ): { items: PromptRecord[]; total: number } {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (filter.name !== undefined && filter.name !== "") {
+      clauses.push("lower(p.name) LIKE ? ESCAPE '\\'");
+      params.push(likePattern(filter.name));
+    }
+    if (filter.tag !== undefined) {
+      clauses.push("EXISTS (SELECT 1 FROM json_each(p.tags) t WHERE t.value = ?)");
+      params.push(filter.tag);
+    }
+    if (filter.type !== undefined) {
+      clauses.push("p.type = ?");
+      params.push(filter.type);
+    }
+    if (filter.label !== undefined) {
+      clauses.push(
+        "EXISTS (SELECT 1 FROM prompt_labels f WHERE f.prompt_id = p.id AND f.name = ? AND f.prompt_version_id IS NOT NULL)",
+      );
+      params.push(filter.label);
+    }
+    const where = clauses.map((clause) => ` AND ${clause}`).join("");
+    const total = (
+      this.sql(`SELECT count(*) AS n FROM prompts p WHERE p.organization_id = ?${where}`).get(
+        organizationId,
+        ...params,
+      ) as { n: number }
+    ).n;
+    const rows = this.sql(
+      `SELECT ${PROMPT_COLUMNS} WHERE p.organization_id = ?${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
+    ).all(organizationId, ...params, page.size, pageOffset(page)) as PromptRow[];
+    return { items: rows.map(toPrompt), total };
+  }
+
+  /** Null when the prompt is gone; "conflict" when the new name is taken. */
+  update(
+    organizationId: string,
+    id: string,
+    changes: { name?: string; description?: string | null; tags?: string[] },
+  ): PromptRecord | null | "conflict" {
+    const current = this.get(organizationId, id);
+    if (current === null) return null;
+    const name = changes.name ?? current.name;
+    if (name !== current.name && this.getByName(organizationId, name) !== null) return "conflict";
+    this.sql(
+      "UPDATE prompts SET name = ?, description = ?, tags = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+    ).run(
+      name,
+      changes.description === undefined ? current.description : changes.description,
+      JSON.stringify(changes.tags ?? current.tags),
+      this.clock.now(),
+      organizationId,
+      id,
+    );
+    return this.get(organizationId, id);
+  }
+
+  /** Deletes the prompt with all its versions and labels. */
+  delete(organizationId: string, id: string): boolean {
+    return (
+      this.sql("DELETE FROM prompts WHERE organization_id = ? AND id = ?").run(organizationId, id).changes > 0
+    );
+  }
+
+  // ---- versions ----
+
+  /** Commits a new active version with the next number and moves `latest` to it. */
+  commitVersion(promptId: string, input: PromptVersionInput): PromptVersionRecord {
+    const id = this.ids("pmv");
+    const now = this.clock.now();
+    this.transaction(() => {
+      const next = (
+        this.sql(
+          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM prompt_versions WHERE prompt_id = ?",
+        ).get(promptId) as { n: number }
+      ).n;
+      this.sql(
+        `INSERT INTO prompt_versions (id, prompt_id, version_number, prompt, config, variables,
+             change_description, active, copied_from_version_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+      ).run(
+        id,
+        promptId,
+        next,
+        JSON.stringify(input.prompt),
+        JSON.stringify(input.config),
+        JSON.stringify(input.variables),
+        input.changeDescription ?? null,
+        input.copiedFromVersionId ?? null,
+        now,
+      );
+      this.moveLatest(promptId, now);
+      this.sql("UPDATE prompts SET updated_at = ? WHERE id = ?").run(now, promptId);
+    });
+    return this.versionById(id) as PromptVersionRecord;
+  }
+
+  /** A version of the prompt by id (active or not). */
+  getVersion(promptId: string, versionId: string): PromptVersionRecord | null {
+    const row = this.sql("SELECT * FROM prompt_versions WHERE prompt_id = ? AND id = ?").get(
+      promptId,
+      versionId,
+    ) as VersionRow | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  getVersionByNumber(promptId: string, versionNumber: number): PromptVersionRecord | null {
+    const row = this.sql("SELECT * FROM prompt_versions WHERE prompt_id = ? AND version_number = ?").get(
+      promptId,
+      versionNumber,
+    ) as VersionRow | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  versionById(versionId: string): PromptVersionRecord | null {
+    const row = this.sql("SELECT * FROM prompt_versions WHERE id = ?").get(versionId) as
+      | VersionRow
+      | undefined;
+    return row === undefined ? null : toVersion(row);
+  }
+
+  /** Newest first. */
+  listVersions(promptId: string, page: PageRequest): { items: PromptVersionRecord[]; total: number } {
+    const total = (
+      this.sql("SELECT count(*) AS n FROM prompt_versions WHERE prompt_id = ?").get(promptId) as { n: number }
+    ).n;
+    const rows = this.sql(
+      "SELECT * FROM prompt_versions WHERE prompt_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
+    ).all(promptId, page.size, pageOffset(page)) as VersionRow[];
+    return { items: rows.map(toVersion), total };
+  }
+
+  /** The version `latest` points at: the newest active one, or null while none. */
+  latestVersion(promptId: string): PromptVersionRecord | null {
+    const label = this.labels.get(promptId, LATEST_LABEL);
+    if (label?.version_id == null) return null;
+    return this.versionById(label.version_id);
+  }
+
+  /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
+  deactivateVersion(promptId: string, versionId: string): boolean {
+    const now = this.clock.now();
+    return this.transaction(() => {
+      const changed =
+        this.sql(
+          "UPDATE prompt_versions SET active = 0, deactivated_at = ? WHERE prompt_id = ? AND id = ? AND active = 1",
+        ).run(now, promptId, versionId).changes > 0;
+      if (changed) this.moveLatest(promptId, now);
+      return changed;
+    });
+  }
+
+  private moveLatest(promptId: string, now: number): void {
+    const newest = this.sql(
+      "SELECT id FROM prompt_versions WHERE prompt_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
+    ).get(promptId) as { id: string } | undefined;
+    this.sql(
+      `INSERT INTO prompt_labels (prompt_id, name, prompt_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (prompt_id, name) DO UPDATE SET prompt_version_id = excluded.prompt_version_id, updated_at = excluded.updated_at`,
+    ).run(promptId, LATEST_LABEL, newest?.id ?? null, now, now);
+  }
+
+  // ---- labels ----
+
+  /** `latest` first, then the others by name. */
+  listLabels(promptId: string): PromptLabelRecord[] {
+    return this.labels.list(promptId).map((row) => this.toLabel(row));
+  }
+
+  /** Names of the labels pointing at a version, `latest` first then by name. */
+  labelsOf(versionId: string): string[] {
+    return (
+      this.sql("SELECT name FROM prompt_labels WHERE prompt_version_id = ? ORDER BY name = ? DESC, name").all(
+        versionId,
+        LATEST_LABEL,
+      ) as Array<{ name: string }>
+    ).map((row) => row.name);
+  }
+
+  getLabel(promptId: string, name: string): PromptLabelRecord | null {
+    const row = this.labels.get(promptId, name);
+    return row === null ? null : this.toLabel(row);
+  }
+
+  /** Creates a label; false when one of that name exists. */
+  createLabel(promptId: string, name: string, promptVersionId: string): boolean {
+    return this.labels.create(promptId, name, promptVersionId);
+  }
+
+  updateLabel(promptId: string, name: string, promptVersionId: string): boolean {
+    return this.labels.update(promptId, name, promptVersionId);
+  }
+
+  deleteLabel(promptId: string, name: string): boolean {
+    return this.labels.delete(promptId, name);
+  }
+
+  private toLabel(row: LabelRow): PromptLabelRecord {
+    const versionNumber =
+      row.version_id === null
+        ? null
+        : ((
+            this.sql("SELECT version_number AS n FROM prompt_versions WHERE id = ?").get(row.version_id) as
+              | { n: number }
+              | undefined
+          )?.n ?? null);
+    return {
+      promptId: row.owner_id,
+      name: row.name,
+      promptVersionId: row.version_id,
+      versionNumber,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+}
