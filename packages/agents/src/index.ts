@@ -75,3 +75,4 @@ export {
   type ToolCallStatus,
 } from "./run-state.js";
 export { type ResolvedTool, resolveTools } from "./tools.js";
+export * from "./skills/index.js";

@@ -4,7 +4,7 @@
  * inflating (actual bytes are counted, so lying headers do not help).
  */
 import { DocumentError } from "../document-error.js";
-import { readZipDirectory } from "../zip-directory.js";
+import { readZipDirectory } from "@groundwork/core";
 import type { ChildDocument, ParsedDocument, ParseOptions } from "./parse-context.js";
 
 /** jszip's internal streaming helper (public in its docs, missing from its typings). */
