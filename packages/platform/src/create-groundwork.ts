@@ -31,6 +31,7 @@ import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
+import { SkillService } from "./skills/skill-service.js";
 
 export interface GroundworkOptions {
   store: Store;
@@ -86,6 +87,8 @@ export class Groundwork {
   readonly responses: StoredResponseService;
   /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
   readonly memory: MemoryService;
+  /** Skills: imported packages, versions with their files, labels, and agent skill-binding resolution. */
+  readonly skills: SkillService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -166,6 +169,9 @@ export class Groundwork {
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
     this.memory = new MemoryService(options.store);
+    this.skills = new SkillService(options.store, {
+      ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
+    });
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
   }

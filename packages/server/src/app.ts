@@ -25,6 +25,7 @@ import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
+import { registerSkillRoutes } from "./routes/skills/index.js";
 
 export type AppOptions = (
   | {
@@ -97,6 +98,7 @@ export function createApp(options: AppOptions): App {
   registerMemoryRoutes(app);
   registerConversationRoutes(app);
   registerStoredResponseRoutes(app);
+  registerSkillRoutes(app);
   registerPendingAreas(app);
   return app;
 }

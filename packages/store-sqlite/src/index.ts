@@ -58,6 +58,16 @@ export {
   SchemaStore,
   type SchemaVersionRecord,
 } from "./schemas.js";
+export {
+  type SkillFileEntry,
+  type SkillLabelRecord,
+  type SkillRecord,
+  SkillStore,
+  type SkillVersionInput,
+  type SkillVersionRecord,
+  type SkillVersionRef,
+  type SkillVersionSource,
+} from "./skills.js";
 export { SqliteJobQueue } from "./sqlite-job-queue.js";
 export {
   type StoredResponseKind,

@@ -14,6 +14,7 @@ import { MemoryFileStore } from "./memory-files.js";
 import { OrganizationStore } from "./organizations.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
+import { SkillStore } from "./skills.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
 import { StoredResponseStore } from "./stored-responses.js";
 import { UsageRecordStore } from "./usage-records.js";
@@ -37,6 +38,8 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly memoryFiles: MemoryFileStore;
   readonly storedResponses: StoredResponseStore;
+  /** Skills with their versions, files and labels. */
+  readonly skills: SkillStore;
   close(): void;
 }
 
@@ -73,6 +76,7 @@ export function openStore(options: OpenStoreOptions): Store {
     conversations: new ConversationStore(db, clock, ids),
     memoryFiles: new MemoryFileStore(db, clock, ids),
     storedResponses: new StoredResponseStore(db, clock),
+    skills: new SkillStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -48,7 +48,7 @@ export function parseSkillFrontmatter(text: string): SkillFrontmatter {
   if (split === null) {
     throw invalid("SKILL.md must start with a YAML frontmatter block between --- lines", "SKILL.md");
   }
-  const document = parseDocument(split.yaml, { uniqueKeys: true, prettyErrors: false });
+  const document = parseDocument(split.yaml, { uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   const [error] = document.errors;
   if (error !== undefined) {
     throw invalid(`SKILL.md frontmatter is not valid YAML: ${error.message.split("\n")[0]}`, "SKILL.md");
