@@ -18,6 +18,7 @@ import { gatewayTools } from "./tools/gateway.js";
 import { memoryTools } from "./tools/memory.js";
 import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
+import { skillTools } from "./tools/skills.js";
 
 export interface McpServerOptions {
   baseUrl: string;
@@ -44,6 +45,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...fileTools,
     ...memoryTools,
     ...conversationTools,
+    ...skillTools,
     ...apiDocTools(docsDir),
   ];
 }
