@@ -15,7 +15,10 @@ const v1 = await groundwork.skills.import(org, {
 groundwork.skills.createLabel(org.organizationId, "release-notes", "production", v1.version.id);
 // A second import with other files is version 2 (`latest`); the same files again would be `unchanged`.
 const v2 = await groundwork.skills.import(org, {
-  files: { "SKILL.md": skillMd("1. Read CHANGELOG.md\n2. Group by type"), "templates/notes.md": "## {{version}}\n" },
+  files: {
+    "SKILL.md": skillMd("1. Read CHANGELOG.md\n2. Group by type"),
+    "templates/notes.md": "## {{version}}\n",
+  },
 });
 const pinned = groundwork.skills.resolve(org.organizationId, "release-notes@production");
 const latest = groundwork.skills.resolve(org.organizationId, "release-notes");

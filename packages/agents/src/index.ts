@@ -74,5 +74,5 @@ export {
   type ToolCallRecord,
   type ToolCallStatus,
 } from "./run-state.js";
-export { type ResolvedTool, resolveTools } from "./tools.js";
 export * from "./skills/index.js";
+export { type ResolvedTool, resolveTools } from "./tools.js";

@@ -389,8 +389,11 @@ export class GroundworkClient {
     delete: (skill: string) => this.request<void>("DELETE", `/v1/skills/${enc(skill)}`),
     versions: {
       list: (skill: string, page?: T.PageQuery) =>
-        this.request<T.Page<T.JsonObject>>("GET", `/v1/skills/${enc(skill)}/versions`, { query: { ...page } }),
-      latest: (skill: string) => this.request<T.JsonObject>("GET", `/v1/skills/${enc(skill)}/versions/latest`),
+        this.request<T.Page<T.JsonObject>>("GET", `/v1/skills/${enc(skill)}/versions`, {
+          query: { ...page },
+        }),
+      latest: (skill: string) =>
+        this.request<T.JsonObject>("GET", `/v1/skills/${enc(skill)}/versions/latest`),
       get: (skill: string, versionId: string | number) =>
         this.request<T.JsonObject>("GET", `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}`),
       /** A file's raw bytes (`path` relative to the package root). */
@@ -401,7 +404,10 @@ export class GroundworkClient {
           { raw: true },
         ),
       activate: (skill: string, versionId: string | number) =>
-        this.request<T.JsonObject>("PUT", `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}/activate`),
+        this.request<T.JsonObject>(
+          "PUT",
+          `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}/activate`,
+        ),
       deactivate: (skill: string, versionId: string | number) =>
         this.request<void>("DELETE", `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}`),
     },

@@ -239,7 +239,10 @@ describe("streamable HTTP transport", () => {
   it("imports, reads, resolves and deletes skills through the skill tools", async () => {
     const skillMd = "---\nname: mcp-skill\ndescription: Made over MCP\n---\nBody\n";
     const imported = await call("svc_import_skill", { files: { "SKILL.md": skillMd, "a.txt": "a" } });
-    expect(imported.structuredContent).toMatchObject({ result: "created", skill: { qualifiedName: "mcp-skill" } });
+    expect(imported.structuredContent).toMatchObject({
+      result: "created",
+      skill: { qualifiedName: "mcp-skill" },
+    });
     const again = await call("svc_import_skill", { files: { "SKILL.md": skillMd, "a.txt": "a" } });
     expect(again.structuredContent).toMatchObject({ result: "unchanged" });
     const { default: JSZip } = await import("jszip");
@@ -249,16 +252,18 @@ describe("streamable HTTP transport", () => {
     const contentBase64 = Buffer.from(await zip.generateAsync({ type: "uint8array" })).toString("base64");
     const zipped = await call("svc_import_skill", { zip: { filename: "pkg.zip", contentBase64 } });
     expect(zipped.structuredContent).toMatchObject({ result: "versioned", version: { versionNumber: 2 } });
-    expect((await call("svc_list_skills", { q: "mcp" })).structuredContent).toMatchObject({ totalElements: 1 });
+    expect((await call("svc_list_skills", { q: "mcp" })).structuredContent).toMatchObject({
+      totalElements: 1,
+    });
     expect((await call("svc_get_skill", { skill: "mcp-skill" })).structuredContent).toMatchObject({
       latestVersionNumber: 2,
     });
     expect((await call("svc_list_skill_versions", { skill: "mcp-skill" })).structuredContent).toMatchObject({
       totalElements: 2,
     });
-    expect((await call("svc_get_skill_version", { skill: "mcp-skill", vid: "1" })).structuredContent).toMatchObject(
-      { versionNumber: 1, skillMd },
-    );
+    expect(
+      (await call("svc_get_skill_version", { skill: "mcp-skill", vid: "1" })).structuredContent,
+    ).toMatchObject({ versionNumber: 1, skillMd });
     expect((await call("svc_list_skill_labels", { skill: "mcp-skill" })).structuredContent).toMatchObject({
       items: [{ name: "latest", versionNumber: 2, system: true }],
     });

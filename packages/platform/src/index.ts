@@ -133,7 +133,6 @@ export {
   STORED_RESPONSE_RETENTION_MS,
   StoredResponseService,
 } from "./responses/stored-response-service.js";
-export { formatParam, validate } from "./validate.js";
 export {
   SKILL_LABEL_NAME,
   type SkillImportFilesBody,
@@ -153,3 +152,4 @@ export {
   type SkillResolutionStatus,
   SkillService,
 } from "./skills/skill-service.js";
+export { formatParam, validate } from "./validate.js";

@@ -24,7 +24,8 @@ export function lieAboutSizes(bytes: Uint8Array, declared: number): Uint8Array {
   const view = new DataView(out.buffer);
   for (let i = 0; i + 46 <= out.length; i++) {
     const signature = view.getUint32(i, true);
-    if (signature === 0x04034b50 && view.getUint32(i + 22, true) >= 4096) view.setUint32(i + 22, declared, true);
+    if (signature === 0x04034b50 && view.getUint32(i + 22, true) >= 4096)
+      view.setUint32(i + 22, declared, true);
     else if (signature === 0x02014b50 && view.getUint32(i + 24, true) >= 4096)
       view.setUint32(i + 24, declared, true);
   }
@@ -48,7 +49,11 @@ export async function zipWithName(name: string, content = "x"): Promise<Uint8Arr
   return out;
 }
 
-export function multipartOf(zip: Uint8Array, filename = "skill.zip", fields: Record<string, string> = {}): FormData {
+export function multipartOf(
+  zip: Uint8Array,
+  filename = "skill.zip",
+  fields: Record<string, string> = {},
+): FormData {
   const form = new FormData();
   form.set("file", new File([zip], filename, { type: "application/zip" }));
   for (const [key, value] of Object.entries(fields)) form.set(key, value);

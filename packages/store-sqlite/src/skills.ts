@@ -129,7 +129,12 @@ interface RefRow {
 }
 
 function toRef(row: RefRow): SkillVersionRef {
-  return { id: row.id, versionNumber: row.version_number, description: row.description, active: row.active === 1 };
+  return {
+    id: row.id,
+    versionNumber: row.version_number,
+    description: row.description,
+    active: row.active === 1,
+  };
 }
 
 const SKILL_COLUMNS = `s.*, l.skill_version_id AS latest_version_id, lv.version_number AS latest_version_number`;
@@ -230,10 +235,9 @@ export class SkillStore {
   }
 
   get(organizationId: string, id: string): SkillRecord | null {
-    const row = this.sql(`SELECT ${SKILL_COLUMNS} FROM ${SKILL_FROM} WHERE s.organization_id = ? AND s.id = ?`).get(
-      organizationId,
-      id,
-    ) as SkillRow | undefined;
+    const row = this.sql(
+      `SELECT ${SKILL_COLUMNS} FROM ${SKILL_FROM} WHERE s.organization_id = ? AND s.id = ?`,
+    ).get(organizationId, id) as SkillRow | undefined;
     return row === undefined ? null : toSkill(row);
   }
 
@@ -288,7 +292,9 @@ export class SkillStore {
 
   /** Deletes the skill with all its versions, files and labels. */
   delete(organizationId: string, id: string): boolean {
-    return this.sql("DELETE FROM skills WHERE organization_id = ? AND id = ?").run(organizationId, id).changes > 0;
+    return (
+      this.sql("DELETE FROM skills WHERE organization_id = ? AND id = ?").run(organizationId, id).changes > 0
+    );
   }
 
   /** Bytes of all skill files of the organization (what skills add to its stored bytes). */
@@ -309,9 +315,9 @@ export class SkillStore {
     const now = this.clock.now();
     this.db.transaction(() => {
       const next = (
-        this.sql("SELECT coalesce(max(version_number), 0) + 1 AS n FROM skill_versions WHERE skill_id = ?").get(
-          skillId,
-        ) as { n: number }
+        this.sql(
+          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM skill_versions WHERE skill_id = ?",
+        ).get(skillId) as { n: number }
       ).n;
       const manifest = input.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }));
       this.sql(
@@ -360,7 +366,9 @@ export class SkillStore {
   }
 
   versionById(versionId: string): SkillVersionRecord | null {
-    const row = this.sql("SELECT * FROM skill_versions WHERE id = ?").get(versionId) as VersionRow | undefined;
+    const row = this.sql("SELECT * FROM skill_versions WHERE id = ?").get(versionId) as
+      | VersionRow
+      | undefined;
     return row === undefined ? null : toVersion(row);
   }
 
@@ -412,7 +420,12 @@ export class SkillStore {
       this.sql(
         "SELECT path, size, sha256, content FROM skill_files WHERE skill_version_id = ? ORDER BY path",
       ).all(versionId) as Array<{ path: string; size: number; sha256: string; content: Buffer }>
-    ).map((row) => ({ path: row.path, size: row.size, sha256: row.sha256, bytes: new Uint8Array(row.content) }));
+    ).map((row) => ({
+      path: row.path,
+      size: row.size,
+      sha256: row.sha256,
+      bytes: new Uint8Array(row.content),
+    }));
   }
 
   private moveLatest(skillId: string, now: number): void {
@@ -425,7 +438,11 @@ export class SkillStore {
     ).run(skillId, LATEST_LABEL, newest?.id ?? null, now, now);
     if (newest === undefined) this.sql("UPDATE skills SET updated_at = ? WHERE id = ?").run(now, skillId);
     else
-      this.sql("UPDATE skills SET description = ?, updated_at = ? WHERE id = ?").run(newest.description, now, skillId);
+      this.sql("UPDATE skills SET description = ?, updated_at = ? WHERE id = ?").run(
+        newest.description,
+        now,
+        skillId,
+      );
   }
 
   // ---- labels ----

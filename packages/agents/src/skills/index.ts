@@ -6,7 +6,12 @@ export {
   type SkillBindingRef,
   splitQualifiedName,
 } from "./skill-binding.js";
-export { parseSkillFrontmatter, type SkillFrontmatter, skillMdBody, splitFrontmatter } from "./skill-frontmatter.js";
+export {
+  parseSkillFrontmatter,
+  type SkillFrontmatter,
+  skillMdBody,
+  splitFrontmatter,
+} from "./skill-frontmatter.js";
 export {
   SKILL_DESCRIPTION_MAX_LENGTH,
   SKILL_FILE_MAX_BYTES,

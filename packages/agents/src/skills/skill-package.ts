@@ -44,8 +44,7 @@ export interface SkillPackage {
 /** macOS archive litter, left out of zips (never part of a skill). */
 const ARCHIVE_LITTER = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
 
-const invalid = (message: string, param: string) =>
-  invalidRequest(message, { param, code: "invalid_skill" });
+const invalid = (message: string, param: string) => invalidRequest(message, { param, code: "invalid_skill" });
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -58,9 +57,12 @@ function checkPath(path: string, maxLength?: number): void {
 
 function checkCounts(count: number): void {
   if (count > SKILL_MAX_FILES) {
-    throw payloadTooLarge(`A skill holds at most ${SKILL_MAX_FILES} files (SKILL.md included); got ${count}`, {
-      param: "files",
-    });
+    throw payloadTooLarge(
+      `A skill holds at most ${SKILL_MAX_FILES} files (SKILL.md included); got ${count}`,
+      {
+        param: "files",
+      },
+    );
   }
 }
 
@@ -82,7 +84,9 @@ function checkTotal(total: number): void {
 }
 
 /** Validates complete file contents (paths already relative to the package root) into a package. */
-export function skillPackageFromEntries(entries: ReadonlyArray<{ path: string; bytes: Uint8Array }>): SkillPackage {
+export function skillPackageFromEntries(
+  entries: ReadonlyArray<{ path: string; bytes: Uint8Array }>,
+): SkillPackage {
   checkCounts(entries.length);
   const seen = new Set<string>();
   let total = 0;
@@ -195,7 +199,11 @@ function rootedNames(names: string[]): Map<string, string> {
   const tops = new Set(kept.map((name) => (name.includes("/") ? name.slice(0, name.indexOf("/")) : "")));
   const [top] = tops;
   const strip =
-    !kept.includes(SKILL_MD) && tops.size === 1 && top !== undefined && top !== "" && kept.includes(`${top}/${SKILL_MD}`);
+    !kept.includes(SKILL_MD) &&
+    tops.size === 1 &&
+    top !== undefined &&
+    top !== "" &&
+    kept.includes(`${top}/${SKILL_MD}`);
   for (const name of kept) out.set(name, strip ? name.slice((top as string).length + 1) : name);
   return out;
 }
@@ -212,7 +220,8 @@ export async function skillPackageFromZip(bytes: Uint8Array): Promise<SkillPacka
     if (isZipSymlink(entry)) throw invalid(`"${entry.name}" is a symbolic link`, `files.${entry.name}`);
     // The hostile shapes first, on the raw name (one top-level folder may still be stripped).
     checkPath(entry.directory ? entry.name.slice(0, -1) : entry.name, 2 * SKILL_PATH_MAX_LENGTH + 1);
-    if (names.has(entry.name)) throw invalid(`"${entry.name}" appears twice in the zip`, `files.${entry.name}`);
+    if (names.has(entry.name))
+      throw invalid(`"${entry.name}" appears twice in the zip`, `files.${entry.name}`);
     names.add(entry.name);
   }
   const fileEntries = directory.filter((entry) => !entry.directory);

@@ -43,7 +43,10 @@ describe("frontmatter", () => {
   it("refuses each wrong shape with the place in param", () => {
     const cases: Array<[string, string]> = [
       ["---\nname: demo\ndescription: d\n", "SKILL.md"],
-      [`---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [${"*a, ".repeat(9)}*a]\nc: [${"*b, ".repeat(30)}*b]\n---\n`, "SKILL.md"],
+      [
+        `---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [${"*a, ".repeat(9)}*a]\nc: [${"*b, ".repeat(30)}*b]\n---\n`,
+        "SKILL.md",
+      ],
       ["---\nname: x\nname: y\ndescription: d\n---\n", "SKILL.md"],
       ["---\nname: 12\ndescription: d\n---\n", "SKILL.md:name"],
       ["---\nname: a--b\ndescription: d\n---\n", "SKILL.md:name"],
@@ -90,7 +93,10 @@ describe("paths and bindings", () => {
     });
     expect(parseSkillBinding("pdf").ref).toBeNull();
     for (const bad of ["Pdf", "a:b:c", "a@", "a@ b", ":a", "a-"]) {
-      expect(errorOf(() => parseSkillBinding(bad)), bad).toMatchObject({ status: 400, param: "name" });
+      expect(
+        errorOf(() => parseSkillBinding(bad)),
+        bad,
+      ).toMatchObject({ status: 400, param: "name" });
     }
     const bindings = agentSkillBindings({
       name: "a",
@@ -122,11 +128,15 @@ describe("packages", () => {
     const zip = new JSZip();
     zip.file("top/SKILL.md", md());
     zip.file("top/x/y.txt", "y");
-    const pkg = await skillPackageFromZip(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }));
+    const pkg = await skillPackageFromZip(
+      await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }),
+    );
     expect(pkg.files.map((f) => f.path)).toEqual(["SKILL.md", "x/y.txt"]);
     const nested = new JSZip();
     nested.file("a/b/SKILL.md", md());
-    await expect(skillPackageFromZip(await nested.generateAsync({ type: "uint8array" }))).rejects.toMatchObject({
+    await expect(
+      skillPackageFromZip(await nested.generateAsync({ type: "uint8array" })),
+    ).rejects.toMatchObject({
       status: 400,
       param: "SKILL.md",
     });

@@ -9,7 +9,8 @@ import { createGroundwork, type Groundwork } from "../create-groundwork.js";
 let store: Store;
 let groundwork: Groundwork;
 let principal: Principal;
-const md = (name: string, description = `${name} skill`) => `---\nname: ${name}\ndescription: ${description}\n---\nBody\n`;
+const md = (name: string, description = `${name} skill`) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\nBody\n`;
 
 beforeEach(() => {
   store = openStore({ file: ":memory:" });
@@ -63,24 +64,37 @@ describe("SkillService", () => {
       pluginId: "plg_1",
       source: "plugin",
     });
-    expect(installed).toMatchObject({ result: "created", skill: { qualifiedName: "kit:tool", pluginId: "plg_1" } });
+    expect(installed).toMatchObject({
+      result: "created",
+      skill: { qualifiedName: "kit:tool", pluginId: "plg_1" },
+    });
     // Same name in the null namespace is no clash.
-    expect((await skills.import(principal, { files: { "SKILL.md": md("tool") } })).skill.qualifiedName).toBe("tool");
+    expect((await skills.import(principal, { files: { "SKILL.md": md("tool") } })).skill.qualifiedName).toBe(
+      "tool",
+    );
     expect(() => skills.delete(principal.organizationId, "kit:tool")).toThrow(
       expect.objectContaining({ status: 409, code: "managed_by_plugin" }),
     );
     skills.delete(principal.organizationId, "kit:tool", { managed: true });
-    expect(skills.resolveBindings(principal.organizationId, [
-      { binding: "kit:tool", qualifiedName: "kit:tool", namespace: "kit", name: "tool", ref: null },
-    ])[0]).toMatchObject({ status: "skill_not_found", resolved: null });
+    expect(
+      skills.resolveBindings(principal.organizationId, [
+        { binding: "kit:tool", qualifiedName: "kit:tool", namespace: "kit", name: "tool", ref: null },
+      ])[0],
+    ).toMatchObject({ status: "skill_not_found", resolved: null });
   });
 
   it("keeps latest on the newest active version through any activate/deactivate sequence", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.constant({ op: "import" as const }), fc.record({ op: fc.constantFrom("deactivate" as const, "activate" as const), n: fc.nat(6) })), {
-          maxLength: 12,
-        }),
+        fc.array(
+          fc.oneof(
+            fc.constant({ op: "import" as const }),
+            fc.record({ op: fc.constantFrom("deactivate" as const, "activate" as const), n: fc.nat(6) }),
+          ),
+          {
+            maxLength: 12,
+          },
+        ),
         async (ops) => {
           const s = openStore({ file: ":memory:" });
           const g = createGroundwork({ store: s });
@@ -88,7 +102,10 @@ describe("SkillService", () => {
           let imports = 0;
           await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": "0" } });
           for (const op of ops) {
-            const count = s.skills.listVersions(s.skills.byQualifiedName(p.organizationId, "p")?.id ?? "", { page: 0, size: 100 }).total;
+            const count = s.skills.listVersions(s.skills.byQualifiedName(p.organizationId, "p")?.id ?? "", {
+              page: 0,
+              size: 100,
+            }).total;
             if (op.op === "import") {
               imports++;
               await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": String(imports) } });

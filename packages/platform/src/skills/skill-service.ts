@@ -234,9 +234,10 @@ export class SkillService {
     return version;
   }
 
-  /** Re-activates a version as a copy at the head (its files copied). */
+  /** Re-activates a version as a copy at the head (its files copied, so the storage allowance is asked). */
   activateVersion(organizationId: string, skill: string, versionRef: string): SkillVersionRecord {
     const source = this.getVersion(organizationId, skill, versionRef);
+    this.allowance.checkStorage?.(organizationId, source.totalSize);
     return this.store.skills.atomically(() =>
       this.store.skills.commitVersion(source.skillId, {
         name: source.name,
@@ -267,7 +268,11 @@ export class SkillService {
         param: "path",
       });
     }
-    return { ...file, contentType: skillFileContentType(file.path, file.bytes), text: skillFileText(file.bytes) };
+    return {
+      ...file,
+      contentType: skillFileContentType(file.path, file.bytes),
+      text: skillFileText(file.bytes),
+    };
   }
 
   /** Every file of a version with its bytes (a plugin export, the bash tool's `/skills` tree). */
@@ -308,7 +313,8 @@ export class SkillService {
     const outcome = this.resolveOne(organizationId, ref === undefined ? binding : { ...binding, ref });
     if (outcome.status === "resolved") return outcome.resolved as ResolvedSkill;
     const message = outcome.message as string;
-    if (outcome.status === "ambiguous_skill") throw conflict(message, { param: "name", code: outcome.status });
+    if (outcome.status === "ambiguous_skill")
+      throw conflict(message, { param: "name", code: outcome.status });
     throw notFound(message, {
       param: outcome.status === "ref_not_found" && ref !== undefined ? "ref" : "name",
       code: outcome.status,
@@ -316,7 +322,10 @@ export class SkillService {
   }
 
   /** Resolves bindings of the organization in one go, each with its status (never throws for a miss). */
-  resolveBindings(organizationId: string, bindings: ReadonlyArray<SkillBindingRef>): SkillBindingResolution[] {
+  resolveBindings(
+    organizationId: string,
+    bindings: ReadonlyArray<SkillBindingRef>,
+  ): SkillBindingResolution[] {
     return bindings.map((binding) => this.resolveOne(organizationId, binding));
   }
 
@@ -329,7 +338,10 @@ export class SkillService {
       version = this.store.agents.latestVersion(agent.id);
       if (version === null) throw notFound(`Agent ${agent.id} has no active version`, { param: "version" });
     } else {
-      version = resolveVersion(this.store, agent, versionSelector, { param: "version", requireActive: false });
+      version = resolveVersion(this.store, agent, versionSelector, {
+        param: "version",
+        requireActive: false,
+      });
     }
     const bindings = agentSkillBindings(version.definition as unknown as AgentDefinition);
     const resolutions = this.resolveBindings(principal.organizationId, bindings);
@@ -397,7 +409,11 @@ export class SkillService {
     };
   }
 
-  private findVersion(organizationId: string, skillId: string, versionRef: string): SkillVersionRecord | null {
+  private findVersion(
+    organizationId: string,
+    skillId: string,
+    versionRef: string,
+  ): SkillVersionRecord | null {
     if (/^\d+$/.test(versionRef)) return this.store.skills.getVersionByNumber(skillId, Number(versionRef));
     return this.store.skills.getVersion(organizationId, skillId, versionRef);
   }

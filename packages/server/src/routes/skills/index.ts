@@ -59,7 +59,13 @@ export function registerSkillRoutes(app: Hono<AppEnv>): void {
   app.get("/v1/skills/:skill/versions", requireRole("viewer"), (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
     const { items, total } = skills(c).listVersions(org(c), skillParam(c), page);
-    return c.json(toPage(items.map((v) => renderSkillVersion(v, { skillMd: false })), page, total));
+    return c.json(
+      toPage(
+        items.map((v) => renderSkillVersion(v, { skillMd: false })),
+        page,
+        total,
+      ),
+    );
   });
 
   app.get("/v1/skills/:skill/versions/latest", requireRole("viewer"), (c) =>
@@ -119,7 +125,12 @@ export function registerSkillRoutes(app: Hono<AppEnv>): void {
       agentId: result.agentId,
       agentVersionId: result.agentVersionId,
       versionNumber: result.versionNumber,
-      skills: result.skills.map(({ binding, source, status, resolved }) => ({ binding, source, status, resolved })),
+      skills: result.skills.map(({ binding, source, status, resolved }) => ({
+        binding,
+        source,
+        status,
+        resolved,
+      })),
     });
   });
 }

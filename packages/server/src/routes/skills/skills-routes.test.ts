@@ -1,13 +1,7 @@
 /** `/v1/skills…` and `/v1/agents/{agentId}/skills`: success, validation, hostile archives, roles and isolation. */
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  lieAboutSizes,
-  multipartOf,
-  skillMd,
-  zipOf,
-  zipWithName,
-} from "../../../test/skill-zips.js";
+import { lieAboutSizes, multipartOf, skillMd, zipOf, zipWithName } from "../../../test/skill-zips.js";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 
@@ -31,7 +25,11 @@ const json = (key: string, method: string, path: string, body?: unknown) =>
 const importFiles = (key: string, files: Record<string, string>, extra: Record<string, unknown> = {}) =>
   json(key, "POST", "/v1/skills/import", { files, ...extra });
 const importZip = (key: string, zip: Uint8Array, fields: Record<string, string> = {}) =>
-  app.request("/v1/skills/import", { method: "POST", headers: bearer(key), body: multipartOf(zip, "s.zip", fields) });
+  app.request("/v1/skills/import", {
+    method: "POST",
+    headers: bearer(key),
+    body: multipartOf(zip, "s.zip", fields),
+  });
 const member = () => tenant.keys.member;
 const admin = () => tenant.keys.admin;
 const viewer = () => tenant.keys.viewer;
@@ -91,7 +89,11 @@ describe("POST /v1/skills/import", () => {
 
   it("imports a zip (single top-level folder stripped, macOS litter ignored) as multipart", async () => {
     const zip = await zipOf({
-      "my-skill/SKILL.md": skillMd("zipped", "From a zip", "license: MIT\nallowed-tools: [bash]\nmetadata:\n  k: v\n"),
+      "my-skill/SKILL.md": skillMd(
+        "zipped",
+        "From a zip",
+        "license: MIT\nallowed-tools: [bash]\nmetadata:\n  k: v\n",
+      ),
       "my-skill/ref/a.md": "# A\n",
       "my-skill/bin.dat": new Uint8Array([0, 1, 2, 255]),
       "__MACOSX/my-skill/._SKILL.md": "junk",
@@ -136,16 +138,27 @@ describe("POST /v1/skills/import", () => {
     for (const [files, param] of cases) {
       await expectError(await importFiles(member(), files), 400, "invalid_skill", param);
     }
-    await expectError(await importFiles(member(), { "SKILL.md": 3 } as never), 400, "invalid_request", "files.SKILL.md");
+    await expectError(
+      await importFiles(member(), { "SKILL.md": 3 } as never),
+      400,
+      "invalid_request",
+      "files.SKILL.md",
+    );
     await expectError(await json(member(), "POST", "/v1/skills/import", {}), 400, "invalid_request", "files");
     expect((await bodyOf(await json(viewer(), "GET", "/v1/skills"))).totalElements).toBe(0);
   });
 
   it("refuses packages over the limits with 413", async () => {
     const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f${i}.txt`, "x"]));
-    await expectError(await importFiles(member(), { "SKILL.md": skillMd("ok"), ...many }), 413, "payload_too_large");
     await expectError(
-      await importFiles(member(), { "SKILL.md": skillMd("ok", "d".repeat(900), `license: ${"l".repeat(102_400)}\n`) }),
+      await importFiles(member(), { "SKILL.md": skillMd("ok"), ...many }),
+      413,
+      "payload_too_large",
+    );
+    await expectError(
+      await importFiles(member(), {
+        "SKILL.md": skillMd("ok", "d".repeat(900), `license: ${"l".repeat(102_400)}\n`),
+      }),
       413,
       "payload_too_large",
       "SKILL.md",
@@ -156,8 +169,15 @@ describe("POST /v1/skills/import", () => {
       "payload_too_large",
       "files.big.txt",
     );
-    const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`f${i}.txt`, "b".repeat(1_000_000)]));
-    await expectError(await importFiles(member(), { "SKILL.md": skillMd("ok"), ...eleven }), 413, "payload_too_large", "files");
+    const eleven = Object.fromEntries(
+      Array.from({ length: 11 }, (_, i) => [`f${i}.txt`, "b".repeat(1_000_000)]),
+    );
+    await expectError(
+      await importFiles(member(), { "SKILL.md": skillMd("ok"), ...eleven }),
+      413,
+      "payload_too_large",
+      "files",
+    );
     const manyZip = await zipOf({ "SKILL.md": skillMd("ok"), ...many });
     await expectError(await importZip(member(), manyZip), 413, "payload_too_large");
     expect((await bodyOf(await json(viewer(), "GET", "/v1/skills"))).totalElements).toBe(0);
@@ -189,8 +209,18 @@ describe("POST /v1/skills/import", () => {
       link: { content: "/etc/passwd", unixPermissions: 0o120777 },
     });
     await expectError(await importZip(member(), symlink), 400, "invalid_skill", "files.link");
-    await expectError(await importZip(member(), new TextEncoder().encode("not a zip")), 400, "invalid_skill", "file");
-    await expectError(await importZip(member(), new Uint8Array(10_485_761)), 413, "payload_too_large", "file");
+    await expectError(
+      await importZip(member(), new TextEncoder().encode("not a zip")),
+      400,
+      "invalid_skill",
+      "file",
+    );
+    await expectError(
+      await importZip(member(), new Uint8Array(10_485_761)),
+      413,
+      "payload_too_large",
+      "file",
+    );
     const noFile = new FormData();
     noFile.set("other", "x");
     await expectError(
@@ -210,7 +240,10 @@ describe("POST /v1/skills/import", () => {
           fc.dictionary(fc.string(), fc.jsonValue()).map((v) => JSON.stringify(v)),
           fc.constantFrom("name", "description", "license", "allowed-tools", "metadata"),
         ),
-        fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))),
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
         async (key, value) => {
           const md = `---\nname: fuzz\ndescription: d\n${key}: ${value}\n---\nbody`;
           const response = await importFiles(member(), { "SKILL.md": md });
@@ -220,11 +253,17 @@ describe("POST /v1/skills/import", () => {
       { numRuns: 150 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))), async (body) => {
-        const response = await json(member(), "POST", "/v1/skills/import", body);
-        expect(response.status).toBeLessThan(500);
-        if (response.status >= 400) expect((await bodyOf(response)).error).toBeDefined();
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        async (body) => {
+          const response = await json(member(), "POST", "/v1/skills/import", body);
+          expect(response.status).toBeLessThan(500);
+          if (response.status >= 400) expect((await bodyOf(response)).error).toBeDefined();
+        },
+      ),
       { numRuns: 100 },
     );
     await fc.assert(
@@ -241,7 +280,11 @@ async function seed(name = "pdf-tools", versions = 1) {
   let last: Record<string, unknown> = {};
   for (let v = 1; v <= versions; v++) {
     last = await bodyOf(
-      await importFiles(member(), { "SKILL.md": skillMd(name, `v${v}`), "notes.txt": `n${v}`, "bin.dat": "\u0000x" }),
+      await importFiles(member(), {
+        "SKILL.md": skillMd(name, `v${v}`),
+        "notes.txt": `n${v}`,
+        "bin.dat": "\u0000x",
+      }),
     );
   }
   return last as { skill: { id: string }; version: { id: string } };
@@ -253,13 +296,18 @@ describe("skills, versions and files", () => {
     await seed("alpha");
     const list = await bodyOf(await json(viewer(), "GET", "/v1/skills"));
     expect(list).toMatchObject({ totalElements: 2, page: 0, size: 20 });
-    expect((list.content as Array<{ qualifiedName: string }>).map((s) => s.qualifiedName)).toEqual(["alpha", "beta"]);
+    expect((list.content as Array<{ qualifiedName: string }>).map((s) => s.qualifiedName)).toEqual([
+      "alpha",
+      "beta",
+    ]);
     expect((await bodyOf(await json(viewer(), "GET", "/v1/skills?q=ALP"))).totalElements).toBe(1);
     expect((await bodyOf(await json(viewer(), "GET", "/v1/skills?namespace=-"))).totalElements).toBe(2);
     expect((await bodyOf(await json(viewer(), "GET", "/v1/skills?namespace=plug"))).totalElements).toBe(0);
     await expectError(await json(viewer(), "GET", "/v1/skills?size=0"), 400, "invalid_request", "size");
     const byName = await bodyOf(await json(viewer(), "GET", "/v1/skills/alpha"));
-    expect((await bodyOf(await json(viewer(), "GET", `/v1/skills/${byName.id}`))).qualifiedName).toBe("alpha");
+    expect((await bodyOf(await json(viewer(), "GET", `/v1/skills/${byName.id}`))).qualifiedName).toBe(
+      "alpha",
+    );
     await expectError(await json(viewer(), "GET", "/v1/skills/nope"), 404, "not_found");
     await expectError(await json(stranger, "GET", `/v1/skills/${byName.id}`), 404, "not_found");
     await expectError(await json(stranger, "GET", "/v1/skills/alpha"), 404, "not_found");
@@ -281,13 +329,23 @@ describe("skills, versions and files", () => {
     expect((await json(member(), "DELETE", `${base}/versions/3`)).status).toBe(403);
     expect((await json(admin(), "DELETE", `${base}/versions/3`)).status).toBe(204);
     expect((await json(admin(), "DELETE", `${base}/versions/3`)).status).toBe(204);
-    expect(await bodyOf(await json(viewer(), "GET", `${base}/versions/latest`))).toMatchObject({ versionNumber: 2 });
-    expect(await bodyOf(await json(viewer(), "GET", base))).toMatchObject({ description: "v2", latestVersionNumber: 2 });
+    expect(await bodyOf(await json(viewer(), "GET", `${base}/versions/latest`))).toMatchObject({
+      versionNumber: 2,
+    });
+    expect(await bodyOf(await json(viewer(), "GET", base))).toMatchObject({
+      description: "v2",
+      latestVersionNumber: 2,
+    });
     expect((await json(viewer(), "PUT", `${base}/versions/3/activate`)).status).toBe(403);
     const copy = await json(member(), "PUT", `${base}/versions/3/activate`);
     expect(copy.status).toBe(200);
     const copied = await bodyOf(copy);
-    expect(copied).toMatchObject({ versionNumber: 4, active: true, description: "v3", files: expect.any(Array) });
+    expect(copied).toMatchObject({
+      versionNumber: 4,
+      active: true,
+      description: "v3",
+      files: expect.any(Array),
+    });
     expect(copied.copiedFromVersionId).toEqual(expect.stringMatching(/^skv_/));
     const file = await json(viewer(), "GET", `${base}/versions/4/files/notes.txt`);
     expect(await file.text()).toBe("n3");
@@ -302,7 +360,8 @@ describe("skills, versions and files", () => {
       "scripts/run.py": "print(1)",
       "bin.dat": "\u0000\u0001",
     });
-    const get = (path: string, key = viewer()) => json(key, "GET", `/v1/skills/files/versions/1/files/${path}`);
+    const get = (path: string, key = viewer()) =>
+      json(key, "GET", `/v1/skills/files/versions/1/files/${path}`);
     const md = await get("SKILL.md");
     expect(md.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     expect(await md.text()).toBe(skillMd("files"));
@@ -328,23 +387,58 @@ describe("labels", () => {
     expect((await json(viewer(), "POST", base, { name: "prod", skillVersionId: v1.id })).status).toBe(403);
     const created = await json(member(), "POST", base, { name: "prod", skillVersionId: v1.id });
     expect(created.status).toBe(201);
-    expect(await bodyOf(created)).toMatchObject({ name: "prod", skillVersionId: v1.id, versionNumber: 1, system: false });
-    const labels = (await bodyOf(await json(viewer(), "GET", base))) as unknown as Array<Record<string, unknown>>;
+    expect(await bodyOf(created)).toMatchObject({
+      name: "prod",
+      skillVersionId: v1.id,
+      versionNumber: 1,
+      system: false,
+    });
+    const labels = (await bodyOf(await json(viewer(), "GET", base))) as unknown as Array<
+      Record<string, unknown>
+    >;
     expect(labels.map((l) => [l.name, l.versionNumber, l.system])).toEqual([
       ["latest", 2, true],
       ["prod", 1, false],
     ]);
-    await expectError(await json(member(), "POST", base, { name: "prod", skillVersionId: v1.id }), 409, "conflict");
-    await expectError(await json(member(), "POST", base, { name: "latest", skillVersionId: v1.id }), 409, "conflict");
-    await expectError(await json(member(), "POST", base, { name: "Bad!", skillVersionId: v1.id }), 400, "invalid_request", "name");
-    await expectError(await json(member(), "POST", base, { name: "x" }), 400, "invalid_request", "skillVersionId");
-    await expectError(await json(member(), "POST", base, { name: "x", skillVersionId: "skv_nope" }), 404, "not_found", "skillVersionId");
+    await expectError(
+      await json(member(), "POST", base, { name: "prod", skillVersionId: v1.id }),
+      409,
+      "conflict",
+    );
+    await expectError(
+      await json(member(), "POST", base, { name: "latest", skillVersionId: v1.id }),
+      409,
+      "conflict",
+    );
+    await expectError(
+      await json(member(), "POST", base, { name: "Bad!", skillVersionId: v1.id }),
+      400,
+      "invalid_request",
+      "name",
+    );
+    await expectError(
+      await json(member(), "POST", base, { name: "x" }),
+      400,
+      "invalid_request",
+      "skillVersionId",
+    );
+    await expectError(
+      await json(member(), "POST", base, { name: "x", skillVersionId: "skv_nope" }),
+      404,
+      "not_found",
+      "skillVersionId",
+    );
     const moved = await json(member(), "PUT", `${base}/prod`, { skillVersionId: 2 });
     expect(await bodyOf(moved)).toMatchObject({ name: "prod", versionNumber: 2 });
     await expectError(await json(member(), "PUT", `${base}/latest`, { skillVersionId: 1 }), 409, "conflict");
     await expectError(await json(member(), "PUT", `${base}/none`, { skillVersionId: 1 }), 404, "not_found");
     await json(admin(), "DELETE", `/v1/skills/${skill.id}/versions/1`);
-    await expectError(await json(member(), "PUT", `${base}/prod`, { skillVersionId: 1 }), 409, "conflict", "skillVersionId");
+    await expectError(
+      await json(member(), "PUT", `${base}/prod`, { skillVersionId: 1 }),
+      409,
+      "conflict",
+      "skillVersionId",
+    );
     expect((await json(member(), "DELETE", `${base}/prod`)).status).toBe(403);
     await expectError(await json(admin(), "DELETE", `${base}/latest`), 409, "conflict");
     expect((await json(admin(), "DELETE", `${base}/prod`)).status).toBe(204);
@@ -370,8 +464,15 @@ describe("GET /v1/skills/resolve", () => {
       ref: "latest",
       label: "latest",
     });
-    expect(await bodyOf(await resolve("name=pdf-tools@prod"))).toMatchObject({ versionNumber: 1, label: "prod" });
-    expect(await bodyOf(await resolve("name=pdf-tools@prod&ref=2"))).toMatchObject({ versionNumber: 2, label: null, ref: "2" });
+    expect(await bodyOf(await resolve("name=pdf-tools@prod"))).toMatchObject({
+      versionNumber: 1,
+      label: "prod",
+    });
+    expect(await bodyOf(await resolve("name=pdf-tools@prod&ref=2"))).toMatchObject({
+      versionNumber: 2,
+      label: null,
+      ref: "2",
+    });
     // A label reaches a deactivated version; latest does not.
     await json(admin(), "DELETE", "/v1/skills/pdf-tools/versions/1");
     expect(await bodyOf(await resolve("name=pdf-tools@prod"))).toMatchObject({ versionNumber: 1 });
@@ -389,7 +490,12 @@ describe("GET /v1/skills/resolve", () => {
   it("prefers the null namespace, takes a single plugin skill, and is ambiguous between several", async () => {
     const skills = tenant.store.skills;
     const commit = (namespace: string, name: string) => {
-      const s = skills.create(tenant.organizationId, { name, namespace, description: "p", pluginId: "plg_1" });
+      const s = skills.create(tenant.organizationId, {
+        name,
+        namespace,
+        description: "p",
+        pluginId: "plg_1",
+      });
       const md = skillMd(name);
       const bytes = new TextEncoder().encode(md);
       skills.commitVersion(s.id, {
@@ -410,11 +516,18 @@ describe("GET /v1/skills/resolve", () => {
     });
     commit("one", "dup");
     commit("two", "dup");
-    await expectError(await json(viewer(), "GET", "/v1/skills/resolve?name=dup"), 409, "ambiguous_skill", "name");
+    await expectError(
+      await json(viewer(), "GET", "/v1/skills/resolve?name=dup"),
+      409,
+      "ambiguous_skill",
+      "name",
+    );
     expect(await bodyOf(await json(viewer(), "GET", "/v1/skills/resolve?name=two:dup"))).toMatchObject({
       qualifiedName: "two:dup",
     });
-    expect(await bodyOf(await json(viewer(), "GET", `/v1/skills/${encodeURIComponent("two:dup")}`))).toMatchObject({
+    expect(
+      await bodyOf(await json(viewer(), "GET", `/v1/skills/${encodeURIComponent("two:dup")}`)),
+    ).toMatchObject({
       pluginId: "plg_1",
     });
     await seed("dup");
@@ -445,7 +558,12 @@ describe("DELETE /v1/skills/{skill} and GET /v1/agents/{agentId}/skills", () => 
     expect(listing.status).toBe(200);
     const body = await bodyOf(listing);
     expect(body).toMatchObject({ agentVersionId: expect.stringMatching(/^agv_/), versionNumber: 1 });
-    const entries = body.skills as Array<{ binding: string; source: string; status: string; resolved: unknown }>;
+    const entries = body.skills as Array<{
+      binding: string;
+      source: string;
+      status: string;
+      resolved: unknown;
+    }>;
     expect(entries.map((e) => [e.binding, e.source, e.status])).toEqual([
       ["pdf-tools", "skills", "resolved"],
       ["notes@9", "skills", "ref_not_found"],
@@ -456,7 +574,11 @@ describe("DELETE /v1/skills/{skill} and GET /v1/agents/{agentId}/skills", () => 
     expect(entries[0]?.resolved).toMatchObject({ versionNumber: 2, qualifiedName: "pdf-tools" });
     expect(entries[1]?.resolved).toBeNull();
     expect((await json(viewer(), "GET", `/v1/agents/${agentId}/skills?version=1`)).status).toBe(200);
-    await expectError(await json(viewer(), "GET", `/v1/agents/${agentId}/skills?version=7`), 404, "not_found");
+    await expectError(
+      await json(viewer(), "GET", `/v1/agents/${agentId}/skills?version=7`),
+      404,
+      "not_found",
+    );
     await expectError(await json(stranger, "GET", `/v1/agents/${agentId}/skills`), 404, "not_found");
 
     expect((await json(member(), "DELETE", "/v1/skills/pdf-tools")).status).toBe(403);
