@@ -137,6 +137,13 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "skills",
+    title: "a skill imported from a file map, labelled, and resolved by name@label",
+    check(stdout) {
+      expect(stdout).toContain("created versioned production=v1 latest=v2");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

@@ -74,4 +74,5 @@ export {
   type ToolCallRecord,
   type ToolCallStatus,
 } from "./run-state.js";
+export * from "./skills/index.js";
 export { type ResolvedTool, resolveTools } from "./tools.js";

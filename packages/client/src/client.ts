@@ -218,6 +218,9 @@ export class GroundworkClient {
   // ---- agents ----
 
   readonly agents = {
+    /** `GET /v1/agents/{agentId}/skills`: every skill binding of a version (default latest) with its resolution. */
+    skills: (agentId: string, query?: { version?: string }) =>
+      this.request<T.AgentSkills>("GET", `/v1/agents/${enc(agentId)}/skills`, { query: { ...query } }),
     list: (page?: T.PageQuery) =>
       this.request<T.Page<T.JsonObject>>("GET", "/v1/agents", { query: { ...page } }),
     catalog: () => this.request<T.JsonObject>("GET", "/v1/agents/catalog"),
@@ -489,6 +492,60 @@ export class GroundworkClient {
         this.request<T.JsonObject>("PUT", `/v1/prompts/${enc(prompt)}/labels/${enc(name)}`, { json: body }),
       delete: (prompt: string, name: string) =>
         this.request<void>("DELETE", `/v1/prompts/${enc(prompt)}/labels/${enc(name)}`),
+    },
+  };
+
+  // ---- skills (PLATFORM.md §4); `skill` is a skill id or its qualified name ----
+
+  readonly skills = {
+    list: (query?: T.PageQuery & { namespace?: string; q?: string }) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/skills", { query: { ...query } }),
+    get: (skill: string) => this.request<T.JsonObject>("GET", `/v1/skills/${enc(skill)}`),
+    /** Imports a file map (JSON) or a zip (multipart `file`). */
+    import: (input: T.SkillImportInput) => {
+      if ("files" in input) {
+        return this.request<T.SkillImportResult>("POST", "/v1/skills/import", { json: input });
+      }
+      const form = new FormData();
+      form.set("file", input.zip, input.filename ?? "skill.zip");
+      if (input.changeDescription != null) form.set("changeDescription", input.changeDescription);
+      return this.request<T.SkillImportResult>("POST", "/v1/skills/import", { form });
+    },
+    resolve: (query: { name: string; ref?: string }) =>
+      this.request<T.ResolvedSkill>("GET", "/v1/skills/resolve", { query: { ...query } }),
+    delete: (skill: string) => this.request<void>("DELETE", `/v1/skills/${enc(skill)}`),
+    versions: {
+      list: (skill: string, page?: T.PageQuery) =>
+        this.request<T.Page<T.JsonObject>>("GET", `/v1/skills/${enc(skill)}/versions`, {
+          query: { ...page },
+        }),
+      latest: (skill: string) =>
+        this.request<T.JsonObject>("GET", `/v1/skills/${enc(skill)}/versions/latest`),
+      get: (skill: string, versionId: string | number) =>
+        this.request<T.JsonObject>("GET", `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}`),
+      /** A file's raw bytes (`path` relative to the package root). */
+      file: (skill: string, versionId: string | number, path: string) =>
+        this.request<RawBody>(
+          "GET",
+          `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}/files/${enc(path)}`,
+          { raw: true },
+        ),
+      activate: (skill: string, versionId: string | number) =>
+        this.request<T.JsonObject>(
+          "PUT",
+          `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}/activate`,
+        ),
+      deactivate: (skill: string, versionId: string | number) =>
+        this.request<void>("DELETE", `/v1/skills/${enc(skill)}/versions/${enc(String(versionId))}`),
+    },
+    labels: {
+      list: (skill: string) => this.request<T.JsonObject[]>("GET", `/v1/skills/${enc(skill)}/labels`),
+      create: (skill: string, body: { name: string; skillVersionId: string | number }) =>
+        this.request<T.JsonObject>("POST", `/v1/skills/${enc(skill)}/labels`, { json: body }),
+      move: (skill: string, name: string, body: { skillVersionId: string | number }) =>
+        this.request<T.JsonObject>("PUT", `/v1/skills/${enc(skill)}/labels/${enc(name)}`, { json: body }),
+      delete: (skill: string, name: string) =>
+        this.request<void>("DELETE", `/v1/skills/${enc(skill)}/labels/${enc(name)}`),
     },
   };
 }

@@ -309,3 +309,38 @@ export interface PromptTestBody extends PromptCompileBody {
   model?: string;
   config?: PromptConfig;
 }
+
+/** `POST /v1/skills/import`: a file map of UTF-8 texts, or a zip sent as the multipart `file`. */
+export type SkillImportInput =
+  | { files: Record<string, string>; changeDescription?: string | null }
+  | { zip: Blob; filename?: string; changeDescription?: string | null };
+
+export interface SkillImportResult {
+  result: "created" | "versioned" | "unchanged";
+  skill: JsonObject;
+  version: JsonObject;
+}
+
+export interface ResolvedSkill {
+  skillId: string;
+  qualifiedName: string;
+  namespace: string | null;
+  name: string;
+  description: string;
+  versionId: string;
+  versionNumber: number;
+  ref: string;
+  label: string | null;
+}
+
+export interface AgentSkills {
+  agentId: string;
+  agentVersionId: string;
+  versionNumber: number;
+  skills: Array<{
+    binding: string;
+    source: "skills" | "platform.skill";
+    status: "resolved" | "skill_not_found" | "ref_not_found" | "ambiguous_skill";
+    resolved: ResolvedSkill | null;
+  }>;
+}

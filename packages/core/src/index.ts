@@ -96,3 +96,4 @@ export {
   templateVariables,
 } from "./prompt-template.js";
 export { estimateTokens } from "./tokens.js";
+export { isZipSymlink, readZipDirectory, type ZipEntryInfo } from "./zip-directory.js";

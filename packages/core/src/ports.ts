@@ -219,6 +219,11 @@ export interface Allowance {
   ownProvidersRefusal(principal: Principal): string | null;
   /** Throws a 402 error (`usage_exhausted`) when the organization's included usage is used up. */
   checkUsage(principal: Principal): void | Promise<void>;
+  /**
+   * Throws a 402 error (`storage_exhausted`) when storing `addedBytes` more would take the
+   * organization past its plan's stored bytes. Absent: storage is not limited.
+   */
+  checkStorage?(organizationId: string, addedBytes: number): void;
 }
 
 export const UNLIMITED_ALLOWANCE: Allowance = {

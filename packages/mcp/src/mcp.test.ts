@@ -128,6 +128,15 @@ describe("streamable HTTP transport", () => {
       "svc_create_prompt_label",
       "svc_update_prompt_label",
       "svc_delete_prompt_label",
+      "svc_list_skills",
+      "svc_get_skill",
+      "svc_list_skill_versions",
+      "svc_get_skill_version",
+      "svc_list_skill_labels",
+      "svc_resolve_skill",
+      "svc_delete_skill",
+      "svc_import_skill",
+      "svc_list_agent_skills",
     ]) {
       expect(names).toContain(required);
     }
@@ -264,6 +273,52 @@ describe("streamable HTTP transport", () => {
       },
     );
     expect((await call("svc_read_my_memory_file", { path: "/memories/../x" })).isError).toBe(true);
+  });
+
+  it("imports, reads, resolves and deletes skills through the skill tools", async () => {
+    const skillMd = "---\nname: mcp-skill\ndescription: Made over MCP\n---\nBody\n";
+    const imported = await call("svc_import_skill", { files: { "SKILL.md": skillMd, "a.txt": "a" } });
+    expect(imported.structuredContent).toMatchObject({
+      result: "created",
+      skill: { qualifiedName: "mcp-skill" },
+    });
+    const again = await call("svc_import_skill", { files: { "SKILL.md": skillMd, "a.txt": "a" } });
+    expect(again.structuredContent).toMatchObject({ result: "unchanged" });
+    const { default: JSZip } = await import("jszip");
+    const zip = new JSZip();
+    zip.file("pkg/SKILL.md", skillMd);
+    zip.file("pkg/a.txt", "b");
+    const contentBase64 = Buffer.from(await zip.generateAsync({ type: "uint8array" })).toString("base64");
+    const zipped = await call("svc_import_skill", { zip: { filename: "pkg.zip", contentBase64 } });
+    expect(zipped.structuredContent).toMatchObject({ result: "versioned", version: { versionNumber: 2 } });
+    expect((await call("svc_list_skills", { q: "mcp" })).structuredContent).toMatchObject({
+      totalElements: 1,
+    });
+    expect((await call("svc_get_skill", { skill: "mcp-skill" })).structuredContent).toMatchObject({
+      latestVersionNumber: 2,
+    });
+    expect((await call("svc_list_skill_versions", { skill: "mcp-skill" })).structuredContent).toMatchObject({
+      totalElements: 2,
+    });
+    expect(
+      (await call("svc_get_skill_version", { skill: "mcp-skill", vid: "1" })).structuredContent,
+    ).toMatchObject({ versionNumber: 1, skillMd });
+    expect((await call("svc_list_skill_labels", { skill: "mcp-skill" })).structuredContent).toMatchObject({
+      items: [{ name: "latest", versionNumber: 2, system: true }],
+    });
+    expect((await call("svc_resolve_skill", { name: "mcp-skill@1" })).structuredContent).toMatchObject({
+      versionNumber: 1,
+      label: null,
+    });
+    const missing = await call("svc_resolve_skill", { name: "nope" });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent?.error).toMatchObject({ status: 404 });
+    const invalid = await call("svc_import_skill", { files: { "README.md": "x" } });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.structuredContent?.error).toMatchObject({ status: 400 });
+    expect((await call("svc_delete_skill", { skill: "mcp-skill" })).structuredContent).toEqual({ ok: true });
+    const agents = await call("svc_list_agent_skills", { agentId: "agt_missing" });
+    expect(agents.isError).toBe(true);
   });
 
   it("manages evaluator templates through the six evaluator tools", async () => {

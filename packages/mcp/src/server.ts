@@ -22,6 +22,7 @@ import { promptTools } from "./tools/prompts.js";
 import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
 import { scoreTools } from "./tools/scores.js";
+import { skillTools } from "./tools/skills.js";
 
 export interface McpServerOptions {
   baseUrl: string;
@@ -52,6 +53,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...evaluatorTools,
     ...datasetTools,
     ...promptTools,
+    ...skillTools,
     ...apiDocTools(docsDir),
   ];
 }

@@ -19,6 +19,7 @@ export type ToolGroup =
   | "Knowledge Bases"
   | "Files"
   | "Memory"
+  | "Skills"
   | "Conversations"
   | "Scores"
   | "Evaluators"

@@ -36,6 +36,7 @@ import { recordStreamedResponse } from "./responses/record-streamed-response.js"
 import { StoredResponseService } from "./responses/stored-response-service.js";
 import { ScoreService } from "./scores/score-service.js";
 import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
+import { SkillService } from "./skills/skill-service.js";
 
 export interface GroundworkOptions {
   store: Store;
@@ -104,6 +105,8 @@ export class Groundwork {
   readonly datasets: DatasetService;
   /** Prompts: text and chat templates, immutable versions, labels, resolve, compile and test calls. */
   readonly prompts: PromptService;
+  /** Skills: imported packages, versions with their files, labels, and agent skill-binding resolution. */
+  readonly skills: SkillService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -186,6 +189,9 @@ export class Groundwork {
     this.memory = new MemoryService(options.store);
     this.evaluators = new EvaluatorService(options.store, this.gateway);
     this.datasets = new DatasetService(options.store);
+    this.skills = new SkillService(options.store, {
+      ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
+    });
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));

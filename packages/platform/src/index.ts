@@ -228,4 +228,23 @@ export {
   type ScoreSubjectType,
   type SubjectLookup,
 } from "./scores/score-subjects.js";
+export {
+  SKILL_LABEL_NAME,
+  type SkillImportFilesBody,
+  skillImportFilesBody,
+  skillLabelCreateBody,
+  skillLabelMoveBody,
+} from "./skills/skill-bodies.js";
+export {
+  type AgentSkillResolution,
+  type AgentSkills,
+  type CommitPackageOptions,
+  type ResolvedSkill,
+  type SkillBindingResolution,
+  type SkillFile,
+  type SkillImportInput,
+  type SkillImportResult,
+  type SkillResolutionStatus,
+  SkillService,
+} from "./skills/skill-service.js";
 export { formatParam, validate } from "./validate.js";

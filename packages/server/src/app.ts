@@ -29,6 +29,7 @@ import { registerPendingAreas } from "./routes/not-implemented.js";
 import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 import { registerScoreRoutes } from "./routes/scores/index.js";
+import { registerSkillRoutes } from "./routes/skills/index.js";
 
 export type AppOptions = (
   | {
@@ -105,6 +106,7 @@ export function createApp(options: AppOptions): App {
   registerEvaluatorRoutes(app);
   registerDatasetRoutes(app);
   registerPromptRoutes(app);
+  registerSkillRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -91,6 +91,16 @@ export {
   ScoreStore,
   type ScoreValue,
 } from "./scores.js";
+export {
+  type SkillFileEntry,
+  type SkillLabelRecord,
+  type SkillRecord,
+  SkillStore,
+  type SkillVersionInput,
+  type SkillVersionRecord,
+  type SkillVersionRef,
+  type SkillVersionSource,
+} from "./skills.js";
 export { SqliteJobQueue } from "./sqlite-job-queue.js";
 export {
   type StoredResponseKind,

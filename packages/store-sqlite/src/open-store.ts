@@ -18,6 +18,7 @@ import { PromptStore } from "./prompts.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
 import { ScoreStore } from "./scores.js";
+import { SkillStore } from "./skills.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
 import { StoredResponseStore } from "./stored-responses.js";
 import { UsageRecordStore } from "./usage-records.js";
@@ -49,6 +50,8 @@ export interface Store {
   readonly datasets: DatasetStore;
   /** Prompts with their versions and labels (PLATFORM.md §7). */
   readonly prompts: PromptStore;
+  /** Skills with their versions, files and labels. */
+  readonly skills: SkillStore;
   close(): void;
 }
 
@@ -89,6 +92,7 @@ export function openStore(options: OpenStoreOptions): Store {
     evaluatorTemplates: new EvaluatorTemplateStore(db, clock, ids),
     datasets: new DatasetStore(db, clock, ids),
     prompts: new PromptStore(db, clock, ids),
+    skills: new SkillStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -3,8 +3,9 @@
  * refused before inflating (declared sizes, entry count, ratio) and while
  * inflating (actual bytes are counted, so lying headers do not help).
  */
+
+import { readZipDirectory } from "@groundwork/core";
 import { DocumentError } from "../document-error.js";
-import { readZipDirectory } from "../zip-directory.js";
 import type { ChildDocument, ParsedDocument, ParseOptions } from "./parse-context.js";
 
 /** jszip's internal streaming helper (public in its docs, missing from its typings). */

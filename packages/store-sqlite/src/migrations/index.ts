@@ -15,6 +15,7 @@ import { prompts } from "./010-prompts.js";
 import { datasets } from "./011-datasets.js";
 import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
+import { skills } from "./014-skills.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   scores,
   datasets,
   prompts,
+  skills,
 ];
