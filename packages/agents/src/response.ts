@@ -67,9 +67,14 @@ export interface RunEnvelope {
     judge: JudgeVerdict | null;
   }>;
   pendingApprovals: Array<
-    Omit<PendingApproval, "callId" | "judge"> & { callId: string; judge: JudgeVerdict | null } & PauseWindowFields
+    Omit<PendingApproval, "callId" | "judge"> & {
+      callId: string;
+      judge: JudgeVerdict | null;
+    } & PauseWindowFields
   >;
-  pendingToolCalls: Array<Omit<PendingToolCall, "judge"> & { judge: JudgeVerdict | null } & PauseWindowFields>;
+  pendingToolCalls: Array<
+    Omit<PendingToolCall, "judge"> & { judge: JudgeVerdict | null } & PauseWindowFields
+  >;
   pendingConnections: never[];
   pendingInputs: never[];
   next: string | null;
@@ -238,7 +243,11 @@ export function toAgentResponse(
         judge: approval.judge ?? null,
         ...window,
       })),
-      pendingToolCalls: state.pendingToolCalls.map((call) => ({ ...call, judge: call.judge ?? null, ...window })),
+      pendingToolCalls: state.pendingToolCalls.map((call) => ({
+        ...call,
+        judge: call.judge ?? null,
+        ...window,
+      })),
       pendingConnections: [],
       pendingInputs: [],
       next: nextHint(state),

@@ -21,7 +21,13 @@ import {
   invalidRequest,
 } from "@groundwork/core";
 import type { HitlPolicy } from "./definition.js";
-import { cutText, JUDGE_REASON_MAX_CHARS, type JudgeVerdict, latestUserMessage, type ToolJudge } from "./judge.js";
+import {
+  cutText,
+  JUDGE_REASON_MAX_CHARS,
+  type JudgeVerdict,
+  latestUserMessage,
+  type ToolJudge,
+} from "./judge.js";
 import { type ConversationMode, evaluatePolicy, type GateDecision, type Verdict } from "./policy.js";
 import type { Citation, PendingApproval, RunState, TodoItem, ToolCallRecord } from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
@@ -457,7 +463,11 @@ export class RunEngine {
         if (decision.class === "read") {
           // A4: a read tool behind `auto` runs without a judge call.
           verdict = run;
-          decision = { ...decision, verdict, reason: `${decision.reason}; read tools run without a judge call` };
+          decision = {
+            ...decision,
+            verdict,
+            reason: `${decision.reason}; read tools run without a judge call`,
+          };
         } else if (this.options.judge === undefined) {
           verdict = "PAUSE_APPROVAL";
           decision = { ...decision, verdict, reason: `${decision.reason}; no judge is configured` };

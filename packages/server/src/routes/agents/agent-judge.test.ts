@@ -216,7 +216,9 @@ describe("the auto-mode judge", () => {
       },
     ]);
     const listed = await bodyOf(await request("GET", `/v1/agents/${agentId}/approvals`));
-    expect(listed.content).toMatchObject([{ reason: "judge: the amount is far above what was asked", judge: judged }]);
+    expect(listed.content).toMatchObject([
+      { reason: "judge: the amount is far above what was asked", judge: judged },
+    ]);
     upstream.enqueue({ text: "Not refunded." });
     const done = await respond({
       model: "agent/refunds",
@@ -278,7 +280,9 @@ describe("the auto-mode judge", () => {
     await applyRefunds();
     upstream.enqueue({ toolCalls: [{ id: "r1", name: "refund", arguments: { order: 7 } }] });
     const paused = await respond({ model: "agent/refunds", input: "refund order 7" });
-    expect(paused.body.run.pendingApprovals).toMatchObject([{ judge: null, reason: "classes.write says approve" }]);
+    expect(paused.body.run.pendingApprovals).toMatchObject([
+      { judge: null, reason: "classes.write says approve" },
+    ]);
     expect(upstream.requests).toHaveLength(1);
   });
 
@@ -286,7 +290,10 @@ describe("the auto-mode judge", () => {
     app = build({ GROUNDWORK_JUDGE_MODEL: "gw-judge" });
     await applyRefunds();
     upstream.enqueue(
-      { toolCalls: [{ id: "n1", name: "notify", arguments: {} }], usage: { inputTokens: 1, outputTokens: 1 } },
+      {
+        toolCalls: [{ id: "n1", name: "notify", arguments: {} }],
+        usage: { inputTokens: 1, outputTokens: 1 },
+      },
       { ...verdict("approve", "ok"), usage: { inputTokens: 2, outputTokens: 1 } },
     );
     const first = await respond({ model: "agent/refunds", input: "notify me", mode: "auto" });
