@@ -244,7 +244,10 @@ describe("the auto-mode judge", () => {
     expect(paused.status).toBe(200);
     expect(paused.body.run.status).toBe("requires_approval");
     const approval = paused.body.run.pendingApprovals[0];
-    expect(approval?.reason).toMatch(/^judge: judge call failed: /);
+    expect(approval?.reason).toBe(
+      "judge: judge call failed: the built-in model service answered 500: 500 internal failure for key [redacted]",
+    );
+    expect(upstream.requests).toHaveLength(2);
     expect(approval?.judge).toMatchObject({ decision: "needs_human", model: "gw-chat-1" });
     expect(approval?.judge?.reason).toMatch(/^judge call failed: .*500/);
     expect(JSON.stringify(paused.body)).not.toContain(BUILTIN_KEY);
