@@ -22,6 +22,26 @@ export {
   MODEL_STRING_PATTERN,
   NON_CONFIGURABLE_TOOL_TYPES,
 } from "./definition-schema.js";
+export {
+  buildJudgeRequest,
+  cutText,
+  JUDGE_INSTRUCTIONS_MAX_CHARS,
+  JUDGE_REASON_MAX_CHARS,
+  JUDGE_RUBRIC,
+  JUDGE_SYSTEM_PROMPT,
+  type JudgeCall,
+  type JudgeDecision,
+  type JudgeInput,
+  type JudgeOutcome,
+  type JudgeVerdict,
+  judgeInputOf,
+  latestUserMessage,
+  type ModelJudgeOptions,
+  modelJudge,
+  parseJudgeAnswer,
+  type ToolJudge,
+  UNPARSABLE_JUDGE_ANSWER,
+} from "./judge.js";
 export * from "./memory/index.js";
 export {
   type ConversationMode,
@@ -59,7 +79,6 @@ export {
   type StartInput,
   type ToolCallInput,
   type ToolExecutor,
-  type ToolJudge,
   type ToolOutput,
   type ToolResult,
 } from "./run-engine.js";

@@ -4,6 +4,7 @@
  * `function_call` items (relayed calls the client runs) and `approval_request` items;
  * `run.status` says which pause it is.
  */
+import type { JudgeVerdict } from "./judge.js";
 import { PAUSE_TIMEOUT_MS } from "./run-engine.js";
 import type { Citation, PendingApproval, PendingToolCall, RunState, RunStatus } from "./run-state.js";
 
@@ -62,9 +63,18 @@ export interface RunEnvelope {
     arguments: string;
     status: string;
     output: string | null;
+    /** The `auto`-mode judge's verdict; null when no judge ran on the call. */
+    judge: JudgeVerdict | null;
   }>;
-  pendingApprovals: Array<Omit<PendingApproval, "callId"> & { callId: string } & PauseWindowFields>;
-  pendingToolCalls: Array<PendingToolCall & PauseWindowFields>;
+  pendingApprovals: Array<
+    Omit<PendingApproval, "callId" | "judge"> & {
+      callId: string;
+      judge: JudgeVerdict | null;
+    } & PauseWindowFields
+  >;
+  pendingToolCalls: Array<
+    Omit<PendingToolCall, "judge"> & { judge: JudgeVerdict | null } & PauseWindowFields
+  >;
   pendingConnections: never[];
   pendingInputs: never[];
   next: string | null;
@@ -226,9 +236,18 @@ export function toAgentResponse(
         arguments: call.arguments,
         status: call.status,
         output: call.output,
+        judge: call.judge ?? null,
       })),
-      pendingApprovals: state.pendingApprovals.map((approval) => ({ ...approval, ...window })),
-      pendingToolCalls: state.pendingToolCalls.map((call) => ({ ...call, ...window })),
+      pendingApprovals: state.pendingApprovals.map((approval) => ({
+        ...approval,
+        judge: approval.judge ?? null,
+        ...window,
+      })),
+      pendingToolCalls: state.pendingToolCalls.map((call) => ({
+        ...call,
+        judge: call.judge ?? null,
+        ...window,
+      })),
       pendingConnections: [],
       pendingInputs: [],
       next: nextHint(state),

@@ -21,7 +21,14 @@ import {
   invalidRequest,
 } from "@groundwork/core";
 import type { HitlPolicy } from "./definition.js";
-import { type ConversationMode, evaluatePolicy, type GateDecision } from "./policy.js";
+import {
+  cutText,
+  JUDGE_REASON_MAX_CHARS,
+  type JudgeVerdict,
+  latestUserMessage,
+  type ToolJudge,
+} from "./judge.js";
+import { type ConversationMode, evaluatePolicy, type GateDecision, type Verdict } from "./policy.js";
 import type { Citation, PendingApproval, RunState, TodoItem, ToolCallRecord } from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
 
@@ -50,15 +57,6 @@ export interface ToolExecutor {
 /** Persists run states; `save` is called at every checkpoint. */
 export interface RunStateStore {
   save(state: RunState): void | Promise<void>;
-}
-
-/** Decides JUDGE verdicts; without one, JUDGE pauses for a human. */
-export interface ToolJudge {
-  judge(call: {
-    tool: ResolvedTool;
-    arguments: string;
-    decision: GateDecision;
-  }): Promise<"allow" | "approve" | "block">;
 }
 
 export type RunEvent =
@@ -123,6 +121,10 @@ export interface RunEngineOptions {
   store: RunStateStore;
   clock: Clock;
   ids: IdGenerator;
+  /**
+   * Decides JUDGE verdicts of non-read tools (read tools run without a judge call, A4);
+   * without one, they pause for a human.
+   */
   judge?: ToolJudge;
   maxSteps?: number;
   pauseTimeoutMs?: number;
@@ -242,6 +244,7 @@ export class RunEngine {
       createdAt: now,
       updatedAt: now,
     };
+    delete state.judgeUsage;
     const timeoutNote = "No answer arrived within one hour of the pause: the request timed out";
     for (const pending of previous.pendingApprovals) {
       const decision = decisions.get(pending.id);
@@ -258,6 +261,7 @@ export class RunEngine {
         verdict: "PAUSE_APPROVAL",
         status: "queued",
         output: null,
+        ...(pending.judge === undefined ? {} : { judge: pending.judge }),
       };
       if (timedOut) {
         this.finish(state, record, "timed_out", `${timeoutNote} and the tool did not run.`);
@@ -282,6 +286,7 @@ export class RunEngine {
         verdict: "RELAY",
         status: "queued",
         output: null,
+        ...(pending.judge === undefined ? {} : { judge: pending.judge }),
       };
       if (timedOut || output === undefined) {
         this.finish(
@@ -452,19 +457,52 @@ export class RunEngine {
         remembered: context.remembered,
       });
       let verdict = decision.verdict;
+      let judged: JudgeVerdict | undefined;
       if (verdict === "JUDGE" && tool !== undefined) {
-        const judged = this.options.judge
-          ? await this.options.judge.judge({ tool, arguments: call.function.arguments, decision })
-          : "approve";
-        verdict =
-          judged === "allow"
-            ? tool.gate.runs === "server"
-              ? "EXECUTE"
-              : "RELAY"
-            : judged === "block"
-              ? "BLOCK"
-              : "PAUSE_APPROVAL";
-        decision = { ...decision, verdict, reason: `${decision.reason}; the judge said ${judged}` };
+        const run: Verdict = tool.gate.runs === "server" ? "EXECUTE" : "RELAY";
+        if (decision.class === "read") {
+          // A4: a read tool behind `auto` runs without a judge call.
+          verdict = run;
+          decision = {
+            ...decision,
+            verdict,
+            reason: `${decision.reason}; read tools run without a judge call`,
+          };
+        } else if (this.options.judge === undefined) {
+          verdict = "PAUSE_APPROVAL";
+          decision = { ...decision, verdict, reason: `${decision.reason}; no judge is configured` };
+        } else {
+          const outcome = await this.options.judge.judge({
+            tool,
+            arguments: call.function.arguments,
+            decision,
+            model: state.model,
+            mode: state.mode,
+            instructions: context.instructions,
+            latestUserMessage: latestUserMessage(state.messages),
+            ...(context.signal === undefined ? {} : { signal: context.signal }),
+          });
+          if (typeof outcome === "string") {
+            verdict = outcome === "allow" ? run : outcome === "block" ? "BLOCK" : "PAUSE_APPROVAL";
+            decision = { ...decision, verdict, reason: `${decision.reason}; the judge said ${outcome}` };
+          } else {
+            judged = {
+              decision: outcome.verdict.decision,
+              reason: cutText(outcome.verdict.reason, JUDGE_REASON_MAX_CHARS),
+              model: outcome.verdict.model,
+            };
+            if (outcome.usage !== undefined) addJudgeUsage(state, judged.model, outcome.usage);
+            verdict = judged.decision === "approve" ? run : "PAUSE_APPROVAL";
+            decision = {
+              ...decision,
+              verdict,
+              reason:
+                judged.decision === "approve"
+                  ? `judge: ${judged.reason}`
+                  : `judge: ${judged.reason === "" ? "no reason given" : judged.reason}`,
+            };
+          }
+        }
       }
       const record: ToolCallRecord = {
         callId: call.id,
@@ -473,6 +511,7 @@ export class RunEngine {
         verdict,
         status: "queued",
         output: null,
+        ...(judged === undefined ? {} : { judge: judged }),
       };
       switch (verdict) {
         case "EXECUTE":
@@ -483,6 +522,7 @@ export class RunEngine {
             tool: record.tool,
             callId: record.callId,
             arguments: record.arguments,
+            ...(judged === undefined ? {} : { judge: judged }),
           });
           break;
         case "PAUSE_APPROVAL":
@@ -509,6 +549,7 @@ export class RunEngine {
       policyClass: decision.class,
       reason: decision.reason,
       preview: null,
+      ...(record.judge === undefined ? {} : { judge: record.judge }),
     };
   }
 
@@ -537,6 +578,7 @@ export class RunEngine {
           tool: record.tool,
           callId: record.callId,
           arguments: record.arguments,
+          ...(record.judge === undefined ? {} : { judge: record.judge }),
         });
         return this.drainQueued(state, context);
       }
@@ -565,7 +607,23 @@ export class RunEngine {
   }
 }
 
-/** Accumulates a chat stream into one completion, reporting text as it arrives. */
+/** Adds a judge call's tokens to the response's usage and to its judge share (priced by judge model). */
+function addJudgeUsage(
+  state: RunState,
+  model: string,
+  usage: { inputTokens: number; outputTokens: number },
+): void {
+  state.usage.inputTokens += usage.inputTokens;
+  state.usage.outputTokens += usage.outputTokens;
+  state.judgeUsage ??= [];
+  const entry = state.judgeUsage.find((u) => u.model === model);
+  if (entry === undefined) state.judgeUsage.push({ model, ...usage });
+  else {
+    entry.inputTokens += usage.inputTokens;
+    entry.outputTokens += usage.outputTokens;
+  }
+}
+
 /**
  * Marks a run cancelled: calls not started are `interrupted`, pending approvals and relayed
  * calls are withdrawn (recorded `interrupted`), and the run ends `incomplete` with the reason
@@ -591,6 +649,7 @@ export function cancelRun(state: RunState): void {
       verdict: "PAUSE_APPROVAL",
       status: "interrupted",
       output: note,
+      ...(pending.judge === undefined ? {} : { judge: pending.judge }),
     });
   }
   for (const pending of state.pendingToolCalls) {
@@ -602,6 +661,7 @@ export function cancelRun(state: RunState): void {
       verdict: "RELAY",
       status: "interrupted",
       output: note,
+      ...(pending.judge === undefined ? {} : { judge: pending.judge }),
     });
   }
   state.pendingApprovals = [];
@@ -611,6 +671,7 @@ export function cancelRun(state: RunState): void {
   state.incompleteReason = "cancelled";
 }
 
+/** Accumulates a chat stream into one completion, reporting text as it arrives. */
 async function collectStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   onEvent: (event: RunEvent) => void,

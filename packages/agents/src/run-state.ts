@@ -1,6 +1,7 @@
 /** The persisted state of one agent response (a run step between two pauses). */
 import type { ChatMessage } from "@groundwork/core";
 import type { ToolClass } from "./definition.js";
+import type { JudgeVerdict } from "./judge.js";
 import type { ConversationMode, Verdict } from "./policy.js";
 
 export type RunStatus =
@@ -44,6 +45,8 @@ export interface ToolCallRecord {
   verdict: Verdict;
   status: ToolCallStatus;
   output: string | null;
+  /** The `auto`-mode judge's verdict on this call; absent when no judge ran. */
+  judge?: JudgeVerdict;
 }
 
 export interface PendingApproval {
@@ -55,12 +58,16 @@ export interface PendingApproval {
   reason: string;
   /** Set only for the built-in skills-apply tool, which this build does not offer. */
   preview: null;
+  /** The judge's `needs_human` verdict that sent this call to a human; absent when no judge ran. */
+  judge?: JudgeVerdict;
 }
 
 export interface PendingToolCall {
   tool: string;
   callId: string;
   arguments: string;
+  /** The judge's `approve` verdict that released this relayed call; absent when no judge ran. */
+  judge?: JudgeVerdict;
 }
 
 export interface RunState {
@@ -83,7 +90,10 @@ export interface RunState {
   pausedAt: number | null;
   text: string;
   citations: Citation[];
+  /** Every model call of this response, the judge's included. */
   usage: { inputTokens: number; outputTokens: number };
+  /** The judge calls' share of `usage`, per judge model (for pricing); absent when no judge ran. */
+  judgeUsage?: Array<{ model: string; inputTokens: number; outputTokens: number }>;
   steps: number;
   error: string | null;
   incompleteReason: string | null;

@@ -37,6 +37,11 @@ export interface GroundworkConfig {
     /** How long a paused run waits for answers; the spec's hour by default. */
     pauseTimeoutMs: number | null;
     maxSteps: number | null;
+    /**
+     * The model of the `auto`-mode judge (PLATFORM.md §6), as a model string the gateway
+     * routes; null: each run's answering model.
+     */
+    judgeModel: string | null;
   };
   /** Background jobs: a worker that died loses its job's lease after `leaseMs`; idle workers poll every `pollMs`. */
   workers: { leaseMs: number; pollMs: number };
@@ -44,7 +49,7 @@ export interface GroundworkConfig {
    * How error messages name a setting the caller can change. A library user reads
    * `allowPrivateNetwork`; the server replaces these with its environment variables.
    */
-  settingNames: { allowPrivateNetwork: string; visionModel: string; builtin: string };
+  settingNames: { allowPrivateNetwork: string; visionModel: string; builtin: string; judgeModel: string };
 }
 
 /** The groups merged field by field; every other field is taken whole. */
@@ -62,12 +67,13 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   chatPrices: {},
   conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes, tessdataDir: null },
   extraction: { settings: {} },
-  agents: { functionTimeoutMs: 30_000, pauseTimeoutMs: null, maxSteps: null },
+  agents: { functionTimeoutMs: 30_000, pauseTimeoutMs: null, maxSteps: null, judgeModel: null },
   workers: { leaseMs: 30_000, pollMs: 500 },
   settingNames: {
     allowPrivateNetwork: "the allowPrivateNetwork setting",
     visionModel: "the visionModel setting (with a built-in model service)",
     builtin: "the builtin setting (an OpenAI-compatible base URL and key)",
+    judgeModel: "the agents.judgeModel setting",
   },
 };
 

@@ -57,7 +57,10 @@ export interface GroundworkOptions {
   fetch?: typeof fetch;
   clock?: Clock;
   ids?: IdGenerator;
-  /** Decides JUDGE verdicts of agent tool calls; by default read tools run and others go to a human. */
+  /**
+   * Decides JUDGE verdicts of agent tool calls that are not read-class (read tools run without
+   * a judge call); by default the model judge of PLATFORM.md §6 (`config.agents.judgeModel`).
+   */
   judge?: ToolJudge;
   /** Reads knowledge-base uploads; by default the conversion engine in a worker thread. */
   documentParser?: DocumentParser;
@@ -178,6 +181,8 @@ export class Groundwork {
         functionTimeoutMs: config.agents.functionTimeoutMs,
         ...pauseClock,
         ...(config.agents.maxSteps === null ? {} : { maxSteps: config.agents.maxSteps }),
+        judgeModel: config.agents.judgeModel,
+        judgeModelSetting: config.settingNames.judgeModel,
         leaseMs: config.workers.leaseMs,
         pollMs: config.workers.pollMs,
         ...(options.ids === undefined ? {} : { ids: options.ids }),

@@ -12,4 +12,15 @@ describe("platformConfigFromEnv", () => {
       /GROUNDWORK_PAUSE_WINDOW_SECONDS/,
     );
   });
+
+  it("maps GROUNDWORK_JUDGE_MODEL to the auto-mode judge's model; unset or blank leaves the run's model", () => {
+    expect(platformConfigFromEnv({ GROUNDWORK_JUDGE_MODEL: "gw-judge" }).agents).toEqual({
+      judgeModel: "gw-judge",
+    });
+    expect(platformConfigFromEnv({ GROUNDWORK_JUDGE_MODEL: "  " }).agents).toBeUndefined();
+    expect(
+      platformConfigFromEnv({ GROUNDWORK_JUDGE_MODEL: "openai/gpt-x", GROUNDWORK_PAUSE_WINDOW_SECONDS: "2" })
+        .agents,
+    ).toEqual({ judgeModel: "openai/gpt-x", pauseTimeoutMs: 2000 });
+  });
 });

@@ -70,6 +70,14 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
  */
 export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GroundworkConfigInput {
   const baseUrl = env.GROUNDWORK_BUILTIN_BASE_URL || null;
+  const agents: NonNullable<GroundworkConfigInput["agents"]> = {};
+  if (env.GROUNDWORK_PAUSE_WINDOW_SECONDS) {
+    agents.pauseTimeoutMs =
+      parsePositiveInteger(env.GROUNDWORK_PAUSE_WINDOW_SECONDS, "GROUNDWORK_PAUSE_WINDOW_SECONDS") * 1000;
+  }
+  // The `auto`-mode judge's model (PLATFORM.md §6); unset or blank: each run's answering model.
+  const judgeModel = env.GROUNDWORK_JUDGE_MODEL?.trim();
+  if (judgeModel) agents.judgeModel = judgeModel;
   return {
     builtin: baseUrl === null ? null : { baseUrl, apiKey: env.GROUNDWORK_BUILTIN_API_KEY ?? "" },
     visionModel: env.GROUNDWORK_VLM_MODEL || null,
@@ -79,15 +87,7 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
       env.GROUNDWORK_BYOK_CONCURRENCY ?? "16",
       "GROUNDWORK_BYOK_CONCURRENCY",
     ),
-    ...(env.GROUNDWORK_PAUSE_WINDOW_SECONDS
-      ? {
-          agents: {
-            pauseTimeoutMs:
-              parsePositiveInteger(env.GROUNDWORK_PAUSE_WINDOW_SECONDS, "GROUNDWORK_PAUSE_WINDOW_SECONDS") *
-              1000,
-          },
-        }
-      : {}),
+    ...(Object.keys(agents).length === 0 ? {} : { agents }),
     settingNames: SERVER_SETTING_NAMES,
   };
 }
@@ -98,6 +98,7 @@ export const SERVER_SETTING_NAMES = {
   visionModel:
     "GROUNDWORK_VLM_MODEL, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, when starting the server",
   builtin: "GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY",
+  judgeModel: "GROUNDWORK_JUDGE_MODEL",
 } as const;
 
 /** Generated once into the data folder so restarts can still decrypt stored credentials. */

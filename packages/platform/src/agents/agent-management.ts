@@ -11,6 +11,7 @@ import {
   evaluatePolicy,
   type GateDecision,
   type HitlPolicy,
+  type JudgeVerdict,
   MODES,
   PAUSE_TIMEOUT_MS,
   PAUSED_STATUSES,
@@ -105,7 +106,9 @@ export interface PolicyQuery {
   installationId?: string | undefined;
 }
 
-export interface PendingApprovalListing extends PendingApproval {
+export interface PendingApprovalListing extends Omit<PendingApproval, "judge"> {
+  /** The judge's `needs_human` verdict that sent the call to a human; null when no judge ran. */
+  judge: JudgeVerdict | null;
   responseId: string;
   conversationId: string;
   /** The agent reference exactly as the run used it. */
@@ -404,6 +407,7 @@ export class AgentManagement {
       const expired = state.pausedAt !== null && now - state.pausedAt > window;
       return state.pendingApprovals.map((approval) => ({
         ...approval,
+        judge: approval.judge ?? null,
         responseId: state.id,
         conversationId: state.conversationId,
         agent: state.agentRef,

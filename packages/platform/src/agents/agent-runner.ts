@@ -20,6 +20,7 @@ import {
   canRemember,
   isAgentRef,
   MODES,
+  modelJudge,
   modelsOf,
   PAUSE_TIMEOUT_MS,
   PAUSED_STATUSES,
@@ -117,7 +118,12 @@ export type AgentResponsesBody = z.output<typeof agentResponsesBody>;
 export interface AgentRunnerOptions {
   clock?: Clock;
   ids?: IdGenerator;
+  /** Replaces the model judge of JUDGE verdicts (PLATFORM.md §6). */
   judge?: ToolJudge;
+  /** The model judge's model; null or absent: the run's answering model. */
+  judgeModel?: string | null;
+  /** How a failed call of the configured judge model names its setting. */
+  judgeModelSetting?: string;
   allowPrivateNetwork?: boolean;
   /** How a refused function endpoint names the setting that allows private networks. */
   allowPrivateNetworkSetting?: string;
@@ -137,7 +143,10 @@ interface PauseWindowPayload {
   principal: Principal;
 }
 
-/** The judge used for JUDGE verdicts: read tools are approved, anything else goes to a human. */
+/**
+ * A judge that asks no model: anything that reaches it (tools that are not read-class; read
+ * tools run without a judge call) goes to a human. The behaviour before the model judge.
+ */
 export const readOnlyJudge: ToolJudge = {
   judge: async ({ decision }) => (decision.class === "read" ? "allow" : "approve"),
 };
@@ -193,8 +202,9 @@ export class AgentRunner {
   }
 
   private engine(principal: Principal, organizationId: string): RunEngine {
+    const chat = gatewayChatModel(this.gateway, principal);
     return new RunEngine({
-      model: gatewayChatModel(this.gateway, principal),
+      model: chat,
       tools: new ServerToolExecutor(this.store, this.services, principal, {
         allowPrivateNetwork: this.options.allowPrivateNetwork ?? false,
         ...(this.options.allowPrivateNetworkSetting === undefined
@@ -212,7 +222,15 @@ export class AgentRunner {
       },
       clock: this.clock,
       ids: this.ids,
-      judge: this.options.judge ?? readOnlyJudge,
+      // The judge calls go through the gateway as the caller: metered like chat.
+      judge:
+        this.options.judge ??
+        modelJudge(chat, {
+          model: this.options.judgeModel ?? null,
+          ...(this.options.judgeModelSetting === undefined
+            ? {}
+            : { modelSetting: this.options.judgeModelSetting }),
+        }),
       ...(this.options.pauseTimeoutMs === undefined ? {} : { pauseTimeoutMs: this.options.pauseTimeoutMs }),
       ...(this.options.maxSteps === undefined ? {} : { maxSteps: this.options.maxSteps }),
     });

@@ -119,6 +119,7 @@ export async function openAgentStream(
               arguments: event.record.arguments,
               status: event.record.status,
               output: event.record.output,
+              judge: event.record.judge ?? null,
             },
           });
         }

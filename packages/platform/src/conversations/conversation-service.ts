@@ -183,10 +183,22 @@ export class ConversationService {
       inputTokens += state.usage.inputTokens;
       outputTokens += state.usage.outputTokens;
       toolCallCount += state.toolCalls.length;
-      // Run states keep no cached-token count, so a run is priced at the uncached input rate.
+      // Run states keep no cached-token count, so a run is priced at the uncached input rate;
+      // the judge calls' share of the usage at the judge's model.
+      let judgeInput = 0;
+      let judgeOutput = 0;
+      for (const judged of state.judgeUsage ?? []) {
+        judgeInput += judged.inputTokens;
+        judgeOutput += judged.outputTokens;
+        costEur += builtinCostEur(this.chatPrices, judged.model, {
+          promptTokens: judged.inputTokens,
+          completionTokens: judged.outputTokens,
+          cachedTokens: null,
+        });
+      }
       costEur += builtinCostEur(this.chatPrices, state.model, {
-        promptTokens: state.usage.inputTokens,
-        completionTokens: state.usage.outputTokens,
+        promptTokens: state.usage.inputTokens - judgeInput,
+        completionTokens: state.usage.outputTokens - judgeOutput,
         cachedTokens: null,
       });
     }

@@ -157,6 +157,8 @@ describe("a run without pauses", () => {
         arguments: JSON.stringify({ action: "add", text: "refund order 7" }),
         status: "completed",
         output: "1. [ ] refund order 7",
+        // No judge ran on this call (PLATFORM.md §6; decision J4).
+        judge: null,
       },
     ]);
     const toolMessage = messagesOf(1).find((m) => m.role === "tool");
@@ -398,6 +400,7 @@ describe("approvals", () => {
         arguments: '{"order":1}',
         expiresAt: expect.any(String),
         status: "pending",
+        judge: null,
       },
     ]);
     const done = await respond({
