@@ -17,6 +17,8 @@
  *    `approve` of a non-destructive tool into `auto` (a judge decides instead of a human).
  * 6. A tool approved with `remember` earlier in the conversation skips `approve`/`auto`
  *    unless it is destructive (`remember` is refused for destructive tools).
+ * 6b. A tool that always pauses (`platform_skills_apply`) is `approve` unless denied or
+ *    blocked (plan mode included), whatever the mode or memory says.
  * 7. Actions → verdicts: allow → EXECUTE (server-side tools) or RELAY (client tools),
  *    auto → JUDGE, approve → PAUSE_APPROVAL, block/deny → BLOCK. A tool the version does
  *    not have, or one this build cannot run, is FAIL.
@@ -40,6 +42,11 @@ export interface GateTool {
   /** The class built-in types carry without annotations. */
   builtinClass?: ToolClass | undefined;
   requiresConfirmation?: boolean | undefined;
+  /**
+   * Every call waits for a human (`platform_skills_apply`): `allow`, `auto`, the mode and
+   * `remember` never let it run alone; `deny` still hides it and `block` or plan mode block it.
+   */
+  alwaysPause?: boolean | undefined;
 }
 
 export interface GateInput {
@@ -173,6 +180,10 @@ export function evaluatePolicy(input: GateInput): GateDecision {
     matched.push("conversation_mode.plan=block");
     return decide("block", "conversation_mode.plan", "Plan mode runs only read tools");
   }
+  if (tool.alwaysPause === true && action !== "block") {
+    matched.push("alwaysPause=approve");
+    return decide("approve", "always_pause", `Every call of "${tool.name}" waits for a human`);
+  }
   if (mode === "auto" && action === "approve" && cls.value !== "destructive") {
     matched.push("conversation_mode.auto=auto");
     action = "auto";
@@ -206,6 +217,6 @@ function verdictOf(action: PolicyAction, tool: GateTool): Verdict {
 
 /** `remember` approves a tool for the rest of the conversation; never for destructive tools. */
 export function canRemember(input: Omit<GateInput, "mode" | "remembered" | "toolName">): boolean {
-  if (input.tool === undefined) return false;
+  if (input.tool === undefined || input.tool.alwaysPause === true) return false;
   return classOf({ ...input, toolName: input.tool.name }, input.tool).value !== "destructive";
 }

@@ -29,7 +29,15 @@ import {
   type ToolJudge,
 } from "./judge.js";
 import { type ConversationMode, evaluatePolicy, type GateDecision, type Verdict } from "./policy.js";
-import type { Citation, PendingApproval, RunState, TodoItem, ToolCallRecord } from "./run-state.js";
+import type {
+  Citation,
+  PendingApproval,
+  RunSkill,
+  RunState,
+  SkillsApplyPreview,
+  TodoItem,
+  ToolCallRecord,
+} from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
 
 export const PAUSE_TIMEOUT_MS = 60 * 60 * 1000;
@@ -47,11 +55,21 @@ export interface ToolCallInput {
   arguments: string;
   state: RunState;
   signal?: AbortSignal;
+  /** The approved preview of a `platform_skills_apply` call. */
+  preview?: SkillsApplyPreview;
 }
+
+/** What a tool shows the human before a pause: a preview, or a failure that ends the call at once. */
+export type ApprovalPreparation = { preview: SkillsApplyPreview } | { failure: string } | null;
 
 /** Runs server-side tools (file_search, platform.*, function endpoints). */
 export interface ToolExecutor {
   execute(call: ToolCallInput): Promise<ToolResult>;
+  /**
+   * Called before a call pauses for approval; a tool with a preview (`platform_skills_apply`)
+   * answers it, or a failure when there is nothing a human could approve. Null: no preview.
+   */
+  prepareApproval?(call: ToolCallInput): Promise<ApprovalPreparation>;
 }
 
 /** Persists run states; `save` is called at every checkpoint. */
@@ -91,6 +109,8 @@ export interface StartInput {
   previousResponseId: string | null;
   /** The conversation's to-do list so far. */
   todos?: TodoItem[];
+  /** The skills resolved for this response (PLATFORM.md §4.4). */
+  skills?: RunSkill[];
 }
 
 export interface ApprovalDecision {
@@ -113,6 +133,8 @@ export interface ContinueInput {
   /** A different `#model` switch for the continuation (the previous run's model otherwise). */
   model?: string;
   agentRef?: string;
+  /** The skills resolved again for the continuation (PLATFORM.md §4.4). */
+  skills?: RunSkill[];
 }
 
 export interface RunEngineOptions {
@@ -169,6 +191,7 @@ export class RunEngine {
       error: null,
       incompleteReason: null,
       ...(input.todos === undefined ? {} : { todos: structuredClone(input.todos) }),
+      ...(input.skills === undefined ? {} : { skills: structuredClone(input.skills) }),
       createdAt: now,
       updatedAt: now,
     };
@@ -245,6 +268,7 @@ export class RunEngine {
       updatedAt: now,
     };
     delete state.judgeUsage;
+    if (answers.skills !== undefined) state.skills = structuredClone(answers.skills);
     const timeoutNote = "No answer arrived within one hour of the pause: the request timed out";
     for (const pending of previous.pendingApprovals) {
       const decision = decisions.get(pending.id);
@@ -262,6 +286,7 @@ export class RunEngine {
         status: "queued",
         output: null,
         ...(pending.judge === undefined ? {} : { judge: pending.judge }),
+        ...(pending.preview == null ? {} : { preview: pending.preview }),
       };
       if (timedOut) {
         this.finish(state, record, "timed_out", `${timeoutNote} and the tool did not run.`);
@@ -525,9 +550,25 @@ export class RunEngine {
             ...(judged === undefined ? {} : { judge: judged }),
           });
           break;
-        case "PAUSE_APPROVAL":
-          state.pendingApprovals.push(this.approvalFor(record, decision));
+        case "PAUSE_APPROVAL": {
+          const prepared =
+            tool === undefined || this.options.tools.prepareApproval === undefined
+              ? null
+              : await this.options.tools.prepareApproval({
+                  tool,
+                  callId: record.callId,
+                  arguments: record.arguments,
+                  state,
+                  ...(context.signal === undefined ? {} : { signal: context.signal }),
+                });
+          if (prepared !== null && "failure" in prepared) {
+            this.finish(state, record, "failed", prepared.failure);
+            context.onEvent?.({ type: "tool_call", record });
+            break;
+          }
+          state.pendingApprovals.push(this.approvalFor(record, decision, prepared?.preview ?? null));
           break;
+        }
         case "BLOCK":
           this.finish(state, record, "blocked", `The policy blocked this tool call: ${decision.reason}.`);
           context.onEvent?.({ type: "tool_call", record });
@@ -540,7 +581,11 @@ export class RunEngine {
     }
   }
 
-  private approvalFor(record: ToolCallRecord, decision: GateDecision): PendingApproval {
+  private approvalFor(
+    record: ToolCallRecord,
+    decision: GateDecision,
+    preview: SkillsApplyPreview | null,
+  ): PendingApproval {
     return {
       id: this.options.ids("apr"),
       callId: record.callId,
@@ -548,7 +593,7 @@ export class RunEngine {
       arguments: record.arguments,
       policyClass: decision.class,
       reason: decision.reason,
-      preview: null,
+      preview,
       ...(record.judge === undefined ? {} : { judge: record.judge }),
     };
   }
@@ -592,6 +637,7 @@ export class RunEngine {
           arguments: record.arguments,
           state,
           ...(context.signal === undefined ? {} : { signal: context.signal }),
+          ...(record.preview === undefined ? {} : { preview: record.preview }),
         });
       } catch (error) {
         result = {

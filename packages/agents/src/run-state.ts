@@ -47,6 +47,8 @@ export interface ToolCallRecord {
   output: string | null;
   /** The `auto`-mode judge's verdict on this call; absent when no judge ran. */
   judge?: JudgeVerdict;
+  /** The approved `platform_skills_apply` preview this call carries out; absent otherwise. */
+  preview?: SkillsApplyPreview;
 }
 
 export interface PendingApproval {
@@ -56,10 +58,42 @@ export interface PendingApproval {
   arguments: string;
   policyClass: ToolClass | null;
   reason: string;
-  /** Set only for the built-in skills-apply tool, which this build does not offer. */
-  preview: null;
+  /** Set only for `platform_skills_apply`: the change a human approves (PLATFORM.md §6). */
+  preview: SkillsApplyPreview | null;
   /** The judge's `needs_human` verdict that sent this call to a human; absent when no judge ran. */
   judge?: JudgeVerdict;
+}
+
+/** One file change of a `platform_skills_apply` proposal. */
+export interface SkillsApplyChange {
+  path: string;
+  change: "added" | "modified" | "deleted";
+  /** Unified diff against the base version, at most 20 KiB, then truncated with a marker. */
+  diff: string;
+}
+
+/** What a `platform_skills_apply` approval shows: the version approval would create. */
+export interface SkillsApplyPreview {
+  /** The skill's qualified name (null namespace: its name). */
+  skill: string;
+  baseVersionId: string;
+  baseVersionNumber: number;
+  changes: SkillsApplyChange[];
+  /** Files of the version approval would create (`SKILL.md` included). */
+  fileCount: number;
+  /** Their total size in bytes. */
+  totalSize: number;
+}
+
+/** A skill binding resolved when the response started (PLATFORM.md §4.4), kept for the whole response. */
+export interface RunSkill {
+  skillId: string;
+  qualifiedName: string;
+  namespace: string | null;
+  name: string;
+  description: string;
+  versionId: string;
+  versionNumber: number;
 }
 
 export interface PendingToolCall {
@@ -99,6 +133,11 @@ export interface RunState {
   incompleteReason: string | null;
   /** Why the turn was cancelled, as the canceller gave it (PLATFORM.md §2.4); absent otherwise. */
   cancelReason?: string | null;
+  /**
+   * The skills resolved when this response started (PLATFORM.md §4.4); the skill tools read
+   * these versions for the rest of the response. Absent: none (or a run before skills).
+   */
+  skills?: RunSkill[];
   /** The `platform.todo` list; carried over between turns of a conversation. */
   todos?: TodoItem[];
   createdAt: number;

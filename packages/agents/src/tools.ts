@@ -15,6 +15,8 @@ export interface ResolvedTool {
   gate: GateTool;
   /** What the model sees; null when the tool is never offered. */
   chat: ChatTool | null;
+  /** The catalog the tool belongs to (PLATFORM.md §4.5); `definition` when absent. */
+  catalog?: string;
 }
 
 const BUILTIN: Record<string, { cls: ToolClass; description: string; parameters: Record<string, unknown> }> =

@@ -36,6 +36,7 @@ import { recordStreamedResponse } from "./responses/record-streamed-response.js"
 import { StoredResponseService } from "./responses/stored-response-service.js";
 import { ScoreService } from "./scores/score-service.js";
 import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
+import { SkillRunTools } from "./skills/skill-run-tools.js";
 import { SkillService } from "./skills/skill-service.js";
 
 export interface GroundworkOptions {
@@ -171,10 +172,18 @@ export class Groundwork {
       ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     };
+    this.skills = new SkillService(options.store, {
+      ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
+    });
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
-      { conversion: this.conversion, extraction: this.extraction, knowledge: this.knowledge },
+      {
+        conversion: this.conversion,
+        extraction: this.extraction,
+        knowledge: this.knowledge,
+        skillTools: new SkillRunTools(this.skills),
+      },
       {
         allowPrivateNetwork: config.allowPrivateNetwork,
         allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
@@ -194,9 +203,6 @@ export class Groundwork {
     this.memory = new MemoryService(options.store);
     this.evaluators = new EvaluatorService(options.store, this.gateway);
     this.datasets = new DatasetService(options.store);
-    this.skills = new SkillService(options.store, {
-      ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
-    });
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));

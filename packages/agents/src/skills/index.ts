@@ -36,3 +36,15 @@ export {
   skillPackageFromZip,
 } from "./skill-package.js";
 export { skillPathProblem } from "./skill-paths.js";
+export {
+  runTools,
+  SKILL_READ_MAX_BYTES,
+  SKILL_READ_TOOL_NAME,
+  SKILL_TOOL_NAME,
+  SKILLS_APPLY_DIFF_MAX_BYTES,
+  SKILLS_APPLY_TOOL_NAME,
+  skillIndex,
+  skillTools,
+  withSkillIndex,
+} from "./skill-tools.js";
+export { cutBytes, unifiedDiff } from "./unified-diff.js";

@@ -27,10 +27,14 @@ import {
   parseAgentRef,
   RunEngine,
   type RunEvent,
+  type RunSkill,
   type RunState,
+  runTools,
+  SKILLS_APPLY_TOOL_NAME,
   type ToolJudge,
   type ToolOutput,
   toAgentResponse,
+  withSkillIndex,
 } from "@groundwork/agents";
 import {
   type ChatMessage,
@@ -317,6 +321,12 @@ export class AgentRunner {
           });
           if (item.remember === true) {
             const pending = previousState.pendingApprovals.find((p) => p.id === item.approval_request_id);
+            if (pending?.tool === SKILLS_APPLY_TOOL_NAME) {
+              throw invalidRequest(
+                `remember is refused for ${SKILLS_APPLY_TOOL_NAME}: every change to a skill waits for a human`,
+                { param: `input[${index}].remember` },
+              );
+            }
             const tool = toolsOf(version).find((t) => t.name === pending?.tool);
             if (!canRemember({ tool: tool?.gate, policy: definitionOf(version).hitlPolicy })) {
               throw invalidRequest(
@@ -340,9 +350,12 @@ export class AgentRunner {
           options,
         );
       }
+      // Each continuation resolves the skill bindings again (PLATFORM.md §4.4).
+      const skills = this.resolveSkills(org, version);
       const prepared = engine.prepareContinuation(previousState, {
         decisions,
         outputs,
+        skills,
         ...(body.decideAll === undefined ? {} : { decideAll: body.decideAll }),
         // A mode set on the conversation meanwhile (PATCH) applies to the continuation too.
         mode: body.mode ?? conversation.mode,
@@ -367,7 +380,7 @@ export class AgentRunner {
         prepared.id,
         answered,
         previousState.messages.length,
-        () => engine.continue(prepared, this.contextFor(agent, version, updated, options)),
+        () => engine.continue(prepared, this.contextFor(agent, version, updated, options, skills)),
       );
     }
 
@@ -441,7 +454,8 @@ export class AgentRunner {
     if (input.length === 0)
       throw invalidRequest("input must contain at least one message", { param: "input" });
     const engine = this.engine(principal, org);
-    const context = this.contextFor(agent, version, updated, options);
+    const skills = this.resolveSkills(org, version);
+    const context = this.contextFor(agent, version, updated, options, skills);
     return this.runTurn(principal, conversation.id, null, [], history.length, () =>
       engine.start(
         {
@@ -453,6 +467,7 @@ export class AgentRunner {
           input,
           previousResponseId: previousState?.id ?? null,
           ...(todos === undefined ? {} : { todos }),
+          skills,
         },
         context,
       ),
@@ -522,15 +537,17 @@ export class AgentRunner {
     const conversation = this.store.agents.getConversation(org, state.conversationId);
     if (conversation === null) return;
     const engine = this.engine(principal, org);
+    const skills = this.resolveSkills(org, version);
     const prepared = engine.prepareContinuation(state, {
       decisions: [],
       outputs: [],
       mode: conversation.mode,
+      skills,
     });
     if (!this.claim(org, state.id, prepared)) return;
     const timedOut = state.pendingApprovals.map((p) => answeredItem(p.id, false, "timed_out"));
     await this.runTurn(principal, conversation.id, prepared.id, timedOut, state.messages.length, () =>
-      engine.continue(prepared, this.contextFor(agent, version, conversation, {})),
+      engine.continue(prepared, this.contextFor(agent, version, conversation, {}, skills)),
     );
   }
 
@@ -645,11 +662,17 @@ export class AgentRunner {
     }
     this.running.add(childId);
     try {
-      const context = this.contextFor(agent, version, conversation, options);
+      // A resumed response keeps the skills it resolved when it started.
+      const context = this.contextFor(agent, version, conversation, options, state.skills ?? []);
       return await engine.resume(state, context);
     } finally {
       this.running.delete(childId);
     }
+  }
+
+  /** The version's skill bindings resolved now; unresolved ones are left out (PLATFORM.md §4.4). */
+  private resolveSkills(organizationId: string, version: AgentVersionRecord): RunSkill[] {
+    return this.services.skillTools?.resolveForRun(organizationId, definitionOf(version)) ?? [];
   }
 
   private versionById(agent: AgentRecord, versionId: string): AgentVersionRecord {
@@ -715,13 +738,14 @@ export class AgentRunner {
     version: AgentVersionRecord,
     conversation: AgentConversationRecord,
     options: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void },
+    skills: readonly RunSkill[],
   ): AgentContext {
     const definition: AgentDefinition = definitionOf(version);
     return {
       agentId: agent.id,
       agentVersionId: version.id,
-      instructions: definition.instructions ?? null,
-      tools: toolsOf(version),
+      instructions: withSkillIndex(definition.instructions ?? null, skills),
+      tools: runTools(definition, skills),
       policy: definition.hitlPolicy,
       remembered: new Set(conversation.remembered),
       cancelled: () => this.cancelRequested.has(conversation.id),

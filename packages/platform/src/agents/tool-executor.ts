@@ -6,13 +6,21 @@
  * `function` tools (an HTTP POST to the endpoint, HMAC-signed with the tool's secret).
  */
 import { createHmac } from "node:crypto";
-import type { Citation, ToolCallInput, ToolDefinition, ToolExecutor, ToolResult } from "@groundwork/agents";
+import type {
+  ApprovalPreparation,
+  Citation,
+  ToolCallInput,
+  ToolDefinition,
+  ToolExecutor,
+  ToolResult,
+} from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
 import type { KnowledgeBaseRecord } from "@groundwork/kb";
 import type { Store } from "@groundwork/store-sqlite";
 import type { ConversionService } from "../conversion/conversion-service.js";
 import type { ExtractionService } from "../extraction/extraction-service.js";
 import type { KnowledgeService } from "../knowledge/knowledge-service.js";
+import type { SkillRunTools } from "../skills/skill-run-tools.js";
 import {
   DEFAULT_PRIVATE_NETWORK_SETTING,
   guardedFetch,
@@ -31,6 +39,8 @@ export interface ToolServices {
   conversion: ConversionService;
   extraction: ExtractionService;
   knowledge: KnowledgeService;
+  /** The skill tools (`platform_skill`, `platform_skill_read`, `platform_skills_apply`) and run-time resolution. */
+  skillTools?: SkillRunTools;
 }
 
 export interface ToolExecutorOptions {
@@ -97,6 +107,8 @@ export class ServerToolExecutor implements ToolExecutor {
 
   async execute(call: ToolCallInput): Promise<ToolResult> {
     const definition = call.tool.definition;
+    const skill = await this.services.skillTools?.execute(this.principal, call);
+    if (skill !== undefined && skill !== null) return skill;
     try {
       const args = parseArguments(call.arguments);
       switch (definition.type) {
@@ -131,6 +143,10 @@ export class ServerToolExecutor implements ToolExecutor {
         failed: true,
       };
     }
+  }
+
+  async prepareApproval(call: ToolCallInput): Promise<ApprovalPreparation> {
+    return (await this.services.skillTools?.prepareApproval(this.principal, call)) ?? null;
   }
 
   private async fileSearch(
