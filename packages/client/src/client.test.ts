@@ -48,6 +48,18 @@ describe("GroundworkClient", () => {
     expect(await client.schemas.delete(created.id as string)).toBeUndefined();
   });
 
+  it("lists an agent's tool catalogs", async () => {
+    const applied = await client.agents.apply({
+      name: "catalog-agent",
+      model: "gpt-4o-mini",
+      tools: [{ type: "platform.todo" }],
+    });
+    const agentId = (applied.agent as { id: string }).id;
+    const catalogs = await client.agents.toolCatalogs(agentId, { version: "1" });
+    expect(catalogs.catalogs.map((c) => c.catalog)).toEqual(["definition", "platform"]);
+    expect(catalogs.catalogs[0]?.tools[0]).toMatchObject({ name: "platform_todo", offered: true });
+  });
+
   it("records and lists scores", async () => {
     const conversation = await client.conversations.create();
     const score = await client.scores.record({

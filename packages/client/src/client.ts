@@ -221,6 +221,11 @@ export class GroundworkClient {
     /** `GET /v1/agents/{agentId}/skills`: every skill binding of a version (default latest) with its resolution. */
     skills: (agentId: string, query?: { version?: string }) =>
       this.request<T.AgentSkills>("GET", `/v1/agents/${enc(agentId)}/skills`, { query: { ...query } }),
+    /** `GET /v1/agents/{agentId}/tool-catalogs`: the tools a run of a version could see, by catalog. */
+    toolCatalogs: (agentId: string, query?: { version?: string }) =>
+      this.request<T.AgentToolCatalogs>("GET", `/v1/agents/${enc(agentId)}/tool-catalogs`, {
+        query: { ...query },
+      }),
     list: (page?: T.PageQuery) =>
       this.request<T.Page<T.JsonObject>>("GET", "/v1/agents", { query: { ...page } }),
     catalog: () => this.request<T.JsonObject>("GET", "/v1/agents/catalog"),

@@ -333,6 +333,24 @@ export interface ResolvedSkill {
   label: string | null;
 }
 
+export interface AgentCatalogTool {
+  name: string;
+  type: string;
+  description: string | null;
+  class: "read" | "write" | "destructive" | null;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  offered: boolean;
+  deferred: boolean;
+  reason: string | null;
+}
+
+export interface AgentToolCatalogs {
+  agentId: string;
+  agentVersionId: string;
+  catalogs: Array<{ catalog: string; tools: AgentCatalogTool[]; reason: string | null }>;
+}
+
 export interface AgentSkills {
   agentId: string;
   agentVersionId: string;

@@ -137,6 +137,7 @@ describe("streamable HTTP transport", () => {
       "svc_delete_skill",
       "svc_import_skill",
       "svc_list_agent_skills",
+      "svc_list_agent_tool_catalogs",
     ]) {
       expect(names).toContain(required);
     }
@@ -319,6 +320,8 @@ describe("streamable HTTP transport", () => {
     expect((await call("svc_delete_skill", { skill: "mcp-skill" })).structuredContent).toEqual({ ok: true });
     const agents = await call("svc_list_agent_skills", { agentId: "agt_missing" });
     expect(agents.isError).toBe(true);
+    const catalogsMissing = await call("svc_list_agent_tool_catalogs", { agentId: "agt_missing" });
+    expect(catalogsMissing.structuredContent?.error).toMatchObject({ status: 404 });
   });
 
   it("manages evaluator templates through the six evaluator tools", async () => {

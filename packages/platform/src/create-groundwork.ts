@@ -18,6 +18,7 @@ import type { DocumentParser } from "@groundwork/kb";
 import type { Store } from "@groundwork/store-sqlite";
 import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
+import { ToolCatalogService } from "./agents/tool-catalogs.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConversationService } from "./conversations/conversation-service.js";
@@ -111,6 +112,8 @@ export class Groundwork {
   readonly prompts: PromptService;
   /** Skills: imported packages, versions with their files, labels, and agent skill-binding resolution. */
   readonly skills: SkillService;
+  /** `GET /v1/agents/{agentId}/tool-catalogs` (PLATFORM.md §4.5). */
+  readonly toolCatalogs: ToolCatalogService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -175,6 +178,8 @@ export class Groundwork {
     this.skills = new SkillService(options.store, {
       ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
     });
+    const skillTools = new SkillRunTools(this.skills);
+    this.toolCatalogs = new ToolCatalogService(options.store, { skillTools });
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
@@ -182,7 +187,7 @@ export class Groundwork {
         conversion: this.conversion,
         extraction: this.extraction,
         knowledge: this.knowledge,
-        skillTools: new SkillRunTools(this.skills),
+        skillTools,
       },
       {
         allowPrivateNetwork: config.allowPrivateNetwork,

@@ -27,6 +27,17 @@ export {
   PAUSE_TIMEOUT_MS,
   readOnlyJudge,
 } from "./agents/agent-runner.js";
+export {
+  type AgentToolCatalogs,
+  type CatalogTool,
+  type CatalogToolReason,
+  type ProvidedCatalog,
+  TOOL_SEARCH_THRESHOLD,
+  type ToolCatalog,
+  type ToolCatalogOptions,
+  type ToolCatalogProvider,
+  ToolCatalogService,
+} from "./agents/tool-catalogs.js";
 export { AGENT_STREAM_EVENT_TYPES, type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 export { definitionOf, resolveVersion, toolsOf } from "./agents/resolve.js";
 export { checkEndpoint, SIGNATURE_HEADER, signBody, type ToolServices } from "./agents/tool-executor.js";
@@ -247,4 +258,5 @@ export {
   type SkillResolutionStatus,
   SkillService,
 } from "./skills/skill-service.js";
+export { SkillRunTools } from "./skills/skill-run-tools.js";
 export { formatParam, validate } from "./validate.js";

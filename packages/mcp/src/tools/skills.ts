@@ -135,4 +135,17 @@ export const skillTools = [
     },
     run: (client, { agentId, ...query }) => client.agents.skills(agentId, defined(query)),
   }),
+  defineTool({
+    name: "list_agent_tool_catalogs",
+    group: "Agents",
+    title: "List an agent's tool catalogs",
+    description:
+      "Lists the tools a run of an agent version could see, by catalog (definition, platform, connector:<label>), each with its class, whether it is offered (and why not) and whether it is deferred behind platform_tool_search.",
+    readOnly: true,
+    input: {
+      agentId: z.string().describe("agent id"),
+      version: z.string().optional().describe("version id, number or label (default latest)"),
+    },
+    run: (client, { agentId, ...query }) => client.agents.toolCatalogs(agentId, defined(query)),
+  }),
 ];

@@ -6,7 +6,9 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env.js";
 import { registerAgentManagementRoutes } from "./management-routes.js";
+import { registerToolCatalogRoutes } from "./tool-catalog-routes.js";
 
 export function registerAgentRoutes(app: Hono<AppEnv>): void {
   registerAgentManagementRoutes(app);
+  registerToolCatalogRoutes(app);
 }
