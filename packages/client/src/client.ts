@@ -351,6 +351,9 @@ export class GroundworkClient {
 
   readonly evaluators = {
     types: () => this.request<T.EvaluatorTypeInfo[]>("GET", "/v1/evaluators/types"),
+    /** `POST /v1/evaluators/evaluate`: cases, or outputs for dataset items (scores recorded on the items). */
+    evaluate: (body: T.EvaluationBody) =>
+      this.request<T.EvaluationReport>("POST", "/v1/evaluators/evaluate", { json: body }),
     templates: {
       list: (page?: T.PageQuery) =>
         this.request<T.Page<T.EvaluatorTemplate>>("GET", "/v1/evaluators/templates", { query: { ...page } }),

@@ -23,6 +23,7 @@ import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { DatasetService } from "./datasets/dataset-service.js";
+import { CaseEvaluations } from "./evaluators/case-evaluation.js";
 import { EvaluatorService } from "./evaluators/evaluator-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
@@ -104,6 +105,8 @@ export class Groundwork {
   readonly scores: ScoreService;
   /** Evaluator types, LLM-judge templates and scoring cases with them (PLATFORM.md §9). */
   readonly evaluators: EvaluatorService;
+  /** Cases, or an app's outputs for a dataset's items, scored with one evaluator (scores recorded on the items). */
+  readonly evaluations: CaseEvaluations;
   /** Datasets: items (single and batch adds), updates, deletes and frozen versions. */
   readonly datasets: DatasetService;
   /** Prompts: text and chat templates, immutable versions, labels, resolve, compile and test calls. */
@@ -200,6 +203,7 @@ export class Groundwork {
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
+    this.evaluations = new CaseEvaluations(this.evaluators, this.datasets, this.scores);
     this.prompts = new PromptService(options.store, this.gateway);
   }
 

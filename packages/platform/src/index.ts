@@ -74,6 +74,14 @@ export {
 } from "./datasets/dataset-bodies.js";
 export { type DatasetInUseCheck, DatasetService } from "./datasets/dataset-service.js";
 export {
+  CaseEvaluations,
+  type EvaluatedCase,
+  type EvaluationBody,
+  type EvaluationReport,
+  evaluationBody,
+  MAX_EVALUATION_CASES,
+} from "./evaluators/case-evaluation.js";
+export {
   type EvaluatorSpec,
   type EvaluatorTemplateCreateInput,
   type EvaluatorTemplateUpdateInput,
