@@ -14,6 +14,11 @@ export interface GroundworkConfig {
   visionModel: string | null;
   /** Lets user-supplied URLs (http sources, function tools) reach loopback, private and link-local addresses. */
   allowPrivateNetwork: boolean;
+  /**
+   * Origin of the chat app that connector pauses and questions point to (`next`, `answerUrl`);
+   * null renders paths only (the server passes its own origin by default).
+   */
+  chatUrl: string | null;
   /** Concurrent calls to an organization's own providers. */
   byokConcurrency: number;
   /** Built-in chat prices by model name, for metering; unpriced models cost nothing. */
@@ -58,6 +63,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   builtin: null,
   visionModel: null,
   allowPrivateNetwork: false,
+  chatUrl: null,
   byokConcurrency: 16,
   chatPrices: {},
   conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes, tessdataDir: null },
@@ -76,6 +82,7 @@ export function resolveConfig(input: GroundworkConfigInput = {}): GroundworkConf
     builtin: input.builtin === undefined ? DEFAULT_CONFIG.builtin : input.builtin,
     visionModel: input.visionModel === undefined ? DEFAULT_CONFIG.visionModel : input.visionModel,
     allowPrivateNetwork: input.allowPrivateNetwork ?? DEFAULT_CONFIG.allowPrivateNetwork,
+    chatUrl: input.chatUrl === undefined ? DEFAULT_CONFIG.chatUrl : input.chatUrl,
     byokConcurrency: input.byokConcurrency ?? DEFAULT_CONFIG.byokConcurrency,
     chatPrices: input.chatPrices ?? DEFAULT_CONFIG.chatPrices,
     conversion: { ...DEFAULT_CONFIG.conversion, ...input.conversion },

@@ -4,7 +4,7 @@
  * from its environment; an app builds it from a config object and calls the same
  * services the HTTP routes call.
  */
-import type { ToolJudge } from "@groundwork/agents";
+import { PAUSE_TIMEOUT_MS, type ToolJudge } from "@groundwork/agents";
 import {
   type Allowance,
   type Clock,
@@ -20,6 +20,7 @@ import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
+import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
@@ -57,6 +58,8 @@ export interface GroundworkOptions {
   documentParser?: DocumentParser;
   /** The transport of agent function tools (tests); by default one that refuses private addresses. */
   toolFetch?: typeof fetch;
+  /** The transport of connector (MCP) calls (tests); by default one that refuses private addresses. */
+  connectorFetch?: typeof fetch;
 }
 
 export class Groundwork {
@@ -86,6 +89,8 @@ export class Groundwork {
   readonly responses: StoredResponseService;
   /** Members' memory: each API key's own file tree under /memories, usage and erasure for Admins. */
   readonly memory: MemoryService;
+  /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
+  readonly connectors: ConnectorService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -147,6 +152,13 @@ export class Groundwork {
       ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     };
+    this.connectors = new ConnectorService(options.store, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      pauseTimeoutMs: config.agents.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS,
+      ...(options.connectorFetch === undefined ? {} : { fetch: options.connectorFetch }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
@@ -162,6 +174,8 @@ export class Groundwork {
         ...(options.ids === undefined ? {} : { ids: options.ids }),
         ...(options.judge === undefined ? {} : { judge: options.judge }),
         ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+        connectors: this.connectors,
+        chatUrl: (config.chatUrl ?? "").replace(/\/+$/, ""),
       },
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
@@ -181,6 +195,8 @@ export class Groundwork {
     this.conversion.startWorker();
     this.extraction.startWorker();
     this.knowledge.startWorker();
+    // Questions a previous process left open lost their calls: answered `cancel` now.
+    this.connectors.cancelOrphanedInputs();
     this.agents.startWorker();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();

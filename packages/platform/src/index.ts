@@ -134,3 +134,14 @@ export {
   StoredResponseService,
 } from "./responses/stored-response-service.js";
 export { formatParam, validate } from "./validate.js";
+export {
+  allowanceBody,
+  type ConnectionView,
+  type ConnectorCatalog,
+  ConnectorService,
+  connectionBody,
+  createConnectorBody,
+  inputAnswerBody,
+  prefixedToolName,
+  updateConnectorBody,
+} from "./connectors/connector-service.js";

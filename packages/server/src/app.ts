@@ -15,6 +15,7 @@ import { requestBodyLimit } from "./http/node-request.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
+import { registerConnectorRoutes } from "./routes/connectors/index.js";
 import { registerConversationRoutes } from "./routes/conversations/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
 import { registerExtractRoutes } from "./routes/extract/index.js";
@@ -97,6 +98,7 @@ export function createApp(options: AppOptions): App {
   registerMemoryRoutes(app);
   registerConversationRoutes(app);
   registerStoredResponseRoutes(app);
+  registerConnectorRoutes(app);
   registerPendingAreas(app);
   return app;
 }

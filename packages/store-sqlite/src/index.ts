@@ -22,6 +22,20 @@ export {
   ConversionTaskStore,
   type FinishTask,
 } from "./conversion-tasks.js";
+export {
+  type AllowanceRecord,
+  type CachedTool,
+  type ConnectionRow,
+  type ConnectorAuthKind,
+  type ConnectorChanges,
+  type ConnectorRecord,
+  ConnectorStore,
+  type InputMode,
+  type InputRequestRecord,
+  type InputRequestStatus,
+  type NewConnector,
+  type NewInputRequest,
+} from "./connectors.js";
 export { CredentialCipher } from "./credential-cipher.js";
 export { type Database, openDatabase } from "./database.js";
 export {

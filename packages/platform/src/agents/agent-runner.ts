@@ -57,6 +57,7 @@ import {
   itemsOfResponse,
   type NewItem,
 } from "../conversations/conversation-items.js";
+import type { ConnectorService } from "../connectors/connector-service.js";
 import { gatewayChatModel } from "../extraction/gateway-chat-model.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { validate } from "../validate.js";
@@ -127,6 +128,10 @@ export interface AgentRunnerOptions {
   maxSteps?: number;
   leaseMs?: number;
   pollMs?: number;
+  /** Connectors (PLATFORM.md §5.3): pre-flight, their tools and questions; none: runs use no connectors. */
+  connectors?: ConnectorService;
+  /** Origin of the chat app connector pauses point to; "" renders paths only. */
+  chatUrl?: string;
 }
 
 /** The durable job that closes a pause window nobody answered (PLATFORM.md §6). */
@@ -193,9 +198,7 @@ export class AgentRunner {
   }
 
   private engine(principal: Principal, organizationId: string): RunEngine {
-    return new RunEngine({
-      model: gatewayChatModel(this.gateway, principal),
-      tools: new ServerToolExecutor(this.store, this.services, principal, {
+    const serverTools = new ServerToolExecutor(this.store, this.services, principal, {
         allowPrivateNetwork: this.options.allowPrivateNetwork ?? false,
         ...(this.options.allowPrivateNetworkSetting === undefined
           ? {}
@@ -203,7 +206,16 @@ export class AgentRunner {
         functionTimeoutMs: this.options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
         ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
         now: () => this.clock.now(),
-      }),
+      });
+    const connectors = this.options.connectors;
+    return new RunEngine({
+      model: gatewayChatModel(this.gateway, principal),
+      tools: {
+        execute: (call) =>
+          call.tool.connector !== undefined && connectors !== undefined
+            ? connectors.execute(principal, call)
+            : serverTools.execute(call),
+      },
       store: {
         save: (state) => {
           this.saveState(organizationId, state);
@@ -270,6 +282,12 @@ export class AgentRunner {
         throw conflict(
           `The pause of response ${previous.id} expired ${Math.round(this.pauseTimeoutMs / 1000)} s after it began; its approvals and tool calls were recorded as timed out`,
           { param: "previous_response_id", code: "pause_expired" },
+        );
+      }
+      if (this.options.connectors?.hasOpenInputs(org, previousState) === true) {
+        throw conflict(
+          `Response ${previous.id} waits for answers to connector questions; answer them first (run.pendingInputs)`,
+          { param: "previous_response_id", code: "inputs_pending" },
         );
       }
       const version = this.versionById(agent, previousState.agentVersionId);
@@ -349,7 +367,7 @@ export class AgentRunner {
         prepared.id,
         answered,
         previousState.messages.length,
-        () => engine.continue(prepared, this.contextFor(agent, version, updated, options)),
+        () => engine.continue(prepared, this.contextFor(principal, agent, version, updated, options)),
       );
     }
 
@@ -423,7 +441,7 @@ export class AgentRunner {
     if (input.length === 0)
       throw invalidRequest("input must contain at least one message", { param: "input" });
     const engine = this.engine(principal, org);
-    const context = this.contextFor(agent, version, updated, options);
+    const context = this.contextFor(principal, agent, version, updated, options);
     return this.runTurn(principal, conversation.id, null, [], history.length, () =>
       engine.start(
         {
@@ -504,6 +522,8 @@ export class AgentRunner {
     const conversation = this.store.agents.getConversation(org, state.conversationId);
     if (conversation === null) return;
     const engine = this.engine(principal, org);
+    // Questions nobody answered are answered `cancel`; their held calls end as the connector decides.
+    this.options.connectors?.expireInputs(org, state);
     const prepared = engine.prepareContinuation(state, {
       decisions: [],
       outputs: [],
@@ -512,7 +532,10 @@ export class AgentRunner {
     if (!this.claim(org, state.id, prepared)) return;
     const timedOut = state.pendingApprovals.map((p) => answeredItem(p.id, false, "timed_out"));
     await this.runTurn(principal, conversation.id, prepared.id, timedOut, state.messages.length, () =>
-      engine.continue(prepared, this.contextFor(agent, version, conversation, {})),
+      engine.continue(
+        prepared,
+        this.contextFor(principal, agent, version, conversation, {}, { skipMissingConnectors: true }),
+      ),
     );
   }
 
@@ -547,7 +570,11 @@ export class AgentRunner {
    */
   /** The state as a response object, its pending items placed in this runner's pause window. */
   render(state: RunState): AgentResponseObject {
-    return toAgentResponse(state, { pauseWindowMs: this.pauseTimeoutMs, now: this.clock.now() });
+    return toAgentResponse(state, {
+      pauseWindowMs: this.pauseTimeoutMs,
+      now: this.clock.now(),
+      chatUrl: this.options.chatUrl ?? "",
+    });
   }
 
   async cancelTurn(
@@ -627,7 +654,7 @@ export class AgentRunner {
     }
     this.running.add(childId);
     try {
-      const context = this.contextFor(agent, version, conversation, options);
+      const context = this.contextFor(principal, agent, version, conversation, options);
       return await engine.resume(state, context);
     } finally {
       this.running.delete(childId);
@@ -693,13 +720,24 @@ export class AgentRunner {
   }
 
   private contextFor(
+    principal: Principal,
     agent: AgentRecord,
     version: AgentVersionRecord,
     conversation: AgentConversationRecord,
     options: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void },
+    connectorOptions: { skipMissingConnectors?: boolean } = {},
   ): AgentContext {
     const definition: AgentDefinition = definitionOf(version);
+    const connectors = this.options.connectors;
     return {
+      ...(connectors === undefined
+        ? {}
+        : {
+            connectors: () =>
+              connectors.prepareRun(principal, agent.id, {
+                skipMissing: connectorOptions.skipMissingConnectors === true,
+              }),
+          }),
       agentId: agent.id,
       agentVersionId: version.id,
       instructions: definition.instructions ?? null,

@@ -15,8 +15,8 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
     area: "Skills",
   },
   {
-    paths: ["/v1/plugins", "/v1/plugins/*", "/v1/connectors", "/v1/connectors/*"],
-    area: "Plugins and connectors",
+    paths: ["/v1/plugins", "/v1/plugins/*"],
+    area: "Plugins",
   },
   { paths: ["/v1/prompts", "/v1/prompts/*"], area: "Prompts" },
   { paths: ["/v1/datasets", "/v1/datasets/*"], area: "Datasets" },
