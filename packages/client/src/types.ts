@@ -131,3 +131,22 @@ export interface ErasedMemory {
   deletedFiles: number;
   freedBytes: number;
 }
+
+/** `POST /v1/connectors` (Admin). */
+export interface ConnectorCreate {
+  serverLabel: string;
+  url: string;
+  authKind?: "none" | "bearer" | "oauth";
+  description?: string | null;
+  agentIds?: string[] | null;
+  enabled?: boolean;
+}
+
+/** `PATCH /v1/connectors/{connectorId}` (Admin). */
+export type ConnectorUpdate = Partial<Omit<ConnectorCreate, "serverLabel">>;
+
+/** `POST /v1/connector-inputs/{inputRequestId}/answer`. */
+export interface ConnectorInputAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: JsonObject;
+}
