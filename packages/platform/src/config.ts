@@ -39,6 +39,8 @@ export interface GroundworkConfig {
   };
   agents: {
     functionTimeoutMs: number;
+    /** A connector (MCP) tool call, not counting time spent waiting for an answer to its question (PLATFORM.md §5.3: 60 s). */
+    connectorCallTimeoutMs: number;
     /** How long a paused run waits for answers; the spec's hour by default. */
     pauseTimeoutMs: number | null;
     maxSteps: number | null;
@@ -68,7 +70,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   chatPrices: {},
   conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes, tessdataDir: null },
   extraction: { settings: {} },
-  agents: { functionTimeoutMs: 30_000, pauseTimeoutMs: null, maxSteps: null },
+  agents: { functionTimeoutMs: 30_000, connectorCallTimeoutMs: 60_000, pauseTimeoutMs: null, maxSteps: null },
   workers: { leaseMs: 30_000, pollMs: 500 },
   settingNames: {
     allowPrivateNetwork: "the allowPrivateNetwork setting",

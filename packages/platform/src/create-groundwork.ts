@@ -156,6 +156,7 @@ export class Groundwork {
       allowPrivateNetwork: config.allowPrivateNetwork,
       allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
       pauseTimeoutMs: config.agents.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS,
+      callTimeoutMs: config.agents.connectorCallTimeoutMs,
       ...(options.connectorFetch === undefined ? {} : { fetch: options.connectorFetch }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     });

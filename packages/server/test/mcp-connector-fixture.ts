@@ -1,7 +1,7 @@
 /**
  * A real MCP server for connector tests: the SDK's `McpServer` over a stateful
  * `StreamableHTTPServerTransport` on a loopback port. Tools: `echo` (read-only),
- * `whoami` (answers the bearer token it received), `delete_all` (destructive),
+ * `whoami` (says whether a bearer token came), `sleep`, `delete_all` (destructive),
  * `ask` (asks the client a form question and answers with the reply), and one
  * whose prefixed name is too long to offer. With `token`
  * set, requests without `Authorization: Bearer <token>` get 401.
@@ -41,6 +41,14 @@ function buildServer(): McpServer {
     async (extra) => ({
       content: [{ type: "text", text: `token seen: ${extra.requestInfo?.headers.authorization ? "yes" : "no"}` }],
     }),
+  );
+  server.registerTool(
+    "sleep",
+    { description: "Wait ms milliseconds", inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } },
+    async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { content: [{ type: "text", text: "slept" }] };
+    },
   );
   server.registerTool(
     "delete_all",

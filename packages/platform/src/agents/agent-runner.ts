@@ -523,7 +523,7 @@ export class AgentRunner {
     if (conversation === null) return;
     const engine = this.engine(principal, org);
     // Questions nobody answered are answered `cancel`; their held calls end as the connector decides.
-    this.options.connectors?.expireInputs(org, state);
+    this.options.connectors?.closeInputs(org, state, "expired");
     const prepared = engine.prepareContinuation(state, {
       decisions: [],
       outputs: [],
@@ -608,6 +608,7 @@ export class AgentRunner {
       return { responseId: state.id, previousStatus };
     }
     // Paused, or a run a crash left `in_progress`: closed now, never continued afterwards.
+    this.options.connectors?.closeInputs(org, state, "cancelled");
     cancelRun(state);
     state.cancelReason = reason;
     state.updatedAt = this.clock.now();

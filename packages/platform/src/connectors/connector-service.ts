@@ -562,13 +562,18 @@ export class ConnectorService {
     );
   }
 
-  /** The pause window closed: the response's open questions are answered `cancel` (status `expired`). */
-  expireInputs(organizationId: string, state: RunState): void {
+  /**
+   * The response's open questions are answered `cancel`: status `expired` when the pause
+   * window closed, `cancelled` when the turn was cancelled. Their held calls end as the
+   * connector decides; a cancelled turn's calls are not waited for.
+   */
+  closeInputs(organizationId: string, state: RunState, status: "expired" | "cancelled" = "expired"): void {
     for (const pending of state.pendingInputs ?? []) {
       const input = this.store.connectors.getInput(organizationId, pending.inputRequestId);
       if (input?.status !== "open") continue;
-      this.store.connectors.closeInput(input.id, "expired", { action: "cancel", content: null });
+      this.store.connectors.closeInput(input.id, status, { action: "cancel", content: null });
       this.deliver(input.id, { action: "cancel" });
+      if (status === "cancelled") this.held.delete(`${organizationId}:${pending.callId}`);
     }
   }
 

@@ -30,13 +30,14 @@ afterAll(async () => {
   await mcp.close();
 });
 
-function build(allowPrivateNetwork = true): App {
+function build(allowPrivateNetwork = true, agents: Record<string, number> = {}): App {
   groundwork = createGroundwork({
     store: tenant.store,
     config: {
       builtin: { baseUrl: upstream.url, apiKey: "k" },
       allowPrivateNetwork,
       chatUrl: "https://chat.example",
+      agents,
     },
     fetch: createFastFetch(),
   });
@@ -270,7 +271,7 @@ describe("agent runs", () => {
     const offered = (upstream.requests[0]?.body as { tools: Array<{ function: { name: string } }> }).tools.map(
       (t) => t.function.name,
     );
-    expect(offered).toEqual(["files__echo", "files__whoami", "files__delete_all", "files__ask"]);
+    expect(offered).toEqual(["files__echo", "files__whoami", "files__sleep", "files__delete_all", "files__ask"]);
     expect(mcp.authorizations).toContain(`Bearer ${TOKEN}`);
     expect(third.text).not.toContain(TOKEN);
     // The first message the model saw is the original user input.
@@ -372,8 +373,103 @@ describe("agent runs", () => {
     expect(catalog?.tools.map((t) => t.prefixedName)).toEqual([
       "files__echo",
       "files__whoami",
+      "files__sleep",
       "files__delete_all",
       "files__ask",
     ]);
   });
 });
+
+describe("pause window, restart, cancel and timeouts", () => {
+  async function ready(agents: Record<string, number> = {}) {
+    app = build(true, agents);
+    const agentId = await agent();
+    const created = await connector({ authKind: "bearer", agentIds: [agentId] });
+    await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.member);
+    await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, {}, tenant.keys.member);
+    return { agentId, created };
+  }
+
+  async function asked() {
+    upstream.enqueue({ toolCalls: [{ id: "c1", name: "files__ask", arguments: {} }] });
+    const paused = await respond({ model: "agent/helper", input: "ask me" });
+    expect(paused.body.run.pendingInputs).toHaveLength(1);
+    return { paused, inputId: paused.body.run.pendingInputs[0].inputRequestId as string };
+  }
+
+  it("an unanswered question is answered cancel when the window closes; the run goes on; late answers are 409", async () => {
+    await ready({ pauseTimeoutMs: 200 });
+    const { paused, inputId } = await asked();
+    expect(paused.body.run.pendingInputs[0].expiresAt).toMatch(/Z$/);
+    await new Promise((resolve) => setTimeout(resolve, 260));
+    upstream.enqueue({ text: "gave up" });
+    expect(await groundwork.agents.drainWorker()).toBe(1);
+    const input = await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member);
+    expect(input.body).toMatchObject({ status: "expired" });
+    const late = await call("POST", `/v1/connector-inputs/${inputId}/answer`, { action: "decline" }, tenant.keys.member);
+    expect(late.status).toBe(409);
+    const conversation = paused.body.run.conversationId;
+    const items = await call("GET", `/v1/conversations/${conversation}/items?order=asc`, undefined, tenant.keys.member);
+    const outputs = (items.body.content as Array<{ type: string; output?: string; data?: { output?: string } }>)
+      .filter((i) => i.type === "function_call_output")
+      .map((i) => JSON.stringify(i));
+    expect(outputs.join()).toContain("no answer (cancel)");
+  });
+
+  it("a restart answers open questions cancel; the continuation reports the call lost", async () => {
+    await ready();
+    const { paused, inputId } = await asked();
+    // A new platform over the same store: the held call is gone.
+    app = build(true);
+    groundwork.start();
+    try {
+      expect((await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member)).body.status).toBe(
+        "cancelled",
+      );
+      upstream.enqueue({ text: "sorry" });
+      const done = await respond({ model: "agent/helper", previous_response_id: paused.body.id });
+      expect(done.body.run.status).toBe("completed");
+      expect(done.body.run.toolCalls[0]).toMatchObject({ callId: "c1", status: "failed" });
+      expect(done.body.run.toolCalls[0].output).toMatch(/lost/);
+    } finally {
+      await groundwork.close();
+    }
+  });
+
+  it("cancelling a turn that waits for an answer closes its questions", async () => {
+    await ready();
+    const { paused, inputId } = await asked();
+    const cancelled = await call(
+      "POST",
+      `/v1/conversations/${paused.body.run.conversationId}/cancel`,
+      {},
+      tenant.keys.member,
+    );
+    expect(cancelled.status).toBe(200);
+    expect((await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member)).body.status).toBe(
+      "cancelled",
+    );
+  });
+
+  it("a connector pause nobody resolves continues at the window's end without that connector's tools", async () => {
+    app = build(true, { pauseTimeoutMs: 200 });
+    const agentId = await agent();
+    await connector({ authKind: "bearer", agentIds: [agentId] });
+    const paused = await respond({ model: "agent/helper", input: "hi" });
+    expect(paused.body.run.pendingConnections[0].reason).toBe("connect");
+    await new Promise((resolve) => setTimeout(resolve, 260));
+    upstream.enqueue({ text: "answered without the connector" });
+    expect(await groundwork.agents.drainWorker()).toBe(1);
+    expect(upstream.requests).toHaveLength(1);
+    expect((upstream.requests[0]?.body as { tools?: unknown }).tools).toBeUndefined();
+  });
+
+  it("a call slower than the call timeout fails", async () => {
+    await ready({ connectorCallTimeoutMs: 300 });
+    upstream.enqueue({ toolCalls: [{ id: "c1", name: "files__sleep", arguments: { ms: 2000 } }] }, { text: "ok" });
+    const done = await respond({ model: "agent/helper", input: "sleep" });
+    expect(done.body.run.toolCalls[0]).toMatchObject({ status: "failed" });
+    expect(done.body.run.toolCalls[0].output).toMatch(/did not answer within/);
+  });
+});
+
