@@ -219,7 +219,10 @@ export class RunEngine {
     }
     const own = new Set(context.tools.map((t) => t.name));
     const extra = ready.tools.filter((t) => !own.has(t.name));
-    return this.loop(state, extra.length === 0 ? context : { ...context, tools: [...context.tools, ...extra] });
+    return this.loop(
+      state,
+      extra.length === 0 ? context : { ...context, tools: [...context.tools, ...extra] },
+    );
   }
 
   /**

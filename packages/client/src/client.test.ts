@@ -58,15 +58,21 @@ describe("GroundworkClient", () => {
     });
     expect(created).toMatchObject({ serverLabel: "docs", host: "mcp.example.com", agentIds: null });
     const id = created.id as string;
-    expect(await client.connectors.update(id, { description: "Docs" })).toMatchObject({ description: "Docs" });
+    expect(await client.connectors.update(id, { description: "Docs" })).toMatchObject({
+      description: "Docs",
+    });
     expect((await client.connectors.list()).totalElements).toBe(1);
     const connected = await client.connectors.connect(id, "tok-123");
     expect(connected).toMatchObject({ status: "connected" });
     expect(JSON.stringify(await client.connectors.connection(id))).not.toContain("tok-123");
-    const error = (await client.connectors.allow(id, "agt_missing").catch((e: unknown) => e)) as GroundworkError;
+    const error = (await client.connectors
+      .allow(id, "agt_missing")
+      .catch((e: unknown) => e)) as GroundworkError;
     expect(error).toMatchObject({ status: 404, param: "agentId" });
     expect(await client.connectors.disconnect(id)).toBeUndefined();
-    const missing = (await client.connectorInputs.get("inp_missing").catch((e: unknown) => e)) as GroundworkError;
+    const missing = (await client.connectorInputs
+      .get("inp_missing")
+      .catch((e: unknown) => e)) as GroundworkError;
     expect(missing.status).toBe(404);
     expect(await client.connectors.delete(id)).toBeUndefined();
   });

@@ -393,7 +393,9 @@ export class GroundworkClient {
     get: (inputRequestId: string) =>
       this.request<T.JsonObject>("GET", `/v1/connector-inputs/${enc(inputRequestId)}`),
     answer: (inputRequestId: string, body: T.ConnectorInputAnswer) =>
-      this.request<T.JsonObject>("POST", `/v1/connector-inputs/${enc(inputRequestId)}/answer`, { json: body }),
+      this.request<T.JsonObject>("POST", `/v1/connector-inputs/${enc(inputRequestId)}/answer`, {
+        json: body,
+      }),
   };
 }
 

@@ -37,6 +37,17 @@ export {
   resolveConfig,
 } from "./config.js";
 export {
+  allowanceBody,
+  type ConnectionView,
+  type ConnectorCatalog,
+  ConnectorService,
+  connectionBody,
+  createConnectorBody,
+  inputAnswerBody,
+  prefixedToolName,
+  updateConnectorBody,
+} from "./connectors/connector-service.js";
+export {
   type CancelledTurn,
   ConversationService,
   type ConversationSummary,
@@ -134,14 +145,3 @@ export {
   StoredResponseService,
 } from "./responses/stored-response-service.js";
 export { formatParam, validate } from "./validate.js";
-export {
-  allowanceBody,
-  type ConnectionView,
-  type ConnectorCatalog,
-  ConnectorService,
-  connectionBody,
-  createConnectorBody,
-  inputAnswerBody,
-  prefixedToolName,
-  updateConnectorBody,
-} from "./connectors/connector-service.js";

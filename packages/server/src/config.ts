@@ -64,7 +64,10 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     secret: env.GROUNDWORK_SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: level as LogLevel,
     // Connector pauses point to GROUNDWORK_CHAT_URL, by default the server's own origin.
-    platform: { ...platform, chatUrl: platform.chatUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}` },
+    platform: {
+      ...platform,
+      chatUrl: platform.chatUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    },
   };
 }
 

@@ -39,12 +39,18 @@ function buildServer(): McpServer {
     "whoami",
     { description: "Tell who is calling", annotations: { readOnlyHint: true } },
     async (extra) => ({
-      content: [{ type: "text", text: `token seen: ${extra.requestInfo?.headers.authorization ? "yes" : "no"}` }],
+      content: [
+        { type: "text", text: `token seen: ${extra.requestInfo?.headers.authorization ? "yes" : "no"}` },
+      ],
     }),
   );
   server.registerTool(
     "sleep",
-    { description: "Wait ms milliseconds", inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } },
+    {
+      description: "Wait ms milliseconds",
+      inputSchema: { ms: z.number() },
+      annotations: { readOnlyHint: true },
+    },
     async ({ ms }) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
       return { content: [{ type: "text", text: "slept" }] };

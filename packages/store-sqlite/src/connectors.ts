@@ -237,9 +237,9 @@ export class ConnectorStore {
   /** Every connector of the organization, oldest first (run pre-flight, plugins). */
   all(organizationId: string): ConnectorRecord[] {
     return (
-      this.sql(
-        "SELECT * FROM connectors WHERE organization_id = ? ORDER BY created_at, id",
-      ).all(organizationId) as ConnectorRow[]
+      this.sql("SELECT * FROM connectors WHERE organization_id = ? ORDER BY created_at, id").all(
+        organizationId,
+      ) as ConnectorRow[]
     ).map(toConnector);
   }
 
@@ -274,8 +274,10 @@ export class ConnectorStore {
 
   /** Removes the connector with its connections, allowances and tool lists. */
   delete(organizationId: string, id: string): boolean {
-    return this.sql("DELETE FROM connectors WHERE organization_id = ? AND id = ?").run(organizationId, id)
-      .changes > 0;
+    return (
+      this.sql("DELETE FROM connectors WHERE organization_id = ? AND id = ?").run(organizationId, id)
+        .changes > 0
+    );
   }
 
   // ---- connections ----
@@ -343,7 +345,13 @@ export class ConnectorStore {
       `INSERT INTO connector_allowances (connector_id, member_id, agent_id, destinations, allowed_at)
        VALUES (@connectorId, @memberId, @agentId, @destinations, @now)
        ON CONFLICT (connector_id, member_id, agent_id) DO UPDATE SET destinations = @destinations, allowed_at = @now`,
-    ).run({ connectorId, memberId, agentId, destinations: JSON.stringify(destinations), now: this.clock.now() });
+    ).run({
+      connectorId,
+      memberId,
+      agentId,
+      destinations: JSON.stringify(destinations),
+      now: this.clock.now(),
+    });
   }
 
   disallow(connectorId: string, memberId: string, agentId: string): boolean {
@@ -367,7 +375,9 @@ export class ConnectorStore {
     const row = this.sql(
       "SELECT tools, listed_at FROM connector_tool_lists WHERE connector_id = ? AND member_id = ?",
     ).get(connectorId, memberId) as { tools: string; listed_at: number } | undefined;
-    return row === undefined ? null : { tools: JSON.parse(row.tools) as CachedTool[], listedAt: row.listed_at };
+    return row === undefined
+      ? null
+      : { tools: JSON.parse(row.tools) as CachedTool[], listedAt: row.listed_at };
   }
 
   // ---- input requests ----
@@ -416,6 +426,8 @@ export class ConnectorStore {
 
   /** Every open request (a start after a restart cancels them: their calls are gone). */
   openInputs(): InputRequestRecord[] {
-    return (this.sql("SELECT * FROM connector_inputs WHERE status = 'open'").all() as InputRow[]).map(toInput);
+    return (this.sql("SELECT * FROM connector_inputs WHERE status = 'open'").all() as InputRow[]).map(
+      toInput,
+    );
   }
 }

@@ -9,20 +9,6 @@ export {
 } from "./agents.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
 export {
-  type ConversationFilter,
-  type ConversationItemRecord,
-  type ConversationStatus,
-  ConversationStore,
-  type ConversationView,
-} from "./conversations.js";
-export {
-  type ConversionTask,
-  type ConversionTaskInput,
-  type ConversionTaskStatus,
-  ConversionTaskStore,
-  type FinishTask,
-} from "./conversion-tasks.js";
-export {
   type AllowanceRecord,
   type CachedTool,
   type ConnectionRow,
@@ -36,6 +22,20 @@ export {
   type NewConnector,
   type NewInputRequest,
 } from "./connectors.js";
+export {
+  type ConversationFilter,
+  type ConversationItemRecord,
+  type ConversationStatus,
+  ConversationStore,
+  type ConversationView,
+} from "./conversations.js";
+export {
+  type ConversionTask,
+  type ConversionTaskInput,
+  type ConversionTaskStatus,
+  ConversionTaskStore,
+  type FinishTask,
+} from "./conversion-tasks.js";
 export { CredentialCipher } from "./credential-cipher.js";
 export { type Database, openDatabase } from "./database.js";
 export {

@@ -52,12 +52,12 @@ import type {
   Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import type { ConnectorService } from "../connectors/connector-service.js";
 import {
   approvalResponseItem as answeredItem,
   itemsOfResponse,
   type NewItem,
 } from "../conversations/conversation-items.js";
-import type { ConnectorService } from "../connectors/connector-service.js";
 import { gatewayChatModel } from "../extraction/gateway-chat-model.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { validate } from "../validate.js";
@@ -199,14 +199,14 @@ export class AgentRunner {
 
   private engine(principal: Principal, organizationId: string): RunEngine {
     const serverTools = new ServerToolExecutor(this.store, this.services, principal, {
-        allowPrivateNetwork: this.options.allowPrivateNetwork ?? false,
-        ...(this.options.allowPrivateNetworkSetting === undefined
-          ? {}
-          : { allowPrivateNetworkSetting: this.options.allowPrivateNetworkSetting }),
-        functionTimeoutMs: this.options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
-        ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
-        now: () => this.clock.now(),
-      });
+      allowPrivateNetwork: this.options.allowPrivateNetwork ?? false,
+      ...(this.options.allowPrivateNetworkSetting === undefined
+        ? {}
+        : { allowPrivateNetworkSetting: this.options.allowPrivateNetworkSetting }),
+      functionTimeoutMs: this.options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
+      ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
+      now: () => this.clock.now(),
+    });
     const connectors = this.options.connectors;
     return new RunEngine({
       model: gatewayChatModel(this.gateway, principal),

@@ -6,10 +6,11 @@
  * becomes an input request, the run pauses, and the answer (or `cancel` at the end of the
  * pause window) is sent back on the same call.
  */
+
+import type { CachedTool } from "@groundwork/store-sqlite";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { CachedTool } from "@groundwork/store-sqlite";
 
 export const LIST_TIMEOUT_MS = 10_000;
 export const CALL_TIMEOUT_MS = 60_000;
@@ -196,11 +197,17 @@ export class HeldCall {
       const content = Array.isArray(result.content) ? result.content : [];
       const text = content
         .map((part) =>
-          (part as { type?: string }).type === "text" ? String((part as { text?: unknown }).text ?? "") : JSON.stringify(part),
+          (part as { type?: string }).type === "text"
+            ? String((part as { text?: unknown }).text ?? "")
+            : JSON.stringify(part),
         )
         .join("\n");
       const output =
-        text !== "" ? text : result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : "";
+        text !== ""
+          ? text
+          : result.structuredContent !== undefined
+            ? JSON.stringify(result.structuredContent)
+            : "";
       this.push({ kind: "result", output, failed: result.isError === true });
     } catch (error) {
       if (isAuthFailure(error)) this.push({ kind: "expired" });

@@ -34,7 +34,11 @@ import type {
   Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
-import { DEFAULT_PRIVATE_NETWORK_SETTING, guardedFetch, privateAddressOf } from "../network/guarded-network.js";
+import {
+  DEFAULT_PRIVATE_NETWORK_SETTING,
+  guardedFetch,
+  privateAddressOf,
+} from "../network/guarded-network.js";
 import { validate } from "../validate.js";
 import {
   CALL_TIMEOUT_MS,
@@ -209,7 +213,10 @@ export class ConnectorService {
     }
   }
 
-  private async applyUpdate(connector: ConnectorRecord, body: UpdateConnectorInput): Promise<ConnectorRecord> {
+  private async applyUpdate(
+    connector: ConnectorRecord,
+    body: UpdateConnectorInput,
+  ): Promise<ConnectorRecord> {
     const changes: ConnectorChanges = {};
     if (body.url !== undefined) {
       const url = await this.checkUrl(body.url);
@@ -411,7 +418,12 @@ export class ConnectorService {
       const pending = this.pendingFor(principal, connector, agentId);
       const cached = this.store.connectors.toolList(connector.id, principal.apiKeyId);
       if (cached === null || (pending !== null && pending.reason !== "allow")) {
-        return { connectorId: connector.id, serverLabel: connector.serverLabel, status: "not_connected", tools: [] };
+        return {
+          connectorId: connector.id,
+          serverLabel: connector.serverLabel,
+          status: "not_connected",
+          tools: [],
+        };
       }
       const tools = cached.tools.flatMap((tool) => {
         const prefixedName = prefixedToolName(connector.serverLabel, tool.name);
@@ -506,7 +518,9 @@ export class ConnectorService {
     return {
       url: connector.url,
       token:
-        connector.authKind === "none" ? null : this.store.connectors.tokenOf(connector.id, principal.apiKeyId),
+        connector.authKind === "none"
+          ? null
+          : this.store.connectors.tokenOf(connector.id, principal.apiKeyId),
       fetch: this.options.fetch ?? guardedFetch(this.options.allowPrivateNetwork === true),
     };
   }
@@ -582,7 +596,8 @@ export class ConnectorService {
     let count = 0;
     for (const input of this.store.connectors.openInputs()) {
       if (this.waiters.has(input.id)) continue;
-      if (this.store.connectors.closeInput(input.id, "cancelled", { action: "cancel", content: null })) count++;
+      if (this.store.connectors.closeInput(input.id, "cancelled", { action: "cancel", content: null }))
+        count++;
     }
     return count;
   }

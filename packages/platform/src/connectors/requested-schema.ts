@@ -66,11 +66,13 @@ function valueProblem(property: Schema, value: unknown): string | null {
       return typeof value === "boolean" ? null : "must be a boolean";
     case "array": {
       if (!Array.isArray(value)) return "must be an array";
-      const items = property.items as Schema | undefined;
-      const allowed = Array.isArray(items?.enum)
-        ? (items?.enum as unknown[])
-        : Array.isArray(items?.anyOf)
-          ? (items?.anyOf as Schema[]).map((o) => o.const)
+      const items = (
+        typeof property.items === "object" && property.items !== null ? property.items : {}
+      ) as Schema;
+      const allowed = Array.isArray(items.enum)
+        ? (items.enum as unknown[])
+        : Array.isArray(items.anyOf)
+          ? (items.anyOf as Schema[]).map((o) => o.const)
           : undefined;
       if (allowed !== undefined && value.some((v) => !allowed.includes(v))) {
         return "must hold only the listed values";

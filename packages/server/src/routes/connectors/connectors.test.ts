@@ -3,13 +3,12 @@
  * loopback port) and a scripted OpenAI-compatible upstream: registration, connections,
  * allowances, run pre-flight, tools called end to end, expired sign-ins, questions.
  */
-import type { AgentResponseObject } from "@groundwork/agents";
 import { createFastFetch } from "@groundwork/gateway";
 import { createGroundwork, type Groundwork } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMcpFixture, type McpFixture } from "../../../test/mcp-connector-fixture.js";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
+import { type McpFixture, startMcpFixture } from "../../../test/mcp-connector-fixture.js";
+import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 
 let upstream: Upstream;
@@ -20,6 +19,16 @@ let groundwork: Groundwork;
 let stranger: string;
 
 const TOKEN = "secret-token-4f9a";
+
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+type Loose = Record<string, any>;
+
+/** The body of the upstream's request `index` (a chat request). */
+function sent(index: number): Loose {
+  const request = upstream.requests[index];
+  if (request === undefined) throw new Error(`no upstream request ${index}`);
+  return request.body as Loose;
+}
 
 beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: ["gw-chat-1"] });
@@ -62,7 +71,11 @@ async function call(method: string, path: string, body?: unknown, key = tenant.k
     headers: { ...bearer(key), "content-type": "application/json" },
   });
   const text = await response.text();
-  return { status: response.status, text, body: (text === "" ? null : JSON.parse(text)) as Record<string, any> };
+  return {
+    status: response.status,
+    text,
+    body: (text === "" ? null : JSON.parse(text)) as Loose,
+  };
 }
 
 async function agent(name = "helper") {
@@ -84,7 +97,11 @@ async function connector(body: Record<string, unknown>) {
 
 async function respond(body: Record<string, unknown>, key = tenant.keys.member) {
   const result = await call("POST", "/v1/responses", body, key);
-  return { status: result.status, text: result.text, body: result.body as AgentResponseObject & Record<string, any> };
+  return {
+    status: result.status,
+    text: result.text,
+    body: result.body,
+  };
 }
 
 describe("registration", () => {
@@ -104,8 +121,13 @@ describe("registration", () => {
     expect(created.createdAt).toMatch(/Z$/);
     const list = await call("GET", "/v1/connectors", undefined, tenant.keys.viewer);
     expect(list.body).toMatchObject({ totalElements: 1, page: 0, size: 20 });
-    expect((await call("GET", `/v1/connectors/${created.id}`, undefined, tenant.keys.viewer)).status).toBe(200);
-    const patched = await call("PATCH", `/v1/connectors/${created.id}`, { description: "Files", enabled: false });
+    expect((await call("GET", `/v1/connectors/${created.id}`, undefined, tenant.keys.viewer)).status).toBe(
+      200,
+    );
+    const patched = await call("PATCH", `/v1/connectors/${created.id}`, {
+      description: "Files",
+      enabled: false,
+    });
     expect(patched.body).toMatchObject({ description: "Files", enabled: false });
     expect((await call("DELETE", `/v1/connectors/${created.id}`)).status).toBe(204);
     expect((await call("GET", `/v1/connectors/${created.id}`)).status).toBe(404);
@@ -114,7 +136,9 @@ describe("registration", () => {
   it("roles: viewers and members read; only admins register, update and delete", async () => {
     const created = await connector({});
     for (const key of [tenant.keys.viewer, tenant.keys.member]) {
-      expect((await call("POST", "/v1/connectors", { serverLabel: "x", url: mcp.url }, key)).status).toBe(403);
+      expect((await call("POST", "/v1/connectors", { serverLabel: "x", url: mcp.url }, key)).status).toBe(
+        403,
+      );
       expect((await call("PATCH", `/v1/connectors/${created.id}`, { enabled: false }, key)).status).toBe(403);
       expect((await call("DELETE", `/v1/connectors/${created.id}`, undefined, key)).status).toBe(403);
     }
@@ -124,14 +148,30 @@ describe("registration", () => {
     const bad = await call("POST", "/v1/connectors", { serverLabel: "Bad Label", url: mcp.url });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ type: "invalid_request_error", param: "serverLabel" });
-    expect((await call("POST", "/v1/connectors", { serverLabel: "a", url: "ftp://x" })).body.error.param).toBe("url");
-    expect((await call("POST", "/v1/connectors", { serverLabel: "a", url: mcp.url, authKind: "magic" })).body.error.param).toBe("authKind");
-    const unknown = await call("POST", "/v1/connectors", { serverLabel: "a", url: mcp.url, agentIds: ["agt_nope"] });
+    expect(
+      (await call("POST", "/v1/connectors", { serverLabel: "a", url: "ftp://x" })).body.error.param,
+    ).toBe("url");
+    expect(
+      (await call("POST", "/v1/connectors", { serverLabel: "a", url: mcp.url, authKind: "magic" })).body.error
+        .param,
+    ).toBe("authKind");
+    const unknown = await call("POST", "/v1/connectors", {
+      serverLabel: "a",
+      url: mcp.url,
+      agentIds: ["agt_nope"],
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.param).toBe("agentIds[0]");
     await connector({});
     expect((await call("POST", "/v1/connectors", { serverLabel: "files", url: mcp.url })).status).toBe(409);
-    for (const junk of ["not json", "[]", "null", '{"serverLabel":1}', '{"url":{}}', '{"serverLabel":"z","url":"x".repeat}']) {
+    for (const junk of [
+      "not json",
+      "[]",
+      "null",
+      '{"serverLabel":1}',
+      '{"url":{}}',
+      '{"serverLabel":"z","url":"x".repeat}',
+    ]) {
       const result = await call("POST", "/v1/connectors", junk);
       expect(result.status, junk).toBe(400);
     }
@@ -143,7 +183,10 @@ describe("registration", () => {
 
   it("refuses a loopback URL unless private networks are allowed (400 private_network)", async () => {
     app = build(false);
-    const refused = await call("POST", "/v1/connectors", { serverLabel: "local", url: "http://127.0.0.1:9/mcp" });
+    const refused = await call("POST", "/v1/connectors", {
+      serverLabel: "local",
+      url: "http://127.0.0.1:9/mcp",
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: "private_network", param: "url" });
   });
@@ -151,9 +194,13 @@ describe("registration", () => {
   it("another organization's connector is 404", async () => {
     const created = await connector({});
     expect((await call("GET", `/v1/connectors/${created.id}`, undefined, stranger)).status).toBe(404);
-    expect((await call("PATCH", `/v1/connectors/${created.id}`, { enabled: false }, stranger)).status).toBe(404);
+    expect((await call("PATCH", `/v1/connectors/${created.id}`, { enabled: false }, stranger)).status).toBe(
+      404,
+    );
     expect((await call("DELETE", `/v1/connectors/${created.id}`, undefined, stranger)).status).toBe(404);
-    expect((await call("GET", `/v1/connectors/${created.id}/connection`, undefined, stranger)).status).toBe(404);
+    expect((await call("GET", `/v1/connectors/${created.id}/connection`, undefined, stranger)).status).toBe(
+      404,
+    );
     expect((await call("GET", "/v1/connectors", undefined, stranger)).body.totalElements).toBe(0);
   });
 
@@ -166,7 +213,9 @@ describe("registration", () => {
     expect(patch.status).toBe(409);
     expect(patch.body.error.code).toBe("managed_by_plugin");
     expect((await call("DELETE", `/v1/connectors/${created.id}`)).body.error.code).toBe("managed_by_plugin");
-    await groundwork.connectors.updateForPlugin(tenant.organizationId, "plg_1", created.id, { enabled: false });
+    await groundwork.connectors.updateForPlugin(tenant.organizationId, "plg_1", created.id, {
+      enabled: false,
+    });
     groundwork.connectors.deleteForPlugin(tenant.organizationId, "plg_1", created.id);
     expect((await call("GET", `/v1/connectors/${created.id}`)).status).toBe(404);
   });
@@ -175,9 +224,19 @@ describe("registration", () => {
 describe("connections and allowances", () => {
   it("stores a bearer token (never returned), answers the caller's own connection, and disconnects", async () => {
     const created = await connector({ authKind: "bearer" });
-    const before = await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.viewer);
+    const before = await call(
+      "GET",
+      `/v1/connectors/${created.id}/connection`,
+      undefined,
+      tenant.keys.viewer,
+    );
     expect(before.body).toMatchObject({ status: "not_connected", connectedAt: null, allowances: [] });
-    const put = await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.viewer);
+    const put = await call(
+      "PUT",
+      `/v1/connectors/${created.id}/connection`,
+      { token: TOKEN },
+      tenant.keys.viewer,
+    );
     expect(put.status).toBe(200);
     expect(put.body.status).toBe("connected");
     expect(put.text).not.toContain(TOKEN);
@@ -185,12 +244,27 @@ describe("connections and allowances", () => {
     const raw = JSON.stringify(tenant.store.db.prepare("SELECT * FROM connector_connections").all());
     expect(raw).not.toContain(TOKEN);
     // Another member has their own connection.
-    expect((await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.member)).body.status).toBe("not_connected");
-    expect((await call("DELETE", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.viewer)).status).toBe(204);
-    expect((await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.viewer)).body.status).toBe("not_connected");
-    const empty = await call("PUT", `/v1/connectors/${created.id}/connection`, { token: "" }, tenant.keys.viewer);
+    expect(
+      (await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.member)).body
+        .status,
+    ).toBe("not_connected");
+    expect(
+      (await call("DELETE", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.viewer)).status,
+    ).toBe(204);
+    expect(
+      (await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.viewer)).body
+        .status,
+    ).toBe("not_connected");
+    const empty = await call(
+      "PUT",
+      `/v1/connectors/${created.id}/connection`,
+      { token: "" },
+      tenant.keys.viewer,
+    );
     expect(empty.body.error.param).toBe("token");
-    expect((await call("PUT", `/v1/connectors/${created.id}/connection`, { token: "x".repeat(8193) })).status).toBe(400);
+    expect(
+      (await call("PUT", `/v1/connectors/${created.id}/connection`, { token: "x".repeat(8193) })).status,
+    ).toBe(400);
   });
 
   it("none → always connected, 400 connection_not_needed; oauth → 501 oauth_not_supported", async () => {
@@ -210,21 +284,41 @@ describe("connections and allowances", () => {
     const other = await agent("other");
     const created = await connector({ authKind: "bearer", agentIds: [agentId] });
     const host = created.host as string;
-    const allowed = await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, undefined, tenant.keys.viewer);
+    const allowed = await call(
+      "PUT",
+      `/v1/connectors/${created.id}/allowances/${agentId}`,
+      undefined,
+      tenant.keys.viewer,
+    );
     expect(allowed.status).toBe(200);
-    expect(allowed.body.allowances).toEqual([{ agentId, destinations: [host], allowedAt: expect.any(String) }]);
-    const wrong = await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, { destinations: ["evil.example"] });
+    expect(allowed.body.allowances).toEqual([
+      { agentId, destinations: [host], allowedAt: expect.any(String) },
+    ]);
+    const wrong = await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, {
+      destinations: ["evil.example"],
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.param).toBe("destinations[0]");
     expect((await call("PUT", `/v1/connectors/${created.id}/allowances/${other}`, {})).status).toBe(404);
-    expect((await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, "junk")).status).toBe(400);
+    expect((await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, "junk")).status).toBe(
+      400,
+    );
     expect((await call("DELETE", `/v1/connectors/${created.id}/allowances/${other}`)).status).toBe(404);
     await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.viewer);
     await call("PATCH", `/v1/connectors/${created.id}`, { authKind: "oauth" });
     const after = await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.viewer);
     expect(after.body.status).toBe("not_connected");
     expect(after.body.allowances).toHaveLength(1);
-    expect((await call("DELETE", `/v1/connectors/${created.id}/allowances/${agentId}`, undefined, tenant.keys.viewer)).status).toBe(204);
+    expect(
+      (
+        await call(
+          "DELETE",
+          `/v1/connectors/${created.id}/allowances/${agentId}`,
+          undefined,
+          tenant.keys.viewer,
+        )
+      ).status,
+    ).toBe(204);
   });
 });
 
@@ -243,7 +337,13 @@ describe("agent runs", () => {
     expect(first.body.output).toEqual([]);
     expect(first.body.run.status).toBe("requires_tool_output");
     expect(first.body.run.pendingConnections).toEqual([
-      { serverLabel: "files", host: created.host, reason: "connect", expiresAt: expect.any(String), status: "pending" },
+      {
+        serverLabel: "files",
+        host: created.host,
+        reason: "connect",
+        expiresAt: expect.any(String),
+        status: "pending",
+      },
     ]);
     expect(first.body.run.next).toContain("https://chat.example/connectors/files");
     expect(upstream.requests).toHaveLength(0);
@@ -267,16 +367,20 @@ describe("agent runs", () => {
     const third = await respond({ model: "agent/helper", previous_response_id: second.body.id });
     expect(third.body.run.status).toBe("completed");
     expect(third.body.run.text).toBe("done");
-    expect(third.body.run.toolCalls.map((c: { output: string }) => c.output)).toEqual(["echo: hi", "token seen: yes"]);
-    const offered = (upstream.requests[0]?.body as { tools: Array<{ function: { name: string } }> }).tools.map(
-      (t) => t.function.name,
-    );
-    expect(offered).toEqual(["files__echo", "files__whoami", "files__sleep", "files__delete_all", "files__ask"]);
+    expect(third.body.run.toolCalls.map((c: Loose) => c.output)).toEqual(["echo: hi", "token seen: yes"]);
+    const offered = sent(0).tools.map((t: Loose) => t.function.name);
+    expect(offered).toEqual([
+      "files__echo",
+      "files__whoami",
+      "files__sleep",
+      "files__delete_all",
+      "files__ask",
+    ]);
     expect(mcp.authorizations).toContain(`Bearer ${TOKEN}`);
     expect(third.text).not.toContain(TOKEN);
     // The first message the model saw is the original user input.
-    const messages = (upstream.requests[0]?.body as { messages: Array<{ role: string; content: string }> }).messages;
-    expect(messages.find((m) => m.role === "user")?.content).toBe("echo hi");
+    const messages = sent(0).messages;
+    expect(messages.find((m: Loose) => m.role === "user")?.content).toBe("echo hi");
   });
 
   it("a changed host makes the allowance ask again with the new destinations", async () => {
@@ -290,14 +394,17 @@ describe("agent runs", () => {
     expect(paused.body.run.pendingConnections).toEqual([
       expect.objectContaining({ serverLabel: "files", host, reason: "allow", destinations: [host] }),
     ]);
-    expect((await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.member)).body.status).toBe("connected");
+    expect(
+      (await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.member)).body
+        .status,
+    ).toBe("connected");
   });
 
   it("a 401 mid-run marks the connection expired and pauses with reconnect (the call interrupted)", async () => {
     const { agentId, created } = await setup();
     await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.member);
     await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, {}, tenant.keys.member);
-      // The sign-in is revoked upstream between the listing and the call.
+    // The sign-in is revoked upstream between the listing and the call.
     mcp.revokeOnCall("echo");
     upstream.enqueue({ toolCalls: [{ id: "c1", name: "files__echo", arguments: { text: "x" } }] });
     const paused = await respond({ model: "agent/helper", input: "echo" });
@@ -306,7 +413,10 @@ describe("agent runs", () => {
       expect.objectContaining({ serverLabel: "files", reason: "reconnect" }),
     ]);
     expect(paused.body.run.toolCalls[0]).toMatchObject({ callId: "c1", status: "interrupted" });
-    expect((await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.member)).body.status).toBe("expired");
+    expect(
+      (await call("GET", `/v1/connectors/${created.id}/connection`, undefined, tenant.keys.member)).body
+        .status,
+    ).toBe("expired");
     // Reconnected with the new token, the continuation goes on.
     mcp.revokeOnCall(null);
     await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.member);
@@ -320,7 +430,10 @@ describe("agent runs", () => {
     const { agentId, created } = await setup();
     await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.member);
     await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, {}, tenant.keys.member);
-    upstream.enqueue({ toolCalls: [{ id: "c1", name: "files__ask", arguments: {} }] }, { text: "you chose blue" });
+    upstream.enqueue(
+      { toolCalls: [{ id: "c1", name: "files__ask", arguments: {} }] },
+      { text: "you chose blue" },
+    );
     const paused = await respond({ model: "agent/helper", input: "ask me" });
     expect(paused.body.run.status).toBe("requires_tool_output");
     const [pending] = paused.body.run.pendingInputs;
@@ -330,31 +443,64 @@ describe("agent runs", () => {
 
     const early = await respond({ model: "agent/helper", previous_response_id: paused.body.id });
     expect(early.status).toBe(409);
-    expect((early.body as any).error.code).toBe("inputs_pending");
+    expect((early.body as Loose).error.code).toBe("inputs_pending");
 
-    const input = await call("GET", `/v1/connector-inputs/${pending.inputRequestId}`, undefined, tenant.keys.member);
-    expect(input.body).toMatchObject({ message: "Which colour?", status: "open", mode: "form", responseId: paused.body.id });
-    expect((await call("GET", `/v1/connector-inputs/${pending.inputRequestId}`, undefined, tenant.keys.viewer)).status).toBe(404);
-    expect((await call("GET", `/v1/connector-inputs/${pending.inputRequestId}`, undefined, stranger)).status).toBe(404);
+    const input = await call(
+      "GET",
+      `/v1/connector-inputs/${pending.inputRequestId}`,
+      undefined,
+      tenant.keys.member,
+    );
+    expect(input.body).toMatchObject({
+      message: "Which colour?",
+      status: "open",
+      mode: "form",
+      responseId: paused.body.id,
+    });
+    expect(
+      (await call("GET", `/v1/connector-inputs/${pending.inputRequestId}`, undefined, tenant.keys.viewer))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call("GET", `/v1/connector-inputs/${pending.inputRequestId}`, undefined, stranger)).status,
+    ).toBe(404);
 
     const path = `/v1/connector-inputs/${pending.inputRequestId}/answer`;
-    const wrong = await call("POST", path, { action: "accept", content: { colour: "green" } }, tenant.keys.member);
+    const wrong = await call(
+      "POST",
+      path,
+      { action: "accept", content: { colour: "green" } },
+      tenant.keys.member,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.param).toBe("content.colour");
-    expect((await call("POST", path, { action: "accept" }, tenant.keys.member)).body.error.param).toBe("content");
-    expect((await call("POST", path, { action: "maybe" }, tenant.keys.member)).body.error.param).toBe("action");
+    expect((await call("POST", path, { action: "accept" }, tenant.keys.member)).body.error.param).toBe(
+      "content",
+    );
+    expect((await call("POST", path, { action: "maybe" }, tenant.keys.member)).body.error.param).toBe(
+      "action",
+    );
     for (const junk of ["x", "[]", '{"action":1}', '{"action":"accept","content":"s"}']) {
       expect((await call("POST", path, junk, tenant.keys.member)).status, junk).toBe(400);
     }
-    const answered = await call("POST", path, { action: "accept", content: { colour: "blue" } }, tenant.keys.member);
+    const answered = await call(
+      "POST",
+      path,
+      { action: "accept", content: { colour: "blue" } },
+      tenant.keys.member,
+    );
     expect(answered.status).toBe(200);
     expect(answered.body.status).toBe("answered");
-    expect((await call("POST", path, { action: "cancel" }, tenant.keys.member)).body.error.code).toBe("input_closed");
+    expect((await call("POST", path, { action: "cancel" }, tenant.keys.member)).body.error.code).toBe(
+      "input_closed",
+    );
 
     const done = await respond({ model: "agent/helper", previous_response_id: paused.body.id });
     expect(done.status).toBe(200);
     expect(done.body.run.status).toBe("completed");
-    expect(done.body.run.toolCalls).toEqual([expect.objectContaining({ callId: "c1", status: "completed", output: "colour: blue" })]);
+    expect(done.body.run.toolCalls).toEqual([
+      expect.objectContaining({ callId: "c1", status: "completed", output: "colour: blue" }),
+    ]);
   });
 
   it("the tool catalog method answers the last listed tools or not_connected", async () => {
@@ -406,11 +552,23 @@ describe("pause window, restart, cancel and timeouts", () => {
     expect(await groundwork.agents.drainWorker()).toBe(1);
     const input = await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member);
     expect(input.body).toMatchObject({ status: "expired" });
-    const late = await call("POST", `/v1/connector-inputs/${inputId}/answer`, { action: "decline" }, tenant.keys.member);
+    const late = await call(
+      "POST",
+      `/v1/connector-inputs/${inputId}/answer`,
+      { action: "decline" },
+      tenant.keys.member,
+    );
     expect(late.status).toBe(409);
     const conversation = paused.body.run.conversationId;
-    const items = await call("GET", `/v1/conversations/${conversation}/items?order=asc`, undefined, tenant.keys.member);
-    const outputs = (items.body.content as Array<{ type: string; output?: string; data?: { output?: string } }>)
+    const items = await call(
+      "GET",
+      `/v1/conversations/${conversation}/items?order=asc`,
+      undefined,
+      tenant.keys.member,
+    );
+    const outputs = (
+      items.body.content as Array<{ type: string; output?: string; data?: { output?: string } }>
+    )
       .filter((i) => i.type === "function_call_output")
       .map((i) => JSON.stringify(i));
     expect(outputs.join()).toContain("no answer (cancel)");
@@ -423,9 +581,9 @@ describe("pause window, restart, cancel and timeouts", () => {
     app = build(true);
     groundwork.start();
     try {
-      expect((await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member)).body.status).toBe(
-        "cancelled",
-      );
+      expect(
+        (await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member)).body.status,
+      ).toBe("cancelled");
       upstream.enqueue({ text: "sorry" });
       const done = await respond({ model: "agent/helper", previous_response_id: paused.body.id });
       expect(done.body.run.status).toBe("completed");
@@ -446,9 +604,9 @@ describe("pause window, restart, cancel and timeouts", () => {
       tenant.keys.member,
     );
     expect(cancelled.status).toBe(200);
-    expect((await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member)).body.status).toBe(
-      "cancelled",
-    );
+    expect(
+      (await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member)).body.status,
+    ).toBe("cancelled");
   });
 
   it("a connector pause nobody resolves continues at the window's end without that connector's tools", async () => {
@@ -461,15 +619,17 @@ describe("pause window, restart, cancel and timeouts", () => {
     upstream.enqueue({ text: "answered without the connector" });
     expect(await groundwork.agents.drainWorker()).toBe(1);
     expect(upstream.requests).toHaveLength(1);
-    expect((upstream.requests[0]?.body as { tools?: unknown }).tools).toBeUndefined();
+    expect(sent(0).tools).toBeUndefined();
   });
 
   it("a call slower than the call timeout fails", async () => {
     await ready({ connectorCallTimeoutMs: 300 });
-    upstream.enqueue({ toolCalls: [{ id: "c1", name: "files__sleep", arguments: { ms: 2000 } }] }, { text: "ok" });
+    upstream.enqueue(
+      { toolCalls: [{ id: "c1", name: "files__sleep", arguments: { ms: 2000 } }] },
+      { text: "ok" },
+    );
     const done = await respond({ model: "agent/helper", input: "sleep" });
     expect(done.body.run.toolCalls[0]).toMatchObject({ status: "failed" });
     expect(done.body.run.toolCalls[0].output).toMatch(/did not answer within/);
   });
 });
-

@@ -28,7 +28,9 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
 
   app.get("/v1/connectors/:connectorId", (c) =>
     c.json(
-      renderConnector(c.var.groundwork.connectors.get(c.var.principal.organizationId, c.req.param("connectorId"))),
+      renderConnector(
+        c.var.groundwork.connectors.get(c.var.principal.organizationId, c.req.param("connectorId")),
+      ),
     ),
   );
 
@@ -47,11 +49,17 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
   });
 
   app.get("/v1/connectors/:connectorId/connection", (c) =>
-    c.json(renderConnection(c.var.groundwork.connectors.connection(c.var.principal, c.req.param("connectorId")))),
+    c.json(
+      renderConnection(c.var.groundwork.connectors.connection(c.var.principal, c.req.param("connectorId"))),
+    ),
   );
 
   app.put("/v1/connectors/:connectorId/connection", async (c) => {
-    const view = c.var.groundwork.connectors.connect(c.var.principal, c.req.param("connectorId"), await readJson(c));
+    const view = c.var.groundwork.connectors.connect(
+      c.var.principal,
+      c.req.param("connectorId"),
+      await readJson(c),
+    );
     return c.json(renderConnection(view));
   });
 
@@ -86,7 +94,9 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
   });
 
   app.get("/v1/connector-inputs/:inputRequestId", (c) =>
-    c.json(renderInputRequest(c.var.groundwork.connectors.input(c.var.principal, c.req.param("inputRequestId")))),
+    c.json(
+      renderInputRequest(c.var.groundwork.connectors.input(c.var.principal, c.req.param("inputRequestId"))),
+    ),
   );
 
   app.post("/v1/connector-inputs/:inputRequestId/answer", async (c) => {
