@@ -385,13 +385,21 @@ export class ConnectorService {
       else if (options.skipMissing !== true) pending.push(entry);
     }
     if (pending.length > 0) return { pending, tools: [] };
+    // Listed side by side; tools keep the connectors' order.
+    const listings = await Promise.all(
+      usable.map(async (connector) => {
+        try {
+          return { connector, listed: await listTools(this.endpoint(principal, connector)) };
+        } catch (error) {
+          return { connector, error };
+        }
+      }),
+    );
     const tools: ResolvedTool[] = [];
-    for (const connector of usable) {
-      let listed: CachedTool[];
-      try {
-        listed = await listTools(this.endpoint(principal, connector));
-      } catch (error) {
-        if (error instanceof ConnectorAuthError) {
+    for (const listing of listings) {
+      const { connector } = listing;
+      if (!("listed" in listing)) {
+        if (listing.error instanceof ConnectorAuthError) {
           this.store.connectors.markExpired(connector.id, principal.apiKeyId);
           if (options.skipMissing !== true) {
             pending.push({ serverLabel: connector.serverLabel, host: connector.host, reason: "reconnect" });
@@ -400,8 +408,8 @@ export class ConnectorService {
         // An unreachable connector offers no tools this time.
         continue;
       }
-      this.store.connectors.saveToolList(connector.id, principal.apiKeyId, listed);
-      for (const tool of listed) {
+      this.store.connectors.saveToolList(connector.id, principal.apiKeyId, listing.listed);
+      for (const tool of listing.listed) {
         const resolved = resolvedTool(connector, tool);
         if (resolved !== null) tools.push(resolved);
       }

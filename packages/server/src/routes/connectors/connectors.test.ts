@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type McpFixture, startMcpFixture } from "../../../test/mcp-connector-fixture.js";
 import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
+import { createLogger } from "../../logger.js";
 
 let upstream: Upstream;
 let mcp: McpFixture;
@@ -17,6 +18,7 @@ let tenant: TestTenant;
 let app: App;
 let groundwork: Groundwork;
 let stranger: string;
+let logLines: string[];
 
 const TOKEN = "secret-token-4f9a";
 
@@ -50,10 +52,14 @@ function build(allowPrivateNetwork = true, agents: Record<string, number> = {}):
     },
     fetch: createFastFetch(),
   });
-  return createApp({ groundwork });
+  return createApp({
+    groundwork,
+    logger: createLogger({ level: "debug", write: (line) => logLines.push(line) }),
+  });
 }
 
 beforeEach(() => {
+  logLines = [];
   tenant = createTestTenant("enterprise");
   stranger = tenant.keyFor("admin", "enterprise");
   upstream.reset();
@@ -378,6 +384,8 @@ describe("agent runs", () => {
     ]);
     expect(mcp.authorizations).toContain(`Bearer ${TOKEN}`);
     expect(third.text).not.toContain(TOKEN);
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.join("\n")).not.toContain(TOKEN);
     // The first message the model saw is the original user input.
     const messages = sent(0).messages;
     expect(messages.find((m: Loose) => m.role === "user")?.content).toBe("echo hi");
@@ -631,5 +639,69 @@ describe("pause window, restart, cancel and timeouts", () => {
     const done = await respond({ model: "agent/helper", input: "sleep" });
     expect(done.body.run.toolCalls[0]).toMatchObject({ status: "failed" });
     expect(done.body.run.toolCalls[0].output).toMatch(/did not answer within/);
+  });
+});
+
+describe("policy and streaming", () => {
+  async function ready(hitlPolicy: Record<string, unknown>) {
+    const result = await call(
+      "POST",
+      "/v1/agents/apply",
+      { name: "helper", models: ["gw-chat-1"], instructions: "Help.", hitlPolicy },
+      tenant.keys.member,
+    );
+    const agentId = result.body.agent.id as string;
+    const created = await connector({ authKind: "bearer", agentIds: null });
+    await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.member);
+    await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, {}, tenant.keys.member);
+    return { agentId, created };
+  }
+
+  it("the policy applies to connector tools by their prefixed names and classes", async () => {
+    await ready({ version: 1, default: "allow", tools: { files__whoami: "deny" } });
+    upstream.enqueue(
+      { toolCalls: [{ id: "c1", name: "files__delete_all", arguments: {} }] },
+      { text: "deleted" },
+    );
+    const paused = await respond({ model: "agent/helper", input: "delete everything" });
+    const offered = sent(0).tools.map((t: Loose) => t.function.name);
+    expect(offered).not.toContain("files__whoami");
+    expect(offered).toContain("files__delete_all");
+    // Destructive (from destructiveHint): the floor asks a human.
+    expect(paused.body.run.status).toBe("requires_approval");
+    expect(paused.body.run.pendingApprovals[0]).toMatchObject({
+      tool: "files__delete_all",
+      policyClass: "destructive",
+    });
+    const approval = paused.body.run.pendingApprovals[0].id as string;
+    const done = await respond({
+      model: "agent/helper",
+      previous_response_id: paused.body.id,
+      input: [{ type: "approval_response", approval_request_id: approval, approve: true }],
+    });
+    expect(done.body.run.status).toBe("completed");
+    expect(done.body.run.toolCalls[0]).toMatchObject({
+      tool: "files__delete_all",
+      status: "completed",
+      output: "deleted",
+    });
+  });
+
+  it("a streamed turn that pauses in pre-flight ends with the paused response", async () => {
+    const agentId = await agent();
+    await connector({ authKind: "bearer", agentIds: [agentId] });
+    const response = await app.request("/v1/responses", {
+      method: "POST",
+      body: JSON.stringify({ model: "agent/helper", input: "hi", stream: true }),
+      headers: { ...bearer(tenant.keys.member), "content-type": "application/json" },
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const blocks = text.split("\n\n").filter((block) => block.startsWith("event: "));
+    const last = blocks.at(-1) ?? "";
+    expect(last.startsWith("event: response.completed")).toBe(true);
+    const final = JSON.parse(last.split("\n")[1]?.slice(6) ?? "{}") as Loose;
+    expect(final.response.run.pendingConnections).toEqual([expect.objectContaining({ reason: "connect" })]);
+    expect(upstream.requests).toHaveLength(0);
   });
 });
