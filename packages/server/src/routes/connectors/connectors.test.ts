@@ -704,4 +704,16 @@ describe("policy and streaming", () => {
     expect(final.response.run.pendingConnections).toEqual([expect.objectContaining({ reason: "connect" })]);
     expect(upstream.requests).toHaveLength(0);
   });
+
+  it("an unreachable connector offers no tools and a disabled one is not asked for", async () => {
+    const agentId = await agent();
+    const down = await connector({ serverLabel: "down", url: "http://127.0.0.1:1/mcp", agentIds: [agentId] });
+    await connector({ serverLabel: "off", authKind: "bearer", agentIds: [agentId], enabled: false });
+    await call("PUT", `/v1/connectors/${down.id}/allowances/${agentId}`, {}, tenant.keys.member);
+    upstream.enqueue({ text: "no tools today" });
+    const done = await respond({ model: "agent/helper", input: "hi" });
+    expect(done.body.run.status).toBe("completed");
+    expect(sent(0).tools).toBeUndefined();
+  });
 });
+
