@@ -716,4 +716,3 @@ describe("policy and streaming", () => {
     expect(sent(0).tools).toBeUndefined();
   });
 });
-
