@@ -187,6 +187,25 @@ describe("registration", () => {
     }
   });
 
+  it("pages and odd ids: bad page queries are 400 naming the field, odd ids 404, never 5xx", async () => {
+    const bad = await call("GET", "/v1/connectors?page=-1");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe("page");
+    expect((await call("GET", "/v1/connectors?size=101")).body.error.param).toBe("size");
+    for (const id of ["x", "cnr_%00", "%20", "a".repeat(300)]) {
+      for (const path of [
+        `/v1/connectors/${id}`,
+        `/v1/connectors/${id}/connection`,
+        `/v1/connector-inputs/${id}`,
+      ]) {
+        const result = await call("GET", path);
+        expect(result.status, path).toBe(404);
+      }
+      const answer = await call("POST", `/v1/connector-inputs/${id}/answer`, { action: "cancel" });
+      expect(answer.status).toBe(404);
+    }
+  });
+
   it("refuses a loopback URL unless private networks are allowed (400 private_network)", async () => {
     app = build(false);
     const refused = await call("POST", "/v1/connectors", {
