@@ -383,3 +383,22 @@ export interface AgentSkills {
     resolved: ResolvedSkill | null;
   }>;
 }
+
+/** `POST /v1/connectors` (Admin). */
+export interface ConnectorCreate {
+  serverLabel: string;
+  url: string;
+  authKind?: "none" | "bearer" | "oauth";
+  description?: string | null;
+  agentIds?: string[] | null;
+  enabled?: boolean;
+}
+
+/** `PATCH /v1/connectors/{connectorId}` (Admin). */
+export type ConnectorUpdate = Partial<Omit<ConnectorCreate, "serverLabel">>;
+
+/** `POST /v1/connector-inputs/{inputRequestId}/answer`. */
+export interface ConnectorInputAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: JsonObject;
+}

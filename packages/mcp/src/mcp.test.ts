@@ -356,7 +356,9 @@ describe("streamable HTTP transport", () => {
     expect((await call("svc_get_evaluator_template", { templateId })).isError).toBe(true);
 
     // A dataset of extraction cases scored field by field, the scores recorded on its items.
-    const dataset = (await call("svc_create_dataset", { name: "invoices" })).structuredContent as { id: string };
+    const dataset = (await call("svc_create_dataset", { name: "invoices" })).structuredContent as {
+      id: string;
+    };
     const added = await call("svc_add_dataset_items", {
       datasetId: dataset.id,
       items: [
@@ -375,7 +377,10 @@ describe("streamable HTTP transport", () => {
     });
     expect(report.structuredContent).toMatchObject({
       scoreName: "field_accuracy",
-      results: [{ score: 1, passed: true }, { score: 0.5, passed: true }],
+      results: [
+        { score: 1, passed: true },
+        { score: 0.5, passed: true },
+      ],
       summary: { scored: 2, meanScore: 0.75 },
     });
     const scores = await call("svc_list_human_scores", { subjectId: second?.id, source: "EVAL" });

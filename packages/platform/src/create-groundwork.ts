@@ -4,7 +4,7 @@
  * from its environment; an app builds it from a config object and calls the same
  * services the HTTP routes call.
  */
-import type { ToolJudge } from "@groundwork/agents";
+import { PAUSE_TIMEOUT_MS, type ToolJudge } from "@groundwork/agents";
 import {
   type Allowance,
   type Clock,
@@ -20,6 +20,7 @@ import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
+import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { DatasetService } from "./datasets/dataset-service.js";
@@ -72,6 +73,8 @@ export interface GroundworkOptions {
    * subject type without a lookup has no subjects in this build (a score on one is 404).
    */
   scoreSubjects?: ScoreSubjectLookups;
+  /** The transport of connector (MCP) calls (tests); by default one that refuses private addresses. */
+  connectorFetch?: typeof fetch;
 }
 
 export class Groundwork {
@@ -113,6 +116,8 @@ export class Groundwork {
   readonly prompts: PromptService;
   /** Skills: imported packages, versions with their files, labels, and agent skill-binding resolution. */
   readonly skills: SkillService;
+  /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
+  readonly connectors: ConnectorService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -174,6 +179,14 @@ export class Groundwork {
       ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     };
+    this.connectors = new ConnectorService(options.store, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      pauseTimeoutMs: config.agents.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS,
+      callTimeoutMs: config.agents.connectorCallTimeoutMs,
+      ...(options.connectorFetch === undefined ? {} : { fetch: options.connectorFetch }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
@@ -191,6 +204,8 @@ export class Groundwork {
         ...(options.ids === undefined ? {} : { ids: options.ids }),
         ...(options.judge === undefined ? {} : { judge: options.judge }),
         ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+        connectors: this.connectors,
+        chatUrl: (config.chatUrl ?? "").replace(/\/+$/, ""),
       },
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
@@ -218,6 +233,8 @@ export class Groundwork {
     this.conversion.startWorker();
     this.extraction.startWorker();
     this.knowledge.startWorker();
+    // Questions a previous process left open lost their calls: answered `cancel` now.
+    this.connectors.cancelOrphanedInputs();
     this.agents.startWorker();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();

@@ -37,6 +37,17 @@ export {
   resolveConfig,
 } from "./config.js";
 export {
+  allowanceBody,
+  type ConnectionView,
+  type ConnectorCatalog,
+  ConnectorService,
+  connectionBody,
+  createConnectorBody,
+  inputAnswerBody,
+  prefixedToolName,
+  updateConnectorBody,
+} from "./connectors/connector-service.js";
+export {
   type CancelledTurn,
   ConversationService,
   type ConversationSummary,

@@ -12,8 +12,8 @@ import type { AppEnv } from "../http/env.js";
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   { paths: ["/v1/agents/:agentId/tool-catalogs"], area: "Agent tool catalogs" },
   {
-    paths: ["/v1/plugins", "/v1/plugins/*", "/v1/connectors", "/v1/connectors/*"],
-    area: "Plugins and connectors",
+    paths: ["/v1/plugins", "/v1/plugins/*"],
+    area: "Plugins",
   },
   { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {
