@@ -64,7 +64,10 @@ export {
   type ToolResult,
 } from "./run-engine.js";
 export {
+  type AttachedImage,
   type Citation,
+  type Deliverable,
+  type HeldOutput,
   PAUSED_STATUSES,
   type PendingApproval,
   type PendingToolCall,
@@ -74,4 +77,12 @@ export {
   type ToolCallRecord,
   type ToolCallStatus,
 } from "./run-state.js";
+export {
+  type PlatformToolOptions,
+  platformTools,
+  searchTools,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_THRESHOLD,
+  toolSearchTool,
+} from "./platform-tools.js";
 export { type ResolvedTool, resolveTools } from "./tools.js";

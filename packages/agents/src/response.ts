@@ -5,7 +5,14 @@
  * `run.status` says which pause it is.
  */
 import { PAUSE_TIMEOUT_MS } from "./run-engine.js";
-import type { Citation, PendingApproval, PendingToolCall, RunState, RunStatus } from "./run-state.js";
+import type {
+  Citation,
+  Deliverable,
+  PendingApproval,
+  PendingToolCall,
+  RunState,
+  RunStatus,
+} from "./run-state.js";
 
 /** Where a pending item stands in its pause window (PLATFORM.md §6 "Pause window"). */
 export interface PauseWindowFields {
@@ -49,7 +56,8 @@ export type AgentOutputItem =
       arguments: string;
       status: "completed";
     }
-  | { type: "approval_request"; id: string; call_id: string; name: string; arguments: string };
+  | { type: "approval_request"; id: string; call_id: string; name: string; arguments: string }
+  | { type: "deliverable"; id: string; deliverable: Deliverable };
 
 export interface RunEnvelope {
   status: "completed" | "requires_approval" | "requires_tool_output" | "incomplete";
@@ -67,6 +75,8 @@ export interface RunEnvelope {
   pendingToolCalls: Array<PendingToolCall & PauseWindowFields>;
   pendingConnections: never[];
   pendingInputs: never[];
+  /** What `platform_deliver` added to this response (PLATFORM.md §6). */
+  deliverables: Deliverable[];
   next: string | null;
   mode: string;
   agentVersionId: string;
@@ -162,6 +172,9 @@ export function toAgentResponse(
       ],
     });
   }
+  for (const [index, deliverable] of (state.deliverables ?? []).entries()) {
+    output.push({ type: "deliverable", id: `dlv_${state.id.replace(/^resp_/, "")}_${index}`, deliverable });
+  }
   for (const call of state.pendingToolCalls) {
     output.push({
       type: "function_call",
@@ -231,6 +244,7 @@ export function toAgentResponse(
       pendingToolCalls: state.pendingToolCalls.map((call) => ({ ...call, ...window })),
       pendingConnections: [],
       pendingInputs: [],
+      deliverables: state.deliverables ?? [],
       next: nextHint(state),
       mode: state.mode,
       agentVersionId: state.agentVersionId,

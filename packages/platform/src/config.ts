@@ -38,6 +38,12 @@ export interface GroundworkConfig {
     pauseTimeoutMs: number | null;
     maxSteps: number | null;
   };
+  /**
+   * The search provider of the `web_search` agent tool (PLATFORM.md §6): `GET <url>?q=&count=`
+   * answering `{results: [{title, url, snippet}]}`, the key sent as `Authorization: Bearer`;
+   * null: the tool is not offered.
+   */
+  webSearch: { url: string; apiKey: string | null } | null;
   /** Background jobs: a worker that died loses its job's lease after `leaseMs`; idle workers poll every `pollMs`. */
   workers: { leaseMs: number; pollMs: number };
   /**
@@ -63,6 +69,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes, tessdataDir: null },
   extraction: { settings: {} },
   agents: { functionTimeoutMs: 30_000, pauseTimeoutMs: null, maxSteps: null },
+  webSearch: null,
   workers: { leaseMs: 30_000, pollMs: 500 },
   settingNames: {
     allowPrivateNetwork: "the allowPrivateNetwork setting",
@@ -81,6 +88,7 @@ export function resolveConfig(input: GroundworkConfigInput = {}): GroundworkConf
     conversion: { ...DEFAULT_CONFIG.conversion, ...input.conversion },
     extraction: { ...DEFAULT_CONFIG.extraction, ...input.extraction },
     agents: { ...DEFAULT_CONFIG.agents, ...input.agents },
+    webSearch: input.webSearch === undefined ? DEFAULT_CONFIG.webSearch : input.webSearch,
     workers: { ...DEFAULT_CONFIG.workers, ...input.workers },
     settingNames: { ...DEFAULT_CONFIG.settingNames, ...input.settingNames },
   };

@@ -25,6 +25,7 @@ import { ConversionService } from "./conversion/conversion-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
+import { type PlatformToolOptions, PlatformToolRunner } from "./platform-tools/platform-tool-runner.js";
 import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
@@ -57,6 +58,10 @@ export interface GroundworkOptions {
   documentParser?: DocumentParser;
   /** The transport of agent function tools (tests); by default one that refuses private addresses. */
   toolFetch?: typeof fetch;
+  /** Whether a model takes image input (`platform_view_image`); by default every model does. */
+  acceptsImages?: (model: string) => boolean;
+  /** The read-only `/skills` copies of `platform_bash` for a run (the skills group fills it). */
+  skillFiles?: PlatformToolOptions["skillFiles"];
 }
 
 export class Groundwork {
@@ -150,7 +155,19 @@ export class Groundwork {
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
-      { conversion: this.conversion, extraction: this.extraction, knowledge: this.knowledge },
+      {
+        conversion: this.conversion,
+        extraction: this.extraction,
+        knowledge: this.knowledge,
+        platformTools: new PlatformToolRunner(options.store, this.files, {
+          webSearch: config.webSearch,
+          allowPrivateNetwork: config.allowPrivateNetwork,
+          allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+          ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+          ...(options.acceptsImages === undefined ? {} : { acceptsImages: options.acceptsImages }),
+          ...(options.skillFiles === undefined ? {} : { skillFiles: options.skillFiles }),
+        }),
+      },
       {
         allowPrivateNetwork: config.allowPrivateNetwork,
         allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,

@@ -128,6 +128,24 @@ export {
   isPrivateAddress,
   lookupPublicOnly,
 } from "./network/guarded-network.js";
+export {
+  applyChanges,
+  BASH_BUILTINS,
+  BASH_LIMITS,
+  type BashChange,
+  type BashResult,
+  type BashSnapshot,
+  runBash,
+  type SkillFiles,
+  snapshotUsage,
+} from "./platform-tools/bash-sandbox.js";
+export { type ImageInfo, imageInfo } from "./platform-tools/image-info.js";
+export {
+  type PlatformToolOptions,
+  PlatformToolRunner,
+  WEB_SEARCH_UNAVAILABLE,
+  type WebSearchConfig,
+} from "./platform-tools/platform-tool-runner.js";
 export { recordStreamedResponse } from "./responses/record-streamed-response.js";
 export {
   STORED_RESPONSE_RETENTION_MS,

@@ -69,3 +69,4 @@ export {
   type UsageRecordInput,
   UsageRecordStore,
 } from "./usage-records.js";
+export { type BashFileChange, BashFileStore } from "./bash-files.js";

@@ -11,6 +11,7 @@ import { SqliteKeywordIndex } from "./kb-keyword-index.js";
 import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { KnowledgeBaseStore } from "./knowledge-bases.js";
 import { MemoryFileStore } from "./memory-files.js";
+import { BashFileStore } from "./bash-files.js";
 import { OrganizationStore } from "./organizations.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
@@ -37,6 +38,8 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly memoryFiles: MemoryFileStore;
   readonly storedResponses: StoredResponseStore;
+  /** The platform_bash file systems of conversations. */
+  readonly bashFiles: BashFileStore;
   close(): void;
 }
 
@@ -73,6 +76,7 @@ export function openStore(options: OpenStoreOptions): Store {
     conversations: new ConversationStore(db, clock, ids),
     memoryFiles: new MemoryFileStore(db, clock, ids),
     storedResponses: new StoredResponseStore(db, clock),
+    bashFiles: new BashFileStore(db, clock),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -13,6 +13,7 @@ import type { Store } from "@groundwork/store-sqlite";
 import type { ConversionService } from "../conversion/conversion-service.js";
 import type { ExtractionService } from "../extraction/extraction-service.js";
 import type { KnowledgeService } from "../knowledge/knowledge-service.js";
+import type { PlatformToolRunner } from "../platform-tools/platform-tool-runner.js";
 import {
   DEFAULT_PRIVATE_NETWORK_SETTING,
   guardedFetch,
@@ -31,6 +32,8 @@ export interface ToolServices {
   conversion: ConversionService;
   extraction: ExtractionService;
   knowledge: KnowledgeService;
+  /** The built-in platform tools of PLATFORM.md §6 (bash, deliver, view_image, web_search). */
+  platformTools?: PlatformToolRunner;
 }
 
 export interface ToolExecutorOptions {
@@ -98,6 +101,8 @@ export class ServerToolExecutor implements ToolExecutor {
   async execute(call: ToolCallInput): Promise<ToolResult> {
     const definition = call.tool.definition;
     try {
+      const platform = await this.services.platformTools?.execute(this.principal, call);
+      if (platform !== undefined && platform !== null) return platform;
       const args = parseArguments(call.arguments);
       switch (definition.type) {
         case "file_search":

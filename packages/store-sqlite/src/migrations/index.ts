@@ -11,6 +11,7 @@ import { agents } from "./006-agents.js";
 import { memory } from "./007-memory.js";
 import { conversations } from "./008-conversations.js";
 import { storedResponses } from "./009-stored-responses.js";
+import { platformTools } from "./017-platform-tools.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   memory,
   conversations,
   storedResponses,
+  platformTools,
 ];
