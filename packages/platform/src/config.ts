@@ -50,7 +50,7 @@ export interface GroundworkConfig {
    * How error messages name a setting the caller can change. A library user reads
    * `allowPrivateNetwork`; the server replaces these with its environment variables.
    */
-  settingNames: { allowPrivateNetwork: string; visionModel: string; builtin: string };
+  settingNames: { allowPrivateNetwork: string; visionModel: string; builtin: string; webSearch: string };
 }
 
 /** The groups merged field by field; every other field is taken whole. */
@@ -75,6 +75,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
     allowPrivateNetwork: "the allowPrivateNetwork setting",
     visionModel: "the visionModel setting (with a built-in model service)",
     builtin: "the builtin setting (an OpenAI-compatible base URL and key)",
+    webSearch: "the webSearch setting",
   },
 };
 

@@ -163,6 +163,7 @@ export class Groundwork {
           webSearch: config.webSearch,
           allowPrivateNetwork: config.allowPrivateNetwork,
           allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+          webSearchSetting: config.settingNames.webSearch,
           ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
           ...(options.acceptsImages === undefined ? {} : { acceptsImages: options.acceptsImages }),
           ...(options.skillFiles === undefined ? {} : { skillFiles: options.skillFiles }),

@@ -143,8 +143,8 @@ export { type ImageInfo, imageInfo } from "./platform-tools/image-info.js";
 export {
   type PlatformToolOptions,
   PlatformToolRunner,
-  WEB_SEARCH_UNAVAILABLE,
   type WebSearchConfig,
+  webSearchUnavailable,
 } from "./platform-tools/platform-tool-runner.js";
 export { recordStreamedResponse } from "./responses/record-streamed-response.js";
 export {

@@ -26,8 +26,10 @@ import {
 import { BASH_LIMITS, type BashResult, runBash, type SkillFiles, WORKSPACE } from "./bash-sandbox.js";
 import { imageInfo } from "./image-info.js";
 
-export const WEB_SEARCH_UNAVAILABLE =
-  "web_search is not available: no search provider is configured (GROUNDWORK_WEB_SEARCH_URL)";
+/** The failure of a `web_search` call without a provider; the server names GROUNDWORK_WEB_SEARCH_URL. */
+export function webSearchUnavailable(setting = "GROUNDWORK_WEB_SEARCH_URL"): string {
+  return `web_search is not available: no search provider is configured (${setting})`;
+}
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const IMAGE_FETCH_TIMEOUT_MS = 10_000;
 export const WEB_SEARCH_TIMEOUT_MS = 10_000;
@@ -44,6 +46,8 @@ export interface PlatformToolOptions {
   webSearch: WebSearchConfig | null;
   allowPrivateNetwork: boolean;
   allowPrivateNetworkSetting?: string;
+  /** How the unavailable-search failure names the setting (default `GROUNDWORK_WEB_SEARCH_URL`). */
+  webSearchSetting?: string;
   /** Replaces the guarded transport for `view_image` URLs and the search provider (tests). */
   fetch?: typeof fetch;
   /** Whether a model takes image input; every model does unless this says otherwise. */
@@ -335,7 +339,7 @@ export class PlatformToolRunner {
 
   private async webSearch(args: Record<string, unknown>, call: ToolCallInput): Promise<ToolResult> {
     const config = this.options.webSearch;
-    if (config === null) return { output: WEB_SEARCH_UNAVAILABLE, failed: true };
+    if (config === null) return { output: webSearchUnavailable(this.options.webSearchSetting), failed: true };
     const query = args.query;
     if (typeof query !== "string" || query.trim() === "") fail('the argument "query" must be a non-empty string');
     const count = optionalCount(args, "count", 5);
