@@ -75,7 +75,7 @@ const TOOL_SEARCH: Spec = {
   },
 };
 
-function resolved(spec: Spec): ResolvedTool {
+function resolved(spec: Spec, offered = true): ResolvedTool {
   return {
     name: spec.name,
     definition: { type: spec.type, name: spec.name, description: spec.description },
@@ -86,10 +86,9 @@ function resolved(spec: Spec): ResolvedTool {
       builtinClass: "read",
       ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
     },
-    chat: {
-      type: "function",
-      function: { name: spec.name, description: spec.description, parameters: spec.parameters },
-    },
+    chat: offered
+      ? { type: "function", function: { name: spec.name, description: spec.description, parameters: spec.parameters } }
+      : null,
     catalog: "platform",
   };
 }
@@ -99,13 +98,12 @@ export interface PlatformToolOptions {
   webSearch?: boolean;
 }
 
-/** The implicit platform tools, in catalog order. */
+/**
+ * The implicit platform tools, in catalog order. Without a search provider `web_search` is
+ * not offered, but a call naming it still reaches the platform (which fails it saying so).
+ */
 export function platformTools(options: PlatformToolOptions = {}): ResolvedTool[] {
-  return [
-    resolved(DELIVER),
-    resolved(VIEW_IMAGE),
-    ...(options.webSearch === true ? [resolved(WEB_SEARCH)] : []),
-  ];
+  return [resolved(DELIVER), resolved(VIEW_IMAGE), resolved(WEB_SEARCH, options.webSearch === true)];
 }
 
 /** `platform_tool_search`, added by the engine when more than 20 tools are offerable. */
