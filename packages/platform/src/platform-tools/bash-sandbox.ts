@@ -129,7 +129,8 @@ function guarded(fs: InMemoryFs, armed: { on: boolean }): InMemoryFs {
           }
           for (const index of positions) {
             const path = args[index];
-            if (typeof path === "string" && !isWritablePath(path)) {
+            const sink = path === "/dev/null" && (property === "writeFile" || property === "appendFile");
+            if (typeof path === "string" && !sink && !isWritablePath(path)) {
               return Promise.reject(fsError("EROFS", `read-only file system, '${path}'`));
             }
           }
@@ -224,7 +225,11 @@ export async function runBash(
   let stderr = "";
   let exitCode: number;
   try {
-    const result = await bash.exec(command, { signal, replaceEnv: true, env: { HOME: WORKSPACE } });
+    const result = await bash.exec(command, {
+      signal,
+      replaceEnv: true,
+      env: { HOME: WORKSPACE, PWD: WORKSPACE },
+    });
     stdout = result.stdout;
     // Commands outside the allow-list always read as "command not found".
     stderr = result.stderr.replace(/^bash: ([^:\n]+): command not available[^\n]*$/gm, "bash: $1: command not found");
@@ -261,7 +266,8 @@ export async function runBash(
     else if (stat.isFile) after.set(path, await fs.readFileBuffer(path));
   }
   const usage = snapshotUsage(after);
-  if (usage.bytes > limits.fsBytes || usage.files > limits.fsFiles) {
+  // ENOSPC: a write went past the in-memory bound while the command ran.
+  if (usage.bytes > limits.fsBytes || usage.files > limits.fsFiles || /ENOSPC/.test(stderr)) {
     return {
       result: {
         stdout: out.text,
