@@ -24,6 +24,14 @@ export {
 } from "./definition-schema.js";
 export * from "./memory/index.js";
 export {
+  type PlatformToolOptions,
+  platformTools,
+  searchTools,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_THRESHOLD,
+  toolSearchTool,
+} from "./platform-tools.js";
+export {
   type ConversationMode,
   canRemember,
   evaluatePolicy,
@@ -77,12 +85,4 @@ export {
   type ToolCallRecord,
   type ToolCallStatus,
 } from "./run-state.js";
-export {
-  type PlatformToolOptions,
-  platformTools,
-  searchTools,
-  TOOL_SEARCH_NAME,
-  TOOL_SEARCH_THRESHOLD,
-  toolSearchTool,
-} from "./platform-tools.js";
 export { type ResolvedTool, resolveTools } from "./tools.js";

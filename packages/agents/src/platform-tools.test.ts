@@ -4,7 +4,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { platformTools, searchTools } from "./platform-tools.js";
 import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
-import type { RunState } from "./run-state.js";
 import { type ResolvedTool, resolveTools } from "./tools.js";
 
 type Reply = { text?: string; calls?: Array<{ id: string; name: string; arguments?: string }> };
@@ -116,7 +115,11 @@ describe("platform tools in the run engine", () => {
     });
     const done = await engine.continue(next, context);
     expect(done.status).toBe("completed");
-    expect(done.toolCalls[0]).toMatchObject({ callId: "b1", status: "completed", output: '{"stdout":"a\\n"}' });
+    expect(done.toolCalls[0]).toMatchObject({
+      callId: "b1",
+      status: "completed",
+      output: '{"stdout":"a\\n"}',
+    });
     expect(seen).toEqual(["b1", "b1"]);
   });
 
@@ -136,7 +139,10 @@ describe("platform tools in the run engine", () => {
       {
         async execute(call) {
           if (call.tool.name === "platform_view_image") {
-            return { output: "Image attached (image/png, 1×1)", images: [{ mime: "image/png", url: "data:image/png;base64,AA==" }] };
+            return {
+              output: "Image attached (image/png, 1×1)",
+              images: [{ mime: "image/png", url: "data:image/png;base64,AA==" }],
+            };
           }
           const text = (JSON.parse(call.arguments) as { text: string }).text;
           return { output: '{"delivered":1}', deliverables: [{ type: "text", title: null, text }] };
@@ -185,7 +191,9 @@ describe("platform tools in the run engine", () => {
 
     const few = run([{ text: "hi" }], many.slice(0, 20), { execute: async () => ({ output: "" }) });
     await few.start();
-    expect((few.model.requests[0]?.tools ?? []).map((t) => t.function.name)).not.toContain("platform_tool_search");
+    expect((few.model.requests[0]?.tools ?? []).map((t) => t.function.name)).not.toContain(
+      "platform_tool_search",
+    );
   });
 
   it("searchTools returns at most `limit` matching tools, each matching a query term", () => {
@@ -196,7 +204,10 @@ describe("platform tools in the run engine", () => {
       fc.property(fc.string({ maxLength: 20 }), fc.integer({ min: 1, max: 10 }), (query, limit) => {
         const found = searchTools(tools, query, limit);
         expect(found.length).toBeLessThanOrEqual(limit);
-        const terms = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+        const terms = query
+          .toLowerCase()
+          .split(/[^a-z0-9]+/)
+          .filter(Boolean);
         for (const hit of found) {
           const text = `${hit.name} ${hit.description}`.toLowerCase();
           expect(terms.some((t) => text.includes(t))).toBe(true);

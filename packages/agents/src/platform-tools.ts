@@ -87,7 +87,10 @@ function resolved(spec: Spec, offered = true): ResolvedTool {
       ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
     },
     chat: offered
-      ? { type: "function", function: { name: spec.name, description: spec.description, parameters: spec.parameters } }
+      ? {
+          type: "function",
+          function: { name: spec.name, description: spec.description, parameters: spec.parameters },
+        }
       : null,
     catalog: "platform",
   };

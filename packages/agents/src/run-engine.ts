@@ -21,8 +21,8 @@ import {
   invalidRequest,
 } from "@groundwork/core";
 import type { HitlPolicy } from "./definition.js";
-import { type ConversationMode, evaluatePolicy, type GateDecision } from "./policy.js";
 import { searchTools, TOOL_SEARCH_THRESHOLD, toolSearchTool } from "./platform-tools.js";
+import { type ConversationMode, evaluatePolicy, type GateDecision } from "./policy.js";
 import type {
   AttachedImage,
   Citation,
@@ -483,7 +483,9 @@ export class RunEngine {
     if (offerable.length <= TOOL_SEARCH_THRESHOLD) return { all: context.tools, offered: offerable };
     const search = toolSearchTool();
     const discovered = new Set(state.discoveredTools ?? []);
-    const offered = offerable.filter((tool, index) => index < TOOL_SEARCH_THRESHOLD || discovered.has(tool.name));
+    const offered = offerable.filter(
+      (tool, index) => index < TOOL_SEARCH_THRESHOLD || discovered.has(tool.name),
+    );
     const hidden = evaluatePolicy({
       toolName: search.name,
       tool: search.gate,
@@ -510,7 +512,10 @@ export class RunEngine {
     }
     const limit = args.limit === undefined ? 5 : args.limit;
     if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 10) {
-      return { output: 'The tool failed: the argument "limit" must be an integer from 1 to 10', failed: true };
+      return {
+        output: 'The tool failed: the argument "limit" must be an integer from 1 to 10',
+        failed: true,
+      };
     }
     const candidates = context.tools.filter(
       (tool) =>
@@ -637,12 +642,12 @@ export class RunEngine {
           tool.definition.type === "platform.tool_search"
             ? this.searchTools(state, context, record.arguments)
             : await this.options.tools.execute({
-          tool,
-          callId: record.callId,
-          arguments: record.arguments,
-          state,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-        });
+                tool,
+                callId: record.callId,
+                arguments: record.arguments,
+                state,
+                ...(context.signal === undefined ? {} : { signal: context.signal }),
+              });
       } catch (error) {
         result = {
           output: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -25,7 +25,9 @@ for (let d = 0; d < 10; d++) {
   for (let f = 0; f < 20; f++) {
     const lines: string[] = [];
     for (let l = 0; l < 100; l++) {
-      lines.push(`${words[(d + f + l) % 10]} line ${l} of file ${f}${l % 7 === 0 ? " x marks" : ""} ${"-".repeat(20)}`);
+      lines.push(
+        `${words[(d + f + l) % 10]} line ${l} of file ${f}${l % 7 === 0 ? " x marks" : ""} ${"-".repeat(20)}`,
+      );
     }
     const bytes = new TextEncoder().encode(`${lines.join("\n")}\n`);
     total += bytes.length;

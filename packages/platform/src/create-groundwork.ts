@@ -25,11 +25,11 @@ import { ConversionService } from "./conversion/conversion-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
-import { type PlatformToolOptions, PlatformToolRunner } from "./platform-tools/platform-tool-runner.js";
 import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
+import { type PlatformToolOptions, PlatformToolRunner } from "./platform-tools/platform-tool-runner.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
 

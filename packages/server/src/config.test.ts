@@ -15,7 +15,9 @@ describe("platformConfigFromEnv", () => {
 
   it("maps GROUNDWORK_WEB_SEARCH_URL and GROUNDWORK_WEB_SEARCH_API_KEY to the web search provider", () => {
     expect(platformConfigFromEnv({}).webSearch).toBeNull();
-    expect(platformConfigFromEnv({ GROUNDWORK_WEB_SEARCH_URL: "https://search.example/api" }).webSearch).toEqual({
+    expect(
+      platformConfigFromEnv({ GROUNDWORK_WEB_SEARCH_URL: "https://search.example/api" }).webSearch,
+    ).toEqual({
       url: "https://search.example/api",
       apiKey: null,
     });

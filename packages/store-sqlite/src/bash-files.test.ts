@@ -36,17 +36,29 @@ describe("BashFileStore", () => {
   it("keeps held changes apart until they are committed or discarded", () => {
     store.bashFiles.apply(org, conv, [{ path: "/workspace/old", kind: "file", bytes: bytes("o") }]);
     const result = { stdout: "ok\n", stderr: "", exitCode: 0, truncated: false };
-    store.bashFiles.stage(org, conv, "call_1", [
-      { path: "/workspace/old", kind: "deleted", bytes: null },
-      { path: "/workspace/new", kind: "file", bytes: bytes("n") },
-    ], result);
+    store.bashFiles.stage(
+      org,
+      conv,
+      "call_1",
+      [
+        { path: "/workspace/old", kind: "deleted", bytes: null },
+        { path: "/workspace/new", kind: "file", bytes: bytes("n") },
+      ],
+      result,
+    );
     expect([...store.bashFiles.load(conv).keys()]).toEqual(["/workspace/old"]);
     expect(store.bashFiles.heldOutput(conv, "call_1")).toEqual(result);
     expect(store.bashFiles.commitStage(org, conv, "call_1")).toEqual(result);
     expect([...store.bashFiles.load(conv).keys()]).toEqual(["/workspace/new"]);
     expect(store.bashFiles.commitStage(org, conv, "call_1")).toBeNull();
 
-    store.bashFiles.stage(org, conv, "call_2", [{ path: "/workspace/x", kind: "file", bytes: bytes("x") }], result);
+    store.bashFiles.stage(
+      org,
+      conv,
+      "call_2",
+      [{ path: "/workspace/x", kind: "file", bytes: bytes("x") }],
+      result,
+    );
     store.bashFiles.discardStages(conv);
     expect(store.bashFiles.heldOutput(conv, "call_2")).toBeNull();
     expect(store.bashFiles.commitStage(org, conv, "call_2")).toBeNull();

@@ -74,10 +74,9 @@ export class BashFileStore {
 
   /** The held output of a call, or null when none is held. */
   heldOutput(conversationId: string, callId: string): unknown | null {
-    const row = this.sql("SELECT result FROM bash_held_outputs WHERE conversation_id = ? AND call_id = ?").get(
-      conversationId,
-      callId,
-    ) as { result: string } | undefined;
+    const row = this.sql(
+      "SELECT result FROM bash_held_outputs WHERE conversation_id = ? AND call_id = ?",
+    ).get(conversationId, callId) as { result: string } | undefined;
     return row === undefined ? null : (JSON.parse(row.result) as unknown);
   }
 
@@ -137,7 +136,16 @@ export class BashFileStore {
     const now = this.clock.now();
     for (const change of changes) {
       const bytes = change.kind === "file" && change.bytes !== null ? Buffer.from(change.bytes) : null;
-      insert.run(conversationId, organizationId, stage, change.path, change.kind, bytes, bytes?.length ?? 0, now);
+      insert.run(
+        conversationId,
+        organizationId,
+        stage,
+        change.path,
+        change.kind,
+        bytes,
+        bytes?.length ?? 0,
+        now,
+      );
     }
   }
 
@@ -161,7 +169,16 @@ export class BashFileStore {
         continue;
       }
       const bytes = change.kind === "file" && change.bytes !== null ? Buffer.from(change.bytes) : null;
-      upsert.run(conversationId, organizationId, stage, change.path, change.kind, bytes, bytes?.length ?? 0, now);
+      upsert.run(
+        conversationId,
+        organizationId,
+        stage,
+        change.path,
+        change.kind,
+        bytes,
+        bytes?.length ?? 0,
+        now,
+      );
     }
   }
 }

@@ -1,6 +1,7 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
 import { ApiKeyStore } from "./api-keys.js";
+import { BashFileStore } from "./bash-files.js";
 import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
@@ -11,7 +12,6 @@ import { SqliteKeywordIndex } from "./kb-keyword-index.js";
 import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { KnowledgeBaseStore } from "./knowledge-bases.js";
 import { MemoryFileStore } from "./memory-files.js";
-import { BashFileStore } from "./bash-files.js";
 import { OrganizationStore } from "./organizations.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";

@@ -13,13 +13,13 @@ import type { Store } from "@groundwork/store-sqlite";
 import type { ConversionService } from "../conversion/conversion-service.js";
 import type { ExtractionService } from "../extraction/extraction-service.js";
 import type { KnowledgeService } from "../knowledge/knowledge-service.js";
-import type { PlatformToolRunner } from "../platform-tools/platform-tool-runner.js";
 import {
   DEFAULT_PRIVATE_NETWORK_SETTING,
   guardedFetch,
   privateAddressOf,
   refusedAddressOf,
 } from "../network/guarded-network.js";
+import type { PlatformToolRunner } from "../platform-tools/platform-tool-runner.js";
 
 export const SIGNATURE_HEADER = "x-groundwork-signature";
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;

@@ -36,7 +36,20 @@ describe("runBash", () => {
   });
 
   it("answers exit 127 for anything outside the built-ins", async () => {
-    for (const program of ["curl http://example.com", "wget x", "python3 -c 1", "node -e 1", "sqlite3", "sed s/a/b/", "awk 1", "bash -c 'echo'", "sh -c 'echo'", "ln -s / root", "xargs echo", "js-exec -c 1"]) {
+    for (const program of [
+      "curl http://example.com",
+      "wget x",
+      "python3 -c 1",
+      "node -e 1",
+      "sqlite3",
+      "sed s/a/b/",
+      "awk 1",
+      "bash -c 'echo'",
+      "sh -c 'echo'",
+      "ln -s / root",
+      "xargs echo",
+      "js-exec -c 1",
+    ]) {
       const { result } = await runBash(new Map(), program);
       expect(result.exitCode, program).toBe(127);
       expect(result.stderr, program).toMatch(/command not found/);
@@ -69,7 +82,9 @@ describe("runBash", () => {
     const skills = [{ qualifiedName: "pdf", files: [{ path: "SKILL.md", bytes: enc("# PDF skill\n") }] }];
     const read = await runBash(new Map(), "cat /skills/pdf/SKILL.md", { skills });
     expect(read.result).toMatchObject({ exitCode: 0, stdout: "# PDF skill\n" });
-    const write = await runBash(new Map(), "echo x >> /skills/pdf/SKILL.md; rm /skills/pdf/SKILL.md", { skills });
+    const write = await runBash(new Map(), "echo x >> /skills/pdf/SKILL.md; rm /skills/pdf/SKILL.md", {
+      skills,
+    });
     expect(write.result.exitCode).not.toBe(0);
     expect(write.changes).toEqual([]);
   });
@@ -126,6 +141,10 @@ describe("runBash", () => {
     const run = await runBash(start, "rm gone && mkdir sub && echo new > sub/n && cat keep");
     expect(run.result.stdout).toBe("k");
     const byPath = Object.fromEntries(run.changes.map((c) => [c.path, c.kind]));
-    expect(byPath).toEqual({ "/workspace/gone": "deleted", "/workspace/sub": "dir", "/workspace/sub/n": "file" });
+    expect(byPath).toEqual({
+      "/workspace/gone": "deleted",
+      "/workspace/sub": "dir",
+      "/workspace/sub/n": "file",
+    });
   });
 });

@@ -82,7 +82,7 @@ export interface BashRun {
 
 export interface BashOptionsIn {
   skills?: readonly SkillFiles[];
-  limits?: Partial<typeof BASH_LIMITS>;
+  limits?: Partial<Record<keyof typeof BASH_LIMITS, number>>;
 }
 
 const MUTATORS: Record<string, number[]> = {
@@ -232,7 +232,10 @@ export async function runBash(
     });
     stdout = result.stdout;
     // Commands outside the allow-list always read as "command not found".
-    stderr = result.stderr.replace(/^bash: ([^:\n]+): command not available[^\n]*$/gm, "bash: $1: command not found");
+    stderr = result.stderr.replace(
+      /^bash: ([^:\n]+): command not available[^\n]*$/gm,
+      "bash: $1: command not found",
+    );
     exitCode = result.exitCode;
   } catch (error) {
     stderr = `bash: ${error instanceof Error ? error.message : String(error)}\n`;

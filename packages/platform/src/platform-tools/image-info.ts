@@ -34,7 +34,8 @@ export function imageInfo(bytes: Uint8Array): ImageInfo | null {
   }
   if (bytes.length >= 30 && ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WEBP") {
     const chunk = ascii(bytes, 12, 4);
-    if (chunk === "VP8X") return { mime: "image/webp", width: u24le(bytes, 24) + 1, height: u24le(bytes, 27) + 1 };
+    if (chunk === "VP8X")
+      return { mime: "image/webp", width: u24le(bytes, 24) + 1, height: u24le(bytes, 27) + 1 };
     if (chunk === "VP8 ") {
       return { mime: "image/webp", width: u16le(bytes, 26) & 0x3fff, height: u16le(bytes, 28) & 0x3fff };
     }

@@ -258,7 +258,9 @@ export class PlatformToolRunner {
     if (fileId !== undefined && fileId !== "") {
       const file = this.store.files.get(principal.organizationId, fileId);
       const content =
-        file === null || file.deletedAt !== null ? null : this.store.files.content(file.organizationId, file.id);
+        file === null || file.deletedAt !== null
+          ? null
+          : this.store.files.content(file.organizationId, file.id);
       if (content === null) fail(`unknown fileId ${fileId}`);
       bytes = content;
     } else if (url !== undefined && url !== "") {
@@ -341,7 +343,8 @@ export class PlatformToolRunner {
     const config = this.options.webSearch;
     if (config === null) return { output: webSearchUnavailable(this.options.webSearchSetting), failed: true };
     const query = args.query;
-    if (typeof query !== "string" || query.trim() === "") fail('the argument "query" must be a non-empty string');
+    if (typeof query !== "string" || query.trim() === "")
+      fail('the argument "query" must be a non-empty string');
     const count = optionalCount(args, "count", 5);
     const url = new URL(config.url);
     url.searchParams.set("q", query);
@@ -385,6 +388,11 @@ export class PlatformToolRunner {
       .slice(0, count);
     const output = JSON.stringify(out);
     // A provider that echoes the key never passes it on.
-    return { output: config.apiKey === null || config.apiKey === "" ? output : output.replaceAll(config.apiKey, "[redacted]") };
+    return {
+      output:
+        config.apiKey === null || config.apiKey === ""
+          ? output
+          : output.replaceAll(config.apiKey, "[redacted]"),
+    };
   }
 }

@@ -97,7 +97,10 @@ function sentTools(index: number): string[] {
 }
 
 function lastMessages(index: number): Array<{ role: string; content: unknown }> {
-  return (upstream.requests[index]?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+  const body = upstream.requests[index]?.body as
+    | { messages?: Array<{ role: string; content: unknown }> }
+    | undefined;
+  return body?.messages ?? [];
 }
 
 async function applyBash(tool: Record<string, unknown> = {}, name = "sh"): Promise<void> {
@@ -169,7 +172,10 @@ describe("platform_bash", () => {
     expect(outputOf(run, "e1")).toMatchObject({ exitCode: 1, stdout: "" });
     expect(outputOf(run, "e2")).toMatchObject({ exitCode: 1, stdout: "" });
     expect(outputOf(run, "e3")).toMatchObject({ exitCode: 127, stderr: "bash: curl: command not found\n" });
-    expect(outputOf(run, "e4")).toMatchObject({ exitCode: 127, stderr: "bash: python3: command not found\n" });
+    expect(outputOf(run, "e4")).toMatchObject({
+      exitCode: 127,
+      stderr: "bash: python3: command not found\n",
+    });
     expect(outputOf(run, "e5")).toMatchObject({ exitCode: 1 });
     expect(run.toolCalls.find((c) => c.callId === "e6")).toMatchObject({ status: "failed" });
     expect(run.toolCalls.find((c) => c.callId === "e6")?.output).toMatch(/16 KiB/);
@@ -317,7 +323,9 @@ describe("platform_view_image", () => {
       { text: "I see it." },
     );
     const { run } = await respond({ model: "agent/sh", input: "look" });
-    expect(run.toolCalls.find((c) => c.callId === "v1")?.output).toMatch(/^Image attached \(image\/png, \d+×\d+\)$/);
+    expect(run.toolCalls.find((c) => c.callId === "v1")?.output).toMatch(
+      /^Image attached \(image\/png, \d+×\d+\)$/,
+    );
     expect(run.toolCalls.find((c) => c.callId === "v2")).toMatchObject({ status: "failed" });
     expect(run.toolCalls.find((c) => c.callId === "v2")?.output).toMatch(/not an image/);
     expect(run.toolCalls.find((c) => c.callId === "v3")).toMatchObject({ status: "failed" });
@@ -385,7 +393,11 @@ describe("web_search", () => {
     expect(searchRequests[0]?.headers.authorization).toBe(`Bearer ${SEARCH_KEY}`);
     const results = JSON.parse(response.run.toolCalls[0]?.output ?? "[]") as unknown[];
     expect(results).toHaveLength(2);
-    expect(results[0]).toEqual({ title: "Groundwork", url: "https://groundwork.dev", snippet: "about agents" });
+    expect(results[0]).toEqual({
+      title: "Groundwork",
+      url: "https://groundwork.dev",
+      snippet: "about agents",
+    });
     expect(response.run.toolCalls[1]).toMatchObject({ status: "failed" });
     expect(response.run.toolCalls[2]).toMatchObject({ status: "failed" });
     expect(JSON.stringify(response)).not.toContain(SEARCH_KEY);
