@@ -48,6 +48,9 @@ describe(`platform_bash over ${total} bytes in ${snapshot.size} entries`, () => 
   bench("runBash over an in-memory snapshot", async () => {
     await runBash(snapshot, "grep -r x /workspace | wc -l");
   });
+  bench("runBash `true` (the tool's own cost: rebuild, run, diff)", async () => {
+    await runBash(snapshot, "true");
+  });
   bench("baseline: the same count in plain JS", () => {
     let count = 0;
     for (const bytes of snapshot.values()) {
