@@ -339,6 +339,47 @@ describe("platform_view_image", () => {
     expect(JSON.stringify(run)).not.toContain("base64,");
   });
 
+  it("views a png from the bash file system and refuses another organization's file", async () => {
+    await applyBash();
+    const strangerOrg = tenant.store.organizations.create("globex", "enterprise").id;
+    const foreign = tenant.store.files.create({
+      organizationId: strangerOrg,
+      filename: "theirs.png",
+      purpose: "user_data",
+      mime: "image/png",
+      bytes: buildTextPng("theirs"),
+    });
+    upstream.enqueue(
+      { toolCalls: [{ id: "b0", name: "platform_bash", arguments: { command: "mkdir -p img" } }] },
+      { text: "ready" },
+    );
+    // The PNG lands in the conversation's tree between the two turns.
+    const first = await respond({ model: "agent/sh", input: "prepare" });
+    tenant.store.bashFiles.apply(tenant.organizationId, first.run.conversationId, [
+      { path: "/workspace/img/p.png", kind: "file", bytes: buildTextPng("mine") },
+    ]);
+    upstream.enqueue(
+      {
+        toolCalls: [
+          { id: "v1", name: "platform_view_image", arguments: { path: "img/p.png" } },
+          { id: "v2", name: "platform_view_image", arguments: { fileId: foreign.id } },
+          { id: "d1", name: "platform_deliver", arguments: { fileIds: [foreign.id] } },
+        ],
+      },
+      { text: "ok" },
+    );
+    const { run } = await respond({
+      model: "agent/sh",
+      input: "look",
+      conversation: first.run.conversationId,
+    });
+    expect(run.toolCalls.find((c) => c.callId === "v1")?.output).toMatch(/^Image attached \(image\/png/);
+    expect(run.toolCalls.find((c) => c.callId === "v2")).toMatchObject({ status: "failed" });
+    expect(run.toolCalls.find((c) => c.callId === "v2")?.output).toMatch(/unknown fileId/);
+    expect(run.toolCalls.find((c) => c.callId === "d1")).toMatchObject({ status: "failed" });
+    expect(run.deliverables).toEqual([]);
+  });
+
   it("fails for a model without image input", async () => {
     setup({ acceptsImages: (model) => model !== "gw-chat-1" });
     await applyBash();
