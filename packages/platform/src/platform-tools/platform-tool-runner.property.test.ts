@@ -10,6 +10,7 @@ const store = openStore({ file: ":memory:" });
 const org = store.organizations.create("acme", "enterprise").id;
 const conversationId = store.agents.createConversation(org, null, "ask").id;
 const principal = {
+  organizationName: "acme",
   organizationId: org,
   role: "member" as const,
   plan: "enterprise" as const,
