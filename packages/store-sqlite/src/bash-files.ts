@@ -103,16 +103,16 @@ export class BashFileStore {
     })();
   }
 
-  /** Drops held changes: one call's, or every call's but `keep`. */
-  discardStages(conversationId: string, keep?: string): void {
-    this.sql("DELETE FROM bash_files WHERE conversation_id = ? AND stage <> '' AND stage <> ?").run(
+  /** Drops held changes of every call but those in `keep` (calls still waiting for their approval). */
+  discardStages(conversationId: string, keep: readonly string[] = []): void {
+    const held = this.sql("SELECT call_id FROM bash_held_outputs WHERE conversation_id = ?").all(
       conversationId,
-      keep ?? "",
-    );
-    this.sql("DELETE FROM bash_held_outputs WHERE conversation_id = ? AND call_id <> ?").run(
-      conversationId,
-      keep ?? "",
-    );
+    ) as Array<{ call_id: string }>;
+    const stages = this.sql(
+      "SELECT DISTINCT stage FROM bash_files WHERE conversation_id = ? AND stage <> ''",
+    ).all(conversationId) as Array<{ stage: string }>;
+    const ids = new Set([...held.map((h) => h.call_id), ...stages.map((s) => s.stage)]);
+    for (const id of ids) if (!keep.includes(id)) this.discardStage(conversationId, id);
   }
 
   private discardStage(conversationId: string, callId: string): void {

@@ -170,8 +170,12 @@ export class PlatformToolRunner {
       const held = bashFiles.commitStage(org, conversationId, call.callId) as BashResult | null;
       if (held !== null) return { output: JSON.stringify(held) };
     }
-    // Changes of held calls that were rejected (or timed out) are dropped here.
-    bashFiles.discardStages(conversationId, definition.outputs === "held" ? call.callId : undefined);
+    // Changes of held calls that were rejected (or timed out) are dropped here; calls of this
+    // run still waiting for their approval keep theirs.
+    bashFiles.discardStages(conversationId, [
+      call.callId,
+      ...call.state.pendingApprovals.filter((p) => p.reason === "outputs_held").map((p) => p.callId),
+    ]);
     const skills = this.options.skillFiles?.(principal, call.state) ?? [];
     const run = await runBash(bashFiles.load(conversationId), command, { skills });
     if (definition.outputs === "held") {

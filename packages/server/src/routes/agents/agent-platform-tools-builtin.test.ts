@@ -246,6 +246,33 @@ describe("platform_bash", () => {
   });
 });
 
+describe("platform_bash held outputs, two calls in one step", () => {
+  it("keeps both staged results until their approvals", async () => {
+    await applyBash({ outputs: "held" });
+    upstream.enqueue(
+      {
+        toolCalls: [
+          { id: "h1", name: "platform_bash", arguments: { command: "echo one > one.txt && echo 1" } },
+          { id: "h2", name: "platform_bash", arguments: { command: "echo two > two.txt && echo 2" } },
+        ],
+      },
+      { text: "both" },
+    );
+    const paused = await respond({ model: "agent/sh", input: "go" });
+    expect(paused.run.pendingApprovals.map((p) => p.reason)).toEqual(["outputs_held", "outputs_held"]);
+    const done = await respond({
+      model: "agent/sh",
+      previous_response_id: paused.id,
+      decideAll: "approve",
+    });
+    expect(done.run.status).toBe("completed");
+    expect(outputOf(done.run, "h1")).toMatchObject({ stdout: "1\n" });
+    expect(outputOf(done.run, "h2")).toMatchObject({ stdout: "2\n" });
+    const tree = tenant.store.bashFiles.load(paused.run.conversationId);
+    expect(tree.has("/workspace/one.txt") && tree.has("/workspace/two.txt")).toBe(true);
+  });
+});
+
 describe("platform_deliver", () => {
   it("adds text and bash files (stored as assistants Files) to run.deliverables and the output", async () => {
     await applyBash();
