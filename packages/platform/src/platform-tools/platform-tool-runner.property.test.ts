@@ -24,7 +24,7 @@ const runner = new PlatformToolRunner(store, new FileService(store), {
   },
 });
 const tools: ResolvedTool[] = [...resolveTools([{ type: "platform.bash" }]), ...platformTools()];
-const state = { conversationId, model: "m", deliverables: [] } as unknown as RunState;
+const state = { conversationId, model: "m", deliverables: [], pendingApprovals: [] } as unknown as RunState;
 
 const jsonValue = fc.jsonValue({ maxDepth: 2 });
 const argumentsArb = fc.oneof(
