@@ -44,6 +44,14 @@ export {
 } from "./judge.js";
 export * from "./memory/index.js";
 export {
+  type PlatformToolOptions,
+  platformTools,
+  searchTools,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_THRESHOLD,
+  toolSearchTool,
+} from "./platform-tools.js";
+export {
   type ConversationMode,
   canRemember,
   evaluatePolicy,
@@ -85,7 +93,10 @@ export {
   type ToolResult,
 } from "./run-engine.js";
 export {
+  type AttachedImage,
   type Citation,
+  type Deliverable,
+  type HeldOutput,
   PAUSED_STATUSES,
   type PendingApproval,
   type PendingConnection,

@@ -184,6 +184,24 @@ export {
   lookupPublicOnly,
 } from "./network/guarded-network.js";
 export {
+  applyChanges,
+  BASH_BUILTINS,
+  BASH_LIMITS,
+  type BashChange,
+  type BashResult,
+  type BashSnapshot,
+  runBash,
+  type SkillFiles,
+  snapshotUsage,
+} from "./platform-tools/bash-sandbox.js";
+export { type ImageInfo, imageInfo } from "./platform-tools/image-info.js";
+export {
+  type PlatformToolOptions,
+  PlatformToolRunner,
+  type WebSearchConfig,
+  webSearchUnavailable,
+} from "./platform-tools/platform-tool-runner.js";
+export {
   MAX_PROMPT_CONFIG_BYTES,
   MAX_PROMPT_MESSAGES,
   MAX_PROMPT_TEXT,
