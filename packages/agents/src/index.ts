@@ -44,6 +44,14 @@ export {
 } from "./judge.js";
 export * from "./memory/index.js";
 export {
+  type PlatformToolOptions,
+  platformTools,
+  searchTools,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_THRESHOLD,
+  toolSearchTool,
+} from "./platform-tools.js";
+export {
   type ConversationMode,
   canRemember,
   evaluatePolicy,
@@ -59,6 +67,8 @@ export {
   type AgentOutputItem,
   type AgentResponseObject,
   citationAnnotations,
+  connectorInputPage,
+  connectorPage,
   type FileCitationAnnotation,
   type PauseWindowFields,
   type RenderClock,
@@ -84,9 +94,14 @@ export {
   type ToolResult,
 } from "./run-engine.js";
 export {
+  type AttachedImage,
   type Citation,
+  type Deliverable,
+  type HeldOutput,
   PAUSED_STATUSES,
   type PendingApproval,
+  type PendingConnection,
+  type PendingInput,
   type PendingToolCall,
   type RunSkill,
   type RunState,

@@ -28,10 +28,16 @@ import {
   latestUserMessage,
   type ToolJudge,
 } from "./judge.js";
+import { searchTools, TOOL_SEARCH_THRESHOLD, toolSearchTool } from "./platform-tools.js";
 import { type ConversationMode, evaluatePolicy, type GateDecision, type Verdict } from "./policy.js";
 import type {
+  AttachedImage,
   Citation,
+  Deliverable,
+  HeldOutput,
   PendingApproval,
+  PendingConnection,
+  PendingInput,
   RunSkill,
   RunState,
   SkillsApplyPreview,
@@ -47,6 +53,22 @@ export interface ToolResult {
   output: string;
   failed?: boolean;
   citations?: Citation[];
+  /** The call was cut short (a connector's sign-in expired): recorded `interrupted`. */
+  interrupted?: boolean;
+  /**
+   * The run pauses after this call: a connector to reconnect, or a question the call is
+   * held open for (then `output` is unused and the call is resumed by the continuation).
+   */
+  pause?: { connections?: PendingConnection[]; input?: PendingInput };
+  /** `platform_deliver`: added to the response's deliverables. */
+  deliverables?: Deliverable[];
+  /** `platform_view_image`: attached to the next model call. */
+  images?: AttachedImage[];
+  /**
+   * `platform_bash` with held outputs: the call ran against a staged copy; the run pauses
+   * with an approval (reason `outputs_held`) and the output reaches the model only after it.
+   */
+  held?: HeldOutput;
 }
 
 export interface ToolCallInput {
@@ -57,6 +79,8 @@ export interface ToolCallInput {
   signal?: AbortSignal;
   /** The approved preview of a `platform_skills_apply` call. */
   preview?: SkillsApplyPreview;
+  /** Resume the call held open for a connector's question (never start a new one). */
+  held?: boolean;
 }
 
 /** What a tool shows the human before a pause: a preview, or a failure that ends the call at once. */
@@ -95,6 +119,12 @@ export interface AgentContext {
   cancelled?: () => boolean;
   /** Streams model text (through `ChatModel.stream`) and reports progress. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Connector pre-flight (PLATFORM.md §5.3), asked before the first model call of every
+   * start, continuation and resume: connections to ask for (the run pauses) or the
+   * connectors' tools to offer next to the version's.
+   */
+  connectors?: (state: RunState) => Promise<{ pending: PendingConnection[]; tools: ResolvedTool[] }>;
 }
 
 export interface StartInput {
@@ -197,7 +227,34 @@ export class RunEngine {
     };
     await this.save(state);
     context.onEvent?.({ type: "started", state });
-    return this.loop(state, context);
+    return this.runWithConnectors(state, context);
+  }
+
+  /** Pre-flight of the connectors: pauses before the model call, or runs with their tools. */
+  private async runWithConnectors(state: RunState, context: AgentContext): Promise<RunState> {
+    if (context.connectors === undefined) return this.loop(state, context);
+    let ready: { pending: PendingConnection[]; tools: ResolvedTool[] };
+    try {
+      ready = await context.connectors(state);
+    } catch (error) {
+      state.status = "failed";
+      state.error = error instanceof Error ? error.message : String(error);
+      await this.save(state);
+      throw error;
+    }
+    if (ready.pending.length > 0) {
+      state.pendingConnections = ready.pending;
+      state.status = "requires_tool_output";
+      state.pausedAt = this.options.clock.now();
+      await this.save(state);
+      return state;
+    }
+    const own = new Set(context.tools.map((t) => t.name));
+    const extra = ready.tools.filter((t) => !own.has(t.name));
+    return this.loop(
+      state,
+      extra.length === 0 ? context : { ...context, tools: [...context.tools, ...extra] },
+    );
   }
 
   /**
@@ -255,15 +312,23 @@ export class RunEngine {
       model: answers.model ?? previous.model,
       mode: answers.mode ?? previous.mode,
       status: "in_progress",
-      toolCalls: [],
+      // Calls cleared to run before a connector pause still run; held connector calls resume.
+      toolCalls: [
+        ...structuredClone(previous.toolCalls.filter((r) => r.status === "queued")),
+        ...heldCalls(previous),
+      ],
       pendingApprovals: [],
       pendingToolCalls: [],
+      pendingConnections: [],
+      pendingInputs: [],
       pausedAt: null,
       text: "",
       usage: { inputTokens: 0, outputTokens: 0 },
       steps: 0,
       error: null,
       incompleteReason: null,
+      deliverables: [],
+      discoveredTools: [],
       createdAt: now,
       updatedAt: now,
     };
@@ -333,7 +398,7 @@ export class RunEngine {
   async continue(state: RunState, context: AgentContext): Promise<RunState> {
     await this.save(state);
     context.onEvent?.({ type: "started", state });
-    return this.loop(state, context);
+    return this.runWithConnectors(state, context);
   }
 
   /**
@@ -356,7 +421,7 @@ export class RunEngine {
     }
     await this.save(state);
     context.onEvent?.({ type: "started", state });
-    return this.loop(state, context);
+    return this.runWithConnectors(state, context);
   }
 
   private finish(
@@ -383,7 +448,12 @@ export class RunEngine {
         if (context.cancelled?.() === true) return this.stopCancelled(state);
         await this.drainQueued(state, context);
         if (context.cancelled?.() === true) return this.stopCancelled(state);
-        if (state.pendingApprovals.length > 0 || state.pendingToolCalls.length > 0) {
+        if (
+          state.pendingApprovals.length > 0 ||
+          state.pendingToolCalls.length > 0 ||
+          (state.pendingConnections?.length ?? 0) > 0 ||
+          (state.pendingInputs?.length ?? 0) > 0
+        ) {
           state.status = state.pendingApprovals.length > 0 ? "requires_approval" : "requires_tool_output";
           state.pausedAt = this.options.clock.now();
           await this.save(state);
@@ -438,17 +508,17 @@ export class RunEngine {
       messages.push({ role: "system", content: context.instructions });
     }
     messages.push(...state.messages);
-    const offered = context.tools.filter((tool) => {
-      if (tool.chat === null) return false;
-      const decision = evaluatePolicy({
-        toolName: tool.name,
-        tool: tool.gate,
-        policy: context.policy,
-        mode: state.mode,
-        remembered: context.remembered,
+    const images = state.pendingImages ?? [];
+    if (images.length > 0) {
+      messages.push({
+        role: "user",
+        content: [
+          { type: "text", text: "Images attached by platform_view_image:" },
+          ...images.map((image) => ({ type: "image_url" as const, image_url: { url: image.url } })),
+        ],
       });
-      return !decision.hiddenFromModel;
-    });
+    }
+    const { offered } = this.toolsFor(state, context);
     const request = {
       model: state.model,
       messages,
@@ -463,6 +533,7 @@ export class RunEngine {
     } else {
       completion = await this.options.model.complete(request, options);
     }
+    if (images.length > 0) state.pendingImages = [];
     if (completion.usage !== undefined) {
       state.usage.inputTokens += completion.usage.prompt_tokens;
       state.usage.outputTokens += completion.usage.completion_tokens;
@@ -471,9 +542,80 @@ export class RunEngine {
     return choice?.message ?? { content: "" };
   }
 
+  /**
+   * The tools of this step: all of them (for the gate) and those offered to the model. With
+   * more than 20 offerable tools, `platform_tool_search` is added and only the first 20 (plus
+   * those it found earlier in this response) are offered; the rest are deferred.
+   */
+  private toolsFor(state: RunState, context: AgentContext): { all: ResolvedTool[]; offered: ResolvedTool[] } {
+    const offerable = context.tools.filter((tool) => {
+      if (tool.chat === null) return false;
+      const decision = evaluatePolicy({
+        toolName: tool.name,
+        tool: tool.gate,
+        policy: context.policy,
+        mode: state.mode,
+        remembered: context.remembered,
+      });
+      return !decision.hiddenFromModel;
+    });
+    if (offerable.length <= TOOL_SEARCH_THRESHOLD) return { all: context.tools, offered: offerable };
+    const search = toolSearchTool();
+    const discovered = new Set(state.discoveredTools ?? []);
+    const offered = offerable.filter(
+      (tool, index) => index < TOOL_SEARCH_THRESHOLD || discovered.has(tool.name),
+    );
+    const hidden = evaluatePolicy({
+      toolName: search.name,
+      tool: search.gate,
+      policy: context.policy,
+      mode: state.mode,
+      remembered: context.remembered,
+    }).hiddenFromModel;
+    return {
+      all: [...context.tools, search],
+      offered: hidden ? offered : [...offered, search],
+    };
+  }
+
+  /** `platform_tool_search`: the engine knows the catalogs, so it answers the search itself. */
+  private searchTools(state: RunState, context: AgentContext, raw: string): ToolResult {
+    let args: { query?: unknown; limit?: unknown };
+    try {
+      args = raw.trim() === "" ? {} : (JSON.parse(raw) as typeof args);
+    } catch {
+      return { output: "The tool failed: the arguments must be a JSON object", failed: true };
+    }
+    if (typeof args.query !== "string" || args.query.trim() === "") {
+      return { output: 'The tool failed: the argument "query" must be a non-empty string', failed: true };
+    }
+    const limit = args.limit === undefined ? 5 : args.limit;
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 10) {
+      return {
+        output: 'The tool failed: the argument "limit" must be an integer from 1 to 10',
+        failed: true,
+      };
+    }
+    const candidates = context.tools.filter(
+      (tool) =>
+        tool.chat !== null &&
+        !evaluatePolicy({
+          toolName: tool.name,
+          tool: tool.gate,
+          policy: context.policy,
+          mode: state.mode,
+          remembered: context.remembered,
+        }).hiddenFromModel,
+    );
+    const found = searchTools(candidates, args.query, limit);
+    state.discoveredTools = [...new Set([...(state.discoveredTools ?? []), ...found.map((f) => f.name)])];
+    return { output: JSON.stringify(found) };
+  }
+
   private async gate(state: RunState, context: AgentContext, calls: ChatToolCall[]): Promise<void> {
+    const { all } = this.toolsFor(state, context);
     for (const call of calls) {
-      const tool = context.tools.find((t) => t.name === call.function.name);
+      const tool = all.find((t) => t.name === call.function.name);
       let decision = evaluatePolicy({
         toolName: call.function.name,
         tool: tool?.gate,
@@ -600,10 +742,11 @@ export class RunEngine {
 
   /** Runs the queued server-side calls; approved client calls become relayed calls. */
   private async drainQueued(state: RunState, context: AgentContext): Promise<void> {
+    const { all } = this.toolsFor(state, context);
     for (const record of state.toolCalls) {
       if (record.status !== "queued") continue;
       if (context.cancelled?.() === true) return;
-      const tool = context.tools.find((t) => t.name === record.tool);
+      const tool = all.find((t) => t.name === record.tool);
       if (tool === undefined || !tool.gate.runnable) {
         this.finish(
           state,
@@ -631,22 +774,63 @@ export class RunEngine {
       await this.save(state);
       let result: ToolResult;
       try {
-        result = await this.options.tools.execute({
-          tool,
-          callId: record.callId,
-          arguments: record.arguments,
-          state,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-          ...(record.preview === undefined ? {} : { preview: record.preview }),
-        });
+        result =
+          tool.definition.type === "platform.tool_search"
+            ? this.searchTools(state, context, record.arguments)
+            : await this.options.tools.execute({
+                tool,
+                callId: record.callId,
+                arguments: record.arguments,
+                state,
+                ...(context.signal === undefined ? {} : { signal: context.signal }),
+                ...(record.resumeHeld === true ? { held: true } : {}),
+                ...(record.preview === undefined ? {} : { preview: record.preview }),
+              });
       } catch (error) {
         result = {
           output: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
           failed: true,
         };
       }
+      if (result.held !== undefined) {
+        // Held outputs: the call ran against a staged copy; a human releases or discards it.
+        state.toolCalls = state.toolCalls.filter((r) => r !== record);
+        state.pendingApprovals.push({
+          id: this.options.ids("apr"),
+          callId: record.callId,
+          tool: record.tool,
+          arguments: record.arguments,
+          policyClass: tool.gate.builtinClass ?? null,
+          reason: "outputs_held",
+          preview: null,
+          heldOutput: result.held,
+        });
+        await this.save(state);
+        return this.drainQueued(state, context);
+      }
       if (result.citations !== undefined) state.citations.push(...result.citations);
-      this.finish(state, record, result.failed === true ? "failed" : "completed", result.output, false);
+      if (result.deliverables !== undefined && result.deliverables.length > 0) {
+        state.deliverables = [...(state.deliverables ?? []), ...result.deliverables];
+      }
+      if (result.images !== undefined && result.images.length > 0) {
+        state.pendingImages = [...(state.pendingImages ?? []), ...result.images];
+      }
+      if (result.pause?.connections !== undefined) {
+        state.pendingConnections = mergeConnections(state.pendingConnections ?? [], result.pause.connections);
+      }
+      if (result.pause?.input !== undefined) {
+        // Held open for a question: the record stays `started` until the continuation resumes it.
+        state.pendingInputs = [...(state.pendingInputs ?? []), result.pause.input];
+        await this.save(state);
+        continue;
+      }
+      this.finish(
+        state,
+        record,
+        result.interrupted === true ? "interrupted" : result.failed === true ? "failed" : "completed",
+        result.output,
+        false,
+      );
       context.onEvent?.({ type: "tool_call", record });
       await this.save(state);
     }
@@ -710,11 +894,44 @@ export function cancelRun(state: RunState): void {
       ...(pending.judge === undefined ? {} : { judge: pending.judge }),
     });
   }
+  for (const pending of state.pendingInputs ?? []) {
+    const record = state.toolCalls.find((r) => r.callId === pending.callId && r.status === "started");
+    if (record === undefined) continue;
+    record.status = "interrupted";
+    record.output = note;
+    answer(pending.callId);
+  }
   state.pendingApprovals = [];
   state.pendingToolCalls = [];
+  state.pendingConnections = [];
+  state.pendingInputs = [];
   state.pausedAt = null;
   state.status = "incomplete";
   state.incompleteReason = "cancelled";
+}
+
+/** The connector calls a paused run holds open for questions, queued to be resumed (one per call). */
+function heldCalls(previous: RunState): ToolCallRecord[] {
+  const out: ToolCallRecord[] = [];
+  for (const input of previous.pendingInputs ?? []) {
+    if (out.some((r) => r.callId === input.callId)) continue;
+    out.push({
+      callId: input.callId,
+      tool: input.tool,
+      arguments: input.arguments,
+      verdict: "EXECUTE",
+      status: "queued",
+      output: null,
+      resumeHeld: true,
+    });
+  }
+  return out;
+}
+
+function mergeConnections(current: PendingConnection[], added: PendingConnection[]): PendingConnection[] {
+  const out = [...current];
+  for (const entry of added) if (!out.some((c) => c.serverLabel === entry.serverLabel)) out.push(entry);
+  return out;
 }
 
 /** Accumulates a chat stream into one completion, reporting text as it arrives. */

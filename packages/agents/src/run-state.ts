@@ -49,6 +49,8 @@ export interface ToolCallRecord {
   judge?: JudgeVerdict;
   /** The approved `platform_skills_apply` preview this call carries out; absent otherwise. */
   preview?: SkillsApplyPreview;
+  /** A connector call held open for a question (PLATFORM.md §5.3): running it resumes that call, never starts a new one. */
+  resumeHeld?: true;
 }
 
 export interface PendingApproval {
@@ -62,6 +64,26 @@ export interface PendingApproval {
   preview: SkillsApplyPreview | null;
   /** The judge's `needs_human` verdict that sent this call to a human; absent when no judge ran. */
   judge?: JudgeVerdict;
+  /** `platform_bash` with `outputs: "held"`: the output that approval releases (reason `outputs_held`). */
+  heldOutput?: HeldOutput;
+}
+
+export interface HeldOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** A deliverable of `platform_deliver` (PLATFORM.md §6). */
+export type Deliverable =
+  | { type: "text"; title: string | null; text: string }
+  | { type: "file"; fileId: string; filename: string; mime: string; size: number };
+
+/** An image `platform_view_image` attached to the next model call. */
+export interface AttachedImage {
+  mime: string;
+  /** `data:<mime>;base64,…` */
+  url: string;
 }
 
 /** One file change of a `platform_skills_apply` proposal. */
@@ -104,6 +126,26 @@ export interface PendingToolCall {
   judge?: JudgeVerdict;
 }
 
+/** A connector the caller must connect, reconnect or allow before the run goes on (PLATFORM.md §5.3). */
+export interface PendingConnection {
+  serverLabel: string;
+  host: string;
+  reason: "connect" | "reconnect" | "allow";
+  /** Only on a repeated allow (the host changed). */
+  destinations?: string[];
+}
+
+/** A connector's question (elicitation) the run waits for; the call stays open meanwhile. */
+export interface PendingInput {
+  inputRequestId: string;
+  serverLabel: string;
+  /** The prefixed tool name the model called. */
+  tool: string;
+  mode: "form" | "url" | "mixed" | "unknown";
+  callId: string;
+  arguments: string;
+}
+
 export interface RunState {
   id: string;
   conversationId: string;
@@ -121,6 +163,9 @@ export interface RunState {
   toolCalls: ToolCallRecord[];
   pendingApprovals: PendingApproval[];
   pendingToolCalls: PendingToolCall[];
+  /** Connector pauses (absent on runs from before connectors). */
+  pendingConnections?: PendingConnection[];
+  pendingInputs?: PendingInput[];
   pausedAt: number | null;
   text: string;
   citations: Citation[];
@@ -138,6 +183,12 @@ export interface RunState {
    * these versions for the rest of the response. Absent: none (or a run before skills).
    */
   skills?: RunSkill[];
+  /** What `platform_deliver` added to this response. */
+  deliverables?: Deliverable[];
+  /** Images `platform_view_image` attached for the next model call (cleared by it). */
+  pendingImages?: AttachedImage[];
+  /** Tools `platform_tool_search` returned: offered for the rest of this response. */
+  discoveredTools?: string[];
   /** The `platform.todo` list; carried over between turns of a conversation. */
   todos?: TodoItem[];
   createdAt: number;

@@ -4,7 +4,7 @@
  * from its environment; an app builds it from a config object and calls the same
  * services the HTTP routes call.
  */
-import type { ToolJudge } from "@groundwork/agents";
+import { PAUSE_TIMEOUT_MS, type ToolJudge } from "@groundwork/agents";
 import {
   type Allowance,
   type Clock,
@@ -18,12 +18,14 @@ import type { DocumentParser } from "@groundwork/kb";
 import type { Store } from "@groundwork/store-sqlite";
 import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
-import { ToolCatalogService } from "./agents/tool-catalogs.js";
+import { connectorCatalogProvider, ToolCatalogService } from "./agents/tool-catalogs.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
+import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { DatasetService } from "./datasets/dataset-service.js";
+import { CaseEvaluations } from "./evaluators/case-evaluation.js";
 import { EvaluatorService } from "./evaluators/evaluator-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
@@ -32,6 +34,7 @@ import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
+import { type PlatformToolOptions, PlatformToolRunner } from "./platform-tools/platform-tool-runner.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
@@ -73,6 +76,12 @@ export interface GroundworkOptions {
    * subject type without a lookup has no subjects in this build (a score on one is 404).
    */
   scoreSubjects?: ScoreSubjectLookups;
+  /** The transport of connector (MCP) calls (tests); by default one that refuses private addresses. */
+  connectorFetch?: typeof fetch;
+  /** Whether a model takes image input (`platform_view_image`); by default every model does. */
+  acceptsImages?: (model: string) => boolean;
+  /** Replaces the read-only `/skills` copies of `platform_bash` for a run (by default the response's resolved skills). */
+  skillFiles?: PlatformToolOptions["skillFiles"];
 }
 
 export class Groundwork {
@@ -106,6 +115,8 @@ export class Groundwork {
   readonly scores: ScoreService;
   /** Evaluator types, LLM-judge templates and scoring cases with them (PLATFORM.md §9). */
   readonly evaluators: EvaluatorService;
+  /** Cases, or an app's outputs for a dataset's items, scored with one evaluator (scores recorded on the items). */
+  readonly evaluations: CaseEvaluations;
   /** Datasets: items (single and batch adds), updates, deletes and frozen versions. */
   readonly datasets: DatasetService;
   /** Prompts: text and chat templates, immutable versions, labels, resolve, compile and test calls. */
@@ -114,6 +125,8 @@ export class Groundwork {
   readonly skills: SkillService;
   /** `GET /v1/agents/{agentId}/tool-catalogs` (PLATFORM.md §4.5). */
   readonly toolCatalogs: ToolCatalogService;
+  /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
+  readonly connectors: ConnectorService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -175,11 +188,33 @@ export class Groundwork {
       ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     };
+    this.connectors = new ConnectorService(options.store, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      pauseTimeoutMs: config.agents.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS,
+      callTimeoutMs: config.agents.connectorCallTimeoutMs,
+      ...(options.connectorFetch === undefined ? {} : { fetch: options.connectorFetch }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
     this.skills = new SkillService(options.store, {
       ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
     });
     const skillTools = new SkillRunTools(this.skills);
-    this.toolCatalogs = new ToolCatalogService(options.store, { skillTools });
+    const platformTools = new PlatformToolRunner(options.store, this.files, {
+      webSearch: config.webSearch,
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      webSearchSetting: config.settingNames.webSearch,
+      ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+      ...(options.acceptsImages === undefined ? {} : { acceptsImages: options.acceptsImages }),
+      // The `/skills` tree of platform_bash: the versions the response resolved (PLATFORM.md §6).
+      skillFiles: options.skillFiles ?? ((_principal, state) => skillTools.skillFiles(state)),
+    });
+    this.toolCatalogs = new ToolCatalogService(options.store, {
+      skillTools,
+      implicitTools: () => platformTools.implicitTools(),
+      providers: [connectorCatalogProvider(this.connectors)],
+    });
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
@@ -188,6 +223,7 @@ export class Groundwork {
         extraction: this.extraction,
         knowledge: this.knowledge,
         skillTools,
+        platformTools,
       },
       {
         allowPrivateNetwork: config.allowPrivateNetwork,
@@ -202,6 +238,8 @@ export class Groundwork {
         ...(options.ids === undefined ? {} : { ids: options.ids }),
         ...(options.judge === undefined ? {} : { judge: options.judge }),
         ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+        connectors: this.connectors,
+        chatUrl: (config.chatUrl ?? "").replace(/\/+$/, ""),
       },
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
@@ -211,6 +249,7 @@ export class Groundwork {
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
+    this.evaluations = new CaseEvaluations(this.evaluators, this.datasets, this.scores);
     this.prompts = new PromptService(options.store, this.gateway);
   }
 
@@ -225,6 +264,8 @@ export class Groundwork {
     this.conversion.startWorker();
     this.extraction.startWorker();
     this.knowledge.startWorker();
+    // Questions a previous process left open lost their calls: answered `cancel` now.
+    this.connectors.cancelOrphanedInputs();
     this.agents.startWorker();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();

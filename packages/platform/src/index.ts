@@ -31,8 +31,8 @@ export {
   type AgentToolCatalogs,
   type CatalogTool,
   type CatalogToolReason,
+  connectorCatalogProvider,
   type ProvidedCatalog,
-  TOOL_SEARCH_THRESHOLD,
   type ToolCatalog,
   type ToolCatalogOptions,
   type ToolCatalogProvider,
@@ -47,6 +47,17 @@ export {
   type GroundworkConfigInput,
   resolveConfig,
 } from "./config.js";
+export {
+  allowanceBody,
+  type ConnectionView,
+  type ConnectorCatalog,
+  ConnectorService,
+  connectionBody,
+  createConnectorBody,
+  inputAnswerBody,
+  prefixedToolName,
+  updateConnectorBody,
+} from "./connectors/connector-service.js";
 export {
   type CancelledTurn,
   ConversationService,
@@ -84,6 +95,14 @@ export {
   datasetVersionBody,
 } from "./datasets/dataset-bodies.js";
 export { type DatasetInUseCheck, DatasetService } from "./datasets/dataset-service.js";
+export {
+  CaseEvaluations,
+  type EvaluatedCase,
+  type EvaluationBody,
+  type EvaluationReport,
+  evaluationBody,
+  MAX_EVALUATION_CASES,
+} from "./evaluators/case-evaluation.js";
 export {
   type EvaluatorSpec,
   type EvaluatorTemplateCreateInput,
@@ -175,6 +194,24 @@ export {
   isPrivateAddress,
   lookupPublicOnly,
 } from "./network/guarded-network.js";
+export {
+  applyChanges,
+  BASH_BUILTINS,
+  BASH_LIMITS,
+  type BashChange,
+  type BashResult,
+  type BashSnapshot,
+  runBash,
+  type SkillFiles,
+  snapshotUsage,
+} from "./platform-tools/bash-sandbox.js";
+export { type ImageInfo, imageInfo } from "./platform-tools/image-info.js";
+export {
+  type PlatformToolOptions,
+  PlatformToolRunner,
+  type WebSearchConfig,
+  webSearchUnavailable,
+} from "./platform-tools/platform-tool-runner.js";
 export {
   MAX_PROMPT_CONFIG_BYTES,
   MAX_PROMPT_MESSAGES,

@@ -15,6 +15,7 @@ import { requestBodyLimit } from "./http/node-request.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
+import { registerConnectorRoutes } from "./routes/connectors/index.js";
 import { registerConversationRoutes } from "./routes/conversations/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
 import { registerDatasetRoutes } from "./routes/datasets/index.js";
@@ -107,6 +108,7 @@ export function createApp(options: AppOptions): App {
   registerDatasetRoutes(app);
   registerPromptRoutes(app);
   registerSkillRoutes(app);
+  registerConnectorRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -54,13 +54,20 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
   if (!["debug", "info", "warn", "error"].includes(level)) {
     throw new Error(`Invalid GROUNDWORK_LOG_LEVEL "${level}": expected debug, info, warn or error`);
   }
+  const host = flags.host ?? DEFAULT_HOST;
+  const port = parsePort(flags.port ?? env.GROUNDWORK_PORT ?? String(DEFAULT_PORT));
+  const platform = platformConfigFromEnv(env);
   return {
     dataDir,
-    host: flags.host ?? DEFAULT_HOST,
-    port: parsePort(flags.port ?? env.GROUNDWORK_PORT ?? String(DEFAULT_PORT)),
+    host,
+    port,
     secret: env.GROUNDWORK_SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: level as LogLevel,
-    platform: platformConfigFromEnv(env),
+    // Connector pauses point to GROUNDWORK_CHAT_URL, by default the server's own origin.
+    platform: {
+      ...platform,
+      chatUrl: platform.chatUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    },
   };
 }
 
@@ -83,13 +90,33 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
     visionModel: env.GROUNDWORK_VLM_MODEL || null,
     conversion: env.GROUNDWORK_TESSDATA_DIR ? { tessdataDir: resolve(env.GROUNDWORK_TESSDATA_DIR) } : {},
     allowPrivateNetwork: env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
+    ...(env.GROUNDWORK_CHAT_URL ? { chatUrl: env.GROUNDWORK_CHAT_URL.replace(/\/+$/, "") } : {}),
     byokConcurrency: parsePositiveInteger(
       env.GROUNDWORK_BYOK_CONCURRENCY ?? "16",
       "GROUNDWORK_BYOK_CONCURRENCY",
     ),
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
+    webSearch: env.GROUNDWORK_WEB_SEARCH_URL
+      ? {
+          url: parseHttpUrl(env.GROUNDWORK_WEB_SEARCH_URL, "GROUNDWORK_WEB_SEARCH_URL"),
+          apiKey: env.GROUNDWORK_WEB_SEARCH_API_KEY || null,
+        }
+      : null,
     settingNames: SERVER_SETTING_NAMES,
   };
+}
+
+function parseHttpUrl(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`Invalid ${name} "${value}": expected an http(s) URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new Error(`Invalid ${name} "${value}": expected an http(s) URL`);
+  }
+  return value;
 }
 
 /** How the platform's errors name a setting under the server: its environment variable. */
@@ -99,6 +126,7 @@ export const SERVER_SETTING_NAMES = {
     "GROUNDWORK_VLM_MODEL, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, when starting the server",
   builtin: "GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY",
   judgeModel: "GROUNDWORK_JUDGE_MODEL",
+  webSearch: "GROUNDWORK_WEB_SEARCH_URL",
 } as const;
 
 /** Generated once into the data folder so restarts can still decrypt stored credentials. */

@@ -8,6 +8,21 @@ export {
   type AgentVersionRecord,
 } from "./agents.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
+export { type BashFileChange, BashFileStore } from "./bash-files.js";
+export {
+  type AllowanceRecord,
+  type CachedTool,
+  type ConnectionRow,
+  type ConnectorAuthKind,
+  type ConnectorChanges,
+  type ConnectorRecord,
+  ConnectorStore,
+  type InputMode,
+  type InputRequestRecord,
+  type InputRequestStatus,
+  type NewConnector,
+  type NewInputRequest,
+} from "./connectors.js";
 export {
   type ConversationFilter,
   type ConversationItemRecord,

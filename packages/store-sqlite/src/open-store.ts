@@ -1,6 +1,8 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
 import { ApiKeyStore } from "./api-keys.js";
+import { BashFileStore } from "./bash-files.js";
+import { ConnectorStore } from "./connectors.js";
 import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
@@ -52,6 +54,10 @@ export interface Store {
   readonly prompts: PromptStore;
   /** Skills with their versions, files and labels. */
   readonly skills: SkillStore;
+  /** Connectors (remote MCP servers), members' connections and allowances, input requests. */
+  readonly connectors: ConnectorStore;
+  /** The platform_bash file systems of conversations. */
+  readonly bashFiles: BashFileStore;
   close(): void;
 }
 
@@ -70,12 +76,13 @@ export function openStore(options: OpenStoreOptions): Store {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? defaultIdGenerator;
   const usage = new UsageRecordStore(db, clock, ids);
+  const cipher = new CredentialCipher(options.secret ?? null);
   return {
     db,
     organizations: new OrganizationStore(db, clock, ids),
     apiKeys: new ApiKeyStore(db, clock, ids),
     jobs: new SqliteJobQueue(db, clock, ids),
-    providers: new ProviderStore(db, new CredentialCipher(options.secret ?? null), clock, ids),
+    providers: new ProviderStore(db, cipher, clock, ids),
     usage,
     conversionTasks: new ConversionTaskStore(db, clock, ids),
     schemas: new SchemaStore(db, clock, ids),
@@ -93,6 +100,8 @@ export function openStore(options: OpenStoreOptions): Store {
     datasets: new DatasetStore(db, clock, ids),
     prompts: new PromptStore(db, clock, ids),
     skills: new SkillStore(db, clock, ids),
+    connectors: new ConnectorStore(db, cipher, clock, ids),
+    bashFiles: new BashFileStore(db, clock),
     close() {
       if (!db.open) return;
       usage.flush();

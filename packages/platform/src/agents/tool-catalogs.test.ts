@@ -45,7 +45,6 @@ describe("ToolCatalogService", () => {
     });
     const service = new ToolCatalogService(store, {
       skillTools: new SkillRunTools(groundwork.skills),
-      toolSearch: true,
       providers: [
         () => [
           {

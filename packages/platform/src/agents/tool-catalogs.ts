@@ -16,7 +16,10 @@ import {
   SKILL_READ_TOOL_NAME,
   SKILL_TOOL_NAME,
   SKILLS_APPLY_TOOL_NAME,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_THRESHOLD,
   type ToolClass,
+  toolSearchTool,
 } from "@groundwork/agents";
 import { notFound, type Principal } from "@groundwork/core";
 import type { AgentRecord, AgentVersionRecord, Store } from "@groundwork/store-sqlite";
@@ -24,9 +27,7 @@ import { LATEST_LABEL } from "@groundwork/store-sqlite";
 import type { SkillRunTools } from "../skills/skill-run-tools.js";
 import { definitionOf, resolveVersion } from "./resolve.js";
 
-/** More offerable tools than this: the rest are reachable only through `platform_tool_search` (§6). */
-export const TOOL_SEARCH_THRESHOLD = 20;
-export const TOOL_SEARCH_TOOL_NAME = "platform_tool_search";
+const TOOL_SEARCH_TOOL_NAME = TOOL_SEARCH_NAME;
 
 /** Why a tool is not offered. */
 export type CatalogToolReason = "denied" | "not_runnable" | "condition_not_met";
@@ -75,8 +76,6 @@ export interface ToolCatalogOptions {
   skillTools: SkillRunTools;
   /** The implicit platform tools this build runs (beyond the skill tools). */
   implicitTools?: () => ResolvedTool[];
-  /** Whether this build's runner answers `platform_tool_search` (and so defers tools past the threshold). */
-  toolSearch?: boolean;
   /** Connector catalogs, in order. */
   providers?: ToolCatalogProvider[];
 }
@@ -119,17 +118,6 @@ const IMPLICIT: ReadonlyArray<{ name: string; type: string; cls: ToolClass; desc
 
 /** The skill tools' own condition (§6); the others are simply not run by this build when absent. */
 const SKILL_TOOL_NAMES = new Set([SKILL_TOOL_NAME, SKILL_READ_TOOL_NAME, SKILLS_APPLY_TOOL_NAME]);
-
-/** `platform_tool_search` as the gate sees it (the runner adds it itself when needed). */
-function toolSearchTool(description: string): ResolvedTool {
-  return {
-    name: TOOL_SEARCH_TOOL_NAME,
-    definition: { type: "platform.tool_search" } as unknown as ResolvedTool["definition"],
-    gate: { name: TOOL_SEARCH_TOOL_NAME, runs: "server", runnable: true, builtinClass: "read" },
-    chat: { type: "function", function: { name: TOOL_SEARCH_TOOL_NAME, description, parameters: {} } },
-    catalog: "platform",
-  };
-}
 
 interface Row {
   catalog: number;
@@ -177,9 +165,7 @@ export class ToolCatalogService {
       if (implicit.name === SKILL_TOOL_NAME && configuresSkill) continue;
       const tool =
         tools.find((t) => t.name === implicit.name && t.catalog === "platform") ??
-        (implicit.name === TOOL_SEARCH_TOOL_NAME && this.options.toolSearch === true
-          ? toolSearchTool(implicit.description)
-          : undefined);
+        (implicit.name === TOOL_SEARCH_TOOL_NAME ? toolSearchTool() : undefined);
       if (tool !== undefined) {
         const row = this.describe(tool, definition);
         add(1, row, row.offered && implicit.name !== TOOL_SEARCH_TOOL_NAME);
@@ -215,7 +201,7 @@ export class ToolCatalogService {
     // catalog order are offered directly and the rest only through the search.
     const offerable = rows.filter((r) => r.countable);
     const search = rows.find((r) => r.catalog === 1 && r.tool.name === TOOL_SEARCH_TOOL_NAME)?.tool;
-    if (this.options.toolSearch === true && search !== undefined) {
+    if (search !== undefined) {
       if (offerable.length <= TOOL_SEARCH_THRESHOLD) {
         search.offered = false;
         search.reason = search.reason ?? "condition_not_met";
@@ -234,8 +220,12 @@ export class ToolCatalogService {
     });
     let reason: CatalogToolReason | null = null;
     if (decision.source === "not_runnable" || tool.chat === null) {
-      // A configured `platform.skill` without a resolved skill is a condition, not a build limit.
-      reason = tool.definition.type === "platform.skill" ? "condition_not_met" : "not_runnable";
+      // A configured `platform.skill` without a resolved skill, or an implicit tool this build
+      // runs but does not offer now (`web_search` without a provider), is a condition.
+      reason =
+        tool.definition.type === "platform.skill" || tool.catalog === "platform"
+          ? "condition_not_met"
+          : "not_runnable";
     } else if (decision.hiddenFromModel) reason = "denied";
     const annotations = tool.gate.annotations;
     const described = tool.chat?.function.description ?? (tool.definition as { description?: string }).description;
@@ -251,4 +241,50 @@ export class ToolCatalogService {
       reason,
     };
   }
+}
+
+/** The connector catalogs (§4.5): each attached connector's tools from the caller's last `tools/list`. */
+export function connectorCatalogProvider(connectors: {
+  catalogs(
+    principal: Principal,
+    agentId: string,
+  ): Array<{
+    serverLabel: string;
+    status: "ok" | "not_connected";
+    tools: Array<{
+      prefixedName: string;
+      description: string | null;
+      inputSchema: Record<string, unknown>;
+      readOnlyHint: boolean;
+      destructiveHint: boolean;
+    }>;
+  }>;
+}): ToolCatalogProvider {
+  return (principal, agent) =>
+    connectors.catalogs(principal, agent.id).map((catalog) => ({
+      catalog: `connector:${catalog.serverLabel}`,
+      reason: catalog.status === "ok" ? null : catalog.status,
+      tools: catalog.tools.map((tool): ResolvedTool => {
+        const annotations = { readOnlyHint: tool.readOnlyHint, destructiveHint: tool.destructiveHint };
+        const name = tool.prefixedName;
+        return {
+          name,
+          definition: {
+            type: "connector",
+            name,
+            ...(tool.description === null ? {} : { description: tool.description }),
+          },
+          gate: { name, runs: "server", runnable: true, annotations },
+          chat: {
+            type: "function",
+            function: {
+              name,
+              ...(tool.description === null ? {} : { description: tool.description }),
+              parameters: tool.inputSchema,
+            },
+          },
+          catalog: `connector:${catalog.serverLabel}`,
+        };
+      }),
+    }));
 }

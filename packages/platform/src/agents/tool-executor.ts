@@ -27,6 +27,7 @@ import {
   privateAddressOf,
   refusedAddressOf,
 } from "../network/guarded-network.js";
+import type { PlatformToolRunner } from "../platform-tools/platform-tool-runner.js";
 
 export const SIGNATURE_HEADER = "x-groundwork-signature";
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
@@ -41,6 +42,8 @@ export interface ToolServices {
   knowledge: KnowledgeService;
   /** The skill tools (`platform_skill`, `platform_skill_read`, `platform_skills_apply`) and run-time resolution. */
   skillTools?: SkillRunTools;
+  /** The built-in platform tools of PLATFORM.md §6 (bash, deliver, view_image, web_search). */
+  platformTools?: PlatformToolRunner;
 }
 
 export interface ToolExecutorOptions {
@@ -110,6 +113,8 @@ export class ServerToolExecutor implements ToolExecutor {
     const skill = await this.services.skillTools?.execute(this.principal, call);
     if (skill !== undefined && skill !== null) return skill;
     try {
+      const platform = await this.services.platformTools?.execute(this.principal, call);
+      if (platform !== undefined && platform !== null) return platform;
       const args = parseArguments(call.arguments);
       switch (definition.type) {
         case "file_search":

@@ -94,6 +94,14 @@ export class SkillRunTools {
     return out;
   }
 
+  /** The files of the versions a response resolved, for `platform_bash`'s read-only `/skills/<qualifiedName>/`. */
+  skillFiles(state: RunState): Array<{ qualifiedName: string; files: Array<{ path: string; bytes: Uint8Array }> }> {
+    return (state.skills ?? []).map((skill) => ({
+      qualifiedName: skill.qualifiedName,
+      files: this.skills.versionFiles(skill.versionId).map(({ path, bytes }) => ({ path, bytes })),
+    }));
+  }
+
   /** Runs a skill tool; null when the call is not one. */
   async execute(principal: Principal, call: ToolCallInput): Promise<ToolResult | null> {
     const type = call.tool.definition.type ?? "";

@@ -11,8 +11,8 @@ import type { AppEnv } from "../http/env.js";
 /** The groups of ../shared/PLATFORM.md not built yet, with the paths it gives them. */
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   {
-    paths: ["/v1/plugins", "/v1/plugins/*", "/v1/connectors", "/v1/connectors/*"],
-    area: "Plugins and connectors",
+    paths: ["/v1/plugins", "/v1/plugins/*"],
+    area: "Plugins",
   },
   { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {

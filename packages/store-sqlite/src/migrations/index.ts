@@ -16,6 +16,8 @@ import { datasets } from "./011-datasets.js";
 import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
 import { skills } from "./014-skills.js";
+import { connectors } from "./016-connectors.js";
+import { platformTools } from "./017-platform-tools.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -30,9 +32,11 @@ export const migrations: readonly Migration[] = [
   memory,
   conversations,
   storedResponses,
+  prompts,
+  datasets,
   evaluatorTemplates,
   scores,
-  datasets,
-  prompts,
   skills,
+  connectors,
+  platformTools,
 ];
