@@ -229,6 +229,7 @@ export class AgentRunner {
           call.tool.connector !== undefined && connectors !== undefined
             ? connectors.execute(principal, call)
             : serverTools.execute(call),
+        prepareApproval: (call) => serverTools.prepareApproval(call),
       },
       store: {
         save: (state) => {

@@ -54,7 +54,10 @@ function modelRequest(n: number): { system: string; tools: string[] } {
   };
   return {
     system: body.messages.find((m) => m.role === "system")?.content ?? "",
-    tools: (body.tools ?? []).map((tool) => tool.function.name),
+    // The always-offered platform_deliver / platform_view_image are left out of these checks.
+    tools: (body.tools ?? [])
+      .map((tool) => tool.function.name)
+      .filter((name) => name !== "platform_deliver" && name !== "platform_view_image"),
   };
 }
 
@@ -220,6 +223,25 @@ describe("skill tools in runs", () => {
       skills: Array<{ versionId: string }>;
     };
     expect(next.skills.map((s) => s.versionId)).toEqual([imported]);
+  });
+});
+
+describe("platform_bash and skills", () => {
+  it("copies the response's resolved skill versions to /skills/<qualifiedName>/, read-only", async () => {
+    await setUp({ tools: [{ type: "platform.bash" }] });
+    upstream.enqueue(
+      {
+        toolCalls: [
+          { id: "b1", name: "platform_bash", arguments: { command: "cat /skills/pdf-guide/reference/forms.md" } },
+          { id: "b2", name: "platform_bash", arguments: { command: "echo x > /skills/pdf-guide/new.md" } },
+        ],
+      },
+      { text: "ok" },
+    );
+    const { body } = await respond({ model: "agent/helper", input: "look" });
+    const [read, write] = body.run.toolCalls.map((c) => JSON.parse(c.output ?? "{}") as { stdout: string; exitCode: number });
+    expect(read).toMatchObject({ stdout: "# Forms\n\nStep one.\nStep two.\n", exitCode: 0 });
+    expect(write?.exitCode).not.toBe(0);
   });
 });
 

@@ -1,5 +1,9 @@
 /** `GET /v1/agents/{agentId}/tool-catalogs` (PLATFORM.md §4.5): catalogs, offered/reason, deferred, roles, isolation, validation. */
-import { beforeEach, describe, expect, it } from "vitest";
+import { createFastFetch } from "@groundwork/gateway";
+import { createGroundwork } from "@groundwork/platform";
+import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type McpFixture, startMcpFixture } from "../../../test/mcp-connector-fixture.js";
 import { skillMd } from "../../../test/skill-zips.js";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
@@ -103,7 +107,7 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     });
     expect(d.lookup).toMatchObject({ type: "client", class: null, offered: false, reason: "denied" });
     expect(d.platform_skill).toMatchObject({ offered: false, reason: "condition_not_met" });
-    expect(d.platform_bash).toMatchObject({ type: "platform.bash", class: "write" });
+    expect(d.platform_bash).toMatchObject({ type: "platform.bash", class: "write", offered: true });
     // platform_skill is configured, so the platform catalog does not list it again.
     expect(platform?.tools.map((t) => t.name)).toEqual([
       "platform_skill_read",
@@ -116,6 +120,12 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     const p = byName(platform?.tools ?? []);
     expect(p.platform_skill_read).toMatchObject({ offered: false, reason: "condition_not_met", class: "read" });
     expect(p.platform_skills_apply).toMatchObject({ offered: false, reason: "condition_not_met", class: "write" });
+    // Five offerable tools: platform_tool_search is not needed.
+    expect(p.platform_tool_search).toMatchObject({ offered: false, reason: "condition_not_met" });
+    expect(p.platform_deliver).toMatchObject({ type: "platform.deliver", class: "read", offered: true });
+    expect(p.platform_view_image).toMatchObject({ offered: true, reason: null });
+    // No search provider is configured here.
+    expect(p.web_search).toMatchObject({ offered: false, reason: "condition_not_met", readOnlyHint: true });
     for (const tool of platform?.tools ?? []) expect(tool.deferred).toBe(false);
   });
 
@@ -141,7 +151,7 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     expect(v1.platform_skills_apply?.reason).toBe("denied");
   });
 
-  it("counts offerable tools in catalog order (deferred only where the runner answers tool_search)", async () => {
+  it("defers the offerable tools past the first 20 in catalog order behind platform_tool_search", async () => {
     const tools = Array.from({ length: 23 }, (_, i) => ({
       type: "function",
       name: `fn_${String(i).padStart(2, "0")}`,
@@ -153,6 +163,12 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     expect(definition).toHaveLength(23);
     expect(definition.filter((t) => t.offered)).toHaveLength(22);
     expect(byName(definition).fn_03).toMatchObject({ offered: false, deferred: false, reason: "denied" });
+    // 22 offerable definition tools + platform_deliver + platform_view_image: the first 20 are direct.
+    expect(definition.filter((t) => t.deferred).map((t) => t.name)).toEqual(["fn_21", "fn_22"]);
+    const platform = byName(result.catalogs[1]?.tools ?? []);
+    expect(platform.platform_tool_search).toMatchObject({ offered: true, deferred: false, reason: null });
+    expect(platform.platform_deliver).toMatchObject({ offered: true, deferred: true });
+    expect(platform.platform_view_image).toMatchObject({ offered: true, deferred: true });
   });
 
   it("answers 404 for another organization's agent and unknown versions; 400 for a bad query; viewers may read", async () => {
@@ -177,5 +193,66 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     }
     const anonymous = await app.request(`/v1/agents/${agentId}/tool-catalogs`);
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("connector catalogs", () => {
+  let mcp: McpFixture;
+  let upstream: Upstream;
+  beforeAll(async () => {
+    mcp = await startMcpFixture({ token: null });
+    upstream = await startOpenAIUpstream({ models: ["gw-chat-1"] });
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await upstream.close();
+  });
+
+  it("lists an attached connector as not_connected until the caller's tools/list, then its tools by class", async () => {
+    upstream.reset();
+    const groundwork = createGroundwork({
+      store: tenant.store,
+      config: { builtin: { baseUrl: upstream.url, apiKey: "k" }, allowPrivateNetwork: true },
+      fetch: createFastFetch(),
+    });
+    app = createApp({ groundwork });
+    const agentId = await apply({
+      name: "crm-agent",
+      model: "gw-chat-1",
+      hitlPolicy: { tools: { crm__echo: "deny" } },
+    });
+    const created = await json(tenant.keys.admin, "POST", "/v1/connectors", {
+      serverLabel: "crm",
+      url: mcp.url,
+      agentIds: [agentId],
+    });
+    expect(created.status).toBe(201);
+    const connectorId = ((await created.json()) as { id: string }).id;
+    const before = await catalogs(agentId, "", tenant.keys.member);
+    expect(before.catalogs.map((c) => c.catalog)).toEqual(["definition", "platform", "connector:crm"]);
+    expect(before.catalogs[2]).toEqual({ catalog: "connector:crm", tools: [], reason: "not_connected" });
+
+    // The member allows the agent; a turn lists the connector's tools for them.
+    const allowed = await json(tenant.keys.member, "PUT", `/v1/connectors/${connectorId}/allowances/${agentId}`, {});
+    expect(allowed.status).toBe(200);
+    upstream.enqueue({ text: "hello" });
+    const turn = await json(tenant.keys.member, "POST", "/v1/responses", { model: "agent/crm-agent", input: "hi" });
+    expect(turn.status).toBe(200);
+    const after = await catalogs(agentId, "", tenant.keys.member);
+    const crm = after.catalogs[2];
+    expect(crm?.reason).toBeNull();
+    const tools = byName(crm?.tools ?? []);
+    expect(tools.crm__echo).toMatchObject({
+      type: "connector",
+      class: "read",
+      readOnlyHint: true,
+      offered: false,
+      reason: "denied",
+      description: "Echo the text back",
+    });
+    expect(tools.crm__delete_all).toMatchObject({ class: "destructive", destructiveHint: true, offered: true });
+    // Another member of the organization has no listing of their own yet.
+    const other = await catalogs(agentId, "", tenant.keys.admin);
+    expect(other.catalogs[2]).toMatchObject({ reason: "not_connected", tools: [] });
   });
 });
