@@ -27,6 +27,8 @@ export {
   PAUSE_TIMEOUT_MS,
   readOnlyJudge,
 } from "./agents/agent-runner.js";
+export { AGENT_STREAM_EVENT_TYPES, type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
+export { definitionOf, resolveVersion, toolsOf } from "./agents/resolve.js";
 export {
   type AgentToolCatalogs,
   type CatalogTool,
@@ -38,8 +40,6 @@ export {
   type ToolCatalogProvider,
   ToolCatalogService,
 } from "./agents/tool-catalogs.js";
-export { AGENT_STREAM_EVENT_TYPES, type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
-export { definitionOf, resolveVersion, toolsOf } from "./agents/resolve.js";
 export { checkEndpoint, SIGNATURE_HEADER, signBody, type ToolServices } from "./agents/tool-executor.js";
 export {
   DEFAULT_CONFIG,
@@ -283,6 +283,7 @@ export {
   skillLabelCreateBody,
   skillLabelMoveBody,
 } from "./skills/skill-bodies.js";
+export { SkillRunTools } from "./skills/skill-run-tools.js";
 export {
   type AgentSkillResolution,
   type AgentSkills,
@@ -295,5 +296,4 @@ export {
   type SkillResolutionStatus,
   SkillService,
 } from "./skills/skill-service.js";
-export { SkillRunTools } from "./skills/skill-run-tools.js";
 export { formatParam, validate } from "./validate.js";

@@ -132,7 +132,9 @@ describe("unifiedDiff", () => {
         "",
       ].join("\n"),
     );
-    expect(unifiedDiff("n.md", null, "a\nb\n", 1000)).toBe("--- /dev/null\n+++ b/n.md\n@@ -0,0 +1,2 @@\n+a\n+b\n");
+    expect(unifiedDiff("n.md", null, "a\nb\n", 1000)).toBe(
+      "--- /dev/null\n+++ b/n.md\n@@ -0,0 +1,2 @@\n+a\n+b\n",
+    );
   });
 
   it("keeps every line: old = context + removed, new = context + added (property)", () => {

@@ -69,7 +69,9 @@ function skillTool(
       runs: "server",
       runnable: true,
       builtinClass: cls,
-      ...(extra.requiresConfirmation === undefined ? {} : { requiresConfirmation: extra.requiresConfirmation }),
+      ...(extra.requiresConfirmation === undefined
+        ? {}
+        : { requiresConfirmation: extra.requiresConfirmation }),
       ...(extra.alwaysPause === undefined ? {} : { alwaysPause: extra.alwaysPause }),
     },
     chat: { type: "function", function: { name, description, parameters } },

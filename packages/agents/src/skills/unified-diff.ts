@@ -52,7 +52,13 @@ function myers(a: readonly string[], b: readonly string[]): Op[] | null {
   return null;
 }
 
-function backtrack(a: readonly string[], b: readonly string[], trace: Int32Array[], offset: number, dEnd: number): Op[] {
+function backtrack(
+  a: readonly string[],
+  b: readonly string[],
+  trace: Int32Array[],
+  offset: number,
+  dEnd: number,
+): Op[] {
   const ops: Op[] = [];
   let x = a.length;
   let y = b.length;
@@ -112,11 +118,19 @@ function range(start: number, count: number): string {
  * `--- a/<path>` / `+++ b/<path>` and the hunks turning `before` into `after`; a null side is
  * an absent file (`/dev/null`). Cut at `maxBytes` (UTF-8) with a truncation marker line.
  */
-export function unifiedDiff(path: string, before: string | null, after: string | null, maxBytes: number): string {
+export function unifiedDiff(
+  path: string,
+  before: string | null,
+  after: string | null,
+  maxBytes: number,
+): string {
   const a = splitLines(before ?? "");
   const b = splitLines(after ?? "");
   const ops = lineOps(a, b);
-  const out: string[] = [before === null ? "--- /dev/null" : `--- a/${path}`, after === null ? "+++ /dev/null" : `+++ b/${path}`];
+  const out: string[] = [
+    before === null ? "--- /dev/null" : `--- a/${path}`,
+    after === null ? "+++ /dev/null" : `+++ b/${path}`,
+  ];
   // Line numbers of each op in the old and new texts.
   let oldLine = 1;
   let newLine = 1;

@@ -87,7 +87,10 @@ describe("ToolCatalogService", () => {
     });
     const second = await service.catalogs(principal, more.agent.id);
     platform = second.catalogs[1]?.tools ?? [];
-    expect(platform.find((t) => t.name === "platform_tool_search")).toMatchObject({ offered: true, reason: null });
+    expect(platform.find((t) => t.name === "platform_tool_search")).toMatchObject({
+      offered: true,
+      reason: null,
+    });
     const definition = second.catalogs[0]?.tools ?? [];
     // fn_0 denied; fn_1..fn_20 are the first 20 offerable; the connector tools come after them.
     expect(definition.filter((t) => t.deferred)).toEqual([]);

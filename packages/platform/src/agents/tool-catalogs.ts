@@ -82,7 +82,12 @@ export interface ToolCatalogOptions {
 
 /** The implicit platform tools of §6, in catalog order, with their class and a short description. */
 const IMPLICIT: ReadonlyArray<{ name: string; type: string; cls: ToolClass; description: string }> = [
-  { name: SKILL_TOOL_NAME, type: "platform.skill", cls: "read", description: "Open one of the agent's skills" },
+  {
+    name: SKILL_TOOL_NAME,
+    type: "platform.skill",
+    cls: "read",
+    description: "Open one of the agent's skills",
+  },
   {
     name: SKILL_READ_TOOL_NAME,
     type: "platform.skill_read",
@@ -132,7 +137,11 @@ export class ToolCatalogService {
     private readonly options: ToolCatalogOptions,
   ) {}
 
-  async catalogs(principal: Principal, agentId: string, versionSelector?: string): Promise<AgentToolCatalogs> {
+  async catalogs(
+    principal: Principal,
+    agentId: string,
+    versionSelector?: string,
+  ): Promise<AgentToolCatalogs> {
     const agent = this.store.agents.get(principal.organizationId, agentId);
     if (agent === null) throw notFound(`No agent ${agentId}`, { param: "agentId" });
     let version: AgentVersionRecord | null;
@@ -140,7 +149,10 @@ export class ToolCatalogService {
       version = this.store.agents.latestVersion(agent.id);
       if (version === null) throw notFound(`Agent ${agent.id} has no active version`, { param: "version" });
     } else {
-      version = resolveVersion(this.store, agent, versionSelector, { param: "version", requireActive: false });
+      version = resolveVersion(this.store, agent, versionSelector, {
+        param: "version",
+        requireActive: false,
+      });
     }
     const definition = definitionOf(version);
     const skills = this.options.skillTools.resolveForRun(principal.organizationId, definition);
@@ -228,7 +240,8 @@ export class ToolCatalogService {
           : "not_runnable";
     } else if (decision.hiddenFromModel) reason = "denied";
     const annotations = tool.gate.annotations;
-    const described = tool.chat?.function.description ?? (tool.definition as { description?: string }).description;
+    const described =
+      tool.chat?.function.description ?? (tool.definition as { description?: string }).description;
     return {
       name: tool.name,
       type: tool.definition.type ?? "client",

@@ -20,7 +20,6 @@ import type { Store } from "@groundwork/store-sqlite";
 import type { ConversionService } from "../conversion/conversion-service.js";
 import type { ExtractionService } from "../extraction/extraction-service.js";
 import type { KnowledgeService } from "../knowledge/knowledge-service.js";
-import type { SkillRunTools } from "../skills/skill-run-tools.js";
 import {
   DEFAULT_PRIVATE_NETWORK_SETTING,
   guardedFetch,
@@ -28,6 +27,7 @@ import {
   refusedAddressOf,
 } from "../network/guarded-network.js";
 import type { PlatformToolRunner } from "../platform-tools/platform-tool-runner.js";
+import type { SkillRunTools } from "../skills/skill-run-tools.js";
 
 export const SIGNATURE_HEADER = "x-groundwork-signature";
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;

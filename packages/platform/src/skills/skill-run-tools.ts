@@ -8,8 +8,8 @@
  */
 import {
   type AgentDefinition,
-  agentSkillBindings,
   type ApprovalPreparation,
+  agentSkillBindings,
   cutBytes,
   type RunSkill,
   type RunState,
@@ -18,7 +18,6 @@ import {
   SKILLS_APPLY_DIFF_MAX_BYTES,
   type SkillPackage,
   type SkillsApplyChange,
-  type SkillsApplyPreview,
   skillFileText,
   skillMdBody,
   skillPackageFromEntries,
@@ -95,7 +94,9 @@ export class SkillRunTools {
   }
 
   /** The files of the versions a response resolved, for `platform_bash`'s read-only `/skills/<qualifiedName>/`. */
-  skillFiles(state: RunState): Array<{ qualifiedName: string; files: Array<{ path: string; bytes: Uint8Array }> }> {
+  skillFiles(
+    state: RunState,
+  ): Array<{ qualifiedName: string; files: Array<{ path: string; bytes: Uint8Array }> }> {
     return (state.skills ?? []).map((skill) => ({
       qualifiedName: skill.qualifiedName,
       files: this.skills.versionFiles(skill.versionId).map(({ path, bytes }) => ({ path, bytes })),
@@ -191,7 +192,12 @@ export class SkillRunTools {
       changeDescription:
         typeof given === "string" && given.trim() !== "" ? given : `platform_skills_apply in ${responseId}`,
     });
-    return { output: JSON.stringify({ skill: result.skill.qualifiedName, versionNumber: result.version.versionNumber }) };
+    return {
+      output: JSON.stringify({
+        skill: result.skill.qualifiedName,
+        versionNumber: result.version.versionNumber,
+      }),
+    };
   }
 
   /** The base version's files with the changes applied, validated as a package (as an import is). */
@@ -260,5 +266,4 @@ export class SkillRunTools {
     }
     return unifiedDiff(path, before === undefined ? null : beforeText, after, SKILLS_APPLY_DIFF_MAX_BYTES);
   }
-
 }

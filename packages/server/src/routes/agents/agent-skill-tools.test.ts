@@ -38,7 +38,9 @@ async function call(
   return { status: response.status, body: (await bodyOf(response)) as Record<string, unknown> };
 }
 
-async function respond(body: Record<string, unknown>): Promise<{ status: number; body: AgentResponseObject }> {
+async function respond(
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: AgentResponseObject }> {
   const result = await call("POST", "/v1/responses", body);
   return { status: result.status, body: result.body as unknown as AgentResponseObject };
 }
@@ -91,7 +93,11 @@ describe("skill tools in runs", () => {
       {
         toolCalls: [
           { id: "s1", name: "platform_skill", arguments: { name: "pdf-guide" } },
-          { id: "s2", name: "platform_skill_read", arguments: { name: "pdf-guide", path: "reference/forms.md" } },
+          {
+            id: "s2",
+            name: "platform_skill_read",
+            arguments: { name: "pdf-guide", path: "reference/forms.md" },
+          },
           { id: "s3", name: "platform_skill_read", arguments: { name: "pdf-guide", path: "nope.md" } },
           { id: "s4", name: "platform_skill", arguments: { name: "missing-skill" } },
         ],
@@ -119,9 +125,9 @@ describe("skill tools in runs", () => {
     expect(unbound?.status).toBe("failed");
     expect(unbound?.output).toMatch(/not one of this agent's skills/);
     const stored = t.tenant.store.agents.getRun(t.tenant.organizationId, body.id);
-    expect((stored?.state as { skills: Array<{ versionId: string }> }).skills.map((s) => s.versionId)).toEqual([
-      version,
-    ]);
+    expect(
+      (stored?.state as { skills: Array<{ versionId: string }> } | undefined)?.skills.map((s) => s.versionId),
+    ).toEqual([version]);
   });
 
   it("truncates long files at 64 KiB and refuses binary files", async () => {
@@ -216,7 +222,11 @@ describe("skill tools in runs", () => {
       { toolCalls: [{ id: "p3", name: "platform_skill", arguments: { name: "pdf-guide" } }] },
       { text: "done" },
     );
-    const second = await respond({ model: "agent/helper", input: "again", previous_response_id: first.body.id });
+    const second = await respond({
+      model: "agent/helper",
+      input: "again",
+      previous_response_id: first.body.id,
+    });
     expect(second.body.run.toolCalls[0]?.output).toContain("Version two.");
     expect(modelRequest(0).system).toContain("- pdf-guide — Fill PDF forms, v2");
     const next = t.tenant.store.agents.getRun(t.tenant.organizationId, second.body.id)?.state as {
@@ -232,14 +242,20 @@ describe("platform_bash and skills", () => {
     upstream.enqueue(
       {
         toolCalls: [
-          { id: "b1", name: "platform_bash", arguments: { command: "cat /skills/pdf-guide/reference/forms.md" } },
+          {
+            id: "b1",
+            name: "platform_bash",
+            arguments: { command: "cat /skills/pdf-guide/reference/forms.md" },
+          },
           { id: "b2", name: "platform_bash", arguments: { command: "echo x > /skills/pdf-guide/new.md" } },
         ],
       },
       { text: "ok" },
     );
     const { body } = await respond({ model: "agent/helper", input: "look" });
-    const [read, write] = body.run.toolCalls.map((c) => JSON.parse(c.output ?? "{}") as { stdout: string; exitCode: number });
+    const [read, write] = body.run.toolCalls.map(
+      (c) => JSON.parse(c.output ?? "{}") as { stdout: string; exitCode: number },
+    );
     expect(read).toMatchObject({ stdout: "# Forms\n\nStep one.\nStep two.\n", exitCode: 0 });
     expect(write?.exitCode).not.toBe(0);
   });
@@ -272,8 +288,7 @@ describe("platform_skills_apply", () => {
         {
           path: "reference/forms.md",
           change: "modified",
-          diff:
-            "--- a/reference/forms.md\n+++ b/reference/forms.md\n@@ -1,4 +1,4 @@\n # Forms\n \n Step one.\n-Step two.\n+Step 2.\n",
+          diff: "--- a/reference/forms.md\n+++ b/reference/forms.md\n@@ -1,4 +1,4 @@\n # Forms\n \n Step one.\n-Step two.\n+Step 2.\n",
         },
         {
           path: "reference/new.md",
@@ -295,7 +310,10 @@ describe("platform_skills_apply", () => {
     });
     expect(done.body.run.status).toBe("completed");
     expect(done.body.run.toolCalls[0]).toMatchObject({ tool: "platform_skills_apply", status: "completed" });
-    expect(JSON.parse(done.body.run.toolCalls[0]?.output ?? "{}")).toEqual({ skill: "pdf-guide", versionNumber: 2 });
+    expect(JSON.parse(done.body.run.toolCalls[0]?.output ?? "{}")).toEqual({
+      skill: "pdf-guide",
+      versionNumber: 2,
+    });
     const latest = await call("GET", `/v1/skills/${skill}/versions/latest`);
     expect(latest.body).toMatchObject({
       versionNumber: 2,
@@ -307,9 +325,12 @@ describe("platform_skills_apply", () => {
       "reference/forms.md",
       "reference/new.md",
     ]);
-    const file = await t.app.request(`/v1/skills/${skill}/versions/2/files/${encodeURIComponent("reference/forms.md")}`, {
-      headers: bearer(t.tenant.keys.viewer),
-    });
+    const file = await t.app.request(
+      `/v1/skills/${skill}/versions/2/files/${encodeURIComponent("reference/forms.md")}`,
+      {
+        headers: bearer(t.tenant.keys.viewer),
+      },
+    );
     expect(await file.text()).toBe("# Forms\n\nStep one.\nStep 2.\n");
   });
 
@@ -324,7 +345,9 @@ describe("platform_skills_apply", () => {
     const remember = await respond({
       model: "agent/helper",
       previous_response_id: paused.body.id,
-      input: [{ type: "approval_response", approval_request_id: approval?.id, approve: true, remember: true }],
+      input: [
+        { type: "approval_response", approval_request_id: approval?.id, approve: true, remember: true },
+      ],
     });
     expect(remember.status).toBe(400);
     expect((remember.body as unknown as { error: { param: string } }).error.param).toBe("input[0].remember");
@@ -342,13 +365,21 @@ describe("platform_skills_apply", () => {
           {
             id: "b2",
             name: "platform_skills_apply",
-            arguments: { name: "pdf-guide", files: { "reference/forms.md": null }, changeDescription: "drop forms" },
+            arguments: {
+              name: "pdf-guide",
+              files: { "reference/forms.md": null },
+              changeDescription: "drop forms",
+            },
           },
         ],
       },
       { text: "ok" },
     );
-    const again = await respond({ model: "agent/helper", input: "drop", previous_response_id: rejected.body.id });
+    const again = await respond({
+      model: "agent/helper",
+      input: "drop",
+      previous_response_id: rejected.body.id,
+    });
     const pending = again.body.run.pendingApprovals[0];
     expect(pending?.preview).toMatchObject({
       changes: [{ path: "reference/forms.md", change: "deleted" }],
@@ -370,9 +401,17 @@ describe("platform_skills_apply", () => {
     upstream.enqueue(
       {
         toolCalls: [
-          { id: "i1", name: "platform_skills_apply", arguments: { name: "pdf-guide", files: { "SKILL.md": "no frontmatter" } } },
+          {
+            id: "i1",
+            name: "platform_skills_apply",
+            arguments: { name: "pdf-guide", files: { "SKILL.md": "no frontmatter" } },
+          },
           { id: "i2", name: "platform_skills_apply", arguments: { name: "other", files: { "a.md": "x" } } },
-          { id: "i3", name: "platform_skills_apply", arguments: { name: "pdf-guide", files: { "../x": "x" } } },
+          {
+            id: "i3",
+            name: "platform_skills_apply",
+            arguments: { name: "pdf-guide", files: { "../x": "x" } },
+          },
           {
             id: "i4",
             name: "platform_skills_apply",

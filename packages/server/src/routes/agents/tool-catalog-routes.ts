@@ -13,7 +13,11 @@ const toolCatalogsQuery = z.object({ version: z.string().min(1).max(255).optiona
 export function registerToolCatalogRoutes(app: Hono<AppEnv>): void {
   app.get("/v1/agents/:agentId/tool-catalogs", requireRole("viewer"), async (c) => {
     const { version } = validate(toolCatalogsQuery, c.req.query());
-    const result = await c.var.groundwork.toolCatalogs.catalogs(c.var.principal, c.req.param("agentId"), version);
+    const result = await c.var.groundwork.toolCatalogs.catalogs(
+      c.var.principal,
+      c.req.param("agentId"),
+      version,
+    );
     return c.json(result);
   });
 }

@@ -118,8 +118,16 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
       "web_search",
     ]);
     const p = byName(platform?.tools ?? []);
-    expect(p.platform_skill_read).toMatchObject({ offered: false, reason: "condition_not_met", class: "read" });
-    expect(p.platform_skills_apply).toMatchObject({ offered: false, reason: "condition_not_met", class: "write" });
+    expect(p.platform_skill_read).toMatchObject({
+      offered: false,
+      reason: "condition_not_met",
+      class: "read",
+    });
+    expect(p.platform_skills_apply).toMatchObject({
+      offered: false,
+      reason: "condition_not_met",
+      class: "write",
+    });
     // Five offerable tools: platform_tool_search is not needed.
     expect(p.platform_tool_search).toMatchObject({ offered: false, reason: "condition_not_met" });
     expect(p.platform_deliver).toMatchObject({ type: "platform.deliver", class: "read", offered: true });
@@ -178,7 +186,11 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     expect(foreign.status).toBe(404);
     expect((await bodyOf(foreign)).error).toMatchObject({ code: "not_found", type: "invalid_request_error" });
     expect((await json(tenant.keys.viewer, "GET", "/v1/agents/agt_nope/tool-catalogs")).status).toBe(404);
-    const unknownVersion = await json(tenant.keys.viewer, "GET", `/v1/agents/${agentId}/tool-catalogs?version=9`);
+    const unknownVersion = await json(
+      tenant.keys.viewer,
+      "GET",
+      `/v1/agents/${agentId}/tool-catalogs?version=9`,
+    );
     expect(unknownVersion.status).toBe(404);
     expect((await bodyOf(unknownVersion)).error.param).toBe("version");
     const empty = await json(tenant.keys.viewer, "GET", `/v1/agents/${agentId}/tool-catalogs?version=`);
@@ -233,10 +245,18 @@ describe("connector catalogs", () => {
     expect(before.catalogs[2]).toEqual({ catalog: "connector:crm", tools: [], reason: "not_connected" });
 
     // The member allows the agent; a turn lists the connector's tools for them.
-    const allowed = await json(tenant.keys.member, "PUT", `/v1/connectors/${connectorId}/allowances/${agentId}`, {});
+    const allowed = await json(
+      tenant.keys.member,
+      "PUT",
+      `/v1/connectors/${connectorId}/allowances/${agentId}`,
+      {},
+    );
     expect(allowed.status).toBe(200);
     upstream.enqueue({ text: "hello" });
-    const turn = await json(tenant.keys.member, "POST", "/v1/responses", { model: "agent/crm-agent", input: "hi" });
+    const turn = await json(tenant.keys.member, "POST", "/v1/responses", {
+      model: "agent/crm-agent",
+      input: "hi",
+    });
     expect(turn.status).toBe(200);
     const after = await catalogs(agentId, "", tenant.keys.member);
     const crm = after.catalogs[2];
@@ -250,7 +270,11 @@ describe("connector catalogs", () => {
       reason: "denied",
       description: "Echo the text back",
     });
-    expect(tools.crm__delete_all).toMatchObject({ class: "destructive", destructiveHint: true, offered: true });
+    expect(tools.crm__delete_all).toMatchObject({
+      class: "destructive",
+      destructiveHint: true,
+      offered: true,
+    });
     // Another member of the organization has no listing of their own yet.
     const other = await catalogs(agentId, "", tenant.keys.admin);
     expect(other.catalogs[2]).toMatchObject({ reason: "not_connected", tools: [] });
