@@ -43,6 +43,7 @@ export {
   UNPARSABLE_JUDGE_ANSWER,
 } from "./judge.js";
 export * from "./memory/index.js";
+export * from "./plugins/index.js";
 export {
   type ConversationMode,
   canRemember,

@@ -36,6 +36,7 @@ import { recordStreamedResponse } from "./responses/record-streamed-response.js"
 import { StoredResponseService } from "./responses/stored-response-service.js";
 import { ScoreService } from "./scores/score-service.js";
 import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
+import { PluginService } from "./plugins/plugin-service.js";
 import { SkillService } from "./skills/skill-service.js";
 
 export interface GroundworkOptions {
@@ -66,6 +67,8 @@ export interface GroundworkOptions {
   documentParser?: DocumentParser;
   /** The transport of agent function tools (tests); by default one that refuses private addresses. */
   toolFetch?: typeof fetch;
+  /** Replaces the guarded transport of plugin source downloads (tests). */
+  pluginFetch?: typeof fetch;
   /**
    * Whether traces and experiment run results exist, for scores on them; a
    * subject type without a lookup has no subjects in this build (a score on one is 404).
@@ -110,6 +113,8 @@ export class Groundwork {
   readonly prompts: PromptService;
   /** Skills: imported packages, versions with their files, labels, and agent skill-binding resolution. */
   readonly skills: SkillService;
+  /** Plugins: zips that install namespaced skills, connectors and agents, updated, synced and removed as one. */
+  readonly plugins: PluginService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -196,6 +201,11 @@ export class Groundwork {
     this.datasets = new DatasetService(options.store);
     this.skills = new SkillService(options.store, {
       ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
+    });
+    this.plugins = new PluginService(options.store, this.skills, this.agentManagement, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      ...(options.pluginFetch === undefined ? {} : { fetch: options.pluginFetch }),
     });
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));

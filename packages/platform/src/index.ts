@@ -229,6 +229,19 @@ export {
   type SubjectLookup,
 } from "./scores/score-subjects.js";
 export {
+  NO_PLUGIN_CONNECTORS,
+  type PluginChanges,
+  type PluginConnectorPort,
+  type PluginConnectorRef,
+  type PluginResult,
+  PluginService,
+  type PluginServiceOptions,
+  type PluginSourceBody,
+  type PluginSourceInput,
+  pluginSourceBody,
+} from "./plugins/plugin-service.js";
+export { fetchPluginZip, PLUGIN_FETCH_MAX_REDIRECTS, PLUGIN_FETCH_TIMEOUT_MS } from "./plugins/plugin-source.js";
+export {
   SKILL_LABEL_NAME,
   type SkillImportFilesBody,
   skillImportFilesBody,

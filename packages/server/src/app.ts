@@ -29,6 +29,7 @@ import { registerPendingAreas } from "./routes/not-implemented.js";
 import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 import { registerScoreRoutes } from "./routes/scores/index.js";
+import { registerPluginRoutes } from "./routes/plugins/index.js";
 import { registerSkillRoutes } from "./routes/skills/index.js";
 
 export type AppOptions = (
@@ -107,6 +108,7 @@ export function createApp(options: AppOptions): App {
   registerDatasetRoutes(app);
   registerPromptRoutes(app);
   registerSkillRoutes(app);
+  registerPluginRoutes(app);
   registerPendingAreas(app);
   return app;
 }
