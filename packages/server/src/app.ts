@@ -26,10 +26,10 @@ import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.
 import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
+import { registerPluginRoutes } from "./routes/plugins/index.js";
 import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 import { registerScoreRoutes } from "./routes/scores/index.js";
-import { registerPluginRoutes } from "./routes/plugins/index.js";
 import { registerSkillRoutes } from "./routes/skills/index.js";
 
 export type AppOptions = (

@@ -34,7 +34,9 @@ async function zipWithName(name: string): Promise<Uint8Array> {
   return bytes;
 }
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; code: string; param: string | null }> {
+async function failure(
+  promise: Promise<unknown>,
+): Promise<{ status: number; code: string; param: string | null }> {
   try {
     await promise;
   } catch (error) {
@@ -96,7 +98,10 @@ describe("pluginPackageFromZip", () => {
     [{ ".claude-plugin/plugin.json": manifest("a", { version: 3 }) }, ".claude-plugin/plugin.json:version"],
     [{ ".claude-plugin/plugin.json": manifest(), "skills/x/README.md": "no SKILL.md" }, "skills/x/SKILL.md"],
     [
-      { ".claude-plugin/plugin.json": manifest(), "skills/x/SKILL.md": "---\nname: BAD\ndescription: d\n---\n" },
+      {
+        ".claude-plugin/plugin.json": manifest(),
+        "skills/x/SKILL.md": "---\nname: BAD\ndescription: d\n---\n",
+      },
       "skills/x/SKILL.md:name",
     ],
     [
@@ -108,11 +113,16 @@ describe("pluginPackageFromZip", () => {
       "skills/y/SKILL.md:name",
     ],
     [{ ".claude-plugin/plugin.json": manifest(), "agents/a.json": "[1" }, "agents/a.json"],
-    [{ ".claude-plugin/plugin.json": manifest(), "agents/a.json": JSON.stringify({ name: "a" }) }, /^agents\/a\.json:/],
+    [
+      { ".claude-plugin/plugin.json": manifest(), "agents/a.json": JSON.stringify({ name: "a" }) },
+      /^agents\/a\.json:/,
+    ],
     [
       {
         ".claude-plugin/plugin.json": manifest(),
-        ".mcp.json": JSON.stringify({ mcpServers: { "Bad Label": { type: "http", url: "https://x.example" } } }),
+        ".mcp.json": JSON.stringify({
+          mcpServers: { "Bad Label": { type: "http", url: "https://x.example" } },
+        }),
       },
       ".mcp.json:mcpServers.Bad Label",
     ],
@@ -123,13 +133,16 @@ describe("pluginPackageFromZip", () => {
       },
       ".mcp.json:mcpServers.docs.url",
     ],
-  ] as Array<[Entries, string | RegExp]>)("refuses a bad package naming the path (%#)", async (entries, param) => {
-    const error = await failure(pluginPackageFromZip(await zipOf(entries)));
-    expect(error.status).toBe(400);
-    expect(error.code).toBe("invalid_plugin");
-    if (typeof param === "string") expect(error.param).toBe(param);
-    else expect(error.param).toMatch(param);
-  });
+  ] as Array<[Entries, string | RegExp]>)(
+    "refuses a bad package naming the path (%#)",
+    async (entries, param) => {
+      const error = await failure(pluginPackageFromZip(await zipOf(entries)));
+      expect(error.status).toBe(400);
+      expect(error.code).toBe("invalid_plugin");
+      if (typeof param === "string") expect(error.param).toBe(param);
+      else expect(error.param).toMatch(param);
+    },
+  );
 
   it("refuses hostile archives: traversal, absolute, backslash, symlink", async () => {
     for (const name of ["../evil.txt", "/abs.txt", "a\\b.txt", "skills/../../x"]) {
@@ -168,13 +181,19 @@ describe("pluginPackageFromZip", () => {
     });
     const agents: Entries = { ".claude-plugin/plugin.json": manifest() };
     for (let i = 0; i < 21; i++) agents[`agents/a${i}.json`] = agentFile(`a${i}`);
-    expect(await failure(pluginPackageFromZip(await zipOf(agents)))).toMatchObject({ status: 400, param: "agents" });
+    expect(await failure(pluginPackageFromZip(await zipOf(agents)))).toMatchObject({
+      status: 400,
+      param: "agents",
+    });
     const servers: Record<string, unknown> = {};
     for (let i = 0; i < 21; i++) servers[`s${i}`] = { type: "http", url: "https://x.example" };
     expect(
       await failure(
         pluginPackageFromZip(
-          await zipOf({ ".claude-plugin/plugin.json": manifest(), ".mcp.json": JSON.stringify({ mcpServers: servers }) }),
+          await zipOf({
+            ".claude-plugin/plugin.json": manifest(),
+            ".mcp.json": JSON.stringify({ mcpServers: servers }),
+          }),
         ),
       ),
     ).toMatchObject({ status: 400, param: ".mcp.json:mcpServers" });
@@ -185,7 +204,10 @@ describe("pluginPackageFromZip", () => {
       "skills/a/zeros.bin": new Uint8Array(2 * 1024 * 1024),
     });
     expect(bomb.byteLength).toBeLessThan(100_000);
-    expect(await failure(pluginPackageFromZip(bomb))).toMatchObject({ status: 413, param: "skills/a/zeros.bin" });
+    expect(await failure(pluginPackageFromZip(bomb))).toMatchObject({
+      status: 413,
+      param: "skills/a/zeros.bin",
+    });
     expect(await failure(pluginPackageFromZip(new Uint8Array(10_485_761)))).toMatchObject({ status: 413 });
   });
 });
