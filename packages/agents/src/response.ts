@@ -6,7 +6,14 @@
  */
 import type { JudgeVerdict } from "./judge.js";
 import { PAUSE_TIMEOUT_MS } from "./run-engine.js";
-import type { Citation, PendingApproval, PendingToolCall, RunState, RunStatus } from "./run-state.js";
+import type {
+  Citation,
+  PendingApproval,
+  PendingConnection,
+  PendingToolCall,
+  RunState,
+  RunStatus,
+} from "./run-state.js";
 
 /** Where a pending item stands in its pause window (PLATFORM.md §6 "Pause window"). */
 export interface PauseWindowFields {
@@ -20,7 +27,15 @@ export interface PauseWindowFields {
 export interface RenderClock {
   pauseWindowMs: number;
   now: number;
+  /** Origin of the chat app connector pauses point to (PLATFORM.md §5.3); "" renders paths only. */
+  chatUrl?: string;
 }
+
+/** The chat app's page for one connector, and for one question (PLATFORM.md §5.3). */
+export const connectorPage = (chatUrl: string, serverLabel: string) =>
+  `${chatUrl}/connectors/${encodeURIComponent(serverLabel)}`;
+export const connectorInputPage = (chatUrl: string, inputRequestId: string) =>
+  `${chatUrl}/connector-inputs/${encodeURIComponent(inputRequestId)}`;
 
 export interface FileCitationAnnotation {
   type: "file_citation";
@@ -75,8 +90,15 @@ export interface RunEnvelope {
   pendingToolCalls: Array<
     Omit<PendingToolCall, "judge"> & { judge: JudgeVerdict | null } & PauseWindowFields
   >;
-  pendingConnections: never[];
-  pendingInputs: never[];
+  pendingConnections: Array<PendingConnection & PauseWindowFields>;
+  pendingInputs: Array<{
+    inputRequestId: string;
+    serverLabel: string;
+    tool: string;
+    mode: string;
+    answerUrl: string;
+    expiresAt: string | null;
+  }>;
   next: string | null;
   mode: string;
   agentVersionId: string;
@@ -131,8 +153,28 @@ function envelopeStatus(status: RunStatus): RunEnvelope["status"] {
   return "incomplete";
 }
 
-function nextHint(state: RunState): string | null {
+function nextHint(state: RunState, chatUrl: string): string | null {
   const base = `POST /v1/responses with model "${state.agentRef}", previous_response_id "${state.id}" and input`;
+  const connections = state.pendingConnections ?? [];
+  const inputs = state.pendingInputs ?? [];
+  if (
+    state.status === "requires_tool_output" &&
+    state.pendingToolCalls.length === 0 &&
+    (connections.length > 0 || inputs.length > 0)
+  ) {
+    const steps: string[] = [];
+    if (connections.length > 0) {
+      steps.push(
+        `Connect in the chat app: ${connections.map((c) => `${connectorPage(chatUrl, c.serverLabel)} (${c.reason})`).join(", ")}`,
+      );
+    }
+    if (inputs.length > 0) {
+      steps.push(
+        `Answer the connector's question in the chat app: ${inputs.map((i) => connectorInputPage(chatUrl, i.inputRequestId)).join(", ")}`,
+      );
+    }
+    return `${steps.join("; ")}; then POST /v1/responses with model "${state.agentRef}", previous_response_id "${state.id}" and no input items; unanswered after one hour, the pause times out`;
+  }
   switch (state.status) {
     case "requires_approval":
       return `${base} items {type:"approval_response", approval_request_id, approve, reason?} for every pending approval${
@@ -248,9 +290,16 @@ export function toAgentResponse(
         judge: call.judge ?? null,
         ...window,
       })),
-      pendingConnections: [],
-      pendingInputs: [],
-      next: nextHint(state),
+      pendingConnections: (state.pendingConnections ?? []).map((c) => ({ ...c, ...window })),
+      pendingInputs: (state.pendingInputs ?? []).map((input) => ({
+        inputRequestId: input.inputRequestId,
+        serverLabel: input.serverLabel,
+        tool: input.tool,
+        mode: input.mode,
+        answerUrl: connectorInputPage(clock.chatUrl ?? "", input.inputRequestId),
+        expiresAt: window.expiresAt,
+      })),
+      next: nextHint(state, clock.chatUrl ?? ""),
       mode: state.mode,
       agentVersionId: state.agentVersionId,
       model: state.model,

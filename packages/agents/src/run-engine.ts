@@ -29,7 +29,15 @@ import {
   type ToolJudge,
 } from "./judge.js";
 import { type ConversationMode, evaluatePolicy, type GateDecision, type Verdict } from "./policy.js";
-import type { Citation, PendingApproval, RunState, TodoItem, ToolCallRecord } from "./run-state.js";
+import type {
+  Citation,
+  PendingApproval,
+  PendingConnection,
+  PendingInput,
+  RunState,
+  TodoItem,
+  ToolCallRecord,
+} from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
 
 export const PAUSE_TIMEOUT_MS = 60 * 60 * 1000;
@@ -39,6 +47,13 @@ export interface ToolResult {
   output: string;
   failed?: boolean;
   citations?: Citation[];
+  /** The call was cut short (a connector's sign-in expired): recorded `interrupted`. */
+  interrupted?: boolean;
+  /**
+   * The run pauses after this call: a connector to reconnect, or a question the call is
+   * held open for (then `output` is unused and the call is resumed by the continuation).
+   */
+  pause?: { connections?: PendingConnection[]; input?: PendingInput };
 }
 
 export interface ToolCallInput {
@@ -47,6 +62,8 @@ export interface ToolCallInput {
   arguments: string;
   state: RunState;
   signal?: AbortSignal;
+  /** Resume the call held open for a connector's question (never start a new one). */
+  held?: boolean;
 }
 
 /** Runs server-side tools (file_search, platform.*, function endpoints). */
@@ -77,6 +94,12 @@ export interface AgentContext {
   cancelled?: () => boolean;
   /** Streams model text (through `ChatModel.stream`) and reports progress. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Connector pre-flight (PLATFORM.md §5.3), asked before the first model call of every
+   * start, continuation and resume: connections to ask for (the run pauses) or the
+   * connectors' tools to offer next to the version's.
+   */
+  connectors?: (state: RunState) => Promise<{ pending: PendingConnection[]; tools: ResolvedTool[] }>;
 }
 
 export interface StartInput {
@@ -174,7 +197,34 @@ export class RunEngine {
     };
     await this.save(state);
     context.onEvent?.({ type: "started", state });
-    return this.loop(state, context);
+    return this.runWithConnectors(state, context);
+  }
+
+  /** Pre-flight of the connectors: pauses before the model call, or runs with their tools. */
+  private async runWithConnectors(state: RunState, context: AgentContext): Promise<RunState> {
+    if (context.connectors === undefined) return this.loop(state, context);
+    let ready: { pending: PendingConnection[]; tools: ResolvedTool[] };
+    try {
+      ready = await context.connectors(state);
+    } catch (error) {
+      state.status = "failed";
+      state.error = error instanceof Error ? error.message : String(error);
+      await this.save(state);
+      throw error;
+    }
+    if (ready.pending.length > 0) {
+      state.pendingConnections = ready.pending;
+      state.status = "requires_tool_output";
+      state.pausedAt = this.options.clock.now();
+      await this.save(state);
+      return state;
+    }
+    const own = new Set(context.tools.map((t) => t.name));
+    const extra = ready.tools.filter((t) => !own.has(t.name));
+    return this.loop(
+      state,
+      extra.length === 0 ? context : { ...context, tools: [...context.tools, ...extra] },
+    );
   }
 
   /**
@@ -232,9 +282,15 @@ export class RunEngine {
       model: answers.model ?? previous.model,
       mode: answers.mode ?? previous.mode,
       status: "in_progress",
-      toolCalls: [],
+      // Calls cleared to run before a connector pause still run; held connector calls resume.
+      toolCalls: [
+        ...structuredClone(previous.toolCalls.filter((r) => r.status === "queued")),
+        ...heldCalls(previous),
+      ],
       pendingApprovals: [],
       pendingToolCalls: [],
+      pendingConnections: [],
+      pendingInputs: [],
       pausedAt: null,
       text: "",
       usage: { inputTokens: 0, outputTokens: 0 },
@@ -308,7 +364,7 @@ export class RunEngine {
   async continue(state: RunState, context: AgentContext): Promise<RunState> {
     await this.save(state);
     context.onEvent?.({ type: "started", state });
-    return this.loop(state, context);
+    return this.runWithConnectors(state, context);
   }
 
   /**
@@ -331,7 +387,7 @@ export class RunEngine {
     }
     await this.save(state);
     context.onEvent?.({ type: "started", state });
-    return this.loop(state, context);
+    return this.runWithConnectors(state, context);
   }
 
   private finish(
@@ -358,7 +414,12 @@ export class RunEngine {
         if (context.cancelled?.() === true) return this.stopCancelled(state);
         await this.drainQueued(state, context);
         if (context.cancelled?.() === true) return this.stopCancelled(state);
-        if (state.pendingApprovals.length > 0 || state.pendingToolCalls.length > 0) {
+        if (
+          state.pendingApprovals.length > 0 ||
+          state.pendingToolCalls.length > 0 ||
+          (state.pendingConnections?.length ?? 0) > 0 ||
+          (state.pendingInputs?.length ?? 0) > 0
+        ) {
           state.status = state.pendingApprovals.length > 0 ? "requires_approval" : "requires_tool_output";
           state.pausedAt = this.options.clock.now();
           await this.save(state);
@@ -592,6 +653,7 @@ export class RunEngine {
           arguments: record.arguments,
           state,
           ...(context.signal === undefined ? {} : { signal: context.signal }),
+          ...(record.resumeHeld === true ? { held: true } : {}),
         });
       } catch (error) {
         result = {
@@ -600,7 +662,22 @@ export class RunEngine {
         };
       }
       if (result.citations !== undefined) state.citations.push(...result.citations);
-      this.finish(state, record, result.failed === true ? "failed" : "completed", result.output, false);
+      if (result.pause?.connections !== undefined) {
+        state.pendingConnections = mergeConnections(state.pendingConnections ?? [], result.pause.connections);
+      }
+      if (result.pause?.input !== undefined) {
+        // Held open for a question: the record stays `started` until the continuation resumes it.
+        state.pendingInputs = [...(state.pendingInputs ?? []), result.pause.input];
+        await this.save(state);
+        continue;
+      }
+      this.finish(
+        state,
+        record,
+        result.interrupted === true ? "interrupted" : result.failed === true ? "failed" : "completed",
+        result.output,
+        false,
+      );
       context.onEvent?.({ type: "tool_call", record });
       await this.save(state);
     }
@@ -664,11 +741,44 @@ export function cancelRun(state: RunState): void {
       ...(pending.judge === undefined ? {} : { judge: pending.judge }),
     });
   }
+  for (const pending of state.pendingInputs ?? []) {
+    const record = state.toolCalls.find((r) => r.callId === pending.callId && r.status === "started");
+    if (record === undefined) continue;
+    record.status = "interrupted";
+    record.output = note;
+    answer(pending.callId);
+  }
   state.pendingApprovals = [];
   state.pendingToolCalls = [];
+  state.pendingConnections = [];
+  state.pendingInputs = [];
   state.pausedAt = null;
   state.status = "incomplete";
   state.incompleteReason = "cancelled";
+}
+
+/** The connector calls a paused run holds open for questions, queued to be resumed (one per call). */
+function heldCalls(previous: RunState): ToolCallRecord[] {
+  const out: ToolCallRecord[] = [];
+  for (const input of previous.pendingInputs ?? []) {
+    if (out.some((r) => r.callId === input.callId)) continue;
+    out.push({
+      callId: input.callId,
+      tool: input.tool,
+      arguments: input.arguments,
+      verdict: "EXECUTE",
+      status: "queued",
+      output: null,
+      resumeHeld: true,
+    });
+  }
+  return out;
+}
+
+function mergeConnections(current: PendingConnection[], added: PendingConnection[]): PendingConnection[] {
+  const out = [...current];
+  for (const entry of added) if (!out.some((c) => c.serverLabel === entry.serverLabel)) out.push(entry);
+  return out;
 }
 
 /** Accumulates a chat stream into one completion, reporting text as it arrives. */

@@ -47,6 +47,8 @@ export interface ToolCallRecord {
   output: string | null;
   /** The `auto`-mode judge's verdict on this call; absent when no judge ran. */
   judge?: JudgeVerdict;
+  /** A connector call held open for a question (PLATFORM.md §5.3): running it resumes that call, never starts a new one. */
+  resumeHeld?: true;
 }
 
 export interface PendingApproval {
@@ -70,6 +72,26 @@ export interface PendingToolCall {
   judge?: JudgeVerdict;
 }
 
+/** A connector the caller must connect, reconnect or allow before the run goes on (PLATFORM.md §5.3). */
+export interface PendingConnection {
+  serverLabel: string;
+  host: string;
+  reason: "connect" | "reconnect" | "allow";
+  /** Only on a repeated allow (the host changed). */
+  destinations?: string[];
+}
+
+/** A connector's question (elicitation) the run waits for; the call stays open meanwhile. */
+export interface PendingInput {
+  inputRequestId: string;
+  serverLabel: string;
+  /** The prefixed tool name the model called. */
+  tool: string;
+  mode: "form" | "url" | "mixed" | "unknown";
+  callId: string;
+  arguments: string;
+}
+
 export interface RunState {
   id: string;
   conversationId: string;
@@ -87,6 +109,9 @@ export interface RunState {
   toolCalls: ToolCallRecord[];
   pendingApprovals: PendingApproval[];
   pendingToolCalls: PendingToolCall[];
+  /** Connector pauses (absent on runs from before connectors). */
+  pendingConnections?: PendingConnection[];
+  pendingInputs?: PendingInput[];
   pausedAt: number | null;
   text: string;
   citations: Citation[];

@@ -15,6 +15,8 @@ export interface ResolvedTool {
   gate: GateTool;
   /** What the model sees; null when the tool is never offered. */
   chat: ChatTool | null;
+  /** Set on a connector's tool (`<serverLabel>__<toolName>`): which remote tool a call runs. */
+  connector?: { connectorId: string; serverLabel: string; toolName: string };
 }
 
 const BUILTIN: Record<string, { cls: ToolClass; description: string; parameters: Record<string, unknown> }> =

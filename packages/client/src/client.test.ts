@@ -139,4 +139,33 @@ describe("GroundworkClient", () => {
     const error = (await client.prompts.get("team/hello").catch((e: unknown) => e)) as GroundworkError;
     expect(error).toMatchObject({ status: 404 });
   });
+
+  it("registers a connector, connects, allows and reads the connection (tokens never come back)", async () => {
+    // Private networks are refused by default: a public-looking name that is never called.
+    const created = await client.connectors.create({
+      serverLabel: "docs",
+      url: "https://mcp.example.com/mcp",
+      authKind: "bearer",
+      agentIds: null,
+    });
+    expect(created).toMatchObject({ serverLabel: "docs", host: "mcp.example.com", agentIds: null });
+    const id = created.id as string;
+    expect(await client.connectors.update(id, { description: "Docs" })).toMatchObject({
+      description: "Docs",
+    });
+    expect((await client.connectors.list()).totalElements).toBe(1);
+    const connected = await client.connectors.connect(id, "tok-123");
+    expect(connected).toMatchObject({ status: "connected" });
+    expect(JSON.stringify(await client.connectors.connection(id))).not.toContain("tok-123");
+    const error = (await client.connectors
+      .allow(id, "agt_missing")
+      .catch((e: unknown) => e)) as GroundworkError;
+    expect(error).toMatchObject({ status: 404, param: "agentId" });
+    expect(await client.connectors.disconnect(id)).toBeUndefined();
+    const missing = (await client.connectorInputs
+      .get("inp_missing")
+      .catch((e: unknown) => e)) as GroundworkError;
+    expect(missing.status).toBe(404);
+    expect(await client.connectors.delete(id)).toBeUndefined();
+  });
 });

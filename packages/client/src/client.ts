@@ -351,6 +351,9 @@ export class GroundworkClient {
 
   readonly evaluators = {
     types: () => this.request<T.EvaluatorTypeInfo[]>("GET", "/v1/evaluators/types"),
+    /** `POST /v1/evaluators/evaluate`: cases, or outputs for dataset items (scores recorded on the items). */
+    evaluate: (body: T.EvaluationBody) =>
+      this.request<T.EvaluationReport>("POST", "/v1/evaluators/evaluate", { json: body }),
     templates: {
       list: (page?: T.PageQuery) =>
         this.request<T.Page<T.EvaluatorTemplate>>("GET", "/v1/evaluators/templates", { query: { ...page } }),
@@ -547,6 +550,39 @@ export class GroundworkClient {
       delete: (skill: string, name: string) =>
         this.request<void>("DELETE", `/v1/skills/${enc(skill)}/labels/${enc(name)}`),
     },
+  };
+
+  // ---- connectors (PLATFORM.md §5.3): registration (Admin), own connection and allowances, questions ----
+
+  readonly connectors = {
+    list: (page?: T.PageQuery) =>
+      this.request<T.Page<T.JsonObject>>("GET", "/v1/connectors", { query: { ...page } }),
+    create: (body: T.ConnectorCreate) => this.request<T.JsonObject>("POST", "/v1/connectors", { json: body }),
+    get: (connectorId: string) => this.request<T.JsonObject>("GET", `/v1/connectors/${enc(connectorId)}`),
+    update: (connectorId: string, body: T.ConnectorUpdate) =>
+      this.request<T.JsonObject>("PATCH", `/v1/connectors/${enc(connectorId)}`, { json: body }),
+    delete: (connectorId: string) => this.request<void>("DELETE", `/v1/connectors/${enc(connectorId)}`),
+    connection: (connectorId: string) =>
+      this.request<T.JsonObject>("GET", `/v1/connectors/${enc(connectorId)}/connection`),
+    connect: (connectorId: string, token: string) =>
+      this.request<T.JsonObject>("PUT", `/v1/connectors/${enc(connectorId)}/connection`, { json: { token } }),
+    disconnect: (connectorId: string) =>
+      this.request<void>("DELETE", `/v1/connectors/${enc(connectorId)}/connection`),
+    allow: (connectorId: string, agentId: string, body: { destinations?: string[] } = {}) =>
+      this.request<T.JsonObject>("PUT", `/v1/connectors/${enc(connectorId)}/allowances/${enc(agentId)}`, {
+        json: body,
+      }),
+    disallow: (connectorId: string, agentId: string) =>
+      this.request<void>("DELETE", `/v1/connectors/${enc(connectorId)}/allowances/${enc(agentId)}`),
+  };
+
+  readonly connectorInputs = {
+    get: (inputRequestId: string) =>
+      this.request<T.JsonObject>("GET", `/v1/connector-inputs/${enc(inputRequestId)}`),
+    answer: (inputRequestId: string, body: T.ConnectorInputAnswer) =>
+      this.request<T.JsonObject>("POST", `/v1/connector-inputs/${enc(inputRequestId)}/answer`, {
+        json: body,
+      }),
   };
 }
 

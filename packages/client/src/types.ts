@@ -201,6 +201,45 @@ export interface EvaluatorTemplateBody {
   scale: EvaluatorScale;
 }
 
+/** `POST /v1/evaluators/evaluate`: exactly one of `cases` or `datasetId` (+ `outputs`). */
+export interface EvaluationBody {
+  evaluator: { type: string; params?: JsonObject };
+  cases?: Array<{ input?: unknown; output: unknown; expectedOutput?: unknown; metadata?: unknown }>;
+  datasetId?: string;
+  /** A version id or number of the dataset: its frozen items. */
+  version?: string | number;
+  outputs?: Array<{ itemId: string; output: unknown }>;
+  /** The recorded scores' name (default the type, or `llm_judge:<templateId>`). */
+  scoreName?: string;
+  /** Record the dataset items' scores (default true). */
+  record?: boolean;
+}
+
+export interface EvaluationReport {
+  evaluator: { type: string; templateId: string | null; templateVersion: number | null };
+  scoreName: string;
+  datasetId: string | null;
+  datasetVersionId: string | null;
+  results: Array<{
+    itemId: string | null;
+    score: number | null;
+    passed: boolean | null;
+    comment: string | null;
+    skipped: boolean;
+    reason: string | null;
+    error: string | null;
+    scoreId: string | null;
+  }>;
+  summary: {
+    cases: number;
+    scored: number;
+    skipped: number;
+    failed: number;
+    meanScore: number | null;
+    passRate: number | null;
+  };
+}
+
 export interface EvaluatorTemplate {
   id: string;
   name: string;
@@ -343,4 +382,23 @@ export interface AgentSkills {
     status: "resolved" | "skill_not_found" | "ref_not_found" | "ambiguous_skill";
     resolved: ResolvedSkill | null;
   }>;
+}
+
+/** `POST /v1/connectors` (Admin). */
+export interface ConnectorCreate {
+  serverLabel: string;
+  url: string;
+  authKind?: "none" | "bearer" | "oauth";
+  description?: string | null;
+  agentIds?: string[] | null;
+  enabled?: boolean;
+}
+
+/** `PATCH /v1/connectors/{connectorId}` (Admin). */
+export type ConnectorUpdate = Partial<Omit<ConnectorCreate, "serverLabel">>;
+
+/** `POST /v1/connector-inputs/{inputRequestId}/answer`. */
+export interface ConnectorInputAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: JsonObject;
 }

@@ -97,6 +97,7 @@ describe("streamable HTTP transport", () => {
       "svc_create_evaluator_template",
       "svc_update_evaluator_template",
       "svc_delete_evaluator_template",
+      "svc_run_evaluator",
       "svc_list_datasets",
       "svc_get_dataset",
       "svc_create_dataset",
@@ -353,6 +354,37 @@ describe("streamable HTTP transport", () => {
       structuredContent: { ok: true },
     });
     expect((await call("svc_get_evaluator_template", { templateId })).isError).toBe(true);
+
+    // A dataset of extraction cases scored field by field, the scores recorded on its items.
+    const dataset = (await call("svc_create_dataset", { name: "invoices" })).structuredContent as {
+      id: string;
+    };
+    const added = await call("svc_add_dataset_items", {
+      datasetId: dataset.id,
+      items: [
+        { input: "Invoice INV-1, total 10 EUR", expectedOutput: { number: "INV-1", total: 10 } },
+        { input: "Invoice INV-2, total 20 EUR", expectedOutput: { number: "INV-2", total: 20 } },
+      ],
+    });
+    const [first, second] = (added.structuredContent as { items: Array<{ id: string }> }).items;
+    const report = await call("svc_run_evaluator", {
+      evaluator: { type: "field_accuracy" },
+      datasetId: dataset.id,
+      outputs: [
+        { itemId: first?.id, output: { number: "INV-1", total: 10 } },
+        { itemId: second?.id, output: '{"number":"INV-2","total":21}' },
+      ],
+    });
+    expect(report.structuredContent).toMatchObject({
+      scoreName: "field_accuracy",
+      results: [
+        { score: 1, passed: true },
+        { score: 0.5, passed: true },
+      ],
+      summary: { scored: 2, meanScore: 0.75 },
+    });
+    const scores = await call("svc_list_human_scores", { subjectId: second?.id, source: "EVAL" });
+    expect(scores.structuredContent).toMatchObject({ totalElements: 1, content: [{ value: 0.5 }] });
   });
 
   it("manages conversations through the eight conversation tools", async () => {

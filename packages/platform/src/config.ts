@@ -14,6 +14,11 @@ export interface GroundworkConfig {
   visionModel: string | null;
   /** Lets user-supplied URLs (http sources, function tools) reach loopback, private and link-local addresses. */
   allowPrivateNetwork: boolean;
+  /**
+   * Origin of the chat app that connector pauses and questions point to (`next`, `answerUrl`);
+   * null renders paths only (the server passes its own origin by default).
+   */
+  chatUrl: string | null;
   /** Concurrent calls to an organization's own providers. */
   byokConcurrency: number;
   /** Built-in chat prices by model name, for metering; unpriced models cost nothing. */
@@ -34,6 +39,8 @@ export interface GroundworkConfig {
   };
   agents: {
     functionTimeoutMs: number;
+    /** A connector (MCP) tool call, not counting time spent waiting for an answer to its question (PLATFORM.md §5.3: 60 s). */
+    connectorCallTimeoutMs: number;
     /** How long a paused run waits for answers; the spec's hour by default. */
     pauseTimeoutMs: number | null;
     maxSteps: number | null;
@@ -63,11 +70,18 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   builtin: null,
   visionModel: null,
   allowPrivateNetwork: false,
+  chatUrl: null,
   byokConcurrency: 16,
   chatPrices: {},
   conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes, tessdataDir: null },
   extraction: { settings: {} },
-  agents: { functionTimeoutMs: 30_000, pauseTimeoutMs: null, maxSteps: null, judgeModel: null },
+  agents: {
+    functionTimeoutMs: 30_000,
+    connectorCallTimeoutMs: 60_000,
+    pauseTimeoutMs: null,
+    maxSteps: null,
+    judgeModel: null,
+  },
   workers: { leaseMs: 30_000, pollMs: 500 },
   settingNames: {
     allowPrivateNetwork: "the allowPrivateNetwork setting",
@@ -82,6 +96,7 @@ export function resolveConfig(input: GroundworkConfigInput = {}): GroundworkConf
     builtin: input.builtin === undefined ? DEFAULT_CONFIG.builtin : input.builtin,
     visionModel: input.visionModel === undefined ? DEFAULT_CONFIG.visionModel : input.visionModel,
     allowPrivateNetwork: input.allowPrivateNetwork ?? DEFAULT_CONFIG.allowPrivateNetwork,
+    chatUrl: input.chatUrl === undefined ? DEFAULT_CONFIG.chatUrl : input.chatUrl,
     byokConcurrency: input.byokConcurrency ?? DEFAULT_CONFIG.byokConcurrency,
     chatPrices: input.chatPrices ?? DEFAULT_CONFIG.chatPrices,
     conversion: { ...DEFAULT_CONFIG.conversion, ...input.conversion },

@@ -4,7 +4,7 @@
  * from its environment; an app builds it from a config object and calls the same
  * services the HTTP routes call.
  */
-import type { ToolJudge } from "@groundwork/agents";
+import { PAUSE_TIMEOUT_MS, type ToolJudge } from "@groundwork/agents";
 import {
   type Allowance,
   type Clock,
@@ -20,9 +20,11 @@ import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
+import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { ConversionService } from "./conversion/conversion-service.js";
 import { DatasetService } from "./datasets/dataset-service.js";
+import { CaseEvaluations } from "./evaluators/case-evaluation.js";
 import { EvaluatorService } from "./evaluators/evaluator-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
@@ -74,6 +76,8 @@ export interface GroundworkOptions {
    * subject type without a lookup has no subjects in this build (a score on one is 404).
    */
   scoreSubjects?: ScoreSubjectLookups;
+  /** The transport of connector (MCP) calls (tests); by default one that refuses private addresses. */
+  connectorFetch?: typeof fetch;
 }
 
 export class Groundwork {
@@ -107,6 +111,8 @@ export class Groundwork {
   readonly scores: ScoreService;
   /** Evaluator types, LLM-judge templates and scoring cases with them (PLATFORM.md §9). */
   readonly evaluators: EvaluatorService;
+  /** Cases, or an app's outputs for a dataset's items, scored with one evaluator (scores recorded on the items). */
+  readonly evaluations: CaseEvaluations;
   /** Datasets: items (single and batch adds), updates, deletes and frozen versions. */
   readonly datasets: DatasetService;
   /** Prompts: text and chat templates, immutable versions, labels, resolve, compile and test calls. */
@@ -115,6 +121,8 @@ export class Groundwork {
   readonly skills: SkillService;
   /** Plugins: zips that install namespaced skills, connectors and agents, updated, synced and removed as one. */
   readonly plugins: PluginService;
+  /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
+  readonly connectors: ConnectorService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -176,6 +184,14 @@ export class Groundwork {
       ...(config.agents.pauseTimeoutMs === null ? {} : { pauseTimeoutMs: config.agents.pauseTimeoutMs }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     };
+    this.connectors = new ConnectorService(options.store, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      pauseTimeoutMs: config.agents.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS,
+      callTimeoutMs: config.agents.connectorCallTimeoutMs,
+      ...(options.connectorFetch === undefined ? {} : { fetch: options.connectorFetch }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
@@ -193,6 +209,8 @@ export class Groundwork {
         ...(options.ids === undefined ? {} : { ids: options.ids }),
         ...(options.judge === undefined ? {} : { judge: options.judge }),
         ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+        connectors: this.connectors,
+        chatUrl: (config.chatUrl ?? "").replace(/\/+$/, ""),
       },
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);
@@ -210,6 +228,7 @@ export class Groundwork {
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
+    this.evaluations = new CaseEvaluations(this.evaluators, this.datasets, this.scores);
     this.prompts = new PromptService(options.store, this.gateway);
   }
 
@@ -224,6 +243,8 @@ export class Groundwork {
     this.conversion.startWorker();
     this.extraction.startWorker();
     this.knowledge.startWorker();
+    // Questions a previous process left open lost their calls: answered `cancel` now.
+    this.connectors.cancelOrphanedInputs();
     this.agents.startWorker();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();

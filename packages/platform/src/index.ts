@@ -37,6 +37,17 @@ export {
   resolveConfig,
 } from "./config.js";
 export {
+  allowanceBody,
+  type ConnectionView,
+  type ConnectorCatalog,
+  ConnectorService,
+  connectionBody,
+  createConnectorBody,
+  inputAnswerBody,
+  prefixedToolName,
+  updateConnectorBody,
+} from "./connectors/connector-service.js";
+export {
   type CancelledTurn,
   ConversationService,
   type ConversationSummary,
@@ -73,6 +84,14 @@ export {
   datasetVersionBody,
 } from "./datasets/dataset-bodies.js";
 export { type DatasetInUseCheck, DatasetService } from "./datasets/dataset-service.js";
+export {
+  CaseEvaluations,
+  type EvaluatedCase,
+  type EvaluationBody,
+  type EvaluationReport,
+  evaluationBody,
+  MAX_EVALUATION_CASES,
+} from "./evaluators/case-evaluation.js";
 export {
   type EvaluatorSpec,
   type EvaluatorTemplateCreateInput,

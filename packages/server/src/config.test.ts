@@ -1,6 +1,9 @@
 /** The environment's share of the platform config. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { platformConfigFromEnv } from "./config.js";
+import { loadConfig, platformConfigFromEnv } from "./config.js";
 
 describe("platformConfigFromEnv", () => {
   it("maps GROUNDWORK_PAUSE_WINDOW_SECONDS to the agents' pause window and refuses bad values", () => {
@@ -22,5 +25,26 @@ describe("platformConfigFromEnv", () => {
       platformConfigFromEnv({ GROUNDWORK_JUDGE_MODEL: "openai/gpt-x", GROUNDWORK_PAUSE_WINDOW_SECONDS: "2" })
         .agents,
     ).toEqual({ judgeModel: "openai/gpt-x", pauseTimeoutMs: 2000 });
+  });
+
+  it("maps GROUNDWORK_CHAT_URL to chatUrl without trailing slashes", () => {
+    expect(platformConfigFromEnv({}).chatUrl).toBeUndefined();
+    expect(platformConfigFromEnv({ GROUNDWORK_CHAT_URL: "https://chat.example/" }).chatUrl).toBe(
+      "https://chat.example",
+    );
+  });
+
+  it("defaults chatUrl to the server's own origin", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gw-cfg-"));
+    try {
+      const env = { GROUNDWORK_SECRET: "a-master-secret-of-enough-length" };
+      expect(loadConfig({ dataDir, port: "9090" }, env).platform.chatUrl).toBe("http://127.0.0.1:9090");
+      expect(
+        loadConfig({ dataDir, port: "9090" }, { ...env, GROUNDWORK_CHAT_URL: "https://chat.example" })
+          .platform.chatUrl,
+      ).toBe("https://chat.example");
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

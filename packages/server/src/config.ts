@@ -54,13 +54,20 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
   if (!["debug", "info", "warn", "error"].includes(level)) {
     throw new Error(`Invalid GROUNDWORK_LOG_LEVEL "${level}": expected debug, info, warn or error`);
   }
+  const host = flags.host ?? DEFAULT_HOST;
+  const port = parsePort(flags.port ?? env.GROUNDWORK_PORT ?? String(DEFAULT_PORT));
+  const platform = platformConfigFromEnv(env);
   return {
     dataDir,
-    host: flags.host ?? DEFAULT_HOST,
-    port: parsePort(flags.port ?? env.GROUNDWORK_PORT ?? String(DEFAULT_PORT)),
+    host,
+    port,
     secret: env.GROUNDWORK_SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: level as LogLevel,
-    platform: platformConfigFromEnv(env),
+    // Connector pauses point to GROUNDWORK_CHAT_URL, by default the server's own origin.
+    platform: {
+      ...platform,
+      chatUrl: platform.chatUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    },
   };
 }
 
@@ -83,6 +90,7 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
     visionModel: env.GROUNDWORK_VLM_MODEL || null,
     conversion: env.GROUNDWORK_TESSDATA_DIR ? { tessdataDir: resolve(env.GROUNDWORK_TESSDATA_DIR) } : {},
     allowPrivateNetwork: env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === "1",
+    ...(env.GROUNDWORK_CHAT_URL ? { chatUrl: env.GROUNDWORK_CHAT_URL.replace(/\/+$/, "") } : {}),
     byokConcurrency: parsePositiveInteger(
       env.GROUNDWORK_BYOK_CONCURRENCY ?? "16",
       "GROUNDWORK_BYOK_CONCURRENCY",

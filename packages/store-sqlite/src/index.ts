@@ -9,6 +9,20 @@ export {
 } from "./agents.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
 export {
+  type AllowanceRecord,
+  type CachedTool,
+  type ConnectionRow,
+  type ConnectorAuthKind,
+  type ConnectorChanges,
+  type ConnectorRecord,
+  ConnectorStore,
+  type InputMode,
+  type InputRequestRecord,
+  type InputRequestStatus,
+  type NewConnector,
+  type NewInputRequest,
+} from "./connectors.js";
+export {
   type ConversationFilter,
   type ConversationItemRecord,
   type ConversationStatus,

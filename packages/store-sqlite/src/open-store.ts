@@ -1,6 +1,7 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
 import { ApiKeyStore } from "./api-keys.js";
+import { ConnectorStore } from "./connectors.js";
 import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
 import { CredentialCipher } from "./credential-cipher.js";
@@ -55,6 +56,8 @@ export interface Store {
   readonly skills: SkillStore;
   /** Installed plugins with their manifests and component ids. */
   readonly plugins: PluginStore;
+  /** Connectors (remote MCP servers), members' connections and allowances, input requests. */
+  readonly connectors: ConnectorStore;
   close(): void;
 }
 
@@ -73,12 +76,13 @@ export function openStore(options: OpenStoreOptions): Store {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? defaultIdGenerator;
   const usage = new UsageRecordStore(db, clock, ids);
+  const cipher = new CredentialCipher(options.secret ?? null);
   return {
     db,
     organizations: new OrganizationStore(db, clock, ids),
     apiKeys: new ApiKeyStore(db, clock, ids),
     jobs: new SqliteJobQueue(db, clock, ids),
-    providers: new ProviderStore(db, new CredentialCipher(options.secret ?? null), clock, ids),
+    providers: new ProviderStore(db, cipher, clock, ids),
     usage,
     conversionTasks: new ConversionTaskStore(db, clock, ids),
     schemas: new SchemaStore(db, clock, ids),
@@ -97,6 +101,7 @@ export function openStore(options: OpenStoreOptions): Store {
     prompts: new PromptStore(db, clock, ids),
     skills: new SkillStore(db, clock, ids),
     plugins: new PluginStore(db, clock, ids),
+    connectors: new ConnectorStore(db, cipher, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -98,4 +98,40 @@ export const evaluatorTools = [
       return { ok: true };
     },
   }),
+  defineTool({
+    name: "run_evaluator",
+    group: "Evaluators",
+    title: "Score cases with an evaluator",
+    description:
+      "Scores outputs with one evaluator: either inline cases {input?, output, expectedOutput?, metadata?}, or datasetId (+ version) with outputs [{itemId, output}] scored against each item's expected output and recorded as EVAL scores on the items (record: false to only report). Answers each case's score, pass, comment, skip or error, and a summary.",
+    readOnly: false,
+    input: {
+      evaluator: z
+        .object({ type: z.string(), params: z.record(z.string(), z.unknown()).optional() })
+        .describe("{type, params?}: a built-in type with its params, or llm_judge with params.templateId"),
+      cases: z
+        .array(
+          z.object({
+            input: z.unknown().optional(),
+            output: z.unknown(),
+            expectedOutput: z.unknown().optional(),
+            metadata: z.unknown().optional(),
+          }),
+        )
+        .optional()
+        .describe("1–1000 cases to score (not recorded); or use datasetId + outputs"),
+      datasetId: z.string().optional().describe("the dataset (ds_…) whose items the outputs answer"),
+      version: z
+        .union([z.string(), z.number()])
+        .optional()
+        .describe("a version id or number: its frozen items"),
+      outputs: z
+        .array(z.object({ itemId: z.string(), output: z.unknown() }))
+        .optional()
+        .describe("1–1000 outputs, one per dataset item (dsi_…)"),
+      scoreName: z.string().optional().describe("name of the recorded scores (default the evaluator type)"),
+      record: z.boolean().optional().describe("record the scores on the dataset items (default true)"),
+    },
+    run: (client, args) => client.evaluators.evaluate(defined(args) as never),
+  }),
 ];

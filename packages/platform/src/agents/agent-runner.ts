@@ -53,6 +53,7 @@ import type {
   Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import type { ConnectorService } from "../connectors/connector-service.js";
 import {
   approvalResponseItem as answeredItem,
   itemsOfResponse,
@@ -133,6 +134,10 @@ export interface AgentRunnerOptions {
   maxSteps?: number;
   leaseMs?: number;
   pollMs?: number;
+  /** Connectors (PLATFORM.md §5.3): pre-flight, their tools and questions; none: runs use no connectors. */
+  connectors?: ConnectorService;
+  /** Origin of the chat app connector pauses point to; "" renders paths only. */
+  chatUrl?: string;
 }
 
 /** The durable job that closes a pause window nobody answered (PLATFORM.md §6). */
@@ -203,17 +208,24 @@ export class AgentRunner {
 
   private engine(principal: Principal, organizationId: string): RunEngine {
     const chat = gatewayChatModel(this.gateway, principal);
+    const serverTools = new ServerToolExecutor(this.store, this.services, principal, {
+      allowPrivateNetwork: this.options.allowPrivateNetwork ?? false,
+      ...(this.options.allowPrivateNetworkSetting === undefined
+        ? {}
+        : { allowPrivateNetworkSetting: this.options.allowPrivateNetworkSetting }),
+      functionTimeoutMs: this.options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
+      ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
+      now: () => this.clock.now(),
+    });
+    const connectors = this.options.connectors;
     return new RunEngine({
       model: chat,
-      tools: new ServerToolExecutor(this.store, this.services, principal, {
-        allowPrivateNetwork: this.options.allowPrivateNetwork ?? false,
-        ...(this.options.allowPrivateNetworkSetting === undefined
-          ? {}
-          : { allowPrivateNetworkSetting: this.options.allowPrivateNetworkSetting }),
-        functionTimeoutMs: this.options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
-        ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
-        now: () => this.clock.now(),
-      }),
+      tools: {
+        execute: (call) =>
+          call.tool.connector !== undefined && connectors !== undefined
+            ? connectors.execute(principal, call)
+            : serverTools.execute(call),
+      },
       store: {
         save: (state) => {
           this.saveState(organizationId, state);
@@ -288,6 +300,12 @@ export class AgentRunner {
         throw conflict(
           `The pause of response ${previous.id} expired ${Math.round(this.pauseTimeoutMs / 1000)} s after it began; its approvals and tool calls were recorded as timed out`,
           { param: "previous_response_id", code: "pause_expired" },
+        );
+      }
+      if (this.options.connectors?.hasOpenInputs(org, previousState) === true) {
+        throw conflict(
+          `Response ${previous.id} waits for answers to connector questions; answer them first (run.pendingInputs)`,
+          { param: "previous_response_id", code: "inputs_pending" },
         );
       }
       const version = this.versionById(agent, previousState.agentVersionId);
@@ -367,7 +385,7 @@ export class AgentRunner {
         prepared.id,
         answered,
         previousState.messages.length,
-        () => engine.continue(prepared, this.contextFor(agent, version, updated, options)),
+        () => engine.continue(prepared, this.contextFor(principal, agent, version, updated, options)),
       );
     }
 
@@ -441,7 +459,7 @@ export class AgentRunner {
     if (input.length === 0)
       throw invalidRequest("input must contain at least one message", { param: "input" });
     const engine = this.engine(principal, org);
-    const context = this.contextFor(agent, version, updated, options);
+    const context = this.contextFor(principal, agent, version, updated, options);
     return this.runTurn(principal, conversation.id, null, [], history.length, () =>
       engine.start(
         {
@@ -522,6 +540,8 @@ export class AgentRunner {
     const conversation = this.store.agents.getConversation(org, state.conversationId);
     if (conversation === null) return;
     const engine = this.engine(principal, org);
+    // Questions nobody answered are answered `cancel`; their held calls end as the connector decides.
+    this.options.connectors?.closeInputs(org, state, "expired");
     const prepared = engine.prepareContinuation(state, {
       decisions: [],
       outputs: [],
@@ -530,7 +550,10 @@ export class AgentRunner {
     if (!this.claim(org, state.id, prepared)) return;
     const timedOut = state.pendingApprovals.map((p) => answeredItem(p.id, false, "timed_out"));
     await this.runTurn(principal, conversation.id, prepared.id, timedOut, state.messages.length, () =>
-      engine.continue(prepared, this.contextFor(agent, version, conversation, {})),
+      engine.continue(
+        prepared,
+        this.contextFor(principal, agent, version, conversation, {}, { skipMissingConnectors: true }),
+      ),
     );
   }
 
@@ -565,7 +588,11 @@ export class AgentRunner {
    */
   /** The state as a response object, its pending items placed in this runner's pause window. */
   render(state: RunState): AgentResponseObject {
-    return toAgentResponse(state, { pauseWindowMs: this.pauseTimeoutMs, now: this.clock.now() });
+    return toAgentResponse(state, {
+      pauseWindowMs: this.pauseTimeoutMs,
+      now: this.clock.now(),
+      chatUrl: this.options.chatUrl ?? "",
+    });
   }
 
   async cancelTurn(
@@ -599,6 +626,7 @@ export class AgentRunner {
       return { responseId: state.id, previousStatus };
     }
     // Paused, or a run a crash left `in_progress`: closed now, never continued afterwards.
+    this.options.connectors?.closeInputs(org, state, "cancelled");
     cancelRun(state);
     state.cancelReason = reason;
     state.updatedAt = this.clock.now();
@@ -645,7 +673,7 @@ export class AgentRunner {
     }
     this.running.add(childId);
     try {
-      const context = this.contextFor(agent, version, conversation, options);
+      const context = this.contextFor(principal, agent, version, conversation, options);
       return await engine.resume(state, context);
     } finally {
       this.running.delete(childId);
@@ -711,13 +739,24 @@ export class AgentRunner {
   }
 
   private contextFor(
+    principal: Principal,
     agent: AgentRecord,
     version: AgentVersionRecord,
     conversation: AgentConversationRecord,
     options: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void },
+    connectorOptions: { skipMissingConnectors?: boolean } = {},
   ): AgentContext {
     const definition: AgentDefinition = definitionOf(version);
+    const connectors = this.options.connectors;
     return {
+      ...(connectors === undefined
+        ? {}
+        : {
+            connectors: () =>
+              connectors.prepareRun(principal, agent.id, {
+                skipMissing: connectorOptions.skipMissingConnectors === true,
+              }),
+          }),
       agentId: agent.id,
       agentVersionId: version.id,
       instructions: definition.instructions ?? null,

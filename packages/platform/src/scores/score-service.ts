@@ -36,7 +36,8 @@ const subjectType = z.enum(SCORE_SUBJECT_TYPES, {
 const dataType = z.enum(SCORE_DATA_TYPES, {
   error: `dataType must be one of ${SCORE_DATA_TYPES.join(", ")}`,
 });
-const name = z
+/** A score's name (also the default name of evaluator scores). */
+export const scoreName = z
   .string({ error: "name must be a string" })
   .min(1, "name must not be empty")
   .max(SCORE_NAME_MAX_LENGTH, `name is at most ${SCORE_NAME_MAX_LENGTH} characters`)
@@ -71,7 +72,7 @@ function checkValue(value: unknown, type: ScoreDataType): { value: ScoreValue } 
 const scoreFields = {
   subjectType,
   subjectId: z.string({ error: "subjectId must be a string" }).min(1, "subjectId must not be empty"),
-  name,
+  name: scoreName,
   dataType,
   value: z.unknown(),
   comment,

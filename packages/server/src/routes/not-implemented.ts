@@ -11,7 +11,6 @@ import type { AppEnv } from "../http/env.js";
 /** The groups of ../shared/PLATFORM.md not built yet, with the paths it gives them. */
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   { paths: ["/v1/agents/:agentId/tool-catalogs"], area: "Agent tool catalogs" },
-  { paths: ["/v1/connectors", "/v1/connectors/*"], area: "Connectors" },
   { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {
     paths: ["/v1/annotation-queues", "/v1/annotation-queues/*", "/v1/annotation-queue-items/*"],

@@ -17,6 +17,7 @@ import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
 import { skills } from "./014-skills.js";
 import { plugins } from "./018-plugins.js";
+import { connectors } from "./016-connectors.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -31,10 +32,11 @@ export const migrations: readonly Migration[] = [
   memory,
   conversations,
   storedResponses,
+  prompts,
+  datasets,
   evaluatorTemplates,
   scores,
-  datasets,
-  prompts,
   skills,
   plugins,
+  connectors,
 ];

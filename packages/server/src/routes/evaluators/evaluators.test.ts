@@ -259,3 +259,65 @@ describe("GET, PATCH, DELETE /v1/evaluators/templates/{templateId}", () => {
     expect((await bodyOf(refused)).error).toMatchObject({ code: "template_in_use", param: "templateId" });
   });
 });
+
+describe("POST /v1/evaluators/evaluate", () => {
+  async function datasetWithItems(key = tenant.keys.member) {
+    const dataset = await bodyOf(await json(key, "POST", "/v1/datasets", { name: "invoices" }));
+    const added = await bodyOf(
+      await json(key, "POST", `/v1/datasets/${dataset.id}/items/batch`, {
+        items: [{ input: "INV-1 total 10", expectedOutput: { number: "INV-1", total: 10 } }],
+      }),
+    );
+    return {
+      datasetId: dataset.id as string,
+      itemId: (added.items as Array<{ id: string }>)[0]?.id as string,
+    };
+  }
+
+  it("scores outputs for dataset items and records EVAL scores on them (Member)", async () => {
+    const { datasetId, itemId } = await datasetWithItems();
+    const response = await json(tenant.keys.member, "POST", "/v1/evaluators/evaluate", {
+      evaluator: { type: "field_accuracy" },
+      datasetId,
+      outputs: [{ itemId, output: { number: "INV-1", total: 11 } }],
+    });
+    expect(response.status).toBe(200);
+    const report = await bodyOf(response);
+    expect(report).toMatchObject({
+      datasetId,
+      scoreName: "field_accuracy",
+      results: [{ itemId, score: 0.5, scoreId: expect.stringMatching(/^scr_/) }],
+      summary: { cases: 1, scored: 1, meanScore: 0.5 },
+    });
+    const scores = await bodyOf(
+      await json(tenant.keys.viewer, "GET", `/v1/scores?subjectId=${itemId}&source=EVAL`),
+    );
+    expect(scores).toMatchObject({
+      totalElements: 1,
+      content: [{ subjectType: "dataset_item", value: 0.5 }],
+    });
+  });
+
+  it("is Member-only, 404 for another organization's dataset, 400 with param for bad bodies", async () => {
+    const { datasetId, itemId } = await datasetWithItems();
+    const body = { evaluator: { type: "exact_match" }, datasetId, outputs: [{ itemId, output: "x" }] };
+    expect((await json(tenant.keys.viewer, "POST", "/v1/evaluators/evaluate", body)).status).toBe(403);
+    expect((await json(stranger, "POST", "/v1/evaluators/evaluate", body)).status).toBe(404);
+    const bad = await json(tenant.keys.member, "POST", "/v1/evaluators/evaluate", {
+      evaluator: { type: "regex", params: {} },
+      cases: [{ output: "x" }],
+    });
+    expect(bad.status).toBe(400);
+    expect((await bodyOf(bad)).error).toMatchObject({ param: "evaluator.params.pattern" });
+  });
+
+  it("never answers 5xx to malformed bodies", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.string()), async (body) => {
+        const response = await json(tenant.keys.member, "POST", "/v1/evaluators/evaluate", body as never);
+        expect(response.status).toBeLessThan(500);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

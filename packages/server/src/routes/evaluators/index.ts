@@ -3,7 +3,11 @@
  * creates and updates, Admin deletes (§1.3); the rules live in the platform's evaluator service.
  */
 import { parsePageRequest, toPage } from "@groundwork/core";
-import { evaluatorTemplateCreateBody, evaluatorTemplateUpdateBody } from "@groundwork/platform";
+import {
+  evaluationBody,
+  evaluatorTemplateCreateBody,
+  evaluatorTemplateUpdateBody,
+} from "@groundwork/platform";
 import type { Context, Hono } from "hono";
 import { readBody } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
@@ -15,6 +19,15 @@ export function registerEvaluatorRoutes(app: Hono<AppEnv>): void {
   const templateId = (c: Context<AppEnv>) => c.req.param("templateId") ?? "";
 
   app.get("/v1/evaluators/types", requireRole("viewer"), (c) => c.json(c.var.groundwork.evaluators.types()));
+
+  // Not in PLATFORM.md §9 (decision EV15): cases, or an app's outputs for dataset items, scored
+  // with one evaluator; with a dataset the scores are recorded on the items (Member, as scores).
+  app.post("/v1/evaluators/evaluate", requireRole("member"), async (c) => {
+    const body = await readBody(c, evaluationBody);
+    return c.json(
+      await c.var.groundwork.evaluations.evaluate(c.var.principal, body, { signal: c.req.raw.signal }),
+    );
+  });
 
   app.get("/v1/evaluators/templates", requireRole("viewer"), (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
