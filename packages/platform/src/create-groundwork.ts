@@ -33,12 +33,13 @@ import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
+import { pluginConnectorsOf } from "./plugins/plugin-connectors.js";
+import { PluginService } from "./plugins/plugin-service.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
 import { ScoreService } from "./scores/score-service.js";
 import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
-import { PluginService } from "./plugins/plugin-service.js";
 import { SkillService } from "./skills/skill-service.js";
 
 export interface GroundworkOptions {
@@ -224,6 +225,7 @@ export class Groundwork {
       allowPrivateNetwork: config.allowPrivateNetwork,
       allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
       ...(options.pluginFetch === undefined ? {} : { fetch: options.pluginFetch }),
+      connectors: pluginConnectorsOf(this.connectors, options.store),
     });
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));

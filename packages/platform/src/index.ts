@@ -183,6 +183,24 @@ export {
   isPrivateAddress,
   lookupPublicOnly,
 } from "./network/guarded-network.js";
+export { pluginConnectorsOf } from "./plugins/plugin-connectors.js";
+export {
+  NO_PLUGIN_CONNECTORS,
+  type PluginChanges,
+  type PluginConnectorPort,
+  type PluginConnectorRef,
+  type PluginResult,
+  PluginService,
+  type PluginServiceOptions,
+  type PluginSourceBody,
+  type PluginSourceInput,
+  pluginSourceBody,
+} from "./plugins/plugin-service.js";
+export {
+  fetchPluginZip,
+  PLUGIN_FETCH_MAX_REDIRECTS,
+  PLUGIN_FETCH_TIMEOUT_MS,
+} from "./plugins/plugin-source.js";
 export {
   MAX_PROMPT_CONFIG_BYTES,
   MAX_PROMPT_MESSAGES,
@@ -247,19 +265,6 @@ export {
   type ScoreSubjectType,
   type SubjectLookup,
 } from "./scores/score-subjects.js";
-export {
-  NO_PLUGIN_CONNECTORS,
-  type PluginChanges,
-  type PluginConnectorPort,
-  type PluginConnectorRef,
-  type PluginResult,
-  PluginService,
-  type PluginServiceOptions,
-  type PluginSourceBody,
-  type PluginSourceInput,
-  pluginSourceBody,
-} from "./plugins/plugin-service.js";
-export { fetchPluginZip, PLUGIN_FETCH_MAX_REDIRECTS, PLUGIN_FETCH_TIMEOUT_MS } from "./plugins/plugin-source.js";
 export {
   SKILL_LABEL_NAME,
   type SkillImportFilesBody,

@@ -16,8 +16,8 @@ import { datasets } from "./011-datasets.js";
 import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
 import { skills } from "./014-skills.js";
-import { plugins } from "./018-plugins.js";
 import { connectors } from "./016-connectors.js";
+import { plugins } from "./018-plugins.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";

@@ -181,7 +181,7 @@ describe("POST /v1/plugins", () => {
         const response = await upload(admin(), zip);
         expect(response.status).toBeLessThan(500);
         if (response.status === 201) {
-          const { plugin } = (await bodyOf(response)) as { plugin: { id: string } };
+          const { plugin } = (await bodyOf(response)) as unknown as { plugin: { id: string } };
           expect((await json(admin(), "DELETE", `/v1/plugins/${plugin.id}`)).status).toBe(204);
         }
       }),
@@ -195,7 +195,7 @@ describe("roles and isolation", () => {
     const zip = await pluginZip();
     await expectError(await upload(member(), zip), 403, "forbidden");
     await expectError(await upload(viewer(), zip), 403, "forbidden");
-    const { plugin } = (await bodyOf(await upload(admin(), zip))) as { plugin: { id: string } };
+    const { plugin } = (await bodyOf(await upload(admin(), zip))) as unknown as { plugin: { id: string } };
     expect((await json(viewer(), "GET", `/v1/plugins/${plugin.id}`)).status).toBe(200);
     expect((await json(member(), "GET", "/v1/plugins")).status).toBe(200);
     await expectError(await upload(member(), zip, "PUT", `/v1/plugins/${plugin.id}`), 403, "forbidden");
@@ -205,7 +205,7 @@ describe("roles and isolation", () => {
 
   it("another organization's plugin is 404 everywhere", async () => {
     const zip = await pluginZip();
-    const { plugin } = (await bodyOf(await upload(admin(), zip))) as { plugin: { id: string } };
+    const { plugin } = (await bodyOf(await upload(admin(), zip))) as unknown as { plugin: { id: string } };
     await expectError(await json(stranger, "GET", `/v1/plugins/${plugin.id}`), 404, "not_found");
     await expectError(await upload(stranger, zip, "PUT", `/v1/plugins/${plugin.id}`), 404, "not_found");
     await expectError(await json(stranger, "POST", `/v1/plugins/${plugin.id}/sync`), 404, "not_found");
@@ -251,7 +251,7 @@ describe("PUT /v1/plugins/{id}", () => {
   });
 
   it("refuses another plugin's package and a 404 id", async () => {
-    const { plugin } = (await bodyOf(await install())) as { plugin: { id: string } };
+    const { plugin } = (await bodyOf(await install())) as unknown as { plugin: { id: string } };
     await expectError(
       await upload(admin(), await pluginZip({ name: "other" }), "PUT", `/v1/plugins/${plugin.id}`),
       400,
@@ -266,7 +266,9 @@ describe("PUT /v1/plugins/{id}", () => {
   });
 
   it("refuses removing a skill an outside agent binds (plugin_in_use naming it); delete may force", async () => {
-    const { plugin } = (await bodyOf(await install({ skills: { "pdf-tools": "", "csv-tools": "" } }))) as {
+    const { plugin } = (await bodyOf(
+      await install({ skills: { "pdf-tools": "", "csv-tools": "" } }),
+    )) as unknown as {
       plugin: { id: string };
     };
     expect(
@@ -326,7 +328,7 @@ async function outsiderId(): Promise<string> {
 
 describe("DELETE /v1/plugins/{id}", () => {
   it("removes every component", async () => {
-    const { plugin } = (await bodyOf(await install({ agents: { helper: {} } }))) as {
+    const { plugin } = (await bodyOf(await install({ agents: { helper: {} } }))) as unknown as {
       plugin: { id: string };
     };
     expect((await json(admin(), "DELETE", `/v1/plugins/${plugin.id}`)).status).toBe(204);
@@ -414,5 +416,93 @@ describe("install from a zip with one top-level folder", () => {
       plugin: { name: "wrapped", version: "0.0.0" },
       changes: { skills: { created: ["wrapped:a"] } },
     });
+  });
+});
+
+describe("connectors from .mcp.json", () => {
+  const http = (url: string, extra: Record<string, unknown> = {}) => ({ type: "http", url, ...extra });
+
+  it("creates, updates, keeps and removes connectors owned by the plugin", async () => {
+    const first = await install({
+      agents: { helper: {} },
+      mcpServers: {
+        docs: http("http://127.0.0.1:9/docs", { auth: "bearer", description: "Docs" }),
+        same: http("http://127.0.0.1:9/same"),
+        gone: http("http://127.0.0.1:9/gone"),
+        local: { type: "stdio", command: "node" },
+      },
+    });
+    const body = await bodyOf(first);
+    expect(first.status, JSON.stringify(body)).toBe(201);
+    const plugin = body.plugin as { id: string; components: { connectorIds: string[]; agentIds: string[] } };
+    expect(body.changes).toMatchObject({
+      connectors: { created: ["docs", "same", "gone"], updated: [], removed: [] },
+    });
+    expect(plugin.components.connectorIds).toHaveLength(3);
+    const docs = await bodyOf(
+      await json(viewer(), "GET", `/v1/connectors/${plugin.components.connectorIds[0]}`),
+    );
+    expect(docs).toMatchObject({
+      serverLabel: "docs",
+      authKind: "bearer",
+      description: "Docs",
+      pluginId: plugin.id,
+      agentIds: plugin.components.agentIds,
+    });
+    // Hand edits are refused.
+    await expectError(
+      await json(admin(), "PATCH", `/v1/connectors/${docs.id}`, { description: "mine" }),
+      409,
+      "managed_by_plugin",
+    );
+    await expectError(await json(admin(), "DELETE", `/v1/connectors/${docs.id}`), 409, "managed_by_plugin");
+
+    const updated = await bodyOf(
+      await upload(
+        admin(),
+        await pluginZip({
+          agents: { helper: {} },
+          mcpServers: {
+            docs: http("http://127.0.0.1:9/docs", { auth: "bearer", description: "Better docs" }),
+            same: http("http://127.0.0.1:9/same"),
+            fresh: http("http://127.0.0.1:9/fresh"),
+          },
+        }),
+        "PUT",
+        `/v1/plugins/${plugin.id}`,
+      ),
+    );
+    expect(updated.changes).toMatchObject({
+      connectors: { created: ["fresh"], updated: ["docs"], removed: ["gone"] },
+    });
+    expect((await bodyOf(await json(viewer(), "GET", `/v1/connectors/${docs.id}`))).description).toBe(
+      "Better docs",
+    );
+
+    expect((await json(admin(), "DELETE", `/v1/plugins/${plugin.id}`)).status).toBe(204);
+    expect((await bodyOf(await json(viewer(), "GET", "/v1/connectors"))).totalElements).toBe(0);
+  });
+
+  it("refuses a label owned by a hand-made connector, and private URLs unless allowed", async () => {
+    expect(
+      (await json(admin(), "POST", "/v1/connectors", { serverLabel: "docs", url: "http://127.0.0.1:9/x" }))
+        .status,
+    ).toBe(201);
+    await expectError(
+      await install({ mcpServers: { docs: http("http://127.0.0.1:9/docs") } }),
+      409,
+      "name_conflict",
+      ".mcp.json:mcpServers.docs",
+    );
+    const strict = createApp({ store: tenant.store });
+    const response = await strict.request("/v1/plugins", {
+      method: "POST",
+      headers: bearer(admin()),
+      body: multipartOf(
+        await pluginZip({ name: "strict", mcpServers: { near: http("http://127.0.0.1:9/x") } }),
+      ),
+    });
+    await expectError(response, 400, "private_network", ".mcp.json:mcpServers.near.url");
+    expect((await bodyOf(await json(viewer(), "GET", "/v1/plugins"))).totalElements).toBe(0);
   });
 });
