@@ -343,7 +343,7 @@ describe("streamable HTTP transport", () => {
       plugin: { name: "mcp-plugin", version: "1.0.0", source: { type: "upload", url: null } },
       changes: { skills: { created: ["mcp-plugin:one"] } },
     });
-    const id = (installed.structuredContent?.plugin as { id: string }).id;
+    const id = (installed.structuredContent as { plugin: { id: string } }).plugin.id;
     expect((await call("svc_list_plugins")).structuredContent).toMatchObject({ totalElements: 1 });
     expect((await call("svc_get_plugin", { pluginId: id })).structuredContent).toMatchObject({ id });
     const updated = await call("svc_update_plugin", {
