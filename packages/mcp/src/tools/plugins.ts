@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { defineTool } from "../tool.js";
-import { page, toBlob } from "./common.js";
+import { defined, page, toBlob } from "./common.js";
 
 const pluginId = z.string().min(1).describe("plugin id (plg_…)");
 const source = {
@@ -42,7 +42,7 @@ export const pluginTools = [
       "Lists the organization's installed plugins, newest first, with their components and warnings.",
     readOnly: true,
     input: { ...page },
-    run: (client, args) => client.plugins.list(args),
+    run: (client, args) => client.plugins.list(defined(args)),
   }),
   defineTool({
     name: "get_plugin",
