@@ -5,7 +5,7 @@ import { createGroundwork, storePlanAllowance } from "@groundwork/platform";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type PluginSpec, pluginZip } from "../../../test/plugin-zips.js";
-import { multipartOf, skillMd, zipOf } from "../../../test/skill-zips.js";
+import { lieAboutSizes, multipartOf, skillMd, zipOf } from "../../../test/skill-zips.js";
 import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 import { SERVER_SETTING_NAMES } from "../../config.js";
@@ -504,5 +504,21 @@ describe("connectors from .mcp.json", () => {
     });
     await expectError(response, 400, "private_network", ".mcp.json:mcpServers.near.url");
     expect((await bodyOf(await json(viewer(), "GET", "/v1/plugins"))).totalElements).toBe(0);
+  });
+});
+
+describe("hostile archives over HTTP", () => {
+  it("refuses symlinks and lying size headers without writing anything", async () => {
+    const link = await pluginZip({
+      extra: { "skills/pdf-tools/link": { content: "/etc/passwd", unixPermissions: 0o120777 } },
+    });
+    await expectError(await upload(admin(), link), 400, "invalid_plugin", "skills/pdf-tools/link");
+    const liar = lieAboutSizes(
+      await pluginZip({ extra: { "skills/pdf-tools/zeros.bin": new Uint8Array(2 * 1024 * 1024) } }),
+      100,
+    );
+    await expectError(await upload(admin(), liar), 413, "payload_too_large", "skills/pdf-tools/zeros.bin");
+    expect((await bodyOf(await json(viewer(), "GET", "/v1/plugins"))).totalElements).toBe(0);
+    expect((await bodyOf(await json(viewer(), "GET", "/v1/skills"))).totalElements).toBe(0);
   });
 });
