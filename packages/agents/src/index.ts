@@ -43,6 +43,14 @@ export {
   UNPARSABLE_JUDGE_ANSWER,
 } from "./judge.js";
 export * from "./memory/index.js";
+export {
+  type PlatformToolOptions,
+  platformTools,
+  searchTools,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_THRESHOLD,
+  toolSearchTool,
+} from "./platform-tools.js";
 export * from "./plugins/index.js";
 export {
   type ConversationMode,
@@ -86,7 +94,10 @@ export {
   type ToolResult,
 } from "./run-engine.js";
 export {
+  type AttachedImage,
   type Citation,
+  type Deliverable,
+  type HeldOutput,
   PAUSED_STATUSES,
   type PendingApproval,
   type PendingConnection,

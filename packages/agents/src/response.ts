@@ -8,6 +8,7 @@ import type { JudgeVerdict } from "./judge.js";
 import { PAUSE_TIMEOUT_MS } from "./run-engine.js";
 import type {
   Citation,
+  Deliverable,
   PendingApproval,
   PendingConnection,
   PendingToolCall,
@@ -65,7 +66,8 @@ export type AgentOutputItem =
       arguments: string;
       status: "completed";
     }
-  | { type: "approval_request"; id: string; call_id: string; name: string; arguments: string };
+  | { type: "approval_request"; id: string; call_id: string; name: string; arguments: string }
+  | { type: "deliverable"; id: string; deliverable: Deliverable };
 
 export interface RunEnvelope {
   status: "completed" | "requires_approval" | "requires_tool_output" | "incomplete";
@@ -99,6 +101,8 @@ export interface RunEnvelope {
     answerUrl: string;
     expiresAt: string | null;
   }>;
+  /** What `platform_deliver` added to this response (PLATFORM.md §6). */
+  deliverables: Deliverable[];
   next: string | null;
   mode: string;
   agentVersionId: string;
@@ -214,6 +218,9 @@ export function toAgentResponse(
       ],
     });
   }
+  for (const [index, deliverable] of (state.deliverables ?? []).entries()) {
+    output.push({ type: "deliverable", id: `dlv_${state.id.replace(/^resp_/, "")}_${index}`, deliverable });
+  }
   for (const call of state.pendingToolCalls) {
     output.push({
       type: "function_call",
@@ -299,6 +306,7 @@ export function toAgentResponse(
         answerUrl: connectorInputPage(clock.chatUrl ?? "", input.inputRequestId),
         expiresAt: window.expiresAt,
       })),
+      deliverables: state.deliverables ?? [],
       next: nextHint(state, clock.chatUrl ?? ""),
       mode: state.mode,
       agentVersionId: state.agentVersionId,

@@ -28,9 +28,13 @@ import {
   latestUserMessage,
   type ToolJudge,
 } from "./judge.js";
+import { searchTools, TOOL_SEARCH_THRESHOLD, toolSearchTool } from "./platform-tools.js";
 import { type ConversationMode, evaluatePolicy, type GateDecision, type Verdict } from "./policy.js";
 import type {
+  AttachedImage,
   Citation,
+  Deliverable,
+  HeldOutput,
   PendingApproval,
   PendingConnection,
   PendingInput,
@@ -54,6 +58,15 @@ export interface ToolResult {
    * held open for (then `output` is unused and the call is resumed by the continuation).
    */
   pause?: { connections?: PendingConnection[]; input?: PendingInput };
+  /** `platform_deliver`: added to the response's deliverables. */
+  deliverables?: Deliverable[];
+  /** `platform_view_image`: attached to the next model call. */
+  images?: AttachedImage[];
+  /**
+   * `platform_bash` with held outputs: the call ran against a staged copy; the run pauses
+   * with an approval (reason `outputs_held`) and the output reaches the model only after it.
+   */
+  held?: HeldOutput;
 }
 
 export interface ToolCallInput {
@@ -297,6 +310,8 @@ export class RunEngine {
       steps: 0,
       error: null,
       incompleteReason: null,
+      deliverables: [],
+      discoveredTools: [],
       createdAt: now,
       updatedAt: now,
     };
@@ -474,17 +489,17 @@ export class RunEngine {
       messages.push({ role: "system", content: context.instructions });
     }
     messages.push(...state.messages);
-    const offered = context.tools.filter((tool) => {
-      if (tool.chat === null) return false;
-      const decision = evaluatePolicy({
-        toolName: tool.name,
-        tool: tool.gate,
-        policy: context.policy,
-        mode: state.mode,
-        remembered: context.remembered,
+    const images = state.pendingImages ?? [];
+    if (images.length > 0) {
+      messages.push({
+        role: "user",
+        content: [
+          { type: "text", text: "Images attached by platform_view_image:" },
+          ...images.map((image) => ({ type: "image_url" as const, image_url: { url: image.url } })),
+        ],
       });
-      return !decision.hiddenFromModel;
-    });
+    }
+    const { offered } = this.toolsFor(state, context);
     const request = {
       model: state.model,
       messages,
@@ -499,6 +514,7 @@ export class RunEngine {
     } else {
       completion = await this.options.model.complete(request, options);
     }
+    if (images.length > 0) state.pendingImages = [];
     if (completion.usage !== undefined) {
       state.usage.inputTokens += completion.usage.prompt_tokens;
       state.usage.outputTokens += completion.usage.completion_tokens;
@@ -507,9 +523,80 @@ export class RunEngine {
     return choice?.message ?? { content: "" };
   }
 
+  /**
+   * The tools of this step: all of them (for the gate) and those offered to the model. With
+   * more than 20 offerable tools, `platform_tool_search` is added and only the first 20 (plus
+   * those it found earlier in this response) are offered; the rest are deferred.
+   */
+  private toolsFor(state: RunState, context: AgentContext): { all: ResolvedTool[]; offered: ResolvedTool[] } {
+    const offerable = context.tools.filter((tool) => {
+      if (tool.chat === null) return false;
+      const decision = evaluatePolicy({
+        toolName: tool.name,
+        tool: tool.gate,
+        policy: context.policy,
+        mode: state.mode,
+        remembered: context.remembered,
+      });
+      return !decision.hiddenFromModel;
+    });
+    if (offerable.length <= TOOL_SEARCH_THRESHOLD) return { all: context.tools, offered: offerable };
+    const search = toolSearchTool();
+    const discovered = new Set(state.discoveredTools ?? []);
+    const offered = offerable.filter(
+      (tool, index) => index < TOOL_SEARCH_THRESHOLD || discovered.has(tool.name),
+    );
+    const hidden = evaluatePolicy({
+      toolName: search.name,
+      tool: search.gate,
+      policy: context.policy,
+      mode: state.mode,
+      remembered: context.remembered,
+    }).hiddenFromModel;
+    return {
+      all: [...context.tools, search],
+      offered: hidden ? offered : [...offered, search],
+    };
+  }
+
+  /** `platform_tool_search`: the engine knows the catalogs, so it answers the search itself. */
+  private searchTools(state: RunState, context: AgentContext, raw: string): ToolResult {
+    let args: { query?: unknown; limit?: unknown };
+    try {
+      args = raw.trim() === "" ? {} : (JSON.parse(raw) as typeof args);
+    } catch {
+      return { output: "The tool failed: the arguments must be a JSON object", failed: true };
+    }
+    if (typeof args.query !== "string" || args.query.trim() === "") {
+      return { output: 'The tool failed: the argument "query" must be a non-empty string', failed: true };
+    }
+    const limit = args.limit === undefined ? 5 : args.limit;
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 10) {
+      return {
+        output: 'The tool failed: the argument "limit" must be an integer from 1 to 10',
+        failed: true,
+      };
+    }
+    const candidates = context.tools.filter(
+      (tool) =>
+        tool.chat !== null &&
+        !evaluatePolicy({
+          toolName: tool.name,
+          tool: tool.gate,
+          policy: context.policy,
+          mode: state.mode,
+          remembered: context.remembered,
+        }).hiddenFromModel,
+    );
+    const found = searchTools(candidates, args.query, limit);
+    state.discoveredTools = [...new Set([...(state.discoveredTools ?? []), ...found.map((f) => f.name)])];
+    return { output: JSON.stringify(found) };
+  }
+
   private async gate(state: RunState, context: AgentContext, calls: ChatToolCall[]): Promise<void> {
+    const { all } = this.toolsFor(state, context);
     for (const call of calls) {
-      const tool = context.tools.find((t) => t.name === call.function.name);
+      const tool = all.find((t) => t.name === call.function.name);
       let decision = evaluatePolicy({
         toolName: call.function.name,
         tool: tool?.gate,
@@ -616,10 +703,11 @@ export class RunEngine {
 
   /** Runs the queued server-side calls; approved client calls become relayed calls. */
   private async drainQueued(state: RunState, context: AgentContext): Promise<void> {
+    const { all } = this.toolsFor(state, context);
     for (const record of state.toolCalls) {
       if (record.status !== "queued") continue;
       if (context.cancelled?.() === true) return;
-      const tool = context.tools.find((t) => t.name === record.tool);
+      const tool = all.find((t) => t.name === record.tool);
       if (tool === undefined || !tool.gate.runnable) {
         this.finish(
           state,
@@ -647,21 +735,46 @@ export class RunEngine {
       await this.save(state);
       let result: ToolResult;
       try {
-        result = await this.options.tools.execute({
-          tool,
-          callId: record.callId,
-          arguments: record.arguments,
-          state,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-          ...(record.resumeHeld === true ? { held: true } : {}),
-        });
+        result =
+          tool.definition.type === "platform.tool_search"
+            ? this.searchTools(state, context, record.arguments)
+            : await this.options.tools.execute({
+                tool,
+                callId: record.callId,
+                arguments: record.arguments,
+                state,
+                ...(context.signal === undefined ? {} : { signal: context.signal }),
+                ...(record.resumeHeld === true ? { held: true } : {}),
+              });
       } catch (error) {
         result = {
           output: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
           failed: true,
         };
       }
+      if (result.held !== undefined) {
+        // Held outputs: the call ran against a staged copy; a human releases or discards it.
+        state.toolCalls = state.toolCalls.filter((r) => r !== record);
+        state.pendingApprovals.push({
+          id: this.options.ids("apr"),
+          callId: record.callId,
+          tool: record.tool,
+          arguments: record.arguments,
+          policyClass: tool.gate.builtinClass ?? null,
+          reason: "outputs_held",
+          preview: null,
+          heldOutput: result.held,
+        });
+        await this.save(state);
+        return this.drainQueued(state, context);
+      }
       if (result.citations !== undefined) state.citations.push(...result.citations);
+      if (result.deliverables !== undefined && result.deliverables.length > 0) {
+        state.deliverables = [...(state.deliverables ?? []), ...result.deliverables];
+      }
+      if (result.images !== undefined && result.images.length > 0) {
+        state.pendingImages = [...(state.pendingImages ?? []), ...result.images];
+      }
       if (result.pause?.connections !== undefined) {
         state.pendingConnections = mergeConnections(state.pendingConnections ?? [], result.pause.connections);
       }

@@ -62,6 +62,26 @@ export interface PendingApproval {
   preview: null;
   /** The judge's `needs_human` verdict that sent this call to a human; absent when no judge ran. */
   judge?: JudgeVerdict;
+  /** `platform_bash` with `outputs: "held"`: the output that approval releases (reason `outputs_held`). */
+  heldOutput?: HeldOutput;
+}
+
+export interface HeldOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** A deliverable of `platform_deliver` (PLATFORM.md §6). */
+export type Deliverable =
+  | { type: "text"; title: string | null; text: string }
+  | { type: "file"; fileId: string; filename: string; mime: string; size: number };
+
+/** An image `platform_view_image` attached to the next model call. */
+export interface AttachedImage {
+  mime: string;
+  /** `data:<mime>;base64,…` */
+  url: string;
 }
 
 export interface PendingToolCall {
@@ -124,6 +144,12 @@ export interface RunState {
   incompleteReason: string | null;
   /** Why the turn was cancelled, as the canceller gave it (PLATFORM.md §2.4); absent otherwise. */
   cancelReason?: string | null;
+  /** What `platform_deliver` added to this response. */
+  deliverables?: Deliverable[];
+  /** Images `platform_view_image` attached for the next model call (cleared by it). */
+  pendingImages?: AttachedImage[];
+  /** Tools `platform_tool_search` returned: offered for the rest of this response. */
+  discoveredTools?: string[];
   /** The `platform.todo` list; carried over between turns of a conversation. */
   todos?: TodoItem[];
   createdAt: number;

@@ -1,8 +1,9 @@
 /**
  * How each tool of a definition is offered to the model and classified for the gate.
- * Built-in tools carry their own parameter schema; `platform.skill` and `platform.bash`
- * are accepted in definitions but this build has no skills store or sandbox, so they are
- * never offered (the gate answers FAIL if a model names them anyway).
+ * Built-in tools carry their own parameter schema; `platform.skill` is accepted in
+ * definitions but not run by this build (the gate answers FAIL if a model names it).
+ * `platform.bash` runs in the platform's simulated shell (PLATFORM.md §6); its
+ * `approval: "pause"` makes every call wait for a human (as `requiresConfirmation`).
  */
 import type { ChatTool } from "@groundwork/core";
 import type { ToolClass, ToolDefinition } from "./definition.js";
@@ -17,6 +18,8 @@ export interface ResolvedTool {
   chat: ChatTool | null;
   /** Set on a connector's tool (`<serverLabel>__<toolName>`): which remote tool a call runs. */
   connector?: { connectorId: string; serverLabel: string; toolName: string };
+  /** The catalog the tool belongs to (PLATFORM.md §4.5); `definition` when absent. */
+  catalog?: string;
 }
 
 const BUILTIN: Record<string, { cls: ToolClass; description: string; parameters: Record<string, unknown> }> =
@@ -56,6 +59,16 @@ const BUILTIN: Record<string, { cls: ToolClass; description: string; parameters:
         },
       },
     },
+    "platform.bash": {
+      cls: "write",
+      description:
+        "Run a command in a simulated shell over this conversation's file system (/workspace is writable and kept across turns, /skills read-only, /tmp). Built-ins: cd pwd ls cat head tail wc grep find echo printf mkdir touch rm mv cp sort uniq cut tr diff tee true false; pipes, redirections, && || ;. No network. Returns {stdout, stderr, exitCode, truncated}.",
+      parameters: {
+        type: "object",
+        properties: { command: { type: "string", description: "The shell command (at most 16 KiB)" } },
+        required: ["command"],
+      },
+    },
     "platform.todo": {
       cls: "read",
       description:
@@ -72,7 +85,7 @@ const BUILTIN: Record<string, { cls: ToolClass; description: string; parameters:
     },
   };
 
-const NOT_RUNNABLE = new Set(["platform.skill", "platform.bash"]);
+const NOT_RUNNABLE = new Set(["platform.skill"]);
 
 export function resolveTools(tools: readonly ToolDefinition[] | undefined): ResolvedTool[] {
   return (tools ?? []).map((definition) => {
@@ -84,7 +97,11 @@ export function resolveTools(tools: readonly ToolDefinition[] | undefined): Reso
     const runs: GateTool["runs"] = builtin !== undefined || isFunction || !runnable ? "server" : "client";
     const annotations = "annotations" in definition ? definition.annotations : undefined;
     const requiresConfirmation =
-      "requiresConfirmation" in definition ? definition.requiresConfirmation : undefined;
+      "requiresConfirmation" in definition
+        ? definition.requiresConfirmation
+        : type === "platform.bash" && "approval" in definition && definition.approval === "pause"
+          ? true
+          : undefined;
     const gate: GateTool = {
       name,
       runs,

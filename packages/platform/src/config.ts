@@ -50,13 +50,25 @@ export interface GroundworkConfig {
      */
     judgeModel: string | null;
   };
+  /**
+   * The search provider of the `web_search` agent tool (PLATFORM.md §6): `GET <url>?q=&count=`
+   * answering `{results: [{title, url, snippet}]}`, the key sent as `Authorization: Bearer`;
+   * null: the tool is not offered.
+   */
+  webSearch: { url: string; apiKey: string | null } | null;
   /** Background jobs: a worker that died loses its job's lease after `leaseMs`; idle workers poll every `pollMs`. */
   workers: { leaseMs: number; pollMs: number };
   /**
    * How error messages name a setting the caller can change. A library user reads
    * `allowPrivateNetwork`; the server replaces these with its environment variables.
    */
-  settingNames: { allowPrivateNetwork: string; visionModel: string; builtin: string; judgeModel: string };
+  settingNames: {
+    allowPrivateNetwork: string;
+    visionModel: string;
+    builtin: string;
+    judgeModel: string;
+    webSearch: string;
+  };
 }
 
 /** The groups merged field by field; every other field is taken whole. */
@@ -82,12 +94,14 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
     maxSteps: null,
     judgeModel: null,
   },
+  webSearch: null,
   workers: { leaseMs: 30_000, pollMs: 500 },
   settingNames: {
     allowPrivateNetwork: "the allowPrivateNetwork setting",
     visionModel: "the visionModel setting (with a built-in model service)",
     builtin: "the builtin setting (an OpenAI-compatible base URL and key)",
     judgeModel: "the agents.judgeModel setting",
+    webSearch: "the webSearch setting",
   },
 };
 
@@ -102,6 +116,7 @@ export function resolveConfig(input: GroundworkConfigInput = {}): GroundworkConf
     conversion: { ...DEFAULT_CONFIG.conversion, ...input.conversion },
     extraction: { ...DEFAULT_CONFIG.extraction, ...input.extraction },
     agents: { ...DEFAULT_CONFIG.agents, ...input.agents },
+    webSearch: input.webSearch === undefined ? DEFAULT_CONFIG.webSearch : input.webSearch,
     workers: { ...DEFAULT_CONFIG.workers, ...input.workers },
     settingNames: { ...DEFAULT_CONFIG.settingNames, ...input.settingNames },
   };

@@ -33,6 +33,7 @@ import { ProviderService } from "./gateway/provider-service.js";
 import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
+import { type PlatformToolOptions, PlatformToolRunner } from "./platform-tools/platform-tool-runner.js";
 import { pluginConnectorsOf } from "./plugins/plugin-connectors.js";
 import { PluginService } from "./plugins/plugin-service.js";
 import { PromptService } from "./prompts/prompt-service.js";
@@ -79,6 +80,10 @@ export interface GroundworkOptions {
   scoreSubjects?: ScoreSubjectLookups;
   /** The transport of connector (MCP) calls (tests); by default one that refuses private addresses. */
   connectorFetch?: typeof fetch;
+  /** Whether a model takes image input (`platform_view_image`); by default every model does. */
+  acceptsImages?: (model: string) => boolean;
+  /** The read-only `/skills` copies of `platform_bash` for a run (the skills group fills it). */
+  skillFiles?: PlatformToolOptions["skillFiles"];
 }
 
 export class Groundwork {
@@ -196,7 +201,20 @@ export class Groundwork {
     this.agents = new AgentRunner(
       options.store,
       this.gateway,
-      { conversion: this.conversion, extraction: this.extraction, knowledge: this.knowledge },
+      {
+        conversion: this.conversion,
+        extraction: this.extraction,
+        knowledge: this.knowledge,
+        platformTools: new PlatformToolRunner(options.store, this.files, {
+          webSearch: config.webSearch,
+          allowPrivateNetwork: config.allowPrivateNetwork,
+          allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+          webSearchSetting: config.settingNames.webSearch,
+          ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
+          ...(options.acceptsImages === undefined ? {} : { acceptsImages: options.acceptsImages }),
+          ...(options.skillFiles === undefined ? {} : { skillFiles: options.skillFiles }),
+        }),
+      },
       {
         allowPrivateNetwork: config.allowPrivateNetwork,
         allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,

@@ -183,6 +183,24 @@ export {
   isPrivateAddress,
   lookupPublicOnly,
 } from "./network/guarded-network.js";
+export {
+  applyChanges,
+  BASH_BUILTINS,
+  BASH_LIMITS,
+  type BashChange,
+  type BashResult,
+  type BashSnapshot,
+  runBash,
+  type SkillFiles,
+  snapshotUsage,
+} from "./platform-tools/bash-sandbox.js";
+export { type ImageInfo, imageInfo } from "./platform-tools/image-info.js";
+export {
+  type PlatformToolOptions,
+  PlatformToolRunner,
+  type WebSearchConfig,
+  webSearchUnavailable,
+} from "./platform-tools/platform-tool-runner.js";
 export { pluginConnectorsOf } from "./plugins/plugin-connectors.js";
 export {
   NO_PLUGIN_CONNECTORS,

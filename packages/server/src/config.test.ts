@@ -47,4 +47,23 @@ describe("platformConfigFromEnv", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it("maps GROUNDWORK_WEB_SEARCH_URL and GROUNDWORK_WEB_SEARCH_API_KEY to the web search provider", () => {
+    expect(platformConfigFromEnv({}).webSearch).toBeNull();
+    expect(
+      platformConfigFromEnv({ GROUNDWORK_WEB_SEARCH_URL: "https://search.example/api" }).webSearch,
+    ).toEqual({
+      url: "https://search.example/api",
+      apiKey: null,
+    });
+    expect(
+      platformConfigFromEnv({
+        GROUNDWORK_WEB_SEARCH_URL: "https://search.example/api",
+        GROUNDWORK_WEB_SEARCH_API_KEY: "sk-search",
+      }).webSearch,
+    ).toEqual({ url: "https://search.example/api", apiKey: "sk-search" });
+    expect(() => platformConfigFromEnv({ GROUNDWORK_WEB_SEARCH_URL: "ftp://x" })).toThrow(
+      /GROUNDWORK_WEB_SEARCH_URL/,
+    );
+  });
 });

@@ -96,8 +96,27 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
       "GROUNDWORK_BYOK_CONCURRENCY",
     ),
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
+    webSearch: env.GROUNDWORK_WEB_SEARCH_URL
+      ? {
+          url: parseHttpUrl(env.GROUNDWORK_WEB_SEARCH_URL, "GROUNDWORK_WEB_SEARCH_URL"),
+          apiKey: env.GROUNDWORK_WEB_SEARCH_API_KEY || null,
+        }
+      : null,
     settingNames: SERVER_SETTING_NAMES,
   };
+}
+
+function parseHttpUrl(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`Invalid ${name} "${value}": expected an http(s) URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new Error(`Invalid ${name} "${value}": expected an http(s) URL`);
+  }
+  return value;
 }
 
 /** How the platform's errors name a setting under the server: its environment variable. */
@@ -107,6 +126,7 @@ export const SERVER_SETTING_NAMES = {
     "GROUNDWORK_VLM_MODEL, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY, when starting the server",
   builtin: "GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY",
   judgeModel: "GROUNDWORK_JUDGE_MODEL",
+  webSearch: "GROUNDWORK_WEB_SEARCH_URL",
 } as const;
 
 /** Generated once into the data folder so restarts can still decrypt stored credentials. */

@@ -8,6 +8,7 @@ export {
   type AgentVersionRecord,
 } from "./agents.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
+export { type BashFileChange, BashFileStore } from "./bash-files.js";
 export {
   type AllowanceRecord,
   type CachedTool,

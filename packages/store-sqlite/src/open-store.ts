@@ -1,6 +1,7 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
 import { ApiKeyStore } from "./api-keys.js";
+import { BashFileStore } from "./bash-files.js";
 import { ConnectorStore } from "./connectors.js";
 import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
@@ -58,6 +59,8 @@ export interface Store {
   readonly plugins: PluginStore;
   /** Connectors (remote MCP servers), members' connections and allowances, input requests. */
   readonly connectors: ConnectorStore;
+  /** The platform_bash file systems of conversations. */
+  readonly bashFiles: BashFileStore;
   close(): void;
 }
 
@@ -102,6 +105,7 @@ export function openStore(options: OpenStoreOptions): Store {
     skills: new SkillStore(db, clock, ids),
     plugins: new PluginStore(db, clock, ids),
     connectors: new ConnectorStore(db, cipher, clock, ids),
+    bashFiles: new BashFileStore(db, clock),
     close() {
       if (!db.open) return;
       usage.flush();

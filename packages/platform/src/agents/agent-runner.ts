@@ -760,7 +760,7 @@ export class AgentRunner {
       agentId: agent.id,
       agentVersionId: version.id,
       instructions: definition.instructions ?? null,
-      tools: toolsOf(version),
+      tools: [...toolsOf(version), ...(this.services.platformTools?.implicitTools() ?? [])],
       policy: definition.hitlPolicy,
       remembered: new Set(conversation.remembered),
       cancelled: () => this.cancelRequested.has(conversation.id),

@@ -19,6 +19,7 @@ import {
   privateAddressOf,
   refusedAddressOf,
 } from "../network/guarded-network.js";
+import type { PlatformToolRunner } from "../platform-tools/platform-tool-runner.js";
 
 export const SIGNATURE_HEADER = "x-groundwork-signature";
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
@@ -31,6 +32,8 @@ export interface ToolServices {
   conversion: ConversionService;
   extraction: ExtractionService;
   knowledge: KnowledgeService;
+  /** The built-in platform tools of PLATFORM.md §6 (bash, deliver, view_image, web_search). */
+  platformTools?: PlatformToolRunner;
 }
 
 export interface ToolExecutorOptions {
@@ -98,6 +101,8 @@ export class ServerToolExecutor implements ToolExecutor {
   async execute(call: ToolCallInput): Promise<ToolResult> {
     const definition = call.tool.definition;
     try {
+      const platform = await this.services.platformTools?.execute(this.principal, call);
+      if (platform !== undefined && platform !== null) return platform;
       const args = parseArguments(call.arguments);
       switch (definition.type) {
         case "file_search":

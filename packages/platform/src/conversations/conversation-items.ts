@@ -52,6 +52,9 @@ export function itemsOfResponse(state: RunState, from: number): NewItem[] {
       });
     }
   }
+  for (const deliverable of state.deliverables ?? []) {
+    items.push({ type: "deliverable", data: { deliverable } });
+  }
   for (const approval of state.pendingApprovals) {
     items.push({
       type: "approval_request",

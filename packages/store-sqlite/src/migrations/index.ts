@@ -17,6 +17,7 @@ import { evaluatorTemplates } from "./012-evaluator-templates.js";
 import { scores } from "./013-scores.js";
 import { skills } from "./014-skills.js";
 import { connectors } from "./016-connectors.js";
+import { platformTools } from "./017-platform-tools.js";
 import { plugins } from "./018-plugins.js";
 import type { Migration } from "./migration.js";
 
@@ -37,6 +38,7 @@ export const migrations: readonly Migration[] = [
   evaluatorTemplates,
   scores,
   skills,
-  plugins,
   connectors,
+  platformTools,
+  plugins,
 ];

@@ -134,6 +134,8 @@ describe("a run without pauses", () => {
       "lookup_order",
       "refund",
       "close_account",
+      "platform_deliver",
+      "platform_view_image",
     ]);
     expect(messagesOf(0)[0]).toEqual({ role: "system", content: "You are the support agent." });
   });

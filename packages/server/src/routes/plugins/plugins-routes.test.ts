@@ -309,9 +309,7 @@ describe("PUT /v1/plugins/{id}", () => {
     expect((await json(admin(), "DELETE", `/v1/plugins/${plugin.id}?force=true`)).status).toBe(204);
     await expectError(await json(viewer(), "GET", `/v1/plugins/${plugin.id}`), 404, "not_found");
     await expectError(await json(viewer(), "GET", "/v1/skills/acme%3Acsv-tools"), 404, "not_found");
-    const skills = await bodyOf(
-      await json(viewer(), "GET", "/v1/agents/" + (await outsiderId()) + "/skills"),
-    );
+    const skills = await bodyOf(await json(viewer(), "GET", `/v1/agents/${await outsiderId()}/skills`));
     expect((skills.skills as Array<{ status: string }>)[0]?.status).toBe("skill_not_found");
   });
 });
