@@ -144,6 +144,14 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "plugins",
+    title: "a plugin zip built in memory, installed, then updated (a new skill version, the agent unchanged)",
+    check(stdout) {
+      expect(stdout).toContain("[ 'release-kit:release-notes' ] [ 'writer' ]");
+      expect(stdout).toContain("1.1.0 [ 'release-kit:release-notes' ] [ 'writer' ]");
+    },
+  },
+  {
     job: "score",
     title: "the report of a structured output without a model",
     check(stdout) {

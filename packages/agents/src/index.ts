@@ -51,6 +51,7 @@ export {
   TOOL_SEARCH_THRESHOLD,
   toolSearchTool,
 } from "./platform-tools.js";
+export * from "./plugins/index.js";
 export {
   type ConversationMode,
   canRemember,

@@ -180,4 +180,25 @@ describe("GroundworkClient", () => {
     expect(missing.status).toBe(404);
     expect(await client.connectors.delete(id)).toBeUndefined();
   });
+
+  it("sends plugin installs as multipart or JSON and reads plugin pages", async () => {
+    expect(await client.plugins.list({ size: 5 })).toMatchObject({ totalElements: 0, size: 5 });
+    const bad = (await client.plugins
+      .install({ zip: new Blob([new TextEncoder().encode("not a zip")]), filename: "p.zip" })
+      .catch((e: unknown) => e)) as GroundworkError;
+    expect(bad).toMatchObject({ status: 400, code: "invalid_plugin", param: "file" });
+    // Private networks are refused by default.
+    const refused = (await client.plugins
+      .install({ sourceUrl: "http://127.0.0.1:1/p.zip" })
+      .catch((e: unknown) => e)) as GroundworkError;
+    expect(refused).toMatchObject({ status: 400, code: "private_network", param: "sourceUrl" });
+    for (const call of [
+      client.plugins.get("plg_missing"),
+      client.plugins.update("plg_missing", { sourceUrl: "https://example.com/p.zip" }),
+      client.plugins.sync("plg_missing"),
+      client.plugins.delete("plg_missing", { force: true }),
+    ]) {
+      expect(await call.catch((e: unknown) => e)).toMatchObject({ status: 404 });
+    }
+  });
 });

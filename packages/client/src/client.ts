@@ -557,6 +557,35 @@ export class GroundworkClient {
     },
   };
 
+  // ---- plugins (PLATFORM.md §5.2): Viewers read, Admins install, update, sync, delete ----
+
+  readonly plugins = {
+    list: (page?: T.PageQuery) =>
+      this.request<T.Page<T.Plugin>>("GET", "/v1/plugins", { query: { ...page } }),
+    get: (pluginId: string) => this.request<T.Plugin>("GET", `/v1/plugins/${enc(pluginId)}`),
+    /** Installs a zip (multipart `file`) or the zip at `sourceUrl`. */
+    install: (input: T.PluginSourceInput) => this.pluginRequest("POST", "/v1/plugins", input),
+    /** Replaces the plugin's package (the manifest name must stay the same). */
+    update: (pluginId: string, input: T.PluginSourceInput) =>
+      this.pluginRequest("PUT", `/v1/plugins/${enc(pluginId)}`, input),
+    /** Re-fetches the plugin's `source.url` and applies it as an update. */
+    sync: (pluginId: string) => this.request<T.PluginResult>("POST", `/v1/plugins/${enc(pluginId)}/sync`),
+    /** `force` removes it even while agents outside it bind its skills (they become unresolved). */
+    delete: (pluginId: string, query?: { force?: boolean }) =>
+      this.request<void>("DELETE", `/v1/plugins/${enc(pluginId)}`, {
+        query: query?.force === undefined ? {} : { force: String(query.force) },
+      }),
+  };
+
+  private pluginRequest(method: "POST" | "PUT", path: string, input: T.PluginSourceInput) {
+    if ("sourceUrl" in input) {
+      return this.request<T.PluginResult>(method, path, { json: { sourceUrl: input.sourceUrl } });
+    }
+    const form = new FormData();
+    form.set("file", input.zip, input.filename ?? "plugin.zip");
+    return this.request<T.PluginResult>(method, path, { form });
+  }
+
   // ---- connectors (PLATFORM.md §5.3): registration (Admin), own connection and allowances, questions ----
 
   readonly connectors = {

@@ -360,6 +360,32 @@ export interface SkillImportResult {
   version: JsonObject;
 }
 
+export type PluginSourceInput = { sourceUrl: string } | { zip: Blob; filename?: string };
+
+export interface Plugin {
+  id: string;
+  name: string;
+  version: string;
+  description: string | null;
+  manifest: JsonObject;
+  source: { type: "upload" | "url"; url: string | null };
+  components: { skillIds: string[]; connectorIds: string[]; agentIds: string[] };
+  warnings: string[];
+  installedAt: string;
+  updatedAt: string;
+  lastSyncedAt: string | null;
+}
+
+export interface PluginResult {
+  plugin: Plugin;
+  changes: {
+    skills: { created: string[]; versioned: string[]; unchanged: string[]; removed: string[] };
+    connectors: { created: string[]; updated: string[]; removed: string[] };
+    agents: { created: string[]; versioned: string[]; unchanged: string[]; removed: string[] };
+  };
+  warnings: string[];
+}
+
 export interface ResolvedSkill {
   skillId: string;
   qualifiedName: string;

@@ -137,6 +137,12 @@ describe("streamable HTTP transport", () => {
       "svc_resolve_skill",
       "svc_delete_skill",
       "svc_import_skill",
+      "svc_list_plugins",
+      "svc_get_plugin",
+      "svc_install_plugin",
+      "svc_update_plugin",
+      "svc_sync_plugin",
+      "svc_delete_plugin",
       "svc_list_agent_skills",
       "svc_list_agent_tool_catalogs",
     ]) {
@@ -323,6 +329,44 @@ describe("streamable HTTP transport", () => {
     expect(agents.isError).toBe(true);
     const catalogsMissing = await call("svc_list_agent_tool_catalogs", { agentId: "agt_missing" });
     expect(catalogsMissing.structuredContent?.error).toMatchObject({ status: 404 });
+  });
+
+  it("installs, reads, updates and deletes plugins through the plugin tools", async () => {
+    const { default: JSZip } = await import("jszip");
+    const pluginZip = async (version: string, extra: string) => {
+      const zip = new JSZip();
+      zip.file(".claude-plugin/plugin.json", JSON.stringify({ name: "mcp-plugin", version }));
+      zip.file("skills/one/SKILL.md", `---\nname: one\ndescription: One skill\n---\n${extra}\n`);
+      return Buffer.from(await zip.generateAsync({ type: "uint8array" })).toString("base64");
+    };
+    const installed = await call("svc_install_plugin", {
+      zip: { filename: "p.zip", contentBase64: await pluginZip("1.0.0", "Body") },
+    });
+    expect(installed.structuredContent).toMatchObject({
+      plugin: { name: "mcp-plugin", version: "1.0.0", source: { type: "upload", url: null } },
+      changes: { skills: { created: ["mcp-plugin:one"] } },
+    });
+    const id = (installed.structuredContent as { plugin: { id: string } }).plugin.id;
+    expect((await call("svc_list_plugins")).structuredContent).toMatchObject({ totalElements: 1 });
+    expect((await call("svc_get_plugin", { pluginId: id })).structuredContent).toMatchObject({ id });
+    const updated = await call("svc_update_plugin", {
+      pluginId: id,
+      zip: { filename: "p.zip", contentBase64: await pluginZip("1.1.0", "Better") },
+    });
+    expect(updated.structuredContent).toMatchObject({
+      plugin: { version: "1.1.0" },
+      changes: { skills: { versioned: ["mcp-plugin:one"] } },
+    });
+    const sync = await call("svc_sync_plugin", { pluginId: id });
+    expect(sync.isError).toBe(true);
+    expect(sync.structuredContent?.error).toMatchObject({ status: 409, code: "source_not_syncable" });
+    const refused = await call("svc_install_plugin", { sourceUrl: "http://127.0.0.1:1/p.zip" });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent?.error).toMatchObject({ status: 400 });
+    expect((await call("svc_delete_plugin", { pluginId: id, force: false })).structuredContent).toEqual({
+      ok: true,
+    });
+    expect((await call("svc_get_plugin", { pluginId: id })).isError).toBe(true);
   });
 
   it("manages evaluator templates through the six evaluator tools", async () => {

@@ -18,6 +18,7 @@ import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js
 import { evaluatorTools } from "./tools/evaluators.js";
 import { gatewayTools } from "./tools/gateway.js";
 import { memoryTools } from "./tools/memory.js";
+import { pluginTools } from "./tools/plugins.js";
 import { promptTools } from "./tools/prompts.js";
 import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
@@ -54,6 +55,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...datasetTools,
     ...promptTools,
     ...skillTools,
+    ...pluginTools,
     ...apiDocTools(docsDir),
   ];
 }

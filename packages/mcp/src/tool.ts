@@ -20,6 +20,7 @@ export type ToolGroup =
   | "Files"
   | "Memory"
   | "Skills"
+  | "Plugins"
   | "Conversations"
   | "Scores"
   | "Evaluators"

@@ -35,6 +35,8 @@ import { createStoreGateway } from "./gateway/store-gateway.js";
 import { KnowledgeService } from "./knowledge/knowledge-service.js";
 import { MemoryService } from "./memory/memory-service.js";
 import { type PlatformToolOptions, PlatformToolRunner } from "./platform-tools/platform-tool-runner.js";
+import { pluginConnectorsOf } from "./plugins/plugin-connectors.js";
+import { PluginService } from "./plugins/plugin-service.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { recordStreamedResponse } from "./responses/record-streamed-response.js";
 import { StoredResponseService } from "./responses/stored-response-service.js";
@@ -71,6 +73,8 @@ export interface GroundworkOptions {
   documentParser?: DocumentParser;
   /** The transport of agent function tools (tests); by default one that refuses private addresses. */
   toolFetch?: typeof fetch;
+  /** Replaces the guarded transport of plugin source downloads (tests). */
+  pluginFetch?: typeof fetch;
   /**
    * Whether traces and experiment run results exist, for scores on them; a
    * subject type without a lookup has no subjects in this build (a score on one is 404).
@@ -125,6 +129,8 @@ export class Groundwork {
   readonly skills: SkillService;
   /** `GET /v1/agents/{agentId}/tool-catalogs` (PLATFORM.md §4.5). */
   readonly toolCatalogs: ToolCatalogService;
+  /** Plugins: zips that install namespaced skills, connectors and agents, updated, synced and removed as one. */
+  readonly plugins: PluginService;
   /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
   readonly connectors: ConnectorService;
   private started = false;
@@ -246,6 +252,12 @@ export class Groundwork {
     this.memory = new MemoryService(options.store);
     this.evaluators = new EvaluatorService(options.store, this.gateway);
     this.datasets = new DatasetService(options.store);
+    this.plugins = new PluginService(options.store, this.skills, this.agentManagement, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      ...(options.pluginFetch === undefined ? {} : { fetch: options.pluginFetch }),
+      connectors: pluginConnectorsOf(this.connectors, options.store),
+    });
     this.conversations = new ConversationService(options.store, this.agents, config.chatPrices);
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));

@@ -212,6 +212,24 @@ export {
   type WebSearchConfig,
   webSearchUnavailable,
 } from "./platform-tools/platform-tool-runner.js";
+export { pluginConnectorsOf } from "./plugins/plugin-connectors.js";
+export {
+  NO_PLUGIN_CONNECTORS,
+  type PluginChanges,
+  type PluginConnectorPort,
+  type PluginConnectorRef,
+  type PluginResult,
+  PluginService,
+  type PluginServiceOptions,
+  type PluginSourceBody,
+  type PluginSourceInput,
+  pluginSourceBody,
+} from "./plugins/plugin-service.js";
+export {
+  fetchPluginZip,
+  PLUGIN_FETCH_MAX_REDIRECTS,
+  PLUGIN_FETCH_TIMEOUT_MS,
+} from "./plugins/plugin-source.js";
 export {
   MAX_PROMPT_CONFIG_BYTES,
   MAX_PROMPT_MESSAGES,

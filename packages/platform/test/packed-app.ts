@@ -137,9 +137,12 @@ export async function readFromTarball(tarball: string, path: string): Promise<st
   return stdout;
 }
 
-/** The version of a package installed in the workspace, so the app asks the store for the same one. */
-function workspaceVersionOf(name: string): string {
-  const file = join(REPO_ROOT, "node_modules", name, "package.json");
+/**
+ * The version of a package installed in the workspace (at the root, or in the workspace folder
+ * `from` that depends on it), so the app asks the store for the same one.
+ */
+export function workspaceVersionOf(name: string, from = "."): string {
+  const file = join(REPO_ROOT, from, "node_modules", name, "package.json");
   return (JSON.parse(readFileSync(file, "utf8")) as PackageJson).version;
 }
 

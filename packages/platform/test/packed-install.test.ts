@@ -18,6 +18,7 @@ import {
   readFromTarball,
   runInApp,
   typecheckInApp,
+  workspaceVersionOf,
 } from "./packed-app.js";
 
 const NOTE = "# Packed\n\nConverted from **an installed tarball**.\n";
@@ -84,14 +85,22 @@ describe("packed packages installed into a fresh app", () => {
     const packStart = performance.now();
     tarballs = await packWorkspace(packDir);
     const installStart = performance.now();
-    await createPackedApp(app, tarballs, [
-      "@groundwork/platform",
-      "@groundwork/convert",
-      "@groundwork/store-sqlite",
-      // What the README's examples import besides.
-      "@groundwork/scoring",
-      "@groundwork/server",
-    ]);
+    await createPackedApp(
+      app,
+      tarballs,
+      [
+        "@groundwork/platform",
+        "@groundwork/convert",
+        "@groundwork/store-sqlite",
+        // What the README's examples import besides.
+        "@groundwork/scoring",
+        "@groundwork/server",
+      ],
+      {
+        // examples/plugins builds its plugin zip with jszip, as an app would.
+        extraDependencies: { jszip: workspaceVersionOf("jszip", "examples") },
+      },
+    );
     const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
     // Visible in CI logs, so a slow install (a cold store, a native rebuild) is easy to spot.
     console.info(

@@ -27,6 +27,7 @@ import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.
 import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
 import { registerPendingAreas } from "./routes/not-implemented.js";
+import { registerPluginRoutes } from "./routes/plugins/index.js";
 import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 import { registerScoreRoutes } from "./routes/scores/index.js";
@@ -108,6 +109,7 @@ export function createApp(options: AppOptions): App {
   registerDatasetRoutes(app);
   registerPromptRoutes(app);
   registerSkillRoutes(app);
+  registerPluginRoutes(app);
   registerConnectorRoutes(app);
   registerPendingAreas(app);
   return app;

@@ -318,6 +318,11 @@ export class ConnectorStore {
     ).run(connectorId, memberId);
   }
 
+  /** Drops every member's connection (a plugin update that moved the connector to another host). */
+  disconnectAll(connectorId: string): number {
+    return this.sql("DELETE FROM connector_connections WHERE connector_id = ?").run(connectorId).changes;
+  }
+
   disconnect(connectorId: string, memberId: string): boolean {
     return (
       this.sql("DELETE FROM connector_connections WHERE connector_id = ? AND member_id = ?").run(

@@ -78,6 +78,13 @@ export {
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { type Organization, OrganizationStore } from "./organizations.js";
 export {
+  type PluginComponents,
+  type PluginInput,
+  type PluginRecord,
+  type PluginSourceType,
+  PluginStore,
+} from "./plugins.js";
+export {
   type PromptContent,
   type PromptFilter,
   type PromptLabelRecord,

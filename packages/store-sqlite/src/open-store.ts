@@ -16,6 +16,7 @@ import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { KnowledgeBaseStore } from "./knowledge-bases.js";
 import { MemoryFileStore } from "./memory-files.js";
 import { OrganizationStore } from "./organizations.js";
+import { PluginStore } from "./plugins.js";
 import { PromptStore } from "./prompts.js";
 import { ProviderStore } from "./providers.js";
 import { SchemaStore } from "./schemas.js";
@@ -54,6 +55,8 @@ export interface Store {
   readonly prompts: PromptStore;
   /** Skills with their versions, files and labels. */
   readonly skills: SkillStore;
+  /** Installed plugins with their manifests and component ids. */
+  readonly plugins: PluginStore;
   /** Connectors (remote MCP servers), members' connections and allowances, input requests. */
   readonly connectors: ConnectorStore;
   /** The platform_bash file systems of conversations. */
@@ -100,6 +103,7 @@ export function openStore(options: OpenStoreOptions): Store {
     datasets: new DatasetStore(db, clock, ids),
     prompts: new PromptStore(db, clock, ids),
     skills: new SkillStore(db, clock, ids),
+    plugins: new PluginStore(db, clock, ids),
     connectors: new ConnectorStore(db, cipher, clock, ids),
     bashFiles: new BashFileStore(db, clock),
     close() {

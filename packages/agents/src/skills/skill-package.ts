@@ -42,7 +42,7 @@ export interface SkillPackage {
 }
 
 /** macOS archive litter, left out of zips (never part of a skill). */
-const ARCHIVE_LITTER = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
+export const ARCHIVE_LITTER = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
 
 const invalid = (message: string, param: string) => invalidRequest(message, { param, code: "invalid_skill" });
 
@@ -147,8 +147,13 @@ interface InternalStream {
   resume(): InternalStream;
 }
 
-/** Inflates one entry, failing as soon as more than `cap` bytes came out. */
-function inflateCapped(file: JSZip.JSZipObject, cap: number, tooLarge: () => Error): Promise<Uint8Array> {
+/** Inflates one entry, failing as soon as more than `cap` bytes came out (plugin packages use it too). */
+export function inflateCapped(
+  file: JSZip.JSZipObject,
+  cap: number,
+  tooLarge: () => Error,
+  corrupt: (message: string) => Error = (message) => invalid(message, `files.${file.name}`),
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let total = 0;
@@ -171,7 +176,7 @@ function inflateCapped(file: JSZip.JSZipObject, cap: number, tooLarge: () => Err
       .on("error", (error: Error) => {
         if (done) return;
         done = true;
-        reject(invalid(`Entry "${file.name}" is corrupt: ${error.message}`, `files.${file.name}`));
+        reject(corrupt(`Entry "${file.name}" is corrupt: ${error.message}`));
       })
       .on("end", () => {
         if (done) return;

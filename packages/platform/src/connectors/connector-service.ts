@@ -183,6 +183,75 @@ export class ConnectorService {
     this.store.connectors.delete(organizationId, connectorId);
   }
 
+  /**
+   * Checks a connector URL as `create` does (http(s), no credentials, the private-network
+   * rule). Plugins check every `.mcp.json` URL with it before their transaction and then
+   * write with the synchronous `…Checked` methods inside it.
+   */
+  async checkConnectorUrl(raw: string): Promise<URL> {
+    return this.checkUrl(raw);
+  }
+
+  /** A plugin's connector from a URL `checkConnectorUrl` accepted (synchronous: runs in the plugin's transaction). */
+  createCheckedForPlugin(
+    organizationId: string,
+    pluginId: string,
+    input: {
+      serverLabel: string;
+      url: URL;
+      authKind: ConnectorAuthKind;
+      description: string | null;
+      agentIds: string[];
+    },
+  ): ConnectorRecord {
+    if (this.store.connectors.getByLabel(organizationId, input.serverLabel) !== null) {
+      throw conflict(`A connector labelled "${input.serverLabel}" exists`, {
+        param: "serverLabel",
+        code: "name_conflict",
+      });
+    }
+    return this.store.connectors.create(organizationId, {
+      serverLabel: input.serverLabel,
+      url: input.url.href,
+      host: input.url.host,
+      authKind: input.authKind,
+      description: input.description,
+      agentIds: [...new Set(input.agentIds)],
+      enabled: true,
+      pluginId,
+    });
+  }
+
+  /**
+   * Updates a plugin's connector in place from a checked URL; true when something changed.
+   * Members' connections stay while the host stays; a new host drops them (a token is never
+   * sent to a host its member did not connect to), a new `authKind` too.
+   */
+  updateCheckedForPlugin(
+    organizationId: string,
+    pluginId: string,
+    connectorId: string,
+    input: { url: URL; authKind: ConnectorAuthKind; description: string | null; agentIds: string[] },
+  ): boolean {
+    const connector = this.get(organizationId, connectorId);
+    if (connector.pluginId !== pluginId) throw managedByPlugin(connector);
+    const agentIds = [...new Set(input.agentIds)];
+    const changes: ConnectorChanges = {};
+    if (connector.url !== input.url.href) {
+      changes.url = input.url.href;
+      changes.host = input.url.host;
+    }
+    if (connector.authKind !== input.authKind) changes.authKind = input.authKind;
+    if (connector.description !== input.description) changes.description = input.description;
+    if (JSON.stringify(connector.agentIds) !== JSON.stringify(agentIds)) changes.agentIds = agentIds;
+    if (Object.keys(changes).length === 0) return false;
+    this.store.connectors.update(organizationId, connectorId, changes);
+    if (changes.host !== undefined && changes.host !== connector.host) {
+      this.store.connectors.disconnectAll(connectorId);
+    }
+    return true;
+  }
+
   private async createConnector(
     organizationId: string,
     body: CreateConnectorInput,

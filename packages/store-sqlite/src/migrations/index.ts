@@ -18,6 +18,7 @@ import { scores } from "./013-scores.js";
 import { skills } from "./014-skills.js";
 import { connectors } from "./016-connectors.js";
 import { platformTools } from "./017-platform-tools.js";
+import { plugins } from "./018-plugins.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   skills,
   connectors,
   platformTools,
+  plugins,
 ];

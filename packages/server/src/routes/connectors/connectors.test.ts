@@ -395,6 +395,8 @@ describe("agent runs", () => {
     expect(third.body.run.toolCalls.map((c: Loose) => c.output)).toEqual(["echo: hi", "token seen: yes"]);
     const offered = sent(0).tools.map((t: Loose) => t.function.name);
     expect(offered).toEqual([
+      "platform_deliver",
+      "platform_view_image",
       "files__echo",
       "files__whoami",
       "files__sleep",
@@ -646,7 +648,11 @@ describe("pause window, restart, cancel and timeouts", () => {
     upstream.enqueue({ text: "answered without the connector" });
     expect(await groundwork.agents.drainWorker()).toBe(1);
     expect(upstream.requests).toHaveLength(1);
-    expect(sent(0).tools).toBeUndefined();
+    // Only the always-offered platform tools: no connector's.
+    expect(sent(0).tools.map((t: Loose) => t.function.name)).toEqual([
+      "platform_deliver",
+      "platform_view_image",
+    ]);
   });
 
   it("a call slower than the call timeout fails", async () => {
@@ -732,6 +738,10 @@ describe("policy and streaming", () => {
     upstream.enqueue({ text: "no tools today" });
     const done = await respond({ model: "agent/helper", input: "hi" });
     expect(done.body.run.status).toBe("completed");
-    expect(sent(0).tools).toBeUndefined();
+    // Only the always-offered platform tools: no connector's.
+    expect(sent(0).tools.map((t: Loose) => t.function.name)).toEqual([
+      "platform_deliver",
+      "platform_view_image",
+    ]);
   });
 });
