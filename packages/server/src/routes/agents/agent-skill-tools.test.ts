@@ -3,7 +3,7 @@
  * response, the instructions' skill index, `platform_skill`, `platform_skill_read` and
  * `platform_skills_apply` (always a human, the exact preview, approve/reject, no remember).
  */
-import type { AgentResponseObject } from "@groundwork/agents";
+import { type AgentResponseObject, skillPackageFromFiles } from "@groundwork/agents";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AgentTenant, agentTenant } from "../../../test/agent-tenant-support.js";
@@ -397,7 +397,17 @@ describe("platform_skills_apply", () => {
   });
 
   it("fails at once on an invalid result, an unbound or plugin skill, and stays hidden on deny", async () => {
-    await setUp();
+    await setUp({ skills: [{ name: "pdf-guide" }, { name: "plug:kit" }] });
+    // A plugin's skill (namespace "plug"), stored as plugins store theirs.
+    t.groundwork.skills.commitPackage(
+      t.tenant.organizationId,
+      skillPackageFromFiles({ "SKILL.md": skillMd("kit") }),
+      {
+        namespace: "plug",
+        pluginId: "plg_test",
+        source: "plugin",
+      },
+    );
     upstream.enqueue(
       {
         toolCalls: [
@@ -419,6 +429,11 @@ describe("platform_skills_apply", () => {
           },
           { id: "i5", name: "platform_skills_apply", arguments: { name: "pdf-guide", files: {} } },
           { id: "i6", name: "platform_skills_apply", arguments: "not json" },
+          {
+            id: "i7",
+            name: "platform_skills_apply",
+            arguments: { name: "plug:kit", files: { "a.md": "x" } },
+          },
         ],
       },
       { text: "ok" },
@@ -433,6 +448,8 @@ describe("platform_skills_apply", () => {
     expect(outputs[2]?.[1]).toMatch(/\.\./);
     expect(outputs[3]?.[1]).toMatch(/must keep the name "pdf-guide"/);
     expect(outputs[4]?.[1]).toMatch(/names no change/);
+    expect(outputs[5]?.[1]).toMatch(/JSON object/);
+    expect(outputs[6]?.[1]).toMatch(/managed by a plugin/);
 
     await call("POST", "/v1/agents/apply", {
       name: "helper",

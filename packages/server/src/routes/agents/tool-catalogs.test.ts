@@ -1,4 +1,5 @@
 /** `GET /v1/agents/{agentId}/tool-catalogs` (PLATFORM.md §4.5): catalogs, offered/reason, deferred, roles, isolation, validation. */
+import { skillPackageFromFiles } from "@groundwork/agents";
 import { createFastFetch } from "@groundwork/gateway";
 import { createGroundwork } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
@@ -157,6 +158,18 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     expect(latest.platform_skills_apply).toMatchObject({ offered: true, reason: null });
     const v1 = byName((await catalogs(agentId, "?version=1")).catalogs[1]?.tools ?? []);
     expect(v1.platform_skills_apply?.reason).toBe("denied");
+
+    // Only a plugin's skill resolves: the read tools are offered, skills_apply's condition is not met.
+    createGroundwork({ store: tenant.store }).skills.commitPackage(
+      tenant.organizationId,
+      skillPackageFromFiles({ "SKILL.md": skillMd("kit") }),
+      { namespace: "plug", pluginId: "plg_test", source: "plugin" },
+    );
+    const pluginOnly = await apply({ name: "plugged", skills: [{ name: "kit" }] });
+    const plugged = byName((await catalogs(pluginOnly)).catalogs[1]?.tools ?? []);
+    expect(plugged.platform_skill).toMatchObject({ offered: true });
+    expect(plugged.platform_skill_read).toMatchObject({ offered: true });
+    expect(plugged.platform_skills_apply).toMatchObject({ offered: false, reason: "condition_not_met" });
   });
 
   it("defers the offerable tools past the first 20 in catalog order behind platform_tool_search", async () => {
