@@ -66,7 +66,7 @@ import {
 import { gatewayChatModel } from "../extraction/gateway-chat-model.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { validate } from "../validate.js";
-import { definitionOf, resolveVersion, toolsOf } from "./resolve.js";
+import { definitionOf, resolveVersion } from "./resolve.js";
 import { DEFAULT_FUNCTION_TIMEOUT_MS, ServerToolExecutor, type ToolServices } from "./tool-executor.js";
 
 export { isAgentRef, PAUSE_TIMEOUT_MS };
@@ -346,7 +346,11 @@ export class AgentRunner {
                 { param: `input[${index}].remember` },
               );
             }
-            const tool = toolsOf(version).find((t) => t.name === pending?.tool);
+            // The paused response's tools: the version's with its skill tools and the implicit ones.
+            const tool = [
+              ...runTools(definitionOf(version), previousState.skills ?? []),
+              ...(this.services.platformTools?.implicitTools() ?? []),
+            ].find((t) => t.name === pending?.tool);
             if (!canRemember({ tool: tool?.gate, policy: definitionOf(version).hitlPolicy })) {
               throw invalidRequest(
                 `remember is refused for destructive tools ("${pending?.tool ?? item.approval_request_id}"); approve it without remember`,

@@ -185,6 +185,32 @@ describe("skill tools in runs", () => {
     const { body } = await respond({ model: "agent/confirm", input: "go" });
     expect(body.run.status).toBe("requires_approval");
     expect(body.run.pendingApprovals.map((a) => a.tool)).toEqual(["platform_skill", "platform_skill_read"]);
+    // Both may be remembered (read class); the remembered read tool then runs without asking.
+    upstream.enqueue(
+      {
+        toolCalls: [
+          { id: "c3", name: "platform_skill_read", arguments: { name: "careful", path: "SKILL.md" } },
+        ],
+      },
+      { text: "read" },
+    );
+    const decided = await respond({
+      model: "agent/confirm",
+      previous_response_id: body.id,
+      input: body.run.pendingApprovals.map((a) => ({
+        type: "approval_response",
+        approval_request_id: a.id,
+        approve: true,
+        remember: a.tool === "platform_skill_read",
+      })),
+    });
+    expect(decided.status).toBe(200);
+    expect(decided.body.run.status).toBe("completed");
+    expect(decided.body.run.toolCalls.map((c) => [c.tool, c.status])).toEqual([
+      ["platform_skill", "completed"],
+      ["platform_skill_read", "completed"],
+      ["platform_skill_read", "completed"],
+    ]);
   });
 
   it("pins the resolved versions for the whole response while a new version is imported mid-run", async () => {
