@@ -101,7 +101,8 @@ describe("groundwork keys", () => {
     } finally {
       data.remove();
     }
-  });
+    // Four CLI processes and a server start: seconds each on a loaded two-core machine.
+  }, 60_000);
 
   it("rejects bad usage with exit code 2", () => {
     const data = makeTempDir();
