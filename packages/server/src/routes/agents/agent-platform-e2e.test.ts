@@ -227,3 +227,156 @@ describe("HTTP: /v1/responses with agent/<name>", () => {
     expect(JSON.parse(laterDone.body.run.toolCalls[0].arguments)).toEqual({ command: READ_COMMAND });
   });
 });
+
+describe("MCP: the tool server's svc_create_response", () => {
+  interface ToolResult {
+    isError?: boolean;
+    structuredContent?: Loose;
+  }
+
+  /** A tool server (the member's key) whose API calls go to this app, and a client linked to it in memory. */
+  async function toolClient(): Promise<Client> {
+    const viaApp = ((input: string | URL | Request, init?: RequestInit) =>
+      app.request(input instanceof Request ? input : String(input), init)) as typeof fetch;
+    const server = createMcpServer({
+      apiKey: tenant.keys.member,
+      baseUrl: "http://groundwork.test",
+      chatUrl: CHAT_URL,
+      fetch: viaApp,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "e2e", version: "1.0.0" });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  it("reports the connect pause, then (connected over HTTP) runs skill, connector and bash with an approval pause", async () => {
+    const { agentId, connectorId } = await setUpOverHttp();
+    const client = await toolClient();
+    const tool = async (name: string, args: Loose) => {
+      const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      return result.structuredContent ?? {};
+    };
+    try {
+      // Not connected: the envelope sends the user to the chat app's connect page.
+      const notConnected = await tool("svc_create_response", { model: MODEL, input: "Write the report" });
+      expect(notConnected).toMatchObject({
+        status: "requires_tool_output",
+        pendingConnections: [expect.objectContaining({ serverLabel: SERVER_LABEL, reason: "connect" })],
+      });
+      expect(notConnected.next).toContain(`${CHAT_URL}/connectors/${SERVER_LABEL}`);
+      expect(notConnected.next).toContain("send the request again");
+      expect(upstream.requests).toHaveLength(0);
+
+      // The connection is made over HTTP; the request is sent again.
+      await connectOverHttp(connectorId, agentId);
+      scriptFirstTurn(upstream);
+      const paused = await tool("svc_create_response", { model: MODEL, input: "Write the report" });
+      expect(paused).toMatchObject({ status: "requires_approval", model: "gw-chat-1" });
+      expect(paused.pendingApprovals).toEqual([
+        expect.objectContaining({ tool: "platform_bash", callId: "b1" }),
+      ]);
+      expectSkillAndConnectorCalls(paused.toolCalls);
+      expectFirstModelCall();
+      expect(JSON.stringify(paused)).not.toContain(TOKEN);
+
+      const done = await tool("svc_decide_agent_approvals", {
+        agent: MODEL,
+        responseId: paused.responseId,
+        decisions: [{ approvalId: paused.pendingApprovals[0].id, decision: "approve" }],
+      });
+      expect(done).toMatchObject({ status: "completed", text: "Report written." });
+      expectApprovedBash(done.toolCalls, "b1", WRITTEN);
+
+      // A later turn of the same conversation reads the file back.
+      scriptLaterTurn(upstream);
+      const later = await tool("svc_create_response", {
+        model: MODEL,
+        input: "What does the report say?",
+        previous_response_id: done.responseId,
+      });
+      expect(later).toMatchObject({ status: "requires_approval", conversationId: paused.conversationId });
+      const laterDone = await tool("svc_decide_agent_approvals", {
+        agent: MODEL,
+        responseId: later.responseId,
+        decisions: [{ approvalId: later.pendingApprovals[0].id, decision: "approve" }],
+      });
+      expect(laterDone.status).toBe("completed");
+      expectApprovedBash(laterDone.toolCalls, "b2", WRITTEN);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("Library: createGroundwork", () => {
+  function member(): Principal {
+    const principal = tenant.store.apiKeys.authenticate(tenant.keys.member);
+    if (principal === null) throw new Error("no principal");
+    return principal;
+  }
+
+  const approveAll = (state: RunState) =>
+    state.pendingApprovals.map((approval) => ({
+      type: "approval_response" as const,
+      approval_request_id: approval.id,
+      approve: true,
+    }));
+
+  it("imports, applies, connects and runs through groundwork.* with the same pauses", async () => {
+    const principal = member();
+    const imported = await groundwork.skills.import(principal, { files: SKILL_FILES });
+    expect(imported.result).toBe("created");
+    const { agent } = groundwork.agentManagement.apply(principal, AGENT_DEFINITION);
+    const connector = await groundwork.connectors.create(
+      tenant.organizationId,
+      connectorBody(mcp.url, agent.id),
+    );
+
+    const first = await groundwork.agents.respond(principal, { model: MODEL, input: "Write the report" });
+    expect(first.status).toBe("requires_tool_output");
+    expect(first.pendingConnections).toEqual([
+      expect.objectContaining({ serverLabel: SERVER_LABEL, host: connector.host, reason: "connect" }),
+    ]);
+    expect(upstream.requests).toHaveLength(0);
+
+    expect(groundwork.connectors.connect(principal, connector.id, { token: TOKEN }).status).toBe("connected");
+    // Connected but not yet allowed for this agent: the continuation pauses again, asking to allow.
+    const again = await groundwork.agents.respond(principal, { model: MODEL, previous_response_id: first.id });
+    expect(again.pendingConnections).toEqual([expect.objectContaining({ reason: "allow" })]);
+    groundwork.connectors.allow(principal, connector.id, agent.id, {});
+
+    scriptFirstTurn(upstream);
+    const paused = await groundwork.agents.respond(principal, { model: MODEL, previous_response_id: again.id });
+    expect(paused.status).toBe("requires_approval");
+    expect(paused.pendingApprovals.map((a) => [a.tool, a.callId])).toEqual([["platform_bash", "b1"]]);
+    expectSkillAndConnectorCalls(paused.toolCalls);
+    expectFirstModelCall();
+
+    const done = await groundwork.agents.respond(principal, {
+      model: MODEL,
+      previous_response_id: paused.id,
+      input: approveAll(paused),
+    });
+    expect(done.status).toBe("completed");
+    expect(done.text).toBe("Report written.");
+    expectApprovedBash(done.toolCalls, "b1", WRITTEN);
+
+    scriptLaterTurn(upstream);
+    const later = await groundwork.agents.respond(principal, {
+      model: MODEL,
+      input: "What does the report say?",
+      previous_response_id: done.id,
+    });
+    expect(later.conversationId).toBe(paused.conversationId);
+    const laterDone = await groundwork.agents.respond(principal, {
+      model: MODEL,
+      previous_response_id: later.id,
+      input: approveAll(later),
+    });
+    expect(laterDone.status).toBe("completed");
+    expectApprovedBash(laterDone.toolCalls, "b2", WRITTEN);
+  });
+});
