@@ -16,7 +16,10 @@ export const TOKEN = "e2e-bearer-token-7c1d";
 export const CHAT_URL = "https://chat.example";
 
 export const SKILL_FILES: Record<string, string> = {
-  "SKILL.md": skillMd(SKILL, "Write short reports").replace("Use it well.", "Copy the header template first."),
+  "SKILL.md": skillMd(SKILL, "Write short reports").replace(
+    "Use it well.",
+    "Copy the header template first.",
+  ),
   "templates/header.txt": "REPORT HEADER\n",
 };
 

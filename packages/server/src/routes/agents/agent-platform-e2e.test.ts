@@ -169,7 +169,11 @@ describe("HTTP: /v1/responses with agent/<name>", () => {
     ]);
     expect(JSON.parse(run.pendingApprovals[0]?.arguments ?? "{}")).toEqual({ command: WRITE_COMMAND });
     expect(paused.body.output).toEqual([
-      expect.objectContaining({ type: "approval_request", id: run.pendingApprovals[0]?.id, name: "platform_bash" }),
+      expect.objectContaining({
+        type: "approval_request",
+        id: run.pendingApprovals[0]?.id,
+        name: "platform_bash",
+      }),
     ]);
     expect(run.next).toContain("approval_response");
     expectSkillAndConnectorCalls(run.toolCalls as CallView[]);
@@ -220,9 +224,8 @@ describe("HTTP: /v1/responses with agent/<name>", () => {
     });
     expect(laterDone.body.run.status).toBe("completed");
     expectApprovedBash(laterDone.body.run.toolCalls, "b2", WRITTEN);
-    const tool = (upstream.requests.at(-1)?.body as Loose).messages.find(
-      (m: Loose) => m.role === "tool" && String(m.content).includes("REPORT HEADER"),
-    );
+    const lastMessages = ((upstream.requests.at(-1)?.body as Loose | undefined)?.messages ?? []) as Loose[];
+    const tool = lastMessages.find((m) => m.role === "tool" && String(m.content).includes("REPORT HEADER"));
     expect(tool).toBeDefined();
     expect(JSON.parse(laterDone.body.run.toolCalls[0].arguments)).toEqual({ command: READ_COMMAND });
   });
@@ -344,12 +347,18 @@ describe("Library: createGroundwork", () => {
 
     expect(groundwork.connectors.connect(principal, connector.id, { token: TOKEN }).status).toBe("connected");
     // Connected but not yet allowed for this agent: the continuation pauses again, asking to allow.
-    const again = await groundwork.agents.respond(principal, { model: MODEL, previous_response_id: first.id });
+    const again = await groundwork.agents.respond(principal, {
+      model: MODEL,
+      previous_response_id: first.id,
+    });
     expect(again.pendingConnections).toEqual([expect.objectContaining({ reason: "allow" })]);
     groundwork.connectors.allow(principal, connector.id, agent.id, {});
 
     scriptFirstTurn(upstream);
-    const paused = await groundwork.agents.respond(principal, { model: MODEL, previous_response_id: again.id });
+    const paused = await groundwork.agents.respond(principal, {
+      model: MODEL,
+      previous_response_id: again.id,
+    });
     expect(paused.status).toBe("requires_approval");
     expect(paused.pendingApprovals.map((a) => [a.tool, a.callId])).toEqual([["platform_bash", "b1"]]);
     expectSkillAndConnectorCalls(paused.toolCalls);
