@@ -15,6 +15,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { type LabelRow, LabelTable } from "./label-table.js";
 import { LATEST_LABEL, likePattern } from "./schemas.js";
 import { statementCache } from "./statement-cache.js";
+import { VersionTable } from "./version-table.js";
 
 export type PromptType = "text" | "chat";
 
@@ -146,6 +147,7 @@ function toVersion(row: VersionRow): PromptVersionRecord {
 export class PromptStore {
   private readonly sql: (text: string) => Statement;
   private readonly labels: LabelTable;
+  private readonly versions: VersionTable<VersionRow>;
 
   constructor(
     private readonly db: Database,
@@ -159,6 +161,11 @@ export class PromptStore {
       version: "prompt_version_id",
       listedFirst: LATEST_LABEL,
     });
+    this.versions = new VersionTable(
+      this.sql,
+      { table: "prompt_versions", owner: "prompt_id", parent: "prompts" },
+      this.labels,
+    );
   }
 
   /** Runs `work` in one transaction (a prompt with its first version and labels). */
@@ -287,27 +294,18 @@ export class PromptStore {
     const id = this.ids("pmv");
     const now = this.clock.now();
     this.transaction(() => {
-      const next = (
-        this.sql(
-          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM prompt_versions WHERE prompt_id = ?",
-        ).get(promptId) as { n: number }
-      ).n;
-      this.sql(
-        `INSERT INTO prompt_versions (id, prompt_id, version_number, prompt, config, variables,
-             change_description, active, copied_from_version_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(
-        id,
+      this.versions.insert(
         promptId,
-        next,
-        JSON.stringify(input.prompt),
-        JSON.stringify(input.config),
-        JSON.stringify(input.variables),
-        input.changeDescription ?? null,
-        input.copiedFromVersionId ?? null,
+        id,
+        {
+          prompt: JSON.stringify(input.prompt),
+          config: JSON.stringify(input.config),
+          variables: JSON.stringify(input.variables),
+          change_description: input.changeDescription ?? null,
+          copied_from_version_id: input.copiedFromVersionId ?? null,
+        },
         now,
       );
-      this.moveLatest(promptId, now);
       this.sql("UPDATE prompts SET updated_at = ? WHERE id = ?").run(now, promptId);
     });
     return this.versionById(id) as PromptVersionRecord;
@@ -315,67 +313,36 @@ export class PromptStore {
 
   /** A version of the prompt by id (active or not). */
   getVersion(promptId: string, versionId: string): PromptVersionRecord | null {
-    const row = this.sql("SELECT * FROM prompt_versions WHERE prompt_id = ? AND id = ?").get(
-      promptId,
-      versionId,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.get(promptId, versionId);
+    return row === null ? null : toVersion(row);
   }
 
   getVersionByNumber(promptId: string, versionNumber: number): PromptVersionRecord | null {
-    const row = this.sql("SELECT * FROM prompt_versions WHERE prompt_id = ? AND version_number = ?").get(
-      promptId,
-      versionNumber,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.byNumber(promptId, versionNumber);
+    return row === null ? null : toVersion(row);
   }
 
   versionById(versionId: string): PromptVersionRecord | null {
-    const row = this.sql("SELECT * FROM prompt_versions WHERE id = ?").get(versionId) as
-      | VersionRow
-      | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.byId(versionId);
+    return row === null ? null : toVersion(row);
   }
 
   /** Newest first. */
   listVersions(promptId: string, page: PageRequest): { items: PromptVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM prompt_versions WHERE prompt_id = ?").get(promptId) as { n: number }
-    ).n;
-    const rows = this.sql(
-      "SELECT * FROM prompt_versions WHERE prompt_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-    ).all(promptId, page.size, pageOffset(page)) as VersionRow[];
+    const { rows, total } = this.versions.page(promptId, page);
     return { items: rows.map(toVersion), total };
   }
 
   /** The version `latest` points at: the newest active one, or null while none. */
   latestVersion(promptId: string): PromptVersionRecord | null {
-    const label = this.labels.get(promptId, LATEST_LABEL);
-    if (label?.version_id == null) return null;
-    return this.versionById(label.version_id);
+    const id = this.versions.latestId(promptId);
+    return id === null ? null : this.versionById(id);
   }
 
   /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
   deactivateVersion(promptId: string, versionId: string): boolean {
     const now = this.clock.now();
-    return this.transaction(() => {
-      const changed =
-        this.sql(
-          "UPDATE prompt_versions SET active = 0, deactivated_at = ? WHERE prompt_id = ? AND id = ? AND active = 1",
-        ).run(now, promptId, versionId).changes > 0;
-      if (changed) this.moveLatest(promptId, now);
-      return changed;
-    });
-  }
-
-  private moveLatest(promptId: string, now: number): void {
-    const newest = this.sql(
-      "SELECT id FROM prompt_versions WHERE prompt_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(promptId) as { id: string } | undefined;
-    this.sql(
-      `INSERT INTO prompt_labels (prompt_id, name, prompt_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (prompt_id, name) DO UPDATE SET prompt_version_id = excluded.prompt_version_id, updated_at = excluded.updated_at`,
-    ).run(promptId, LATEST_LABEL, newest?.id ?? null, now, now);
+    return this.transaction(() => this.versions.deactivate(promptId, versionId, now));
   }
 
   // ---- labels ----
@@ -414,19 +381,11 @@ export class PromptStore {
   }
 
   private toLabel(row: LabelRow): PromptLabelRecord {
-    const versionNumber =
-      row.version_id === null
-        ? null
-        : ((
-            this.sql("SELECT version_number AS n FROM prompt_versions WHERE id = ?").get(row.version_id) as
-              | { n: number }
-              | undefined
-          )?.n ?? null);
     return {
       promptId: row.owner_id,
       name: row.name,
       promptVersionId: row.version_id,
-      versionNumber,
+      versionNumber: row.version_id === null ? null : this.versions.numberOf(row.version_id),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

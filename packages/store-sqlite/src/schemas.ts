@@ -14,8 +14,9 @@ import {
 import type { Database, Statement } from "better-sqlite3";
 import { type LabelRow, LabelTable } from "./label-table.js";
 import { statementCache } from "./statement-cache.js";
+import { LATEST_LABEL, VersionTable } from "./version-table.js";
 
-export const LATEST_LABEL = "latest";
+export { LATEST_LABEL };
 
 export interface SchemaRecord {
   id: string;
@@ -114,6 +115,7 @@ export function likePattern(search: string): string {
 export class SchemaStore {
   private readonly sql: (text: string) => Statement;
   private readonly labels: LabelTable;
+  private readonly versions: VersionTable<VersionRow>;
 
   constructor(
     private readonly db: Database,
@@ -127,6 +129,11 @@ export class SchemaStore {
       version: "schema_version_id",
       listedFirst: LATEST_LABEL,
     });
+    this.versions = new VersionTable(
+      this.sql,
+      { table: "schema_versions", owner: "schema_id", parent: "schemas" },
+      this.labels,
+    );
   }
 
   // ---- schemas ----
@@ -213,26 +220,17 @@ export class SchemaStore {
     const id = this.ids("scv");
     const now = this.clock.now();
     this.db.transaction(() => {
-      const next = (
-        this.sql(
-          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM schema_versions WHERE schema_id = ?",
-        ).get(schemaId) as { n: number }
-      ).n;
-      this.sql(
-        `INSERT INTO schema_versions (id, schema_id, version_number, json_schema, change_description,
-             extraction_config, active, copied_from_version_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(
-        id,
+      this.versions.insert(
         schemaId,
-        next,
-        JSON.stringify(input.jsonSchema),
-        input.changeDescription ?? null,
-        input.extractionConfig == null ? null : JSON.stringify(input.extractionConfig),
-        input.copiedFromVersionId ?? null,
+        id,
+        {
+          json_schema: JSON.stringify(input.jsonSchema),
+          change_description: input.changeDescription ?? null,
+          extraction_config: input.extractionConfig == null ? null : JSON.stringify(input.extractionConfig),
+          copied_from_version_id: input.copiedFromVersionId ?? null,
+        },
         now,
       );
-      this.moveLatest(schemaId, now);
       this.sql("UPDATE schemas SET updated_at = ? WHERE id = ?").run(now, schemaId);
     })();
     return this.versionById(id) as SchemaVersionRecord;
@@ -240,11 +238,8 @@ export class SchemaStore {
 
   /** A version of a schema of the organization (active or not). */
   getVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord | null {
-    const row = this.sql(
-      `SELECT v.* FROM schema_versions v JOIN schemas s ON s.id = v.schema_id
-         WHERE s.organization_id = ? AND v.schema_id = ? AND v.id = ?`,
-    ).get(organizationId, schemaId, versionId) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.getInOrganization(organizationId, schemaId, versionId);
+    return row === null ? null : toVersion(row);
   }
 
   /** A version by id alone, with its schema's organization (for the support CLI and stored extractions). */
@@ -262,36 +257,20 @@ export class SchemaStore {
 
   /** Newest first. */
   listVersions(schemaId: string, page: PageRequest): { items: SchemaVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM schema_versions WHERE schema_id = ?").get(schemaId) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.sql(
-      "SELECT * FROM schema_versions WHERE schema_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-    ).all(schemaId, page.size, pageOffset(page)) as VersionRow[];
+    const { rows, total } = this.versions.page(schemaId, page);
     return { items: rows.map(toVersion), total };
   }
 
   /** The version `latest` points at: the newest active one, or null while none. */
   latestVersion(schemaId: string): SchemaVersionRecord | null {
-    const label = this.getLabel(schemaId, LATEST_LABEL);
-    if (label?.schemaVersionId == null) return null;
-    return this.versionById(label.schemaVersionId);
+    const id = this.versions.latestId(schemaId);
+    return id === null ? null : this.versionById(id);
   }
 
   /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
   deactivateVersion(schemaId: string, versionId: string): boolean {
     const now = this.clock.now();
-    let changed = false;
-    this.db.transaction(() => {
-      changed =
-        this.sql(
-          "UPDATE schema_versions SET active = 0, deactivated_at = ? WHERE schema_id = ? AND id = ? AND active = 1",
-        ).run(now, schemaId, versionId).changes > 0;
-      if (changed) this.moveLatest(schemaId, now);
-    })();
-    return changed;
+    return this.db.transaction(() => this.versions.deactivate(schemaId, versionId, now))();
   }
 
   /** Sets the support-managed extraction config of a version (the one mutable part of a version). */
@@ -302,16 +281,6 @@ export class SchemaStore {
         versionId,
       ).changes > 0
     );
-  }
-
-  private moveLatest(schemaId: string, now: number): void {
-    const newest = this.sql(
-      "SELECT id FROM schema_versions WHERE schema_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(schemaId) as { id: string } | undefined;
-    this.sql(
-      `INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (schema_id, name) DO UPDATE SET schema_version_id = excluded.schema_version_id, updated_at = excluded.updated_at`,
-    ).run(schemaId, LATEST_LABEL, newest?.id ?? null, now, now);
   }
 
   // ---- labels ----

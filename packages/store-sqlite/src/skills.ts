@@ -18,6 +18,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { type LabelRow, LabelTable } from "./label-table.js";
 import { LATEST_LABEL, likePattern } from "./schemas.js";
 import { statementCache } from "./statement-cache.js";
+import { VersionTable } from "./version-table.js";
 
 export type SkillVersionSource = "import" | "plugin" | "skills_apply";
 
@@ -184,6 +185,7 @@ function toVersion(row: VersionRow): SkillVersionRecord {
 export class SkillStore {
   private readonly sql: (text: string) => Statement;
   private readonly labels: LabelTable;
+  private readonly versions: VersionTable<VersionRow>;
 
   constructor(
     private readonly db: Database,
@@ -197,6 +199,11 @@ export class SkillStore {
       version: "skill_version_id",
       listedFirst: LATEST_LABEL,
     });
+    this.versions = new VersionTable(
+      this.sql,
+      { table: "skill_versions", owner: "skill_id", parent: "skills" },
+      this.labels,
+    );
   }
 
   /** Runs `work` in an immediate transaction: no other writer between its reads and its writes. */
@@ -314,94 +321,68 @@ export class SkillStore {
     const id = this.ids("skv");
     const now = this.clock.now();
     this.db.transaction(() => {
-      const next = (
-        this.sql(
-          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM skill_versions WHERE skill_id = ?",
-        ).get(skillId) as { n: number }
-      ).n;
       const manifest = input.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }));
-      this.sql(
-        `INSERT INTO skill_versions (id, skill_id, version_number, name, description, frontmatter, skill_md, files,
-             total_size, source, change_description, active, copied_from_version_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(
-        id,
+      this.versions.insert(
         skillId,
-        next,
-        input.name,
-        input.description,
-        JSON.stringify(input.frontmatter),
-        input.skillMd,
-        JSON.stringify(manifest),
-        input.totalSize,
-        input.source,
-        input.changeDescription ?? null,
-        input.copiedFromVersionId ?? null,
+        id,
+        {
+          name: input.name,
+          description: input.description,
+          frontmatter: JSON.stringify(input.frontmatter),
+          skill_md: input.skillMd,
+          files: JSON.stringify(manifest),
+          total_size: input.totalSize,
+          source: input.source,
+          change_description: input.changeDescription ?? null,
+          copied_from_version_id: input.copiedFromVersionId ?? null,
+        },
         now,
       );
       const insertFile = this.sql(
         "INSERT INTO skill_files (skill_version_id, path, size, sha256, content) VALUES (?, ?, ?, ?, ?)",
       );
       for (const file of input.files) insertFile.run(id, file.path, file.size, file.sha256, file.bytes);
-      this.moveLatest(skillId, now);
+      this.followLatest(skillId, now);
     })();
     return this.versionById(id) as SkillVersionRecord;
   }
 
   /** A version of a skill of the organization (active or not). */
   getVersion(organizationId: string, skillId: string, versionId: string): SkillVersionRecord | null {
-    const row = this.sql(
-      `SELECT v.* FROM skill_versions v JOIN skills s ON s.id = v.skill_id
-         WHERE s.organization_id = ? AND v.skill_id = ? AND v.id = ?`,
-    ).get(organizationId, skillId, versionId) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.getInOrganization(organizationId, skillId, versionId);
+    return row === null ? null : toVersion(row);
   }
 
   getVersionByNumber(skillId: string, versionNumber: number): SkillVersionRecord | null {
-    const row = this.sql("SELECT * FROM skill_versions WHERE skill_id = ? AND version_number = ?").get(
-      skillId,
-      versionNumber,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.byNumber(skillId, versionNumber);
+    return row === null ? null : toVersion(row);
   }
 
   versionById(versionId: string): SkillVersionRecord | null {
-    const row = this.sql("SELECT * FROM skill_versions WHERE id = ?").get(versionId) as
-      | VersionRow
-      | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.byId(versionId);
+    return row === null ? null : toVersion(row);
   }
 
   /** Newest first, without `skillMd` (an empty string). */
   listVersions(skillId: string, page: PageRequest): { items: SkillVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM skill_versions WHERE skill_id = ?").get(skillId) as { n: number }
-    ).n;
-    const rows = this.sql(
-      `SELECT ${VERSION_META} FROM skill_versions WHERE skill_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?`,
-    ).all(skillId, page.size, pageOffset(page)) as VersionRow[];
+    const { rows, total } = this.versions.page(skillId, page, VERSION_META);
     return { items: rows.map(toVersion), total };
   }
 
   /** The version `latest` points at: the newest active one, or null while none. */
   latestVersion(skillId: string): SkillVersionRecord | null {
-    const label = this.labels.get(skillId, LATEST_LABEL);
-    if (label?.version_id == null) return null;
-    return this.versionById(label.version_id);
+    const id = this.versions.latestId(skillId);
+    return id === null ? null : this.versionById(id);
   }
 
   /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
   deactivateVersion(skillId: string, versionId: string): boolean {
     const now = this.clock.now();
-    let changed = false;
-    this.db.transaction(() => {
-      changed =
-        this.sql(
-          "UPDATE skill_versions SET active = 0, deactivated_at = ? WHERE skill_id = ? AND id = ? AND active = 1",
-        ).run(now, skillId, versionId).changes > 0;
-      if (changed) this.moveLatest(skillId, now);
+    return this.db.transaction(() => {
+      const changed = this.versions.deactivate(skillId, versionId, now);
+      if (changed) this.followLatest(skillId, now);
+      return changed;
     })();
-    return changed;
   }
 
   /** One file's bytes of a version; null when the version has no such path. */
@@ -428,14 +409,9 @@ export class SkillStore {
     }));
   }
 
-  private moveLatest(skillId: string, now: number): void {
-    const newest = this.sql(
-      "SELECT id, description FROM skill_versions WHERE skill_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(skillId) as { id: string; description: string } | undefined;
-    this.sql(
-      `INSERT INTO skill_labels (skill_id, name, skill_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (skill_id, name) DO UPDATE SET skill_version_id = excluded.skill_version_id, updated_at = excluded.updated_at`,
-    ).run(skillId, LATEST_LABEL, newest?.id ?? null, now, now);
+  /** The skill's description follows `latest` (the version table has just moved it). */
+  private followLatest(skillId: string, now: number): void {
+    const newest = this.versions.newestActive<{ description: string }>(skillId, "description");
     if (newest === undefined) this.sql("UPDATE skills SET updated_at = ? WHERE id = ?").run(now, skillId);
     else
       this.sql("UPDATE skills SET description = ?, updated_at = ? WHERE id = ?").run(
@@ -486,19 +462,11 @@ export class SkillStore {
   }
 
   private toLabel(row: LabelRow): SkillLabelRecord {
-    const versionNumber =
-      row.version_id === null
-        ? null
-        : ((
-            this.sql("SELECT version_number FROM skill_versions WHERE id = ?").get(row.version_id) as
-              | { version_number: number }
-              | undefined
-          )?.version_number ?? null);
     return {
       skillId: row.owner_id,
       name: row.name,
       skillVersionId: row.version_id,
-      versionNumber,
+      versionNumber: row.version_id === null ? null : this.versions.numberOf(row.version_id),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
