@@ -14,6 +14,7 @@ import {
 import type { Database, Statement } from "better-sqlite3";
 import { type LabelRow, LabelTable } from "./label-table.js";
 import { statementCache } from "./statement-cache.js";
+import { VersionTable } from "./version-table.js";
 
 export interface AgentRecord {
   id: string;
@@ -185,6 +186,8 @@ const toRun = (row: RunRow): AgentRunRecord => ({
 export class AgentStore {
   private readonly sql: (text: string) => Statement;
   private readonly labels: LabelTable;
+  /** No `latest` label: agents resolve to the newest active version directly. */
+  private readonly versions: VersionTable<VersionRow>;
 
   constructor(
     private readonly db: Database,
@@ -196,6 +199,11 @@ export class AgentStore {
       table: "agent_labels",
       owner: "agent_id",
       version: "agent_version_id",
+    });
+    this.versions = new VersionTable(this.sql, {
+      table: "agent_versions",
+      owner: "agent_id",
+      parent: "agents",
     });
   }
 
@@ -318,67 +326,45 @@ export class AgentStore {
     now: number,
   ): string {
     const id = this.ids("agv");
-    const next = (
-      this.sql("SELECT coalesce(max(version_number), 0) + 1 AS n FROM agent_versions WHERE agent_id = ?").get(
-        agentId,
-      ) as { n: number }
-    ).n;
-    this.sql(
-      `INSERT INTO agent_versions (id, agent_id, version_number, definition, active, copied_from_version_id, created_at)
-         VALUES (?, ?, ?, ?, 1, ?, ?)`,
-    ).run(id, agentId, next, JSON.stringify(definition), copiedFrom, now);
+    this.versions.insert(
+      agentId,
+      id,
+      { definition: JSON.stringify(definition), copied_from_version_id: copiedFrom },
+      now,
+    );
     return id;
   }
 
   versionById(id: string): AgentVersionRecord | null {
-    const row = this.sql("SELECT * FROM agent_versions WHERE id = ?").get(id) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.byId(id);
+    return row === null ? null : toVersion(row);
   }
 
   getVersion(agentId: string, versionId: string): AgentVersionRecord | null {
-    const row = this.sql("SELECT * FROM agent_versions WHERE agent_id = ? AND id = ?").get(
-      agentId,
-      versionId,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.get(agentId, versionId);
+    return row === null ? null : toVersion(row);
   }
 
   getVersionByNumber(agentId: string, versionNumber: number): AgentVersionRecord | null {
-    const row = this.sql("SELECT * FROM agent_versions WHERE agent_id = ? AND version_number = ?").get(
-      agentId,
-      versionNumber,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    const row = this.versions.byNumber(agentId, versionNumber);
+    return row === null ? null : toVersion(row);
   }
 
   /** The newest active version, or null while none is active. */
   latestVersion(agentId: string): AgentVersionRecord | null {
-    const row = this.sql(
-      "SELECT * FROM agent_versions WHERE agent_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(agentId) as VersionRow | undefined;
+    const row = this.versions.newestActive(agentId);
     return row === undefined ? null : toVersion(row);
   }
 
   /** Newest first. */
   listVersions(agentId: string, page: PageRequest): { items: AgentVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM agent_versions WHERE agent_id = ?").get(agentId) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.sql(
-      "SELECT * FROM agent_versions WHERE agent_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-    ).all(agentId, page.size, pageOffset(page)) as VersionRow[];
+    const { rows, total } = this.versions.page(agentId, page);
     return { items: rows.map(toVersion), total };
   }
 
   /** Soft delete: the version stays readable (and addressable by id or number) but is not latest. */
   deactivateVersion(agentId: string, versionId: string): boolean {
-    return (
-      this.sql(
-        "UPDATE agent_versions SET active = 0, deactivated_at = ? WHERE agent_id = ? AND id = ? AND active = 1",
-      ).run(this.clock.now(), agentId, versionId).changes > 0
-    );
+    return this.versions.deactivate(agentId, versionId, this.clock.now());
   }
 
   // ---- labels ----
