@@ -1,53 +1,13 @@
 /** The engine's share of the platform tools: held outputs, attached images, deliverables, tool search. */
-import type { ChatCompletion, ChatModel, ChatRequest } from "@groundwork/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
 import { platformTools, searchTools } from "./platform-tools.js";
 import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
 import { type ResolvedTool, resolveTools } from "./tools.js";
 
-type Reply = { text?: string; calls?: Array<{ id: string; name: string; arguments?: string }> };
-
-function scripted(replies: Reply[]): ChatModel & { requests: ChatRequest[] } {
-  const requests: ChatRequest[] = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      const reply = replies.shift() ?? { text: "end" };
-      const completion: ChatCompletion = {
-        id: "c",
-        object: "chat.completion",
-        created: 0,
-        model: request.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              content: reply.text ?? null,
-              ...(reply.calls === undefined
-                ? {}
-                : {
-                    tool_calls: reply.calls.map((c) => ({
-                      id: c.id,
-                      type: "function" as const,
-                      function: { name: c.name, arguments: c.arguments ?? "{}" },
-                    })),
-                  }),
-            },
-            finish_reason: reply.calls === undefined ? "stop" : "tool_calls",
-          },
-        ],
-      };
-      return completion;
-    },
-    // biome-ignore lint/correctness/useYield: not streamed in these tests
-    async *stream() {
-      throw new Error("not used");
-    },
-  };
-}
+type Reply = ScriptedReply;
+const scripted = (replies: Reply[]) => scriptedModel(replies, { whenDone: { text: "end" } });
 
 function run(replies: Reply[], tools: ResolvedTool[], executor: ToolExecutor) {
   let counter = 0;
