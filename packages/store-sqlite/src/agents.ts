@@ -11,10 +11,9 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
-import { statementCache } from "./statement-cache.js";
-import { VersionTable } from "./version-table.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
+import { VersionedStore } from "./versioned-store.js";
 
 export interface AgentRecord {
   id: string;
@@ -147,7 +146,7 @@ const toVersion = (row: VersionRow): AgentVersionRecord => ({
   deactivatedAt: row.deactivated_at,
 });
 
-const toLabel = (row: LabelRow): AgentLabelRecord => ({
+const labelRecord = (row: LabelRow): AgentLabelRecord => ({
   agentId: row.owner_id,
   name: row.name,
   agentVersionId: row.version_id ?? "",
@@ -183,27 +182,16 @@ const toRun = (row: RunRow): AgentRunRecord => ({
   updatedAt: row.updated_at,
 });
 
-export class AgentStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-  /** No `latest` label: agents resolve to the newest active version directly. */
-  private readonly versions: VersionTable<VersionRow>;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "agent_labels",
-      owner: "agent_id",
-      version: "agent_version_id",
-    });
-    this.versions = new VersionTable(this.sql, {
-      table: "agent_versions",
-      owner: "agent_id",
+export class AgentStore extends VersionedStore<VersionRow, AgentLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(db, clock, ids, {
       parent: "agents",
+      owner: "agent_id",
+      versions: "agent_versions",
+      labels: "agent_labels",
+      labelVersion: "agent_version_id",
+      // No `latest` label: agents resolve to the newest active version directly.
+      latest: false,
     });
   }
 
@@ -369,26 +357,8 @@ export class AgentStore {
 
   // ---- labels ----
 
-  listLabels(agentId: string): AgentLabelRecord[] {
-    return this.labels.list(agentId).map(toLabel);
-  }
-
-  getLabel(agentId: string, name: string): AgentLabelRecord | null {
-    const row = this.labels.get(agentId, name);
-    return row === null ? null : toLabel(row);
-  }
-
-  /** False when the label exists already. */
-  createLabel(agentId: string, name: string, versionId: string): boolean {
-    return this.labels.create(agentId, name, versionId);
-  }
-
-  updateLabel(agentId: string, name: string, versionId: string): boolean {
-    return this.labels.update(agentId, name, versionId);
-  }
-
-  deleteLabel(agentId: string, name: string): boolean {
-    return this.labels.delete(agentId, name);
+  protected toLabel(row: LabelRow): AgentLabelRecord {
+    return labelRecord(row);
   }
 
   // ---- conversations ----

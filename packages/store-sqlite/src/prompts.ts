@@ -11,11 +11,10 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
 import { LATEST_LABEL, likePattern } from "./schemas.js";
-import { statementCache } from "./statement-cache.js";
-import { VersionTable } from "./version-table.js";
+import { VersionedStore } from "./versioned-store.js";
 
 export type PromptType = "text" | "chat";
 
@@ -144,28 +143,16 @@ function toVersion(row: VersionRow): PromptVersionRecord {
   };
 }
 
-export class PromptStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-  private readonly versions: VersionTable<VersionRow>;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "prompt_labels",
+export class PromptStore extends VersionedStore<VersionRow, PromptLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(db, clock, ids, {
+      parent: "prompts",
       owner: "prompt_id",
-      version: "prompt_version_id",
-      listedFirst: LATEST_LABEL,
+      versions: "prompt_versions",
+      labels: "prompt_labels",
+      labelVersion: "prompt_version_id",
+      latest: true,
     });
-    this.versions = new VersionTable(
-      this.sql,
-      { table: "prompt_versions", owner: "prompt_id", parent: "prompts" },
-      this.labels,
-    );
   }
 
   /** Runs `work` in one transaction (a prompt with its first version and labels). */
@@ -347,11 +334,6 @@ export class PromptStore {
 
   // ---- labels ----
 
-  /** `latest` first, then the others by name. */
-  listLabels(promptId: string): PromptLabelRecord[] {
-    return this.labels.list(promptId).map((row) => this.toLabel(row));
-  }
-
   /** Names of the labels pointing at a version, `latest` first then by name. */
   labelsOf(versionId: string): string[] {
     return (
@@ -362,25 +344,7 @@ export class PromptStore {
     ).map((row) => row.name);
   }
 
-  getLabel(promptId: string, name: string): PromptLabelRecord | null {
-    const row = this.labels.get(promptId, name);
-    return row === null ? null : this.toLabel(row);
-  }
-
-  /** Creates a label; false when one of that name exists. */
-  createLabel(promptId: string, name: string, promptVersionId: string): boolean {
-    return this.labels.create(promptId, name, promptVersionId);
-  }
-
-  updateLabel(promptId: string, name: string, promptVersionId: string): boolean {
-    return this.labels.update(promptId, name, promptVersionId);
-  }
-
-  deleteLabel(promptId: string, name: string): boolean {
-    return this.labels.delete(promptId, name);
-  }
-
-  private toLabel(row: LabelRow): PromptLabelRecord {
+  protected toLabel(row: LabelRow): PromptLabelRecord {
     return {
       promptId: row.owner_id,
       name: row.name,

@@ -11,10 +11,10 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
-import { statementCache } from "./statement-cache.js";
-import { LATEST_LABEL, VersionTable } from "./version-table.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
+import { LATEST_LABEL } from "./version-table.js";
+import { VersionedStore } from "./versioned-store.js";
 
 export { LATEST_LABEL };
 
@@ -97,7 +97,7 @@ function toVersion(row: VersionRow): SchemaVersionRecord {
   };
 }
 
-function toLabel(row: LabelRow): SchemaLabelRecord {
+function labelRecord(row: LabelRow): SchemaLabelRecord {
   return {
     schemaId: row.owner_id,
     name: row.name,
@@ -112,28 +112,16 @@ export function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export class SchemaStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-  private readonly versions: VersionTable<VersionRow>;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "schema_labels",
+export class SchemaStore extends VersionedStore<VersionRow, SchemaLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(db, clock, ids, {
+      parent: "schemas",
       owner: "schema_id",
-      version: "schema_version_id",
-      listedFirst: LATEST_LABEL,
+      versions: "schema_versions",
+      labels: "schema_labels",
+      labelVersion: "schema_version_id",
+      latest: true,
     });
-    this.versions = new VersionTable(
-      this.sql,
-      { table: "schema_versions", owner: "schema_id", parent: "schemas" },
-      this.labels,
-    );
   }
 
   // ---- schemas ----
@@ -285,26 +273,7 @@ export class SchemaStore {
 
   // ---- labels ----
 
-  /** `latest` first, then custom labels by name. */
-  listLabels(schemaId: string): SchemaLabelRecord[] {
-    return this.labels.list(schemaId).map(toLabel);
-  }
-
-  getLabel(schemaId: string, name: string): SchemaLabelRecord | null {
-    const row = this.labels.get(schemaId, name);
-    return row === null ? null : toLabel(row);
-  }
-
-  /** Creates a custom label; false when one of that name exists. */
-  createLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
-    return this.labels.create(schemaId, name, schemaVersionId);
-  }
-
-  updateLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
-    return this.labels.update(schemaId, name, schemaVersionId);
-  }
-
-  deleteLabel(schemaId: string, name: string): boolean {
-    return this.labels.delete(schemaId, name);
+  protected toLabel(row: LabelRow): SchemaLabelRecord {
+    return labelRecord(row);
   }
 }

@@ -14,11 +14,10 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
 import { LATEST_LABEL, likePattern } from "./schemas.js";
-import { statementCache } from "./statement-cache.js";
-import { VersionTable } from "./version-table.js";
+import { VersionedStore } from "./versioned-store.js";
 
 export type SkillVersionSource = "import" | "plugin" | "skills_apply";
 
@@ -182,28 +181,16 @@ function toVersion(row: VersionRow): SkillVersionRecord {
   };
 }
 
-export class SkillStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-  private readonly versions: VersionTable<VersionRow>;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "skill_labels",
+export class SkillStore extends VersionedStore<VersionRow, SkillLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(db, clock, ids, {
+      parent: "skills",
       owner: "skill_id",
-      version: "skill_version_id",
-      listedFirst: LATEST_LABEL,
+      versions: "skill_versions",
+      labels: "skill_labels",
+      labelVersion: "skill_version_id",
+      latest: true,
     });
-    this.versions = new VersionTable(
-      this.sql,
-      { table: "skill_versions", owner: "skill_id", parent: "skills" },
-      this.labels,
-    );
   }
 
   /** Runs `work` in an immediate transaction: no other writer between its reads and its writes. */
@@ -423,28 +410,6 @@ export class SkillStore {
 
   // ---- labels ----
 
-  /** `latest` first, then custom labels by name, each with its version's number. */
-  listLabels(skillId: string): SkillLabelRecord[] {
-    return this.labels.list(skillId).map((row) => this.toLabel(row));
-  }
-
-  getLabel(skillId: string, name: string): SkillLabelRecord | null {
-    const row = this.labels.get(skillId, name);
-    return row === null ? null : this.toLabel(row);
-  }
-
-  createLabel(skillId: string, name: string, skillVersionId: string): boolean {
-    return this.labels.create(skillId, name, skillVersionId);
-  }
-
-  updateLabel(skillId: string, name: string, skillVersionId: string): boolean {
-    return this.labels.update(skillId, name, skillVersionId);
-  }
-
-  deleteLabel(skillId: string, name: string): boolean {
-    return this.labels.delete(skillId, name);
-  }
-
   /** The version a label points at, by skill and label name, in one query (resolution's hot path). */
   labelledVersionRef(skillId: string, label: string): SkillVersionRef | null {
     const row = this.sql(
@@ -461,7 +426,7 @@ export class SkillStore {
     return row === undefined ? null : toRef(row);
   }
 
-  private toLabel(row: LabelRow): SkillLabelRecord {
+  protected toLabel(row: LabelRow): SkillLabelRecord {
     return {
       skillId: row.owner_id,
       name: row.name,

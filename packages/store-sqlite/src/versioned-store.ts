@@ -1,0 +1,77 @@
+/**
+ * The common frame of the stores of versioned resources (schemas, prompts, skills, agents):
+ * the statement cache, the resource's `LabelTable` and `VersionTable`, and the label
+ * methods, which differ between resources only in how a label row becomes a record.
+ * Each store adds its own resource rows and version columns.
+ */
+import type { Clock, IdGenerator } from "@groundwork/core";
+import type { Database, Statement } from "better-sqlite3";
+import { type LabelRow, LabelTable } from "./label-table.js";
+import { statementCache } from "./statement-cache.js";
+import { LATEST_LABEL, VersionTable } from "./version-table.js";
+
+export interface VersionedShape {
+  /** The resources' table, e.g. `prompts`. */
+  parent: string;
+  /** Column of the resource's id in the versions and labels tables, e.g. `prompt_id`. */
+  owner: string;
+  /** The versions table, e.g. `prompt_versions`. */
+  versions: string;
+  /** The labels table, e.g. `prompt_labels`. */
+  labels: string;
+  /** Column of the version id in the labels table, e.g. `prompt_version_id`. */
+  labelVersion: string;
+  /** Whether the resource keeps the system label `latest` on its newest active version (agents do not). */
+  latest: boolean;
+}
+
+export abstract class VersionedStore<Row extends { id: string }, Label> {
+  protected readonly sql: (text: string) => Statement;
+  protected readonly labels: LabelTable;
+  protected readonly versions: VersionTable<Row>;
+
+  constructor(
+    protected readonly db: Database,
+    protected readonly clock: Clock,
+    protected readonly ids: IdGenerator,
+    shape: VersionedShape,
+  ) {
+    this.sql = statementCache(db);
+    this.labels = new LabelTable(this.sql, clock, {
+      table: shape.labels,
+      owner: shape.owner,
+      version: shape.labelVersion,
+      ...(shape.latest ? { listedFirst: LATEST_LABEL } : {}),
+    });
+    this.versions = new VersionTable(
+      this.sql,
+      { table: shape.versions, owner: shape.owner, parent: shape.parent },
+      shape.latest ? this.labels : undefined,
+    );
+  }
+
+  protected abstract toLabel(row: LabelRow): Label;
+
+  /** `latest` first (where kept), then the others by name. */
+  listLabels(ownerId: string): Label[] {
+    return this.labels.list(ownerId).map((row) => this.toLabel(row));
+  }
+
+  getLabel(ownerId: string, name: string): Label | null {
+    const row = this.labels.get(ownerId, name);
+    return row === null ? null : this.toLabel(row);
+  }
+
+  /** Creates a label; false when one of that name exists. */
+  createLabel(ownerId: string, name: string, versionId: string): boolean {
+    return this.labels.create(ownerId, name, versionId);
+  }
+
+  updateLabel(ownerId: string, name: string, versionId: string): boolean {
+    return this.labels.update(ownerId, name, versionId);
+  }
+
+  deleteLabel(ownerId: string, name: string): boolean {
+    return this.labels.delete(ownerId, name);
+  }
+}
