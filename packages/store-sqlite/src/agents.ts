@@ -182,17 +182,23 @@ const toRun = (row: RunRow): AgentRunRecord => ({
   updatedAt: row.updated_at,
 });
 
-export class AgentStore extends VersionedStore<VersionRow, AgentLabelRecord> {
+export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, AgentLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
-    super(db, clock, ids, {
-      parent: "agents",
-      owner: "agent_id",
-      versions: "agent_versions",
-      labels: "agent_labels",
-      labelVersion: "agent_version_id",
-      // No `latest` label: agents resolve to the newest active version directly.
-      latest: false,
-    });
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "agents",
+        owner: "agent_id",
+        versions: "agent_versions",
+        labels: "agent_labels",
+        labelVersion: "agent_version_id",
+        // No `latest` label: agents resolve to the newest active version directly.
+        latest: false,
+      },
+      toVersion,
+    );
   }
 
   // ---- agents ----
@@ -324,18 +330,15 @@ export class AgentStore extends VersionedStore<VersionRow, AgentLabelRecord> {
   }
 
   versionById(id: string): AgentVersionRecord | null {
-    const row = this.versions.byId(id);
-    return row === null ? null : toVersion(row);
+    return this.versions.byId(id);
   }
 
   getVersion(agentId: string, versionId: string): AgentVersionRecord | null {
-    const row = this.versions.get(agentId, versionId);
-    return row === null ? null : toVersion(row);
+    return this.versions.get(agentId, versionId);
   }
 
   getVersionByNumber(agentId: string, versionNumber: number): AgentVersionRecord | null {
-    const row = this.versions.byNumber(agentId, versionNumber);
-    return row === null ? null : toVersion(row);
+    return this.versions.byNumber(agentId, versionNumber);
   }
 
   /** The newest active version, or null while none is active. */
@@ -346,8 +349,7 @@ export class AgentStore extends VersionedStore<VersionRow, AgentLabelRecord> {
 
   /** Newest first. */
   listVersions(agentId: string, page: PageRequest): { items: AgentVersionRecord[]; total: number } {
-    const { rows, total } = this.versions.page(agentId, page);
-    return { items: rows.map(toVersion), total };
+    return this.versions.page(agentId, page);
   }
 
   /** Soft delete: the version stays readable (and addressable by id or number) but is not latest. */

@@ -143,16 +143,22 @@ function toVersion(row: VersionRow): PromptVersionRecord {
   };
 }
 
-export class PromptStore extends VersionedStore<VersionRow, PromptLabelRecord> {
+export class PromptStore extends VersionedStore<VersionRow, PromptVersionRecord, PromptLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
-    super(db, clock, ids, {
-      parent: "prompts",
-      owner: "prompt_id",
-      versions: "prompt_versions",
-      labels: "prompt_labels",
-      labelVersion: "prompt_version_id",
-      latest: true,
-    });
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "prompts",
+        owner: "prompt_id",
+        versions: "prompt_versions",
+        labels: "prompt_labels",
+        labelVersion: "prompt_version_id",
+        latest: true,
+      },
+      toVersion,
+    );
   }
 
   /** Runs `work` in one transaction (a prompt with its first version and labels). */
@@ -300,24 +306,20 @@ export class PromptStore extends VersionedStore<VersionRow, PromptLabelRecord> {
 
   /** A version of the prompt by id (active or not). */
   getVersion(promptId: string, versionId: string): PromptVersionRecord | null {
-    const row = this.versions.get(promptId, versionId);
-    return row === null ? null : toVersion(row);
+    return this.versions.get(promptId, versionId);
   }
 
   getVersionByNumber(promptId: string, versionNumber: number): PromptVersionRecord | null {
-    const row = this.versions.byNumber(promptId, versionNumber);
-    return row === null ? null : toVersion(row);
+    return this.versions.byNumber(promptId, versionNumber);
   }
 
   versionById(versionId: string): PromptVersionRecord | null {
-    const row = this.versions.byId(versionId);
-    return row === null ? null : toVersion(row);
+    return this.versions.byId(versionId);
   }
 
   /** Newest first. */
   listVersions(promptId: string, page: PageRequest): { items: PromptVersionRecord[]; total: number } {
-    const { rows, total } = this.versions.page(promptId, page);
-    return { items: rows.map(toVersion), total };
+    return this.versions.page(promptId, page);
   }
 
   /** The version `latest` points at: the newest active one, or null while none. */

@@ -112,16 +112,22 @@ export function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export class SchemaStore extends VersionedStore<VersionRow, SchemaLabelRecord> {
+export class SchemaStore extends VersionedStore<VersionRow, SchemaVersionRecord, SchemaLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
-    super(db, clock, ids, {
-      parent: "schemas",
-      owner: "schema_id",
-      versions: "schema_versions",
-      labels: "schema_labels",
-      labelVersion: "schema_version_id",
-      latest: true,
-    });
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "schemas",
+        owner: "schema_id",
+        versions: "schema_versions",
+        labels: "schema_labels",
+        labelVersion: "schema_version_id",
+        latest: true,
+      },
+      toVersion,
+    );
   }
 
   // ---- schemas ----
@@ -226,8 +232,7 @@ export class SchemaStore extends VersionedStore<VersionRow, SchemaLabelRecord> {
 
   /** A version of a schema of the organization (active or not). */
   getVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord | null {
-    const row = this.versions.getInOrganization(organizationId, schemaId, versionId);
-    return row === null ? null : toVersion(row);
+    return this.versions.getInOrganization(organizationId, schemaId, versionId);
   }
 
   /** A version by id alone, with its schema's organization (for the support CLI and stored extractions). */
@@ -245,8 +250,7 @@ export class SchemaStore extends VersionedStore<VersionRow, SchemaLabelRecord> {
 
   /** Newest first. */
   listVersions(schemaId: string, page: PageRequest): { items: SchemaVersionRecord[]; total: number } {
-    const { rows, total } = this.versions.page(schemaId, page);
-    return { items: rows.map(toVersion), total };
+    return this.versions.page(schemaId, page);
   }
 
   /** The version `latest` points at: the newest active one, or null while none. */

@@ -181,16 +181,22 @@ function toVersion(row: VersionRow): SkillVersionRecord {
   };
 }
 
-export class SkillStore extends VersionedStore<VersionRow, SkillLabelRecord> {
+export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, SkillLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
-    super(db, clock, ids, {
-      parent: "skills",
-      owner: "skill_id",
-      versions: "skill_versions",
-      labels: "skill_labels",
-      labelVersion: "skill_version_id",
-      latest: true,
-    });
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "skills",
+        owner: "skill_id",
+        versions: "skill_versions",
+        labels: "skill_labels",
+        labelVersion: "skill_version_id",
+        latest: true,
+      },
+      toVersion,
+    );
   }
 
   /** Runs `work` in an immediate transaction: no other writer between its reads and its writes. */
@@ -336,24 +342,20 @@ export class SkillStore extends VersionedStore<VersionRow, SkillLabelRecord> {
 
   /** A version of a skill of the organization (active or not). */
   getVersion(organizationId: string, skillId: string, versionId: string): SkillVersionRecord | null {
-    const row = this.versions.getInOrganization(organizationId, skillId, versionId);
-    return row === null ? null : toVersion(row);
+    return this.versions.getInOrganization(organizationId, skillId, versionId);
   }
 
   getVersionByNumber(skillId: string, versionNumber: number): SkillVersionRecord | null {
-    const row = this.versions.byNumber(skillId, versionNumber);
-    return row === null ? null : toVersion(row);
+    return this.versions.byNumber(skillId, versionNumber);
   }
 
   versionById(versionId: string): SkillVersionRecord | null {
-    const row = this.versions.byId(versionId);
-    return row === null ? null : toVersion(row);
+    return this.versions.byId(versionId);
   }
 
   /** Newest first, without `skillMd` (an empty string). */
   listVersions(skillId: string, page: PageRequest): { items: SkillVersionRecord[]; total: number } {
-    const { rows, total } = this.versions.page(skillId, page, VERSION_META);
-    return { items: rows.map(toVersion), total };
+    return this.versions.page(skillId, page, VERSION_META);
   }
 
   /** The version `latest` points at: the newest active one, or null while none. */

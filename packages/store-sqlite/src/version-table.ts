@@ -27,10 +27,12 @@ export interface VersionTableShape {
 /** A value better-sqlite3 binds as is. */
 export type SqlValue = string | number | bigint | Buffer | null;
 
-export class VersionTable<Row extends { id: string }> {
+export class VersionTable<Row extends { id: string }, Version> {
   constructor(
     private readonly sql: (text: string) => Statement,
     private readonly shape: VersionTableShape,
+    /** A row as the store's record (JSON columns parsed, flags as booleans). */
+    private readonly toRecord: (row: Row) => Version,
     /** The resource's labels when it keeps a `latest` label that follows the newest active version. */
     private readonly latestLabels?: LabelTable,
   ) {}
@@ -80,40 +82,36 @@ export class VersionTable<Row extends { id: string }> {
     return this.latestLabels?.get(ownerId, LATEST_LABEL)?.version_id ?? null;
   }
 
-  byId(versionId: string): Row | null {
-    return (
-      (this.sql(`SELECT * FROM ${this.shape.table} WHERE id = ?`).get(versionId) as Row | undefined) ?? null
-    );
+  byId(versionId: string): Version | null {
+    return this.record(this.sql(`SELECT * FROM ${this.shape.table} WHERE id = ?`).get(versionId));
   }
 
   /** A version of the owner by id (active or not). */
-  get(ownerId: string, versionId: string): Row | null {
+  get(ownerId: string, versionId: string): Version | null {
     const { table, owner } = this.shape;
-    return (
-      (this.sql(`SELECT * FROM ${table} WHERE ${owner} = ? AND id = ?`).get(ownerId, versionId) as
-        | Row
-        | undefined) ?? null
+    return this.record(
+      this.sql(`SELECT * FROM ${table} WHERE ${owner} = ? AND id = ?`).get(ownerId, versionId),
     );
   }
 
   /** A version of an owner of the organization by id (active or not). */
-  getInOrganization(organizationId: string, ownerId: string, versionId: string): Row | null {
+  getInOrganization(organizationId: string, ownerId: string, versionId: string): Version | null {
     const { table, owner, parent } = this.shape;
-    return (
-      (this.sql(
+    return this.record(
+      this.sql(
         `SELECT v.* FROM ${table} v JOIN ${parent} p ON p.id = v.${owner}
            WHERE p.organization_id = ? AND v.${owner} = ? AND v.id = ?`,
-      ).get(organizationId, ownerId, versionId) as Row | undefined) ?? null
+      ).get(organizationId, ownerId, versionId),
     );
   }
 
-  byNumber(ownerId: string, versionNumber: number): Row | null {
+  byNumber(ownerId: string, versionNumber: number): Version | null {
     const { table, owner } = this.shape;
-    return (
-      (this.sql(`SELECT * FROM ${table} WHERE ${owner} = ? AND version_number = ?`).get(
+    return this.record(
+      this.sql(`SELECT * FROM ${table} WHERE ${owner} = ? AND version_number = ?`).get(
         ownerId,
         versionNumber,
-      ) as Row | undefined) ?? null
+      ),
     );
   }
 
@@ -129,7 +127,7 @@ export class VersionTable<Row extends { id: string }> {
   }
 
   /** Newest first; `columns` lets a listing leave out a large column. */
-  page(ownerId: string, page: PageRequest, columns = "*"): { rows: Row[]; total: number } {
+  page(ownerId: string, page: PageRequest, columns = "*"): { items: Version[]; total: number } {
     const { table, owner } = this.shape;
     const total = (
       this.sql(`SELECT count(*) AS n FROM ${table} WHERE ${owner} = ?`).get(ownerId) as { n: number }
@@ -137,7 +135,11 @@ export class VersionTable<Row extends { id: string }> {
     const rows = this.sql(
       `SELECT ${columns} FROM ${table} WHERE ${owner} = ? ORDER BY version_number DESC LIMIT ? OFFSET ?`,
     ).all(ownerId, page.size, pageOffset(page)) as Row[];
-    return { rows, total };
+    return { items: rows.map(this.toRecord), total };
+  }
+
+  private record(row: unknown): Version | null {
+    return row === undefined ? null : this.toRecord(row as Row);
   }
 
   private moveLatest(ownerId: string, now: number): void {

@@ -25,16 +25,17 @@ export interface VersionedShape {
   latest: boolean;
 }
 
-export abstract class VersionedStore<Row extends { id: string }, Label> {
+export abstract class VersionedStore<Row extends { id: string }, Version, Label> {
   protected readonly sql: (text: string) => Statement;
   protected readonly labels: LabelTable;
-  protected readonly versions: VersionTable<Row>;
+  protected readonly versions: VersionTable<Row, Version>;
 
   constructor(
     protected readonly db: Database,
     protected readonly clock: Clock,
     protected readonly ids: IdGenerator,
     shape: VersionedShape,
+    toVersion: (row: Row) => Version,
   ) {
     this.sql = statementCache(db);
     this.labels = new LabelTable(this.sql, clock, {
@@ -46,6 +47,7 @@ export abstract class VersionedStore<Row extends { id: string }, Label> {
     this.versions = new VersionTable(
       this.sql,
       { table: shape.versions, owner: shape.owner, parent: shape.parent },
+      toVersion,
       shape.latest ? this.labels : undefined,
     );
   }
