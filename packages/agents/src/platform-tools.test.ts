@@ -1,24 +1,17 @@
 /** The engine's share of the platform tools: held outputs, attached images, deliverables, tool search. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
+import { firstTurn, quietEngine, type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
 import { platformTools, searchTools } from "./platform-tools.js";
-import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
+import type { AgentContext, ToolExecutor } from "./run-engine.js";
 import { type ResolvedTool, resolveTools } from "./tools.js";
 
 type Reply = ScriptedReply;
 const scripted = (replies: Reply[]) => scriptedModel(replies, { whenDone: { text: "end" } });
 
 function run(replies: Reply[], tools: ResolvedTool[], executor: ToolExecutor) {
-  let counter = 0;
   const model = scripted(replies);
-  const engine = new RunEngine({
-    model,
-    tools: executor,
-    store: { save: () => {} },
-    clock: { now: () => 1000 },
-    ids: (prefix) => `${prefix}_${++counter}`,
-  });
+  const engine = quietEngine(model, executor);
   const context: AgentContext = {
     agentId: "agt_1",
     agentVersionId: "agv_1",
@@ -27,19 +20,7 @@ function run(replies: Reply[], tools: ResolvedTool[], executor: ToolExecutor) {
     policy: undefined,
     remembered: new Set(),
   };
-  const start = () =>
-    engine.start(
-      {
-        agentRef: "agent/a",
-        model: "m",
-        mode: "ask",
-        conversationId: "conv_1",
-        history: [],
-        input: [{ role: "user", content: "hi" }],
-        previousResponseId: null,
-      },
-      context,
-    );
+  const start = () => engine.start(firstTurn(), context);
   return { engine, context, model, start };
 }
 

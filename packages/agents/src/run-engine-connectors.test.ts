@@ -1,7 +1,7 @@
 /** The engine's connector hooks (PLATFORM.md §5.3): pre-flight pauses, offered tools, held calls. */
 import { describe, expect, it } from "vitest";
-import { type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
-import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
+import { firstTurn, quietEngine, type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
+import type { AgentContext, ToolExecutor } from "./run-engine.js";
 import type { PendingConnection, RunState } from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
 
@@ -22,15 +22,8 @@ const remote: ResolvedTool = {
 };
 
 function setup(replies: Reply[], executor: ToolExecutor, pending: () => PendingConnection[]) {
-  let counter = 0;
   const model = scripted(replies);
-  const engine = new RunEngine({
-    model,
-    tools: executor,
-    store: { save: () => {} },
-    clock: { now: () => 1000 },
-    ids: (prefix) => `${prefix}_${++counter}`,
-  });
+  const engine = quietEngine(model, executor);
   const context: AgentContext = {
     agentId: "agt_1",
     agentVersionId: "agv_1",
@@ -43,19 +36,7 @@ function setup(replies: Reply[], executor: ToolExecutor, pending: () => PendingC
       return { pending: entries, tools: entries.length > 0 ? [] : [remote] };
     },
   };
-  const start = () =>
-    engine.start(
-      {
-        agentRef: "agent/a",
-        model: "m",
-        mode: "ask",
-        conversationId: "conv_1",
-        history: [],
-        input: [{ role: "user", content: "hi" }],
-        previousResponseId: null,
-      },
-      context,
-    );
+  const start = () => engine.start(firstTurn(), context);
   return { engine, context, model, start };
 }
 

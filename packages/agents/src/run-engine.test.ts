@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
+import { firstTurn, type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
 import { parseAgentRef } from "./agent-ref.js";
 import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
 import type { RunState } from "./run-state.js";
@@ -43,19 +43,7 @@ function setup(replies: Reply[], executor?: ToolExecutor) {
     policy: { classes: { write: "approve" } },
     remembered: new Set(),
   };
-  const start = () =>
-    engine.start(
-      {
-        agentRef: "agent/a",
-        model: "m",
-        mode: "ask",
-        conversationId: "conv_1",
-        history: [],
-        input: [{ role: "user", content: "hi" }],
-        previousResponseId: null,
-      },
-      context,
-    );
+  const start = () => engine.start(firstTurn(), context);
   return { engine, context, saved, executed, model, clock, start };
 }
 

@@ -4,6 +4,7 @@
  * gateway does, so the tests do not each carry a copy.
  */
 import type { ChatCompletion, ChatModel, ChatRequest } from "@groundwork/core";
+import { RunEngine, type StartInput, type ToolExecutor } from "../src/run-engine.js";
 
 /** A scripted answer: text and/or tool calls, or an error the model throws. */
 export type ScriptedReply =
@@ -60,4 +61,29 @@ export function scriptedModel(
       throw new Error("not used");
     },
   };
+}
+
+/** The first turn the engine tests start with: `agent/a` in ask mode, the user saying "hi". */
+export function firstTurn(): StartInput {
+  return {
+    agentRef: "agent/a",
+    model: "m",
+    mode: "ask",
+    conversationId: "conv_1",
+    history: [],
+    input: [{ role: "user", content: "hi" }],
+    previousResponseId: null,
+  };
+}
+
+/** A run engine over `model` and `tools` with counting ids, a fixed clock and no persistence. */
+export function quietEngine(model: ChatModel, tools: ToolExecutor): RunEngine {
+  let counter = 0;
+  return new RunEngine({
+    model,
+    tools,
+    store: { save: () => {} },
+    clock: { now: () => 1000 },
+    ids: (prefix) => `${prefix}_${++counter}`,
+  });
 }
