@@ -329,32 +329,8 @@ export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, A
     return id;
   }
 
-  versionById(id: string): AgentVersionRecord | null {
-    return this.versions.byId(id);
-  }
-
   getVersion(agentId: string, versionId: string): AgentVersionRecord | null {
     return this.versions.get(agentId, versionId);
-  }
-
-  getVersionByNumber(agentId: string, versionNumber: number): AgentVersionRecord | null {
-    return this.versions.byNumber(agentId, versionNumber);
-  }
-
-  /** The newest active version, or null while none is active. */
-  latestVersion(agentId: string): AgentVersionRecord | null {
-    const row = this.versions.newestActive(agentId);
-    return row === undefined ? null : toVersion(row);
-  }
-
-  /** Newest first. */
-  listVersions(agentId: string, page: PageRequest): { items: AgentVersionRecord[]; total: number } {
-    return this.versions.page(agentId, page);
-  }
-
-  /** Soft delete: the version stays readable (and addressable by id or number) but is not latest. */
-  deactivateVersion(agentId: string, versionId: string): boolean {
-    return this.versions.deactivate(agentId, versionId, this.clock.now());
   }
 
   // ---- labels ----

@@ -309,31 +309,6 @@ export class PromptStore extends VersionedStore<VersionRow, PromptVersionRecord,
     return this.versions.get(promptId, versionId);
   }
 
-  getVersionByNumber(promptId: string, versionNumber: number): PromptVersionRecord | null {
-    return this.versions.byNumber(promptId, versionNumber);
-  }
-
-  versionById(versionId: string): PromptVersionRecord | null {
-    return this.versions.byId(versionId);
-  }
-
-  /** Newest first. */
-  listVersions(promptId: string, page: PageRequest): { items: PromptVersionRecord[]; total: number } {
-    return this.versions.page(promptId, page);
-  }
-
-  /** The version `latest` points at: the newest active one, or null while none. */
-  latestVersion(promptId: string): PromptVersionRecord | null {
-    const id = this.versions.latestId(promptId);
-    return id === null ? null : this.versionById(id);
-  }
-
-  /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
-  deactivateVersion(promptId: string, versionId: string): boolean {
-    const now = this.clock.now();
-    return this.transaction(() => this.versions.deactivate(promptId, versionId, now));
-  }
-
   // ---- labels ----
 
   /** Names of the labels pointing at a version, `latest` first then by name. */

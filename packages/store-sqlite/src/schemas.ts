@@ -236,7 +236,7 @@ export class SchemaStore extends VersionedStore<VersionRow, SchemaVersionRecord,
   }
 
   /** A version by id alone, with its schema's organization (for the support CLI and stored extractions). */
-  versionById(
+  override versionById(
     versionId: string,
   ): (SchemaVersionRecord & { organizationId: string; schemaName: string }) | null {
     const row = this.sql(
@@ -246,23 +246,6 @@ export class SchemaStore extends VersionedStore<VersionRow, SchemaVersionRecord,
     return row === undefined
       ? null
       : { ...toVersion(row), organizationId: row.organization_id, schemaName: row.schema_name };
-  }
-
-  /** Newest first. */
-  listVersions(schemaId: string, page: PageRequest): { items: SchemaVersionRecord[]; total: number } {
-    return this.versions.page(schemaId, page);
-  }
-
-  /** The version `latest` points at: the newest active one, or null while none. */
-  latestVersion(schemaId: string): SchemaVersionRecord | null {
-    const id = this.versions.latestId(schemaId);
-    return id === null ? null : this.versionById(id);
-  }
-
-  /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
-  deactivateVersion(schemaId: string, versionId: string): boolean {
-    const now = this.clock.now();
-    return this.db.transaction(() => this.versions.deactivate(schemaId, versionId, now))();
   }
 
   /** Sets the support-managed extraction config of a version (the one mutable part of a version). */

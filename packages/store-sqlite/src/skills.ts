@@ -345,27 +345,13 @@ export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, S
     return this.versions.getInOrganization(organizationId, skillId, versionId);
   }
 
-  getVersionByNumber(skillId: string, versionNumber: number): SkillVersionRecord | null {
-    return this.versions.byNumber(skillId, versionNumber);
-  }
-
-  versionById(versionId: string): SkillVersionRecord | null {
-    return this.versions.byId(versionId);
-  }
-
   /** Newest first, without `skillMd` (an empty string). */
-  listVersions(skillId: string, page: PageRequest): { items: SkillVersionRecord[]; total: number } {
+  override listVersions(skillId: string, page: PageRequest): { items: SkillVersionRecord[]; total: number } {
     return this.versions.page(skillId, page, VERSION_META);
   }
 
-  /** The version `latest` points at: the newest active one, or null while none. */
-  latestVersion(skillId: string): SkillVersionRecord | null {
-    const id = this.versions.latestId(skillId);
-    return id === null ? null : this.versionById(id);
-  }
-
   /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
-  deactivateVersion(skillId: string, versionId: string): boolean {
+  override deactivateVersion(skillId: string, versionId: string): boolean {
     const now = this.clock.now();
     return this.db.transaction(() => {
       const changed = this.versions.deactivate(skillId, versionId, now);

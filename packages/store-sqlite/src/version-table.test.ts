@@ -88,7 +88,7 @@ describe("VersionTable", () => {
     expect(versions.getInOrganization(other, id, "v1")).toBeNull();
   });
 
-  it("without a label table touches no label (agents)", () => {
+  it("without a label table touches no label and latest is the newest active version (agents)", () => {
     const created = store.agents.create(org, { name: "a", description: null, definition: {} });
     const agentId = created?.agent.id ?? "";
     const versions = new VersionTable(
@@ -97,8 +97,10 @@ describe("VersionTable", () => {
       toRecord,
     );
     versions.insert(agentId, "agv_x", { definition: "{}", copied_from_version_id: null }, 10);
-    expect(versions.latestId(agentId)).toBeNull();
-    expect(versions.newestActive<Row>(agentId)?.id).toBe("agv_x");
+    // Without a label, latest is the newest active version itself.
+    expect(versions.latestId(agentId)).toBe("agv_x");
+    versions.deactivate(agentId, "agv_x", 11);
+    expect(versions.latestId(agentId)).toBe(created?.version.id);
     expect(store.agents.listLabels(agentId).map((label) => label.name)).not.toContain(LATEST_LABEL);
   });
 });

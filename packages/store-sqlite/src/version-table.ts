@@ -77,9 +77,10 @@ export class VersionTable<Row extends { id: string }, Version> {
     ).get(ownerId) as R | undefined;
   }
 
-  /** The version id `latest` points at (null while none is active); only with `latestLabels`. */
+  /** The id of the version `latest` points at, or without a label the newest active one; null while none is active. */
   latestId(ownerId: string): string | null {
-    return this.latestLabels?.get(ownerId, LATEST_LABEL)?.version_id ?? null;
+    if (this.latestLabels === undefined) return this.newestActive<{ id: string }>(ownerId, "id")?.id ?? null;
+    return this.latestLabels.get(ownerId, LATEST_LABEL)?.version_id ?? null;
   }
 
   byId(versionId: string): Version | null {

@@ -4,7 +4,7 @@
  * methods, which differ between resources only in how a label row becomes a record.
  * Each store adds its own resource rows and version columns.
  */
-import type { Clock, IdGenerator } from "@groundwork/core";
+import type { Clock, IdGenerator, PageRequest } from "@groundwork/core";
 import type { Database, Statement } from "better-sqlite3";
 import { type LabelRow, LabelTable } from "./label-table.js";
 import { statementCache } from "./statement-cache.js";
@@ -53,6 +53,36 @@ export abstract class VersionedStore<Row extends { id: string }, Version, Label>
   }
 
   protected abstract toLabel(row: LabelRow): Label;
+
+  // ---- versions ----
+
+  /** A version by id alone (active or not). */
+  versionById(versionId: string): Version | null {
+    return this.versions.byId(versionId);
+  }
+
+  getVersionByNumber(ownerId: string, versionNumber: number): Version | null {
+    return this.versions.byNumber(ownerId, versionNumber);
+  }
+
+  /** Newest first. */
+  listVersions(ownerId: string, page: PageRequest): { items: Version[]; total: number } {
+    return this.versions.page(ownerId, page);
+  }
+
+  /** The version `latest` points at (agents: the newest active one), or null while none is active. */
+  latestVersion(ownerId: string): Version | null {
+    const id = this.versions.latestId(ownerId);
+    return id === null ? null : this.versionById(id);
+  }
+
+  /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
+  deactivateVersion(ownerId: string, versionId: string): boolean {
+    const now = this.clock.now();
+    return this.db.transaction(() => this.versions.deactivate(ownerId, versionId, now))();
+  }
+
+  // ---- labels ----
 
   /** `latest` first (where kept), then the others by name. */
   listLabels(ownerId: string): Label[] {
