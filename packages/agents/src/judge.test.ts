@@ -1,6 +1,7 @@
-import type { ChatCompletion, ChatModel, ChatRequest } from "@groundwork/core";
+import type { ChatRequest } from "@groundwork/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
 import {
   buildJudgeRequest,
   cutText,
@@ -163,51 +164,8 @@ describe("latestUserMessage", () => {
   });
 });
 
-type Reply = { text?: string; calls?: Array<{ id: string; name: string; arguments?: string }> } | Error;
-
-function scripted(replies: Reply[]): ChatModel & { requests: ChatRequest[] } {
-  const requests: ChatRequest[] = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      const reply = replies.shift();
-      if (reply === undefined) throw new Error("no scripted reply left");
-      if (reply instanceof Error) throw reply;
-      const completion: ChatCompletion = {
-        id: "c",
-        object: "chat.completion",
-        created: 0,
-        model: request.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              content: reply.text ?? null,
-              ...(reply.calls === undefined
-                ? {}
-                : {
-                    tool_calls: reply.calls.map((c) => ({
-                      id: c.id,
-                      type: "function" as const,
-                      function: { name: c.name, arguments: c.arguments ?? "{}" },
-                    })),
-                  }),
-            },
-            finish_reason: "stop",
-          },
-        ],
-        usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-      };
-      return completion;
-    },
-    // biome-ignore lint/correctness/useYield: these tests do not stream
-    async *stream() {
-      throw new Error("not used");
-    },
-  };
-}
+type Reply = ScriptedReply;
+const scripted = (replies: Reply[]) => scriptedModel(replies);
 
 /** An engine whose run model and judge model share one script (calls are sequential). */
 function auto(replies: Reply[], options: { judge?: ToolJudge | null; judgeModel?: string } = {}) {

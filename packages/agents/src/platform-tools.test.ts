@@ -1,64 +1,17 @@
 /** The engine's share of the platform tools: held outputs, attached images, deliverables, tool search. */
-import type { ChatCompletion, ChatModel, ChatRequest } from "@groundwork/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { firstTurn, quietEngine, type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
 import { platformTools, searchTools } from "./platform-tools.js";
-import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
+import type { AgentContext, ToolExecutor } from "./run-engine.js";
 import { type ResolvedTool, resolveTools } from "./tools.js";
 
-type Reply = { text?: string; calls?: Array<{ id: string; name: string; arguments?: string }> };
-
-function scripted(replies: Reply[]): ChatModel & { requests: ChatRequest[] } {
-  const requests: ChatRequest[] = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      const reply = replies.shift() ?? { text: "end" };
-      const completion: ChatCompletion = {
-        id: "c",
-        object: "chat.completion",
-        created: 0,
-        model: request.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              content: reply.text ?? null,
-              ...(reply.calls === undefined
-                ? {}
-                : {
-                    tool_calls: reply.calls.map((c) => ({
-                      id: c.id,
-                      type: "function" as const,
-                      function: { name: c.name, arguments: c.arguments ?? "{}" },
-                    })),
-                  }),
-            },
-            finish_reason: reply.calls === undefined ? "stop" : "tool_calls",
-          },
-        ],
-      };
-      return completion;
-    },
-    // biome-ignore lint/correctness/useYield: not streamed in these tests
-    async *stream() {
-      throw new Error("not used");
-    },
-  };
-}
+type Reply = ScriptedReply;
+const scripted = (replies: Reply[]) => scriptedModel(replies, { whenDone: { text: "end" } });
 
 function run(replies: Reply[], tools: ResolvedTool[], executor: ToolExecutor) {
-  let counter = 0;
   const model = scripted(replies);
-  const engine = new RunEngine({
-    model,
-    tools: executor,
-    store: { save: () => {} },
-    clock: { now: () => 1000 },
-    ids: (prefix) => `${prefix}_${++counter}`,
-  });
+  const engine = quietEngine(model, executor);
   const context: AgentContext = {
     agentId: "agt_1",
     agentVersionId: "agv_1",
@@ -67,19 +20,7 @@ function run(replies: Reply[], tools: ResolvedTool[], executor: ToolExecutor) {
     policy: undefined,
     remembered: new Set(),
   };
-  const start = () =>
-    engine.start(
-      {
-        agentRef: "agent/a",
-        model: "m",
-        mode: "ask",
-        conversationId: "conv_1",
-        history: [],
-        input: [{ role: "user", content: "hi" }],
-        previousResponseId: null,
-      },
-      context,
-    );
+  const start = () => engine.start(firstTurn(), context);
   return { engine, context, model, start };
 }
 

@@ -1,52 +1,12 @@
 /** The engine's connector hooks (PLATFORM.md §5.3): pre-flight pauses, offered tools, held calls. */
-import type { ChatCompletion, ChatModel, ChatRequest } from "@groundwork/core";
 import { describe, expect, it } from "vitest";
-import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
+import { firstTurn, quietEngine, type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
+import type { AgentContext, ToolExecutor } from "./run-engine.js";
 import type { PendingConnection, RunState } from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
 
-type Reply = { text?: string; calls?: Array<{ id: string; name: string }> };
-
-function scripted(replies: Reply[]): ChatModel & { requests: ChatRequest[] } {
-  const requests: ChatRequest[] = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      const reply = replies.shift() ?? { text: "" };
-      const completion: ChatCompletion = {
-        id: "c",
-        object: "chat.completion",
-        created: 0,
-        model: request.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              content: reply.text ?? null,
-              ...(reply.calls === undefined
-                ? {}
-                : {
-                    tool_calls: reply.calls.map((c) => ({
-                      id: c.id,
-                      type: "function" as const,
-                      function: { name: c.name, arguments: "{}" },
-                    })),
-                  }),
-            },
-            finish_reason: "stop",
-          },
-        ],
-      };
-      return completion;
-    },
-    // biome-ignore lint/correctness/useYield: not streamed here
-    async *stream() {
-      throw new Error("not used");
-    },
-  };
-}
+type Reply = ScriptedReply;
+const scripted = (replies: Reply[]) => scriptedModel(replies, { whenDone: { text: "" } });
 
 const remote: ResolvedTool = {
   name: "files__ask",
@@ -62,15 +22,8 @@ const remote: ResolvedTool = {
 };
 
 function setup(replies: Reply[], executor: ToolExecutor, pending: () => PendingConnection[]) {
-  let counter = 0;
   const model = scripted(replies);
-  const engine = new RunEngine({
-    model,
-    tools: executor,
-    store: { save: () => {} },
-    clock: { now: () => 1000 },
-    ids: (prefix) => `${prefix}_${++counter}`,
-  });
+  const engine = quietEngine(model, executor);
   const context: AgentContext = {
     agentId: "agt_1",
     agentVersionId: "agv_1",
@@ -83,19 +36,7 @@ function setup(replies: Reply[], executor: ToolExecutor, pending: () => PendingC
       return { pending: entries, tools: entries.length > 0 ? [] : [remote] };
     },
   };
-  const start = () =>
-    engine.start(
-      {
-        agentRef: "agent/a",
-        model: "m",
-        mode: "ask",
-        conversationId: "conv_1",
-        history: [],
-        input: [{ role: "user", content: "hi" }],
-        previousResponseId: null,
-      },
-      context,
-    );
+  const start = () => engine.start(firstTurn(), context);
   return { engine, context, model, start };
 }
 

@@ -1,54 +1,12 @@
-import type { ChatCompletion, ChatModel, ChatRequest } from "@groundwork/core";
 import { describe, expect, it } from "vitest";
+import { firstTurn, type ScriptedReply, scriptedModel } from "../test/scripted-model.js";
 import { parseAgentRef } from "./agent-ref.js";
 import { type AgentContext, RunEngine, type ToolExecutor } from "./run-engine.js";
 import type { RunState } from "./run-state.js";
 import { resolveTools } from "./tools.js";
 
-type Reply = { text?: string; calls?: Array<{ id: string; name: string; arguments?: string }> };
-
-function scripted(replies: Reply[]): ChatModel & { requests: ChatRequest[] } {
-  const requests: ChatRequest[] = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      const reply = replies.shift();
-      if (reply === undefined) throw new Error("no scripted reply left");
-      const completion: ChatCompletion = {
-        id: "c",
-        object: "chat.completion",
-        created: 0,
-        model: request.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              content: reply.text ?? null,
-              ...(reply.calls === undefined
-                ? {}
-                : {
-                    tool_calls: reply.calls.map((c) => ({
-                      id: c.id,
-                      type: "function" as const,
-                      function: { name: c.name, arguments: c.arguments ?? "{}" },
-                    })),
-                  }),
-            },
-            finish_reason: reply.calls === undefined ? "stop" : "tool_calls",
-          },
-        ],
-        usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-      };
-      return completion;
-    },
-    // biome-ignore lint/correctness/useYield: the engine streams only when asked to; these tests do not
-    async *stream() {
-      throw new Error("not used");
-    },
-  };
-}
+type Reply = ScriptedReply;
+const scripted = (replies: Reply[]) => scriptedModel(replies);
 
 function setup(replies: Reply[], executor?: ToolExecutor) {
   let counter = 0;
@@ -85,19 +43,7 @@ function setup(replies: Reply[], executor?: ToolExecutor) {
     policy: { classes: { write: "approve" } },
     remembered: new Set(),
   };
-  const start = () =>
-    engine.start(
-      {
-        agentRef: "agent/a",
-        model: "m",
-        mode: "ask",
-        conversationId: "conv_1",
-        history: [],
-        input: [{ role: "user", content: "hi" }],
-        previousResponseId: null,
-      },
-      context,
-    );
+  const start = () => engine.start(firstTurn(), context);
   return { engine, context, saved, executed, model, clock, start };
 }
 

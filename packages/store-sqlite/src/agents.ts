@@ -11,9 +11,9 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
-import { statementCache } from "./statement-cache.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
+import { VersionedStore } from "./versioned-store.js";
 
 export interface AgentRecord {
   id: string;
@@ -146,7 +146,7 @@ const toVersion = (row: VersionRow): AgentVersionRecord => ({
   deactivatedAt: row.deactivated_at,
 });
 
-const toLabel = (row: LabelRow): AgentLabelRecord => ({
+const labelRecord = (row: LabelRow): AgentLabelRecord => ({
   agentId: row.owner_id,
   name: row.name,
   agentVersionId: row.version_id ?? "",
@@ -182,21 +182,23 @@ const toRun = (row: RunRow): AgentRunRecord => ({
   updatedAt: row.updated_at,
 });
 
-export class AgentStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "agent_labels",
-      owner: "agent_id",
-      version: "agent_version_id",
-    });
+export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, AgentLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "agents",
+        owner: "agent_id",
+        versions: "agent_versions",
+        labels: "agent_labels",
+        labelVersion: "agent_version_id",
+        // No `latest` label: agents resolve to the newest active version directly.
+        latest: false,
+      },
+      toVersion,
+    );
   }
 
   // ---- agents ----
@@ -318,91 +320,23 @@ export class AgentStore {
     now: number,
   ): string {
     const id = this.ids("agv");
-    const next = (
-      this.sql("SELECT coalesce(max(version_number), 0) + 1 AS n FROM agent_versions WHERE agent_id = ?").get(
-        agentId,
-      ) as { n: number }
-    ).n;
-    this.sql(
-      `INSERT INTO agent_versions (id, agent_id, version_number, definition, active, copied_from_version_id, created_at)
-         VALUES (?, ?, ?, ?, 1, ?, ?)`,
-    ).run(id, agentId, next, JSON.stringify(definition), copiedFrom, now);
+    this.versions.insert(
+      agentId,
+      id,
+      { definition: JSON.stringify(definition), copied_from_version_id: copiedFrom },
+      now,
+    );
     return id;
   }
 
-  versionById(id: string): AgentVersionRecord | null {
-    const row = this.sql("SELECT * FROM agent_versions WHERE id = ?").get(id) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
   getVersion(agentId: string, versionId: string): AgentVersionRecord | null {
-    const row = this.sql("SELECT * FROM agent_versions WHERE agent_id = ? AND id = ?").get(
-      agentId,
-      versionId,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  getVersionByNumber(agentId: string, versionNumber: number): AgentVersionRecord | null {
-    const row = this.sql("SELECT * FROM agent_versions WHERE agent_id = ? AND version_number = ?").get(
-      agentId,
-      versionNumber,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  /** The newest active version, or null while none is active. */
-  latestVersion(agentId: string): AgentVersionRecord | null {
-    const row = this.sql(
-      "SELECT * FROM agent_versions WHERE agent_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(agentId) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  /** Newest first. */
-  listVersions(agentId: string, page: PageRequest): { items: AgentVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM agent_versions WHERE agent_id = ?").get(agentId) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.sql(
-      "SELECT * FROM agent_versions WHERE agent_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-    ).all(agentId, page.size, pageOffset(page)) as VersionRow[];
-    return { items: rows.map(toVersion), total };
-  }
-
-  /** Soft delete: the version stays readable (and addressable by id or number) but is not latest. */
-  deactivateVersion(agentId: string, versionId: string): boolean {
-    return (
-      this.sql(
-        "UPDATE agent_versions SET active = 0, deactivated_at = ? WHERE agent_id = ? AND id = ? AND active = 1",
-      ).run(this.clock.now(), agentId, versionId).changes > 0
-    );
+    return this.versions.get(agentId, versionId);
   }
 
   // ---- labels ----
 
-  listLabels(agentId: string): AgentLabelRecord[] {
-    return this.labels.list(agentId).map(toLabel);
-  }
-
-  getLabel(agentId: string, name: string): AgentLabelRecord | null {
-    const row = this.labels.get(agentId, name);
-    return row === null ? null : toLabel(row);
-  }
-
-  /** False when the label exists already. */
-  createLabel(agentId: string, name: string, versionId: string): boolean {
-    return this.labels.create(agentId, name, versionId);
-  }
-
-  updateLabel(agentId: string, name: string, versionId: string): boolean {
-    return this.labels.update(agentId, name, versionId);
-  }
-
-  deleteLabel(agentId: string, name: string): boolean {
-    return this.labels.delete(agentId, name);
+  protected toLabel(row: LabelRow): AgentLabelRecord {
+    return labelRecord(row);
   }
 
   // ---- conversations ----

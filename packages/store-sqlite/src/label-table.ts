@@ -1,5 +1,5 @@
 /**
- * Labels of a versioned resource (schemas, agents): named pointers from the
+ * Labels of a versioned resource (schemas, prompts, skills, agents): named pointers from the
  * resource to one of its versions, one table per resource kind.
  */
 import type { Clock } from "@groundwork/core";
@@ -60,6 +60,15 @@ export class LabelTable {
          ON CONFLICT (${owner}, name) DO NOTHING`,
       ).run(ownerId, name, versionId, now, now).changes > 0
     );
+  }
+
+  /** Points the label at `versionId`, creating it when missing (the system label `latest`). */
+  set(ownerId: string, name: string, versionId: string | null, now: number = this.clock.now()): void {
+    const { table, owner, version } = this.shape;
+    this.sql(
+      `INSERT INTO ${table} (${owner}, name, ${version}, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (${owner}, name) DO UPDATE SET ${version} = excluded.${version}, updated_at = excluded.updated_at`,
+    ).run(ownerId, name, versionId, now, now);
   }
 
   update(ownerId: string, name: string, versionId: string | null): boolean {

@@ -11,10 +11,10 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
 import { LATEST_LABEL, likePattern } from "./schemas.js";
-import { statementCache } from "./statement-cache.js";
+import { VersionedStore } from "./versioned-store.js";
 
 export type PromptType = "text" | "chat";
 
@@ -143,22 +143,22 @@ function toVersion(row: VersionRow): PromptVersionRecord {
   };
 }
 
-export class PromptStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "prompt_labels",
-      owner: "prompt_id",
-      version: "prompt_version_id",
-      listedFirst: LATEST_LABEL,
-    });
+export class PromptStore extends VersionedStore<VersionRow, PromptVersionRecord, PromptLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "prompts",
+        owner: "prompt_id",
+        versions: "prompt_versions",
+        labels: "prompt_labels",
+        labelVersion: "prompt_version_id",
+        latest: true,
+      },
+      toVersion,
+    );
   }
 
   /** Runs `work` in one transaction (a prompt with its first version and labels). */
@@ -287,27 +287,18 @@ export class PromptStore {
     const id = this.ids("pmv");
     const now = this.clock.now();
     this.transaction(() => {
-      const next = (
-        this.sql(
-          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM prompt_versions WHERE prompt_id = ?",
-        ).get(promptId) as { n: number }
-      ).n;
-      this.sql(
-        `INSERT INTO prompt_versions (id, prompt_id, version_number, prompt, config, variables,
-             change_description, active, copied_from_version_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(
-        id,
+      this.versions.insert(
         promptId,
-        next,
-        JSON.stringify(input.prompt),
-        JSON.stringify(input.config),
-        JSON.stringify(input.variables),
-        input.changeDescription ?? null,
-        input.copiedFromVersionId ?? null,
+        id,
+        {
+          prompt: JSON.stringify(input.prompt),
+          config: JSON.stringify(input.config),
+          variables: JSON.stringify(input.variables),
+          change_description: input.changeDescription ?? null,
+          copied_from_version_id: input.copiedFromVersionId ?? null,
+        },
         now,
       );
-      this.moveLatest(promptId, now);
       this.sql("UPDATE prompts SET updated_at = ? WHERE id = ?").run(now, promptId);
     });
     return this.versionById(id) as PromptVersionRecord;
@@ -315,75 +306,10 @@ export class PromptStore {
 
   /** A version of the prompt by id (active or not). */
   getVersion(promptId: string, versionId: string): PromptVersionRecord | null {
-    const row = this.sql("SELECT * FROM prompt_versions WHERE prompt_id = ? AND id = ?").get(
-      promptId,
-      versionId,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  getVersionByNumber(promptId: string, versionNumber: number): PromptVersionRecord | null {
-    const row = this.sql("SELECT * FROM prompt_versions WHERE prompt_id = ? AND version_number = ?").get(
-      promptId,
-      versionNumber,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  versionById(versionId: string): PromptVersionRecord | null {
-    const row = this.sql("SELECT * FROM prompt_versions WHERE id = ?").get(versionId) as
-      | VersionRow
-      | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  /** Newest first. */
-  listVersions(promptId: string, page: PageRequest): { items: PromptVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM prompt_versions WHERE prompt_id = ?").get(promptId) as { n: number }
-    ).n;
-    const rows = this.sql(
-      "SELECT * FROM prompt_versions WHERE prompt_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-    ).all(promptId, page.size, pageOffset(page)) as VersionRow[];
-    return { items: rows.map(toVersion), total };
-  }
-
-  /** The version `latest` points at: the newest active one, or null while none. */
-  latestVersion(promptId: string): PromptVersionRecord | null {
-    const label = this.labels.get(promptId, LATEST_LABEL);
-    if (label?.version_id == null) return null;
-    return this.versionById(label.version_id);
-  }
-
-  /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
-  deactivateVersion(promptId: string, versionId: string): boolean {
-    const now = this.clock.now();
-    return this.transaction(() => {
-      const changed =
-        this.sql(
-          "UPDATE prompt_versions SET active = 0, deactivated_at = ? WHERE prompt_id = ? AND id = ? AND active = 1",
-        ).run(now, promptId, versionId).changes > 0;
-      if (changed) this.moveLatest(promptId, now);
-      return changed;
-    });
-  }
-
-  private moveLatest(promptId: string, now: number): void {
-    const newest = this.sql(
-      "SELECT id FROM prompt_versions WHERE prompt_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(promptId) as { id: string } | undefined;
-    this.sql(
-      `INSERT INTO prompt_labels (prompt_id, name, prompt_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (prompt_id, name) DO UPDATE SET prompt_version_id = excluded.prompt_version_id, updated_at = excluded.updated_at`,
-    ).run(promptId, LATEST_LABEL, newest?.id ?? null, now, now);
+    return this.versions.get(promptId, versionId);
   }
 
   // ---- labels ----
-
-  /** `latest` first, then the others by name. */
-  listLabels(promptId: string): PromptLabelRecord[] {
-    return this.labels.list(promptId).map((row) => this.toLabel(row));
-  }
 
   /** Names of the labels pointing at a version, `latest` first then by name. */
   labelsOf(versionId: string): string[] {
@@ -395,38 +321,12 @@ export class PromptStore {
     ).map((row) => row.name);
   }
 
-  getLabel(promptId: string, name: string): PromptLabelRecord | null {
-    const row = this.labels.get(promptId, name);
-    return row === null ? null : this.toLabel(row);
-  }
-
-  /** Creates a label; false when one of that name exists. */
-  createLabel(promptId: string, name: string, promptVersionId: string): boolean {
-    return this.labels.create(promptId, name, promptVersionId);
-  }
-
-  updateLabel(promptId: string, name: string, promptVersionId: string): boolean {
-    return this.labels.update(promptId, name, promptVersionId);
-  }
-
-  deleteLabel(promptId: string, name: string): boolean {
-    return this.labels.delete(promptId, name);
-  }
-
-  private toLabel(row: LabelRow): PromptLabelRecord {
-    const versionNumber =
-      row.version_id === null
-        ? null
-        : ((
-            this.sql("SELECT version_number AS n FROM prompt_versions WHERE id = ?").get(row.version_id) as
-              | { n: number }
-              | undefined
-          )?.n ?? null);
+  protected toLabel(row: LabelRow): PromptLabelRecord {
     return {
       promptId: row.owner_id,
       name: row.name,
       promptVersionId: row.version_id,
-      versionNumber,
+      versionNumber: row.version_id === null ? null : this.versions.numberOf(row.version_id),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

@@ -11,11 +11,12 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
-import { statementCache } from "./statement-cache.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
+import { LATEST_LABEL } from "./version-table.js";
+import { VersionedStore } from "./versioned-store.js";
 
-export const LATEST_LABEL = "latest";
+export { LATEST_LABEL };
 
 export interface SchemaRecord {
   id: string;
@@ -96,7 +97,7 @@ function toVersion(row: VersionRow): SchemaVersionRecord {
   };
 }
 
-function toLabel(row: LabelRow): SchemaLabelRecord {
+function labelRecord(row: LabelRow): SchemaLabelRecord {
   return {
     schemaId: row.owner_id,
     name: row.name,
@@ -111,22 +112,22 @@ export function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export class SchemaStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "schema_labels",
-      owner: "schema_id",
-      version: "schema_version_id",
-      listedFirst: LATEST_LABEL,
-    });
+export class SchemaStore extends VersionedStore<VersionRow, SchemaVersionRecord, SchemaLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "schemas",
+        owner: "schema_id",
+        versions: "schema_versions",
+        labels: "schema_labels",
+        labelVersion: "schema_version_id",
+        latest: true,
+      },
+      toVersion,
+    );
   }
 
   // ---- schemas ----
@@ -213,26 +214,17 @@ export class SchemaStore {
     const id = this.ids("scv");
     const now = this.clock.now();
     this.db.transaction(() => {
-      const next = (
-        this.sql(
-          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM schema_versions WHERE schema_id = ?",
-        ).get(schemaId) as { n: number }
-      ).n;
-      this.sql(
-        `INSERT INTO schema_versions (id, schema_id, version_number, json_schema, change_description,
-             extraction_config, active, copied_from_version_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(
-        id,
+      this.versions.insert(
         schemaId,
-        next,
-        JSON.stringify(input.jsonSchema),
-        input.changeDescription ?? null,
-        input.extractionConfig == null ? null : JSON.stringify(input.extractionConfig),
-        input.copiedFromVersionId ?? null,
+        id,
+        {
+          json_schema: JSON.stringify(input.jsonSchema),
+          change_description: input.changeDescription ?? null,
+          extraction_config: input.extractionConfig == null ? null : JSON.stringify(input.extractionConfig),
+          copied_from_version_id: input.copiedFromVersionId ?? null,
+        },
         now,
       );
-      this.moveLatest(schemaId, now);
       this.sql("UPDATE schemas SET updated_at = ? WHERE id = ?").run(now, schemaId);
     })();
     return this.versionById(id) as SchemaVersionRecord;
@@ -240,15 +232,11 @@ export class SchemaStore {
 
   /** A version of a schema of the organization (active or not). */
   getVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord | null {
-    const row = this.sql(
-      `SELECT v.* FROM schema_versions v JOIN schemas s ON s.id = v.schema_id
-         WHERE s.organization_id = ? AND v.schema_id = ? AND v.id = ?`,
-    ).get(organizationId, schemaId, versionId) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
+    return this.versions.getInOrganization(organizationId, schemaId, versionId);
   }
 
   /** A version by id alone, with its schema's organization (for the support CLI and stored extractions). */
-  versionById(
+  override versionById(
     versionId: string,
   ): (SchemaVersionRecord & { organizationId: string; schemaName: string }) | null {
     const row = this.sql(
@@ -258,40 +246,6 @@ export class SchemaStore {
     return row === undefined
       ? null
       : { ...toVersion(row), organizationId: row.organization_id, schemaName: row.schema_name };
-  }
-
-  /** Newest first. */
-  listVersions(schemaId: string, page: PageRequest): { items: SchemaVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM schema_versions WHERE schema_id = ?").get(schemaId) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.sql(
-      "SELECT * FROM schema_versions WHERE schema_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?",
-    ).all(schemaId, page.size, pageOffset(page)) as VersionRow[];
-    return { items: rows.map(toVersion), total };
-  }
-
-  /** The version `latest` points at: the newest active one, or null while none. */
-  latestVersion(schemaId: string): SchemaVersionRecord | null {
-    const label = this.getLabel(schemaId, LATEST_LABEL);
-    if (label?.schemaVersionId == null) return null;
-    return this.versionById(label.schemaVersionId);
-  }
-
-  /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
-  deactivateVersion(schemaId: string, versionId: string): boolean {
-    const now = this.clock.now();
-    let changed = false;
-    this.db.transaction(() => {
-      changed =
-        this.sql(
-          "UPDATE schema_versions SET active = 0, deactivated_at = ? WHERE schema_id = ? AND id = ? AND active = 1",
-        ).run(now, schemaId, versionId).changes > 0;
-      if (changed) this.moveLatest(schemaId, now);
-    })();
-    return changed;
   }
 
   /** Sets the support-managed extraction config of a version (the one mutable part of a version). */
@@ -304,38 +258,9 @@ export class SchemaStore {
     );
   }
 
-  private moveLatest(schemaId: string, now: number): void {
-    const newest = this.sql(
-      "SELECT id FROM schema_versions WHERE schema_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(schemaId) as { id: string } | undefined;
-    this.sql(
-      `INSERT INTO schema_labels (schema_id, name, schema_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (schema_id, name) DO UPDATE SET schema_version_id = excluded.schema_version_id, updated_at = excluded.updated_at`,
-    ).run(schemaId, LATEST_LABEL, newest?.id ?? null, now, now);
-  }
-
   // ---- labels ----
 
-  /** `latest` first, then custom labels by name. */
-  listLabels(schemaId: string): SchemaLabelRecord[] {
-    return this.labels.list(schemaId).map(toLabel);
-  }
-
-  getLabel(schemaId: string, name: string): SchemaLabelRecord | null {
-    const row = this.labels.get(schemaId, name);
-    return row === null ? null : toLabel(row);
-  }
-
-  /** Creates a custom label; false when one of that name exists. */
-  createLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
-    return this.labels.create(schemaId, name, schemaVersionId);
-  }
-
-  updateLabel(schemaId: string, name: string, schemaVersionId: string): boolean {
-    return this.labels.update(schemaId, name, schemaVersionId);
-  }
-
-  deleteLabel(schemaId: string, name: string): boolean {
-    return this.labels.delete(schemaId, name);
+  protected toLabel(row: LabelRow): SchemaLabelRecord {
+    return labelRecord(row);
   }
 }

@@ -14,10 +14,10 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { type LabelRow, LabelTable } from "./label-table.js";
+import type { Database } from "better-sqlite3";
+import type { LabelRow } from "./label-table.js";
 import { LATEST_LABEL, likePattern } from "./schemas.js";
-import { statementCache } from "./statement-cache.js";
+import { VersionedStore } from "./versioned-store.js";
 
 export type SkillVersionSource = "import" | "plugin" | "skills_apply";
 
@@ -181,22 +181,22 @@ function toVersion(row: VersionRow): SkillVersionRecord {
   };
 }
 
-export class SkillStore {
-  private readonly sql: (text: string) => Statement;
-  private readonly labels: LabelTable;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-    this.labels = new LabelTable(this.sql, clock, {
-      table: "skill_labels",
-      owner: "skill_id",
-      version: "skill_version_id",
-      listedFirst: LATEST_LABEL,
-    });
+export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, SkillLabelRecord> {
+  constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
+    super(
+      db,
+      clock,
+      ids,
+      {
+        parent: "skills",
+        owner: "skill_id",
+        versions: "skill_versions",
+        labels: "skill_labels",
+        labelVersion: "skill_version_id",
+        latest: true,
+      },
+      toVersion,
+    );
   }
 
   /** Runs `work` in an immediate transaction: no other writer between its reads and its writes. */
@@ -314,94 +314,50 @@ export class SkillStore {
     const id = this.ids("skv");
     const now = this.clock.now();
     this.db.transaction(() => {
-      const next = (
-        this.sql(
-          "SELECT coalesce(max(version_number), 0) + 1 AS n FROM skill_versions WHERE skill_id = ?",
-        ).get(skillId) as { n: number }
-      ).n;
       const manifest = input.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }));
-      this.sql(
-        `INSERT INTO skill_versions (id, skill_id, version_number, name, description, frontmatter, skill_md, files,
-             total_size, source, change_description, active, copied_from_version_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(
-        id,
+      this.versions.insert(
         skillId,
-        next,
-        input.name,
-        input.description,
-        JSON.stringify(input.frontmatter),
-        input.skillMd,
-        JSON.stringify(manifest),
-        input.totalSize,
-        input.source,
-        input.changeDescription ?? null,
-        input.copiedFromVersionId ?? null,
+        id,
+        {
+          name: input.name,
+          description: input.description,
+          frontmatter: JSON.stringify(input.frontmatter),
+          skill_md: input.skillMd,
+          files: JSON.stringify(manifest),
+          total_size: input.totalSize,
+          source: input.source,
+          change_description: input.changeDescription ?? null,
+          copied_from_version_id: input.copiedFromVersionId ?? null,
+        },
         now,
       );
       const insertFile = this.sql(
         "INSERT INTO skill_files (skill_version_id, path, size, sha256, content) VALUES (?, ?, ?, ?, ?)",
       );
       for (const file of input.files) insertFile.run(id, file.path, file.size, file.sha256, file.bytes);
-      this.moveLatest(skillId, now);
+      this.followLatest(skillId, now);
     })();
     return this.versionById(id) as SkillVersionRecord;
   }
 
   /** A version of a skill of the organization (active or not). */
   getVersion(organizationId: string, skillId: string, versionId: string): SkillVersionRecord | null {
-    const row = this.sql(
-      `SELECT v.* FROM skill_versions v JOIN skills s ON s.id = v.skill_id
-         WHERE s.organization_id = ? AND v.skill_id = ? AND v.id = ?`,
-    ).get(organizationId, skillId, versionId) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  getVersionByNumber(skillId: string, versionNumber: number): SkillVersionRecord | null {
-    const row = this.sql("SELECT * FROM skill_versions WHERE skill_id = ? AND version_number = ?").get(
-      skillId,
-      versionNumber,
-    ) as VersionRow | undefined;
-    return row === undefined ? null : toVersion(row);
-  }
-
-  versionById(versionId: string): SkillVersionRecord | null {
-    const row = this.sql("SELECT * FROM skill_versions WHERE id = ?").get(versionId) as
-      | VersionRow
-      | undefined;
-    return row === undefined ? null : toVersion(row);
+    return this.versions.getInOrganization(organizationId, skillId, versionId);
   }
 
   /** Newest first, without `skillMd` (an empty string). */
-  listVersions(skillId: string, page: PageRequest): { items: SkillVersionRecord[]; total: number } {
-    const total = (
-      this.sql("SELECT count(*) AS n FROM skill_versions WHERE skill_id = ?").get(skillId) as { n: number }
-    ).n;
-    const rows = this.sql(
-      `SELECT ${VERSION_META} FROM skill_versions WHERE skill_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?`,
-    ).all(skillId, page.size, pageOffset(page)) as VersionRow[];
-    return { items: rows.map(toVersion), total };
-  }
-
-  /** The version `latest` points at: the newest active one, or null while none. */
-  latestVersion(skillId: string): SkillVersionRecord | null {
-    const label = this.labels.get(skillId, LATEST_LABEL);
-    if (label?.version_id == null) return null;
-    return this.versionById(label.version_id);
+  override listVersions(skillId: string, page: PageRequest): { items: SkillVersionRecord[]; total: number } {
+    return this.versions.page(skillId, page, VERSION_META);
   }
 
   /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
-  deactivateVersion(skillId: string, versionId: string): boolean {
+  override deactivateVersion(skillId: string, versionId: string): boolean {
     const now = this.clock.now();
-    let changed = false;
-    this.db.transaction(() => {
-      changed =
-        this.sql(
-          "UPDATE skill_versions SET active = 0, deactivated_at = ? WHERE skill_id = ? AND id = ? AND active = 1",
-        ).run(now, skillId, versionId).changes > 0;
-      if (changed) this.moveLatest(skillId, now);
+    return this.db.transaction(() => {
+      const changed = this.versions.deactivate(skillId, versionId, now);
+      if (changed) this.followLatest(skillId, now);
+      return changed;
     })();
-    return changed;
   }
 
   /** One file's bytes of a version; null when the version has no such path. */
@@ -428,14 +384,9 @@ export class SkillStore {
     }));
   }
 
-  private moveLatest(skillId: string, now: number): void {
-    const newest = this.sql(
-      "SELECT id, description FROM skill_versions WHERE skill_id = ? AND active = 1 ORDER BY version_number DESC LIMIT 1",
-    ).get(skillId) as { id: string; description: string } | undefined;
-    this.sql(
-      `INSERT INTO skill_labels (skill_id, name, skill_version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (skill_id, name) DO UPDATE SET skill_version_id = excluded.skill_version_id, updated_at = excluded.updated_at`,
-    ).run(skillId, LATEST_LABEL, newest?.id ?? null, now, now);
+  /** The skill's description follows `latest` (the version table has just moved it). */
+  private followLatest(skillId: string, now: number): void {
+    const newest = this.versions.newestActive<{ description: string }>(skillId, "description");
     if (newest === undefined) this.sql("UPDATE skills SET updated_at = ? WHERE id = ?").run(now, skillId);
     else
       this.sql("UPDATE skills SET description = ?, updated_at = ? WHERE id = ?").run(
@@ -446,28 +397,6 @@ export class SkillStore {
   }
 
   // ---- labels ----
-
-  /** `latest` first, then custom labels by name, each with its version's number. */
-  listLabels(skillId: string): SkillLabelRecord[] {
-    return this.labels.list(skillId).map((row) => this.toLabel(row));
-  }
-
-  getLabel(skillId: string, name: string): SkillLabelRecord | null {
-    const row = this.labels.get(skillId, name);
-    return row === null ? null : this.toLabel(row);
-  }
-
-  createLabel(skillId: string, name: string, skillVersionId: string): boolean {
-    return this.labels.create(skillId, name, skillVersionId);
-  }
-
-  updateLabel(skillId: string, name: string, skillVersionId: string): boolean {
-    return this.labels.update(skillId, name, skillVersionId);
-  }
-
-  deleteLabel(skillId: string, name: string): boolean {
-    return this.labels.delete(skillId, name);
-  }
 
   /** The version a label points at, by skill and label name, in one query (resolution's hot path). */
   labelledVersionRef(skillId: string, label: string): SkillVersionRef | null {
@@ -485,20 +414,12 @@ export class SkillStore {
     return row === undefined ? null : toRef(row);
   }
 
-  private toLabel(row: LabelRow): SkillLabelRecord {
-    const versionNumber =
-      row.version_id === null
-        ? null
-        : ((
-            this.sql("SELECT version_number FROM skill_versions WHERE id = ?").get(row.version_id) as
-              | { version_number: number }
-              | undefined
-          )?.version_number ?? null);
+  protected toLabel(row: LabelRow): SkillLabelRecord {
     return {
       skillId: row.owner_id,
       name: row.name,
       skillVersionId: row.version_id,
-      versionNumber,
+      versionNumber: row.version_id === null ? null : this.versions.numberOf(row.version_id),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

@@ -21,12 +21,11 @@ import {
   payloadTooLarge,
   readZipDirectory,
 } from "@groundwork/core";
-import JSZip from "jszip";
 import { type AgentDefinition, parseDefinition } from "../definition.js";
 import { SKILL_FILE_MAX_BYTES, SKILL_MD_MAX_BYTES, SKILL_PATH_MAX_LENGTH } from "../skills/skill-limits.js";
 import {
-  ARCHIVE_LITTER,
-  inflateCapped,
+  inflateRootedFiles,
+  rootedNames,
   SKILL_MD,
   type SkillPackage,
   skillPackageFromEntries,
@@ -104,22 +103,6 @@ function fileCap(path: string): number {
 
 function fileTooLarge(path: string, cap: number): GroundworkError {
   return payloadTooLarge(`${path} is larger than ${cap} bytes`, { param: path });
-}
-
-/** Names relative to the package root: one single top-level folder stripped when the manifest is not at the root. */
-function rootedNames(names: string[]): Map<string, string> {
-  const kept = names.filter((name) => !ARCHIVE_LITTER.test(name));
-  const out = new Map<string, string>();
-  const tops = new Set(kept.map((name) => (name.includes("/") ? name.slice(0, name.indexOf("/")) : "")));
-  const [top] = tops;
-  const strip =
-    !kept.includes(PLUGIN_MANIFEST_PATH) &&
-    tops.size === 1 &&
-    top !== undefined &&
-    top !== "" &&
-    kept.includes(`${top}/${PLUGIN_MANIFEST_PATH}`);
-  for (const name of kept) out.set(name, strip ? name.slice((top as string).length + 1) : name);
-  return out;
 }
 
 /** The folder under `skills/` a path belongs to, or null for files outside a skill folder. */
@@ -382,7 +365,10 @@ export async function pluginPackageFromZip(bytes: Uint8Array): Promise<PluginPac
     names.add(entry.name);
   }
   const fileEntries = directory.filter((entry) => !entry.directory);
-  const rooted = rootedNames(fileEntries.map((entry) => entry.name));
+  const rooted = rootedNames(
+    fileEntries.map((entry) => entry.name),
+    PLUGIN_MANIFEST_PATH,
+  );
   if (rooted.size > PLUGIN_MAX_FILES) {
     throw invalid(`A plugin holds at most ${PLUGIN_MAX_FILES} files; got ${rooted.size}`, "file");
   }
@@ -401,39 +387,14 @@ export async function pluginPackageFromZip(bytes: Uint8Array): Promise<PluginPac
     });
   if (declared > PLUGIN_TOTAL_MAX_BYTES) throw totalTooLarge();
 
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(bytes, { createFolders: false });
-  } catch (error) {
-    throw invalid(
-      `The zip archive cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-      "file",
-    );
-  }
-  const entries: Array<{ path: string; bytes: Uint8Array }> = [];
-  let total = 0;
-  for (const file of Object.values(zip.files)) {
-    if (file.dir) continue;
-    const path = rooted.get(file.name);
-    if (path === undefined) {
-      if (ARCHIVE_LITTER.test(file.name)) continue;
-      throw invalid(`"${file.name}" is not listed in the zip's central directory`, file.name);
-    }
-    if (!isComponentPath(path)) {
-      // Not read, but still named so that the warnings can mention it.
-      entries.push({ path, bytes: new Uint8Array(0) });
-      continue;
-    }
-    const perFile = fileCap(path);
-    const cap = Math.min(perFile, PLUGIN_TOTAL_MAX_BYTES - total);
-    const content = await inflateCapped(
-      file,
-      cap,
-      () => (cap < perFile ? totalTooLarge() : fileTooLarge(path, perFile)),
-      (message) => invalid(message, path),
-    );
-    total += content.byteLength;
-    entries.push({ path, bytes: content });
-  }
+  const entries = await inflateRootedFiles(bytes, rooted, {
+    invalid,
+    entryParam: (name) => name,
+    // Files outside the components are not read, but still named so that the warnings can mention them.
+    capOf: (path) => (isComponentPath(path) ? fileCap(path) : null),
+    totalMax: PLUGIN_TOTAL_MAX_BYTES,
+    tooLarge: (path, perFile, overTotal) => (overTotal ? totalTooLarge() : fileTooLarge(path, perFile)),
+    corrupt: (message, path) => invalid(message, path),
+  });
   return pluginPackageFromEntries(entries);
 }

@@ -195,22 +195,89 @@ export function inflateCapped(
 
 /**
  * The file entries of a zip (after its central directory passed the checks): names
- * relative to the package root — one single top-level folder stripped when
- * `SKILL.md` is not at the root — and the archive litter left out.
+ * relative to the package root — one single top-level folder stripped when `rootFile`
+ * (skills: `SKILL.md`, plugins: the manifest) is not at the root — and the archive
+ * litter left out. Skill and plugin zips share it so both strip the same way.
  */
-function rootedNames(names: string[]): Map<string, string> {
+export function rootedNames(names: string[], rootFile: string): Map<string, string> {
   const kept = names.filter((name) => !ARCHIVE_LITTER.test(name));
   const out = new Map<string, string>();
   const tops = new Set(kept.map((name) => (name.includes("/") ? name.slice(0, name.indexOf("/")) : "")));
   const [top] = tops;
   const strip =
-    !kept.includes(SKILL_MD) &&
+    !kept.includes(rootFile) &&
     tops.size === 1 &&
     top !== undefined &&
     top !== "" &&
-    kept.includes(`${top}/${SKILL_MD}`);
+    kept.includes(`${top}/${rootFile}`);
   for (const name of kept) out.set(name, strip ? name.slice((top as string).length + 1) : name);
   return out;
+}
+
+/** How a package kind reads its zip's files (skills and plugins differ in caps and error params). */
+export interface ZipReadRules {
+  invalid: (message: string, param: string) => Error;
+  /** The param naming a raw zip entry in errors (skills: `files.<name>`). */
+  entryParam: (name: string) => string;
+  /** A file's cap; null for a file that is kept (with no bytes) but not read. */
+  capOf: (path: string) => number | null;
+  totalMax: number;
+  /** Over `perFile`, or (`overTotal`) over what is left of `totalMax`. */
+  tooLarge: (path: string, perFile: number, overTotal: boolean) => Error;
+  /** A corrupt entry; defaults to `invalid` at `entryParam`. */
+  corrupt?: (message: string, path: string) => Error;
+}
+
+/**
+ * Inflates the files of a zip whose central directory passed the checks, counting the
+ * real inflated bytes against each file's cap and the total (lying size headers do not
+ * help). A file the central directory does not list fails; archive litter is skipped.
+ */
+export async function inflateRootedFiles(
+  bytes: Uint8Array,
+  rooted: Map<string, string>,
+  rules: ZipReadRules,
+): Promise<Array<{ path: string; bytes: Uint8Array }>> {
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(bytes, { createFolders: false });
+  } catch (error) {
+    throw rules.invalid(
+      `The zip archive cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      "file",
+    );
+  }
+  const entries: Array<{ path: string; bytes: Uint8Array }> = [];
+  let total = 0;
+  for (const file of Object.values(zip.files)) {
+    if (file.dir) continue;
+    const path = rooted.get(file.name);
+    if (path === undefined) {
+      if (ARCHIVE_LITTER.test(file.name)) continue;
+      throw rules.invalid(
+        `"${file.name}" is not listed in the zip's central directory`,
+        rules.entryParam(file.name),
+      );
+    }
+    const perFile = rules.capOf(path);
+    if (perFile === null) {
+      entries.push({ path, bytes: new Uint8Array(0) });
+      continue;
+    }
+    const cap = Math.min(perFile, rules.totalMax - total);
+    const content = await inflateCapped(
+      file,
+      cap,
+      () => rules.tooLarge(path, perFile, cap < perFile),
+      (message) =>
+        rules.corrupt === undefined
+          ? rules.invalid(message, rules.entryParam(file.name))
+          : rules.corrupt(message, path),
+    );
+    total += content.byteLength;
+    entries.push({ path, bytes: content });
+  }
+  return entries;
 }
 
 /** A package from a zip archive. */
@@ -230,7 +297,10 @@ export async function skillPackageFromZip(bytes: Uint8Array): Promise<SkillPacka
     names.add(entry.name);
   }
   const fileEntries = directory.filter((entry) => !entry.directory);
-  const rooted = rootedNames(fileEntries.map((entry) => entry.name));
+  const rooted = rootedNames(
+    fileEntries.map((entry) => entry.name),
+    SKILL_MD,
+  );
   checkCounts(rooted.size);
   let declared = 0;
   for (const entry of fileEntries) {
@@ -242,38 +312,20 @@ export async function skillPackageFromZip(bytes: Uint8Array): Promise<SkillPacka
   }
   checkTotal(declared);
 
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(bytes, { createFolders: false });
-  } catch (error) {
-    throw invalid(
-      `The zip archive cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-      "file",
-    );
-  }
-  const entries: Array<{ path: string; bytes: Uint8Array }> = [];
-  let total = 0;
-  for (const file of Object.values(zip.files)) {
-    if (file.dir) continue;
-    const path = rooted.get(file.name);
-    if (path === undefined) {
-      if (ARCHIVE_LITTER.test(file.name)) continue;
-      throw invalid(`"${file.name}" is not listed in the zip's central directory`, `files.${file.name}`);
-    }
-    const perFile = path === SKILL_MD ? SKILL_MD_MAX_BYTES : SKILL_FILE_MAX_BYTES;
-    const cap = Math.min(perFile, SKILL_TOTAL_MAX_BYTES - total);
-    const content = await inflateCapped(file, cap, () =>
-      cap < perFile
+  const entries = await inflateRootedFiles(bytes, rooted, {
+    invalid,
+    entryParam: (name) => `files.${name}`,
+    capOf: (path) => (path === SKILL_MD ? SKILL_MD_MAX_BYTES : SKILL_FILE_MAX_BYTES),
+    totalMax: SKILL_TOTAL_MAX_BYTES,
+    tooLarge: (path, perFile, overTotal) =>
+      overTotal
         ? payloadTooLarge(`A skill's files total at most ${SKILL_TOTAL_MAX_BYTES} bytes uncompressed`, {
             param: "files",
           })
         : payloadTooLarge(`${path} inflates past ${perFile} bytes`, {
             param: path === SKILL_MD ? SKILL_MD : `files.${path}`,
           }),
-    );
-    total += content.byteLength;
-    entries.push({ path, bytes: content });
-  }
+  });
   return skillPackageFromEntries(entries);
 }
 
