@@ -11,6 +11,7 @@
  */
 import { posix } from "node:path";
 import { Bash, type CommandName, InMemoryFs } from "just-bash";
+import { literalGrep } from "./bash-grep.js";
 
 export const BASH_BUILTINS = [
   "cd",
@@ -209,6 +210,8 @@ export async function runBash(
   const bash = new Bash({
     fs: shellFs,
     commands: BASH_BUILTINS.filter((name) => name !== "cd") as CommandName[],
+    // Literal patterns are searched without re2js; the bundled grep answers the rest (PT13).
+    customCommands: [literalGrep],
     cwd: WORKSPACE,
     env: { HOME: WORKSPACE, PWD: WORKSPACE },
     executionLimitProfile: "hardened",
