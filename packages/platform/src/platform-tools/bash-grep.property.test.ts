@@ -8,11 +8,31 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 const word = fc.constantFrom("x", "ab", "a b", "Xy", "é", "--", "-x", "ab.c", "", "\r", "日", "a:b");
 const text = fc
-  .array(fc.array(word, { maxLength: 5 }).map((w) => w.join("")), { maxLength: 6 })
+  .array(
+    fc.array(word, { maxLength: 5 }).map((w) => w.join("")),
+    { maxLength: 6 },
+  )
   .chain((lines) => fc.constantFrom("", "\n").map((end) => lines.join("\n") + end));
 const name = fc.constantFrom("a.txt", "b", ".hidden", "d/c.txt", "d/e/f", "d/.g/h", "z z");
 const tree = fc.dictionary(name, text, { maxKeys: 6 });
-const flag = fc.constantFrom("-r", "-R", "-n", "-c", "-l", "-L", "-h", "-v", "-q", "-F", "-E", "-rn", "-cv", "--count", "-i", "-w");
+const flag = fc.constantFrom(
+  "-r",
+  "-R",
+  "-n",
+  "-c",
+  "-l",
+  "-L",
+  "-h",
+  "-v",
+  "-q",
+  "-F",
+  "-E",
+  "-rn",
+  "-cv",
+  "--count",
+  "-i",
+  "-w",
+);
 const pattern = fc.constantFrom("x", "ab", "a b", "é", "-x", "a:b", "ab.c", "a.b", "Xy", "zz", "\\x", "^a");
 const operand = fc.constantFrom(".", "a.txt", "b", "d", "d/e", "missing", "z z", "/workspace", "-", "*.txt");
 
