@@ -46,7 +46,7 @@ async function run(files: Record<string, string>, command: string, fast: boolean
   }
   const bash = new Bash({
     fs,
-    commands: ["grep", "echo"],
+    commands: ["grep", "echo", "cat", "wc", "head", "tr"],
     cwd: "/workspace",
     executionLimitProfile: "hardened",
     ...(fast ? { customCommands: [literalGrep] } : {}),
@@ -73,9 +73,18 @@ describe("literal grep", () => {
         fc.boolean(),
         pattern,
         fc.array(operand, { minLength: 1, maxLength: 3 }),
-        async (files, flags, viaE, pat, operands) => {
+        fc.constantFrom(
+          "",
+          " | cat",
+          " | wc -c",
+          " | head -c 7",
+          " > /o; cat /o",
+          "; echo $?",
+          " | tr a-z A-Z",
+        ),
+        async (files, flags, viaE, pat, operands, then) => {
           const patternArgs = viaE ? ["-e", quote(pat)] : [quote(pat)];
-          const command = `grep ${[...flags, ...patternArgs, ...operands.map(quote)].join(" ")}`;
+          const command = `grep ${[...flags, ...patternArgs, ...operands.map(quote)].join(" ")}${then}`;
           const fast = await run(files, command, true);
           const bundled = await run(files, command, false);
           expect(fast, command).toEqual(bundled);

@@ -9,7 +9,7 @@
  * `-i`, any error or limit on the way) is handed unchanged to the bundled grep through
  * `origCommand`; grep writes nothing, so starting over there is safe.
  */
-import { defineCommand } from "just-bash";
+import { bytesOutput, defineCommand, type ExecResult, unsafeBytesFromLatin1 } from "just-bash";
 
 type Context = Parameters<Parameters<typeof defineCommand>[1]>[1];
 type Result = { stdout: string; stderr: string; exitCode: number };
@@ -237,6 +237,17 @@ async function fastGrep(ctx: Context, plan: Plan): Promise<Result> {
   return quiet ? { stdout: "", stderr: "", exitCode } : { stdout, stderr, exitCode };
 }
 
+/**
+ * ASCII output is handed on as bytes: the same string either way, but the shell then skips
+ * re-encoding and re-measuring it as UTF-8 on its way through a pipe.
+ */
+function asciiAsBytes(result: Result): ExecResult {
+  if (!ASCII.test(result.stdout)) return result;
+  return { ...result, ...bytesOutput(unsafeBytesFromLatin1(result.stdout)) };
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** `grep`, answered here for literal patterns and by the bundled grep otherwise. */
 export const literalGrep = defineCommand(
   "grep",
@@ -246,7 +257,7 @@ export const literalGrep = defineCommand(
     if (original === undefined) throw new Error("grep: the bundled grep is not registered");
     if (plan === null) return original(args);
     try {
-      return await fastGrep(ctx, plan);
+      return asciiAsBytes(await fastGrep(ctx, plan));
     } catch (error) {
       if (error instanceof Fallback) return original(args);
       throw error;
