@@ -242,11 +242,12 @@ async function fastGrep(ctx: Context, plan: Plan): Promise<Result> {
  * re-encoding and re-measuring it as UTF-8 on its way through a pipe.
  */
 function asciiAsBytes(result: Result): ExecResult {
-  if (!ASCII.test(result.stdout)) return result;
+  if (NON_ASCII.test(result.stdout)) return result;
   return { ...result, ...bytesOutput(unsafeBytesFromLatin1(result.stdout)) };
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Any character above U+007F; output without one is ASCII. */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** `grep`, answered here for literal patterns and by the bundled grep otherwise. */
 export const literalGrep = defineCommand(
