@@ -160,6 +160,22 @@ const MUTATORS: Record<string, number[]> = {
   link: [1],
 };
 
+/** File system methods that never change it (any other call marks the tree as touched). */
+const READERS = new Set<string | symbol>([
+  "readFile",
+  "readFileBytes",
+  "readFileBuffer",
+  "exists",
+  "stat",
+  "lstat",
+  "readdir",
+  "readdirWithFileTypes",
+  "getAllPaths",
+  "resolvePath",
+  "readlink",
+  "realpath",
+]);
+
 function isUnder(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
@@ -177,11 +193,13 @@ function fsError(code: string, message: string): Error {
  * The file system the shell sees: writes outside `/workspace` and `/tmp` are refused with
  * EROFS and links are never created (so no path can alias outside the writable roots).
  */
-function guarded(fs: InMemoryFs, armed: { on: boolean }): InMemoryFs {
+function guarded(fs: InMemoryFs, armed: { on: boolean; touched: boolean }): InMemoryFs {
   return new Proxy(fs, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
+      // Anything but a known read may change the tree: the command's changes are then computed.
+      if (armed.on && !READERS.has(property)) armed.touched = true;
       const positions = MUTATORS[property as string];
       if (positions === undefined) return value.bind(target);
       return (...args: unknown[]) => {
@@ -290,7 +308,7 @@ export async function runBash(
       else fs.writeFileSync(path, bytes);
     }
   }
-  const armed = { on: false };
+  const armed = { on: false, touched: false };
   const shellFs = guarded(fs, armed);
   const bash = new Bash({
     fs: shellFs,
@@ -348,13 +366,17 @@ export async function runBash(
   const out = truncateUtf8(stdout, limits.streamBytes);
   const err = truncateUtf8(stderr, limits.streamBytes);
 
-  // The writable tree after the command, compared with the snapshot.
-  const after: BashSnapshot = new Map();
-  for (const path of fs.getAllPaths()) {
-    if (!isWritablePath(path)) continue;
-    const stat = await fs.lstat(path);
-    if (stat.isDirectory) after.set(path, null);
-    else if (stat.isFile) after.set(path, await fs.readFileBuffer(path));
+  // The writable tree after the command, compared with the snapshot. A reused file system the
+  // command only read is still exactly the snapshot (the walk that made it), so it is not walked.
+  let after: BashSnapshot = new Map();
+  if (cached !== undefined && !armed.touched) after = snapshot;
+  else {
+    for (const path of fs.getAllPaths()) {
+      if (!isWritablePath(path)) continue;
+      const stat = await fs.lstat(path);
+      if (stat.isDirectory) after.set(path, null);
+      else if (stat.isFile) after.set(path, await fs.readFileBuffer(path));
+    }
   }
   const usage = snapshotUsage(after);
   // ENOSPC: a write went past the in-memory bound while the command ran.

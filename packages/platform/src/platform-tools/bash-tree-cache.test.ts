@@ -39,6 +39,27 @@ describe("BashTreeCache with runBash", () => {
     expect(loads).toBe(3);
   });
 
+  it("finds the changes of a command after calls that only read a reused tree", async () => {
+    const trees = new BashTreeCache();
+    const call = async (command: string) => {
+      const run = await runBash(new Map([["/workspace/f", bytes("f\n")]]), command, {
+        cache: { trees, key: "c", revision: "1" },
+      });
+      run.keep?.("1");
+      return run;
+    };
+    expect((await call("echo g > g")).changes.map((c) => c.path)).toEqual(["/workspace/g"]);
+    expect((await call("cat f g; ls; grep -r g .")).changes).toEqual([]);
+    expect((await call("true")).changes).toEqual([]);
+    const rm = await call("rm f; mkdir d; echo h >> g");
+    expect(rm.changes.map((c) => `${c.kind} ${c.path}`).sort()).toEqual([
+      "deleted /workspace/f",
+      "dir /workspace/d",
+      "file /workspace/g",
+    ]);
+    expect((await call("cat g; ls")).result.stdout).toBe("g\nh\nd\ng\n");
+  });
+
   it("offers no keep for a command whose changes were discarded", async () => {
     const trees = new BashTreeCache();
     const run = await runBash(new Map(), "echo 123456 > f", {
