@@ -3,12 +3,13 @@
  * p50 < 20 ms), as the tool runs it: the conversation's tree loaded from SQLite, the
  * in-memory file system rebuilt, the command run and its changes computed. Beside it: the
  * same command over a snapshot already in memory, and the floor — the same search done in
- * plain JS over the same in-memory files.
+ * plain JS over the same in-memory files. The "reused" rows do what the tool runner does
+ * (PT13): the file system of the previous call is reused while the stored revision holds.
  * Run: pnpm bench (or npx vitest bench --run --project platform after a build).
  */
 import { openStore } from "@groundwork/store-sqlite";
 import { bench, describe } from "vitest";
-import { type BashSnapshot, runBash } from "../src/platform-tools/bash-sandbox.js";
+import { type BashSnapshot, BashTreeCache, runBash } from "../src/platform-tools/bash-sandbox.js";
 
 const store = openStore({ file: ":memory:" });
 const org = store.organizations.create("bench", "enterprise");
@@ -40,10 +41,27 @@ store.bashFiles.apply(
   [...snapshot].map(([path, bytes]) => ({ path, kind: bytes === null ? "dir" : "file", bytes })),
 );
 const decoder = new TextDecoder();
+const trees = new BashTreeCache();
+
+/** One call the way the tool runner makes it (revision check, reused file system). */
+async function toolCall(command: string): Promise<void> {
+  const revision = store.bashFiles.revision(conversation.id);
+  const key = `${revision.dataVersion}:${revision.writes}`;
+  const run = await runBash(() => store.bashFiles.load(conversation.id), command, {
+    cache: { trees, key: conversation.id, revision: key },
+  });
+  run.keep?.(key);
+}
 
 describe(`platform_bash over ${total} bytes in ${snapshot.size} entries`, () => {
   bench("tool call: load from SQLite + grep -r x /workspace | wc -l", async () => {
     await runBash(store.bashFiles.load(conversation.id), "grep -r x /workspace | wc -l");
+  });
+  bench("tool call, file system reused: grep -r x /workspace | wc -l", async () => {
+    await toolCall("grep -r x /workspace | wc -l");
+  });
+  bench("tool call, file system reused: `true`", async () => {
+    await toolCall("true");
   });
   bench("runBash over an in-memory snapshot", async () => {
     await runBash(snapshot, "grep -r x /workspace | wc -l");

@@ -201,6 +201,7 @@ export {
   type BashChange,
   type BashResult,
   type BashSnapshot,
+  BashTreeCache,
   runBash,
   type SkillFiles,
   snapshotUsage,

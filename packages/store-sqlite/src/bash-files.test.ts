@@ -16,6 +16,24 @@ beforeEach(() => {
 afterEach(() => store.close());
 
 describe("BashFileStore", () => {
+  it("bumps the revision of a conversation's tree on each commit, not on staging", () => {
+    const other = store.agents.createConversation(org, null, "ask").id;
+    const start = store.bashFiles.revision(conv);
+    store.bashFiles.apply(org, conv, [{ path: "/workspace/a", kind: "file", bytes: bytes("a") }]);
+    expect(store.bashFiles.revision(conv)).toEqual({ ...start, writes: start.writes + 1 });
+    store.bashFiles.stage(
+      org,
+      conv,
+      "call_1",
+      [{ path: "/workspace/b", kind: "file", bytes: bytes("b") }],
+      {},
+    );
+    expect(store.bashFiles.revision(conv).writes).toBe(start.writes + 1);
+    store.bashFiles.commitStage(org, conv, "call_1");
+    expect(store.bashFiles.revision(conv).writes).toBe(start.writes + 2);
+    expect(store.bashFiles.revision(other).writes).toBe(0);
+  });
+
   it("applies changes to the committed tree and reports usage", () => {
     store.bashFiles.apply(org, conv, [
       { path: "/workspace/d", kind: "dir", bytes: null },

@@ -20,14 +20,36 @@ interface BashFileRow {
   content: Buffer | null;
 }
 
+/**
+ * What the committed tree of a conversation was built from: `dataVersion` (SQLite's
+ * `PRAGMA data_version`) changes when another connection (another process) commits, and
+ * `writes` counts this store's own commits to the conversation's tree. Equal revisions mean
+ * an equal committed tree, so a copy kept in memory is still current.
+ */
+export interface BashTreeRevision {
+  dataVersion: number;
+  writes: number;
+}
+
 export class BashFileStore {
   private readonly sql: (sql: string) => Statement;
+  private readonly writes = new Map<string, number>();
 
   constructor(
     readonly db: Database,
     private readonly clock: Clock = systemClock,
   ) {
     this.sql = statementCache(db);
+  }
+
+  /** The revision of a conversation's committed tree (see `BashTreeRevision`). */
+  revision(conversationId: string): BashTreeRevision {
+    const dataVersion = this.db.pragma("data_version", { simple: true }) as number;
+    return { dataVersion, writes: this.writes.get(conversationId) ?? 0 };
+  }
+
+  private bump(conversationId: string): void {
+    this.writes.set(conversationId, (this.writes.get(conversationId) ?? 0) + 1);
   }
 
   /** The committed tree: path → bytes, or null for a directory. */
@@ -52,6 +74,7 @@ export class BashFileStore {
 
   /** Applies changes to the committed tree in one transaction. */
   apply(organizationId: string, conversationId: string, changes: readonly BashFileChange[]): void {
+    this.bump(conversationId);
     this.db.transaction(() => this.write(organizationId, conversationId, "", changes))();
   }
 
@@ -85,6 +108,7 @@ export class BashFileStore {
     return this.db.transaction(() => {
       const held = this.heldOutput(conversationId, callId);
       if (held === null) return null;
+      this.bump(conversationId);
       const rows = this.sql(
         "SELECT path, kind, content FROM bash_files WHERE conversation_id = ? AND stage = ? ORDER BY path",
       ).all(conversationId, callId) as BashFileRow[];

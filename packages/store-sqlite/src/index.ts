@@ -8,7 +8,7 @@ export {
   type AgentVersionRecord,
 } from "./agents.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
-export { type BashFileChange, BashFileStore } from "./bash-files.js";
+export { type BashFileChange, BashFileStore, type BashTreeRevision } from "./bash-files.js";
 export {
   type AllowanceRecord,
   type CachedTool,

@@ -23,7 +23,14 @@ import {
   privateAddressOf,
   refusedAddressOf,
 } from "../network/guarded-network.js";
-import { BASH_LIMITS, type BashResult, runBash, type SkillFiles, WORKSPACE } from "./bash-sandbox.js";
+import {
+  BASH_LIMITS,
+  type BashResult,
+  BashTreeCache,
+  runBash,
+  type SkillFiles,
+  WORKSPACE,
+} from "./bash-sandbox.js";
 import { imageInfo } from "./image-info.js";
 
 /** The failure of a `web_search` call without a provider; the server names GROUNDWORK_WEB_SEARCH_URL. */
@@ -108,7 +115,14 @@ export function bashPath(path: string): string {
   return posix.resolve(WORKSPACE, path);
 }
 
+function revisionKey(revision: { dataVersion: number; writes: number }): string {
+  return `${revision.dataVersion}:${revision.writes}`;
+}
+
 export class PlatformToolRunner {
+  /** The file systems of recent `platform_bash` calls, per conversation (PT13). */
+  private readonly bashTrees = new BashTreeCache();
+
   constructor(
     private readonly store: Store,
     private readonly files: FileService,
@@ -177,13 +191,25 @@ export class PlatformToolRunner {
       ...call.state.pendingApprovals.filter((p) => p.reason === "outputs_held").map((p) => p.callId),
     ]);
     const skills = this.options.skillFiles?.(principal, call.state) ?? [];
-    const run = await runBash(bashFiles.load(conversationId), command, { skills });
+    // The file system of the previous call is reused while the stored tree is unchanged (PT13).
+    const before = bashFiles.revision(conversationId);
+    const run = await runBash(() => bashFiles.load(conversationId), command, {
+      skills,
+      cache: { trees: this.bashTrees, key: conversationId, revision: revisionKey(before) },
+    });
     if (definition.outputs === "held") {
       bashFiles.stage(org, conversationId, call.callId, run.changes, run.result);
       const { stdout, stderr, exitCode } = run.result;
       return { output: "", held: { stdout, stderr, exitCode } };
     }
     if (run.changes.length > 0) bashFiles.apply(org, conversationId, run.changes);
+    // Kept only when the stored tree is exactly the one this call started from plus its own
+    // changes (no other connection committed, no other call of this process wrote it).
+    const after = bashFiles.revision(conversationId);
+    const own = run.changes.length > 0 ? 1 : 0;
+    if (after.dataVersion === before.dataVersion && after.writes === before.writes + own) {
+      run.keep?.(revisionKey(after));
+    }
     return { output: JSON.stringify(run.result) };
   }
 
