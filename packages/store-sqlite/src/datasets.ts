@@ -13,16 +13,8 @@
  * counts let a page deep in a large dataset seek to its block instead of skipping every
  * item before it with OFFSET.
  */
-import {
-  type Clock,
-  defaultIdGenerator,
-  type IdGenerator,
-  type PageRequest,
-  pageOffset,
-  systemClock,
-} from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { statementCache } from "./statement-cache.js";
+import { type PageRequest, pageOffset } from "@groundwork/core";
+import { SqliteStore } from "./sqlite-store.js";
 
 export interface DatasetRecord {
   id: string;
@@ -151,22 +143,7 @@ const toVersion = (row: VersionRow): DatasetVersionRecord => ({
   createdAt: row.created_at,
 });
 
-export class DatasetStore {
-  private readonly sql: (text: string) => Statement;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-  }
-
-  /** Runs `work` in an immediate transaction: no other writer between its reads and its writes. */
-  atomically<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
-  }
-
+export class DatasetStore extends SqliteStore {
   // ---- datasets ----
 
   create(

@@ -3,16 +3,8 @@
  * organization, with a `version` counter that every update increments. The rules (limits, scale
  * validation) are the platform's evaluator service; this store reads and writes rows.
  */
-import {
-  type Clock,
-  defaultIdGenerator,
-  type IdGenerator,
-  type PageRequest,
-  pageOffset,
-  systemClock,
-} from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { statementCache } from "./statement-cache.js";
+import { type PageRequest, pageOffset } from "@groundwork/core";
+import { SqliteStore } from "./sqlite-store.js";
 
 export interface EvaluatorTemplateRecord {
   id: string;
@@ -64,22 +56,7 @@ function toRecord(row: TemplateRow): EvaluatorTemplateRecord {
   };
 }
 
-export class EvaluatorTemplateStore {
-  private readonly sql: (text: string) => Statement;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-  }
-
-  /** Runs `work` in an immediate transaction (a name check and its write see no concurrent writer). */
-  atomically<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
-  }
-
+export class EvaluatorTemplateStore extends SqliteStore {
   get(organizationId: string, id: string): EvaluatorTemplateRecord | null {
     const row = this.sql("SELECT * FROM evaluator_templates WHERE organization_id = ? AND id = ?").get(
       organizationId,

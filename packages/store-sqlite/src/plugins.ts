@@ -4,16 +4,8 @@
  * package rules and the installation of the components live in the platform's plugin
  * service; this store reads and writes rows.
  */
-import {
-  type Clock,
-  defaultIdGenerator,
-  type IdGenerator,
-  type PageRequest,
-  pageOffset,
-  systemClock,
-} from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { statementCache } from "./statement-cache.js";
+import { type PageRequest, pageOffset } from "@groundwork/core";
+import { SqliteStore } from "./sqlite-store.js";
 
 export type PluginSourceType = "upload" | "url";
 
@@ -90,25 +82,7 @@ function toPlugin(row: PluginRow): PluginRecord {
   };
 }
 
-export class PluginStore {
-  private readonly sql: (text: string) => Statement;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-  }
-
-  /**
-   * Runs `work` in an immediate transaction: no other writer between its reads and its
-   * writes, and nothing written when it throws (the other stores' transactions nest).
-   */
-  atomically<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
-  }
-
+export class PluginStore extends SqliteStore {
   /** A fresh plugin id (the components are written before the plugin row, with this id). */
   newId(): string {
     return this.ids("plg");

@@ -3,16 +3,8 @@
  * a conversation, a dataset item, a trace, a run result). The rules — names, data types, which
  * subjects exist — live in the platform's score service; this store writes and filters rows.
  */
-import {
-  type Clock,
-  defaultIdGenerator,
-  type IdGenerator,
-  type PageRequest,
-  pageOffset,
-  systemClock,
-} from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
-import { statementCache } from "./statement-cache.js";
+import { type PageRequest, pageOffset } from "@groundwork/core";
+import { SqliteStore } from "./sqlite-store.js";
 
 export type ScoreDataType = "NUMERIC" | "CATEGORICAL" | "BOOLEAN";
 export type ScoreSource = "HUMAN" | "API" | "EVAL";
@@ -85,17 +77,7 @@ const EQUAL_FILTERS = [
   ["data_type", "dataType"],
 ] as const;
 
-export class ScoreStore {
-  private readonly sql: (text: string) => Statement;
-
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {
-    this.sql = statementCache(db);
-  }
-
+export class ScoreStore extends SqliteStore {
   create(input: ScoreInsert): ScoreRecord {
     const record: ScoreRecord = { ...input, id: this.ids("scr"), createdAt: this.clock.now() };
     this.sql(

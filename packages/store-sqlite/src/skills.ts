@@ -199,11 +199,6 @@ export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, S
     );
   }
 
-  /** Runs `work` in an immediate transaction: no other writer between its reads and its writes. */
-  atomically<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
-  }
-
   // ---- skills ----
 
   /** Creates a skill without versions (`latest` points at nothing until the first commit). */

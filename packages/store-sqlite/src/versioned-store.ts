@@ -5,9 +5,9 @@
  * Each store adds its own resource rows and version columns.
  */
 import type { Clock, IdGenerator, PageRequest } from "@groundwork/core";
-import type { Database, Statement } from "better-sqlite3";
+import type { Database } from "better-sqlite3";
 import { type LabelRow, LabelTable } from "./label-table.js";
-import { statementCache } from "./statement-cache.js";
+import { SqliteStore } from "./sqlite-store.js";
 import { LATEST_LABEL, VersionTable } from "./version-table.js";
 
 export interface VersionedShape {
@@ -25,19 +25,18 @@ export interface VersionedShape {
   latest: boolean;
 }
 
-export abstract class VersionedStore<Row extends { id: string }, Version, Label> {
-  protected readonly sql: (text: string) => Statement;
+export abstract class VersionedStore<Row extends { id: string }, Version, Label> extends SqliteStore {
   protected readonly labels: LabelTable;
   protected readonly versions: VersionTable<Row, Version>;
 
   constructor(
-    protected readonly db: Database,
-    protected readonly clock: Clock,
-    protected readonly ids: IdGenerator,
+    db: Database,
+    clock: Clock,
+    ids: IdGenerator,
     shape: VersionedShape,
     toVersion: (row: Row) => Version,
   ) {
-    this.sql = statementCache(db);
+    super(db, clock, ids);
     this.labels = new LabelTable(this.sql, clock, {
       table: shape.labels,
       owner: shape.owner,
