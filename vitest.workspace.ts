@@ -4,6 +4,7 @@ const packages = [
   "core",
   "scoring",
   "evaluation",
+  "observability",
   "convert",
   "gateway",
   "extract",
