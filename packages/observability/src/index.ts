@@ -2,6 +2,8 @@
  * @groundwork/observability: tracing (OpenTelemetry GenAI spans), analytics and billing
  * as pure engines over ports; the platform package composes them with the store.
  */
+
+export { gatewaySpanAttributes, withGatewaySpanAttributes } from "./tracing/gateway-span-context.js";
 export {
   CONTENT_ATTRIBUTE_LIMIT,
   GEN_AI,
