@@ -115,3 +115,15 @@ export {
 } from "./run-state.js";
 export * from "./skills/index.js";
 export { type ResolvedTool, resolveTools } from "./tools.js";
+export { type RunTracing, traceInvokeAgent, traceToolCall } from "./tracing/run-spans.js";
+export {
+  capturesContent,
+  contentAttribute,
+  errorMessageOf,
+  errorTypeOf,
+  type GenAiMessage,
+  markFailed,
+  type SpanStart,
+  textMessage,
+  tracedSpan,
+} from "./tracing/traced-span.js";

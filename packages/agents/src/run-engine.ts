@@ -20,6 +20,7 @@ import {
   type IdGenerator,
   invalidRequest,
 } from "@groundwork/core";
+import { parseAgentRef } from "./agent-ref.js";
 import type { HitlPolicy } from "./definition.js";
 import {
   cutText,
@@ -45,6 +46,7 @@ import type {
   ToolCallRecord,
 } from "./run-state.js";
 import type { ResolvedTool } from "./tools.js";
+import { type RunTracing, traceInvokeAgent, traceToolCall } from "./tracing/run-spans.js";
 
 export const PAUSE_TIMEOUT_MS = 60 * 60 * 1000;
 export const DEFAULT_MAX_STEPS = 12;
@@ -108,6 +110,8 @@ export type RunEvent =
 
 export interface AgentContext {
   agentId: string;
+  /** The agent's name, for the `invoke_agent {agent name}` span; by default the name in the run's agent reference. */
+  agentName?: string;
   agentVersionId: string;
   instructions: string | null;
   tools: ResolvedTool[];
@@ -180,6 +184,8 @@ export interface RunEngineOptions {
   judge?: ToolJudge;
   maxSteps?: number;
   pauseTimeoutMs?: number;
+  /** Traces each request of a response and its tool calls (PLATFORM.md §13); none: no spans at all. */
+  tracing?: RunTracing;
 }
 
 export class RunEngine {
@@ -225,9 +231,23 @@ export class RunEngine {
       createdAt: now,
       updatedAt: now,
     };
-    await this.save(state);
-    context.onEvent?.({ type: "started", state });
-    return this.runWithConnectors(state, context);
+    return this.traced(state, context, input.input, async () => {
+      await this.save(state);
+      context.onEvent?.({ type: "started", state });
+      return this.runWithConnectors(state, context);
+    });
+  }
+
+  /** Runs one request of a response inside its `invoke_agent` root span when tracing is composed. */
+  private traced(
+    state: RunState,
+    context: AgentContext,
+    input: readonly ChatMessage[],
+    run: () => Promise<RunState>,
+  ): Promise<RunState> {
+    const tracing = this.options.tracing;
+    if (tracing === undefined) return run();
+    return traceInvokeAgent(tracing, { state, agentName: agentNameOf(state, context), input }, run);
   }
 
   /** Pre-flight of the connectors: pauses before the model call, or runs with their tools. */
@@ -396,9 +416,11 @@ export class RunEngine {
 
   /** Runs a prepared continuation (after the caller stored it and claimed the paused run). */
   async continue(state: RunState, context: AgentContext): Promise<RunState> {
-    await this.save(state);
-    context.onEvent?.({ type: "started", state });
-    return this.runWithConnectors(state, context);
+    return this.traced(state, context, [], async () => {
+      await this.save(state);
+      context.onEvent?.({ type: "started", state });
+      return this.runWithConnectors(state, context);
+    });
   }
 
   /**
@@ -419,9 +441,11 @@ export class RunEngine {
         );
       }
     }
-    await this.save(state);
-    context.onEvent?.({ type: "started", state });
-    return this.runWithConnectors(state, context);
+    return this.traced(state, context, [], async () => {
+      await this.save(state);
+      context.onEvent?.({ type: "started", state });
+      return this.runWithConnectors(state, context);
+    });
   }
 
   private finish(
@@ -773,19 +797,21 @@ export class RunEngine {
       record.status = "started";
       await this.save(state);
       let result: ToolResult;
+      const execute = async (): Promise<ToolResult> =>
+        tool.definition.type === "platform.tool_search"
+          ? this.searchTools(state, context, record.arguments)
+          : await this.options.tools.execute({
+              tool,
+              callId: record.callId,
+              arguments: record.arguments,
+              state,
+              ...(context.signal === undefined ? {} : { signal: context.signal }),
+              ...(record.resumeHeld === true ? { held: true } : {}),
+              ...(record.preview === undefined ? {} : { preview: record.preview }),
+            });
       try {
-        result =
-          tool.definition.type === "platform.tool_search"
-            ? this.searchTools(state, context, record.arguments)
-            : await this.options.tools.execute({
-                tool,
-                callId: record.callId,
-                arguments: record.arguments,
-                state,
-                ...(context.signal === undefined ? {} : { signal: context.signal }),
-                ...(record.resumeHeld === true ? { held: true } : {}),
-                ...(record.preview === undefined ? {} : { preview: record.preview }),
-              });
+        const tracing = this.options.tracing;
+        result = tracing === undefined ? await execute() : await traceToolCall(tracing, record, execute);
       } catch (error) {
         result = {
           output: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -834,6 +860,16 @@ export class RunEngine {
       context.onEvent?.({ type: "tool_call", record });
       await this.save(state);
     }
+  }
+}
+
+/** The agent's name as the context gives it, else as the run's agent reference (`agent/<name>@…`) names it. */
+function agentNameOf(state: RunState, context: AgentContext): string {
+  if (context.agentName !== undefined) return context.agentName;
+  try {
+    return parseAgentRef(state.agentRef).name;
+  } catch {
+    return state.agentId;
   }
 }
 

@@ -50,6 +50,7 @@ import {
   systemClock,
 } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
+import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type {
   AgentConversationRecord,
   AgentRecord,
@@ -142,6 +143,8 @@ export interface AgentRunnerOptions {
   connectors?: ConnectorService;
   /** Origin of the chat app connector pauses point to; "" renders paths only. */
   chatUrl?: string;
+  /** Traces every request of a response and its tool calls (PLATFORM.md §13); by default the global provider's. */
+  traceHooks?: TraceHooks;
 }
 
 /** The durable job that closes a pause window nobody answered (PLATFORM.md §6). */
@@ -250,6 +253,7 @@ export class AgentRunner {
         }),
       ...(this.options.pauseTimeoutMs === undefined ? {} : { pauseTimeoutMs: this.options.pauseTimeoutMs }),
       ...(this.options.maxSteps === undefined ? {} : { maxSteps: this.options.maxSteps }),
+      tracing: { hooks: this.options.traceHooks ?? GLOBAL_TRACE_HOOKS, organizationId },
     });
   }
 
@@ -787,6 +791,7 @@ export class AgentRunner {
               }),
           }),
       agentId: agent.id,
+      agentName: agent.name,
       agentVersionId: version.id,
       instructions: withSkillIndex(definition.instructions ?? null, skills),
       tools: [...runTools(definition, skills), ...(this.services.platformTools?.implicitTools() ?? [])],
