@@ -15,6 +15,7 @@ import {
 } from "@groundwork/core";
 import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
 import type { DocumentParser } from "@groundwork/kb";
+import { GLOBAL_TRACE_HOOKS } from "@groundwork/observability";
 import type { Store } from "@groundwork/store-sqlite";
 import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
@@ -138,6 +139,7 @@ export class Groundwork {
 
   constructor(options: GroundworkOptions) {
     const config = resolveConfig(options.config);
+    const traceHooks = GLOBAL_TRACE_HOOKS; // the lead replaces this with the recording tracer
     this.config = config;
     this.store = options.store;
     this.gateway =
@@ -174,6 +176,7 @@ export class Groundwork {
       maxFetchBytes: config.conversion.maxFetchBytes,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
+      traceHooks,
     });
     this.files = new FileService(options.store);
     this.extraction = new ExtractionService(options.store, this.gateway, {
@@ -181,6 +184,7 @@ export class Groundwork {
       chatPrices: config.chatPrices,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
+      traceHooks,
     });
     this.schemas = new SchemaService(options.store, this.extraction);
     this.knowledge = new KnowledgeService(options.store, this.gateway, {
@@ -188,6 +192,7 @@ export class Groundwork {
       builtinEmbeddings: options.builtinEmbeddings ?? config.builtin !== null,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
+      traceHooks,
     });
     // The runner and the approvals listing must agree on the clock and when a pause expires.
     const pauseClock = {
@@ -246,6 +251,7 @@ export class Groundwork {
         ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
         connectors: this.connectors,
         chatUrl: (config.chatUrl ?? "").replace(/\/+$/, ""),
+        traceHooks,
       },
     );
     this.agentManagement = new AgentManagement(options.store, pauseClock);

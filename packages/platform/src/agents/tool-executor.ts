@@ -257,6 +257,7 @@ export class ServerToolExecutor implements ToolExecutor {
       [input],
       { options: { outputFormats: ["MD"] } },
       call.signal,
+      this.principal.organizationId,
     );
     const document = result.documents[0];
     if (document === undefined) {

@@ -3,6 +3,8 @@
  * parse workers and OCR recognisers are pooled), the async task handler on the
  * durable job queue, and the http-source fetcher.
  */
+
+import { markFailed, tracedSpan } from "@groundwork/agents";
 import {
   type ConversionInput,
   type ConversionOptions,
@@ -11,11 +13,14 @@ import {
   type VisionModel,
 } from "@groundwork/convert";
 import type { Job, JobContext, JobWorker } from "@groundwork/core";
+import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { ConversionTask, ConversionTaskInput, Store } from "@groundwork/store-sqlite";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { fetchSource } from "./fetch-source.js";
 
 export const CONVERT_JOB_KIND = "convert";
+/** An async task's id on its `convert` span (not a GenAI attribute). */
+export const CONVERSION_TASK_ID_ATTRIBUTE = "groundwork.conversion_task_id";
 
 export interface ConversionServiceOptions {
   /** The vision model of the `vlm` pipeline; null refuses that pipeline with `vlmUnavailableMessage`. */
@@ -32,6 +37,8 @@ export interface ConversionServiceOptions {
   /** Lease of a running conversion job; a process that died mid-task loses it after this long. */
   leaseMs: number;
   pollMs: number;
+  /** Traces each conversion as `convert` (PLATFORM.md §13); by default the global provider's. */
+  traceHooks?: TraceHooks;
 }
 
 /** The stored request of an async task (no document bytes: those are task inputs). */
@@ -88,14 +95,39 @@ export class ConversionService {
     );
   }
 
+  /**
+   * Converts in the request. Given the organization it is traced as a `convert` span (the
+   * trace is that organization's); without one nothing is traced.
+   */
   convert(
     inputs: ConversionTaskInput[],
     options: ConversionOptions,
     signal?: AbortSignal,
+    organizationId?: string,
   ): Promise<ConversionResult> {
-    return this.converter.convert(this.toInputs(inputs), options, {
-      ...(signal === undefined ? {} : { signal }),
-      vision: this.config.vision,
+    const run = () =>
+      this.converter.convert(this.toInputs(inputs), options, {
+        ...(signal === undefined ? {} : { signal }),
+        vision: this.config.vision,
+      });
+    return organizationId === undefined ? run() : this.traced(organizationId, null, run);
+  }
+
+  /** A `convert` span (kind `conversion`); a batch that converted nothing is an error with its first error's code. */
+  private traced(
+    organizationId: string,
+    taskId: string | null,
+    run: () => Promise<ConversionResult>,
+  ): Promise<ConversionResult> {
+    const hooks = this.config.traceHooks ?? GLOBAL_TRACE_HOOKS;
+    return tracedSpan(hooks, "convert", { organizationId, kind: "conversion" }, async (span) => {
+      if (taskId !== null && span.isRecording()) span.setAttribute(CONVERSION_TASK_ID_ATTRIBUTE, taskId);
+      const result = await run();
+      if (result.status === "FAILURE" && span.isRecording()) {
+        // The entries' messages may name documents; the span says only what failed.
+        markFailed(span, result.errors[0]?.code ?? "conversion_failed", "The conversion failed");
+      }
+      return result;
     });
   }
 
@@ -158,11 +190,14 @@ export class ConversionService {
         cancel.abort();
     }, 250);
     try {
-      const result = await this.converter.convert(this.toInputs(tasks.inputs(taskId)), request.options, {
-        signal: AbortSignal.any([context.signal, cancel.signal]),
-        vision: this.config.vision,
-        onProgress: (processed) => tasks.progress(taskId, processed),
-      });
+      // An async task is its own trace: the request that submitted it has ended.
+      const result = await this.traced(task.organizationId, taskId, () =>
+        this.converter.convert(this.toInputs(tasks.inputs(taskId)), request.options, {
+          signal: AbortSignal.any([context.signal, cancel.signal]),
+          vision: this.config.vision,
+          onProgress: (processed) => tasks.progress(taskId, processed),
+        }),
+      );
       tasks.finish(taskId, {
         status: "success",
         result,

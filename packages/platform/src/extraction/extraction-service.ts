@@ -3,6 +3,8 @@
  * background runs (large inputs and `/async`) as `extraction` jobs on the durable queue, and the
  * records either way.
  */
+
+import { tracedSpan } from "@groundwork/agents";
 import {
   type ChatUsage,
   conflict,
@@ -24,10 +26,12 @@ import {
   type InputImage,
 } from "@groundwork/extract";
 import { type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
+import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { ExtractionConfig } from "@groundwork/scoring";
 import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from "@groundwork/store-sqlite";
 import { builtinCostEur } from "../gateway/builtin-cost.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
+import { describeExtraction, extractionFailed, extractionSucceeded } from "./extraction-span.js";
 import { gatewayChatModel } from "./gateway-chat-model.js";
 
 export const EXTRACTION_JOB_KIND = "extraction";
@@ -39,6 +43,8 @@ export interface ExtractionServiceOptions {
   chatPrices?: Readonly<Record<string, TokenPrice>>;
   leaseMs?: number;
   pollMs?: number;
+  /** Traces each extraction as `extract {schema name}` (PLATFORM.md §13); by default the global provider's. */
+  traceHooks?: TraceHooks;
 }
 
 /** What one extraction is asked to do (the body of `POST /v1/extractions`). */
@@ -73,12 +79,14 @@ interface JobPayload {
 
 export class ExtractionService {
   private readonly worker: BackgroundWorker;
+  private readonly traceHooks: TraceHooks;
 
   constructor(
     readonly store: Store,
     readonly gateway: Gateway,
     readonly options: ExtractionServiceOptions = {},
   ) {
+    this.traceHooks = options.traceHooks ?? GLOBAL_TRACE_HOOKS;
     this.worker = new BackgroundWorker(
       store.jobs,
       { [EXTRACTION_JOB_KIND]: this.handle },
@@ -215,29 +223,48 @@ export class ExtractionService {
     inputTokens: number,
     signal?: AbortSignal,
   ): Promise<ExtractionRecord> {
-    const started = Date.now();
-    const common = this.insertFields(principal, plan, strategy, inputTokens);
-    try {
-      const result = await this.engineFor(principal).run(this.engineInput(plan), {
-        strategy,
-        ...(signal === undefined ? {} : { signal }),
-      });
-      return this.store.extractions.create({
-        ...common,
-        status: "COMPLETED",
-        result: toStoredResult(result),
-        startedAt: started,
-        completedAt: Date.now(),
-      });
-    } catch (error) {
-      return this.store.extractions.create({
-        ...common,
-        status: "FAILED",
-        errorMessage: failureMessage(error, signal),
-        startedAt: started,
-        completedAt: Date.now(),
-      });
-    }
+    const org = principal.organizationId;
+    const hooks = this.traceHooks;
+    return tracedSpan(
+      hooks,
+      `extract ${plan.schema.name}`,
+      { organizationId: org, kind: "extraction" },
+      async (span) => {
+        describeExtraction(span, hooks, {
+          organizationId: org,
+          model: plan.model,
+          inputText: plan.inputText,
+        });
+        const started = Date.now();
+        const common = this.insertFields(principal, plan, strategy, inputTokens);
+        try {
+          const result = await this.engineFor(principal).run(this.engineInput(plan), {
+            strategy,
+            ...(signal === undefined ? {} : { signal }),
+          });
+          const record = this.store.extractions.create({
+            ...common,
+            status: "COMPLETED",
+            result: toStoredResult(result),
+            startedAt: started,
+            completedAt: Date.now(),
+          });
+          extractionSucceeded(span, hooks, org, record.id, result);
+          return record;
+        } catch (error) {
+          const errorMessage = failureMessage(error, signal);
+          const record = this.store.extractions.create({
+            ...common,
+            status: "FAILED",
+            errorMessage,
+            startedAt: started,
+            completedAt: Date.now(),
+          });
+          extractionFailed(span, record.id, error, errorMessage, signal);
+          return record;
+        }
+      },
+    );
   }
 
   /** Stores a PENDING record (with its images until it runs) and queues its job. */
@@ -309,26 +336,45 @@ export class ExtractionService {
       role,
       apiKeyId: record.apiKeyId ?? "",
     };
-    try {
-      const result = await this.engineFor(principal).run(
-        {
-          jsonSchema: version.jsonSchema,
-          schemaName: version.schemaName,
-          extractionConfig: version.extractionConfig as ExtractionConfig | null,
-          inputText: record.inputText,
-          inputImages: extractions.images(extractionId),
+    const hooks = this.traceHooks;
+    const org = organization.id;
+    // A background extraction is its own trace: the request that queued it has ended.
+    return tracedSpan(
+      hooks,
+      `extract ${version.schemaName}`,
+      { organizationId: org, kind: "extraction" },
+      async (span) => {
+        describeExtraction(span, hooks, {
+          organizationId: org,
           model: record.model,
-        },
-        { strategy: "ASYNC", signal: context.signal },
-      );
-      extractions.finish(extractionId, { status: "COMPLETED", result: toStoredResult(result) });
-      return { status: "COMPLETED" };
-    } catch (error) {
-      // Worker stopping or lease lost: leave the extraction to the next attempt.
-      if (context.signal.aborted) throw error;
-      extractions.finish(extractionId, { status: "FAILED", errorMessage: failureMessage(error) });
-      return { status: "FAILED" };
-    }
+          inputText: record.inputText,
+          extractionId,
+        });
+        try {
+          const result = await this.engineFor(principal).run(
+            {
+              jsonSchema: version.jsonSchema,
+              schemaName: version.schemaName,
+              extractionConfig: version.extractionConfig as ExtractionConfig | null,
+              inputText: record.inputText,
+              inputImages: extractions.images(extractionId),
+              model: record.model,
+            },
+            { strategy: "ASYNC", signal: context.signal },
+          );
+          extractions.finish(extractionId, { status: "COMPLETED", result: toStoredResult(result) });
+          extractionSucceeded(span, hooks, org, extractionId, result);
+          return { status: "COMPLETED" };
+        } catch (error) {
+          // Worker stopping or lease lost: leave the extraction to the next attempt.
+          if (context.signal.aborted) throw error;
+          const errorMessage = failureMessage(error);
+          extractions.finish(extractionId, { status: "FAILED", errorMessage });
+          extractionFailed(span, extractionId, error, errorMessage);
+          return { status: "FAILED" };
+        }
+      },
+    );
   };
 
   /** A background extraction whose job the queue gave up on is failed here, so none stays PENDING forever. */

@@ -5,6 +5,7 @@
  * search). Knowledge bases and their documents are knowledge-bases.ts and
  * knowledge-documents.ts, so one object answers everything about knowledge bases.
  */
+import { capturesContent, contentAttribute, textMessage, tracedSpan } from "@groundwork/agents";
 import type { Job, JobContext, JobWorker, Principal } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
 import {
@@ -18,6 +19,7 @@ import {
   searchKnowledgeBases,
   type TextSearchLanguage,
 } from "@groundwork/kb";
+import { GEN_AI, GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { Store } from "@groundwork/store-sqlite";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { ConverterDocumentParser } from "./document-parser.js";
@@ -33,7 +35,12 @@ export interface KnowledgeServiceOptions extends KnowledgeBasesOptions {
   parser?: DocumentParser;
   leaseMs?: number;
   pollMs?: number;
+  /** Traces each search as `search {knowledge base slug}` (PLATFORM.md §13); by default the global provider's. */
+  traceHooks?: TraceHooks;
 }
+
+/** The searched knowledge bases' ids on a `search` span (not a GenAI attribute). */
+export const KNOWLEDGE_BASE_IDS_ATTRIBUTE = "groundwork.knowledge_base_ids";
 
 /** A search request: the query, at most `topK` hits (8 by default, 1–100), documents whose metadata match. */
 export interface KnowledgeSearchRequest {
@@ -47,6 +54,7 @@ export class KnowledgeService extends KnowledgeDocuments {
   readonly ingestion: Ingestion;
   private readonly worker: BackgroundWorker;
   private readonly parser: DocumentParser;
+  private readonly traceHooks: TraceHooks;
 
   constructor(
     store: Store,
@@ -54,6 +62,7 @@ export class KnowledgeService extends KnowledgeDocuments {
     options: KnowledgeServiceOptions = {},
   ) {
     super(store, options);
+    this.traceHooks = options.traceHooks ?? GLOBAL_TRACE_HOOKS;
     this.worker = new BackgroundWorker(
       store.jobs,
       { [KB_INGEST_JOB_KIND]: this.handleIngest, [KB_REINDEX_JOB_KIND]: this.handleReindex },
@@ -143,20 +152,34 @@ export class KnowledgeService extends KnowledgeDocuments {
     knowledgeBases: ReadonlyArray<string | KnowledgeBaseRecord>,
     request: KnowledgeSearchRequest,
   ): Promise<SearchResult> {
-    const records = knowledgeBases.map((kb) =>
-      typeof kb === "string" ? this.knowledgeBase(principal.organizationId, kb) : kb,
-    );
-    return searchKnowledgeBases(
-      {
-        store: this.store.knowledgeBases,
-        vectors: this.store.kbVectors,
-        keywords: this.store.kbKeywords,
-        embedderFor: (kb) =>
-          new GatewayEmbeddingModel(this.gateway, principal, modelStringFor(this.store, kb)),
-      },
-      records,
-      request,
-    );
+    const org = principal.organizationId;
+    const records = knowledgeBases.map((kb) => (typeof kb === "string" ? this.knowledgeBase(org, kb) : kb));
+    const hooks = this.traceHooks;
+    // Several knowledge bases searched as one ranking are one span named after all of them.
+    const name = `search ${records.map((kb) => kb.slug).join(",")}`;
+    return tracedSpan(hooks, name, { organizationId: org, kind: "kb_search" }, async (span) => {
+      if (span.isRecording()) {
+        span.setAttribute(
+          KNOWLEDGE_BASE_IDS_ATTRIBUTE,
+          records.map((kb) => kb.id),
+        );
+        if (capturesContent(hooks, span, org)) {
+          span.setAttribute(GEN_AI.inputMessages, contentAttribute([textMessage("user", request.query)]));
+        }
+      }
+      // The query's embeddings call is the gateway's `embeddings {model}` child.
+      return searchKnowledgeBases(
+        {
+          store: this.store.knowledgeBases,
+          vectors: this.store.kbVectors,
+          keywords: this.store.kbKeywords,
+          embedderFor: (kb) =>
+            new GatewayEmbeddingModel(this.gateway, principal, modelStringFor(this.store, kb)),
+        },
+        records,
+        request,
+      );
+    });
   }
 
   /** Runs queued jobs until none is ready: after `addDocuments`, the documents are READY or ERROR (tests, scripts, the CLI's one-shot use). */
