@@ -9,17 +9,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunState } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
-import type { Gateway } from "@groundwork/gateway";
-import {
-  CONTENT_ATTRIBUTE_LIMIT,
-  GEN_AI,
-  GROUNDWORK,
-  gatewaySpanAttributes,
-} from "@groundwork/observability";
+import { CONTENT_ATTRIBUTE_LIMIT, GEN_AI, GROUNDWORK } from "@groundwork/observability";
 import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
-import { type Attributes, SpanStatusCode, trace } from "@opentelemetry/api";
+import { SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type GatewayCall, observeGateway } from "../../test/observed-gateway.js";
 import {
   allAttributeText,
   parentIdOf,
@@ -37,12 +32,8 @@ let store: Store;
 let groundwork: Groundwork;
 let principal: Principal;
 let runner: AgentRunner;
-/** What each gateway chat call saw in its context: the active span and the gateway span attributes. */
-let gatewayCalls: Array<{
-  spanId: string | undefined;
-  traceId: string | undefined;
-  extra: Attributes | undefined;
-}>;
+/** What each gateway call saw in its context: the active span and the gateway span attributes. */
+let gatewayCalls: GatewayCall[];
 
 const SECRET_INPUT = "Where is order A-1, the one with the velvet umbrella?";
 const SECRET_ANSWER = "Order A-1 left the warehouse on Tuesday";
@@ -76,21 +67,11 @@ beforeEach(() => {
     config: { builtin: { baseUrl: upstream.url, apiKey: "sk-builtin-tracing" } },
   });
   principal = groundwork.principal("acme");
-  gatewayCalls = [];
-  // The real gateway, observed: what the context holds when the gateway is called.
-  const gateway = groundwork.gateway;
-  const observed = Object.create(gateway, {
-    chat: {
-      value: (...args: Parameters<Gateway["chat"]>) => {
-        const span = trace.getActiveSpan()?.spanContext();
-        gatewayCalls.push({ spanId: span?.spanId, traceId: span?.traceId, extra: gatewaySpanAttributes() });
-        return gateway.chat(...args);
-      },
-    },
-  }) as Gateway;
+  const observed = observeGateway(groundwork.gateway);
+  gatewayCalls = observed.calls;
   runner = new AgentRunner(
     store,
-    observed,
+    observed.gateway,
     { conversion: groundwork.conversion, extraction: groundwork.extraction, knowledge: groundwork.knowledge },
     { traceHooks: tracing.hooks, allowPrivateNetwork: true },
   );
@@ -175,8 +156,18 @@ describe("agent response spans", () => {
     expect(tool.status.code).toBe(SpanStatusCode.UNSET);
     // Both model steps went through the gateway inside the root: its chat spans are the root's children.
     expect(gatewayCalls).toEqual([
-      { spanId: root.spanContext().spanId, traceId: root.spanContext().traceId, extra: undefined },
-      { spanId: root.spanContext().spanId, traceId: root.spanContext().traceId, extra: undefined },
+      {
+        method: "chat",
+        spanId: root.spanContext().spanId,
+        traceId: root.spanContext().traceId,
+        extra: undefined,
+      },
+      {
+        method: "chat",
+        spanId: root.spanContext().spanId,
+        traceId: root.spanContext().traceId,
+        extra: undefined,
+      },
     ]);
   });
 

@@ -1,0 +1,108 @@
+/**
+ * Conversions as traces (PLATFORM.md §13): a `convert` root of kind `conversion` for a
+ * conversion in the request (given its organization) and for an async task when its job
+ * runs; a batch that converted nothing is an error with its first error's code.
+ */
+import { GEN_AI, GROUNDWORK } from "@groundwork/observability";
+import type { ConversionTaskInput } from "@groundwork/store-sqlite";
+import { openStore, type Store } from "@groundwork/store-sqlite";
+import { SpanStatusCode } from "@opentelemetry/api";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  allAttributeText,
+  parentIdOf,
+  type RecordingTraceHooks,
+  recordingTraceHooks,
+} from "../../test/recording-trace-hooks.js";
+import { CONVERSION_TASK_ID_ATTRIBUTE, ConversionService } from "./conversion-service.js";
+
+/** The organization of each test (tasks reference it). */
+let ORG = "";
+const note: ConversionTaskInput = {
+  kind: "bytes",
+  filename: "note.md",
+  mimeType: null,
+  content: new TextEncoder().encode("# Velvet umbrellas\n\nThe secret recipe."),
+};
+
+let tracing: RecordingTraceHooks;
+let store: Store;
+let service: ConversionService;
+
+beforeAll(() => {
+  tracing = recordingTraceHooks();
+});
+afterAll(() => tracing.close());
+beforeEach(() => {
+  tracing.reset();
+  store = openStore({ file: ":memory:", secret: "convert-tracing-secret" });
+  ORG = store.organizations.create("acme", "enterprise").id;
+  service = new ConversionService(store, {
+    vision: null,
+    vlmUnavailableMessage: "no vision model here",
+    tessdataDir: null,
+    allowPrivateNetwork: false,
+    allowPrivateNetworkSetting: "ALLOW_PRIVATE",
+    fetchTimeoutMs: 5_000,
+    maxFetchBytes: 1_000_000,
+    leaseMs: 5_000,
+    pollMs: 5,
+    traceHooks: tracing.hooks,
+  });
+});
+afterEach(async () => {
+  await service.close();
+  store.close();
+});
+
+describe("conversion spans", () => {
+  it("a conversion in the request is a root convert span of the organization; no document text on it", async () => {
+    const result = await service.convert([note], {}, undefined, ORG);
+    expect(result.status).toBe("SUCCESS");
+    const spans = tracing.named("convert");
+    expect(spans).toHaveLength(1);
+    expect(parentIdOf(spans[0] as (typeof spans)[number])).toBeUndefined();
+    expect(spans[0]?.attributes).toEqual({
+      [GROUNDWORK.organizationId]: ORG,
+      [GROUNDWORK.traceKind]: "conversion",
+    });
+    expect(spans[0]?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(allAttributeText(tracing.spans())).not.toContain("Velvet");
+  });
+
+  it("is not traced without an organization to attribute it to", async () => {
+    await service.convert([note], {});
+    expect(tracing.spans()).toEqual([]);
+  });
+
+  it("a batch that converted nothing is an error with the first error's code", async () => {
+    const garbage: ConversionTaskInput = {
+      kind: "bytes",
+      filename: "blob.xyz",
+      mimeType: null,
+      content: new Uint8Array([0, 159, 146, 150, 1, 2, 3, 255]),
+    };
+    const result = await service.convert([garbage], {}, undefined, ORG);
+    expect(result.status).toBe("FAILURE");
+    const span = tracing.named("convert")[0];
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "The conversion failed" });
+    expect(span?.attributes[GEN_AI.errorType]).toBe(result.errors[0]?.code);
+  });
+
+  it("an async task is its own trace when its job runs, with the task id", async () => {
+    const task = await service.submit(ORG, [note], {});
+    expect(tracing.spans()).toEqual([]);
+    service.startWorker();
+    for (let i = 0; i < 400 && tracing.named("convert").length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const spans = tracing.named("convert");
+    expect(spans).toHaveLength(1);
+    expect(spans[0]?.attributes).toEqual({
+      [GROUNDWORK.organizationId]: ORG,
+      [GROUNDWORK.traceKind]: "conversion",
+      [CONVERSION_TASK_ID_ATTRIBUTE]: task.id,
+    });
+    expect(store.conversionTasks.get(task.id)?.status).toBe("success");
+  });
+});
