@@ -231,20 +231,19 @@ export class RunEngine {
       createdAt: now,
       updatedAt: now,
     };
-    return this.traced(state, context, input.input, async () => {
+    return this.begin(state, context, input.input);
+  }
+
+  /**
+   * Runs one request of a response (a start, a continuation, a resume) from its first save,
+   * inside its `invoke_agent` root span when tracing is composed; `input` is the caller's new messages.
+   */
+  private begin(state: RunState, context: AgentContext, input: readonly ChatMessage[]): Promise<RunState> {
+    const run = async () => {
       await this.save(state);
       context.onEvent?.({ type: "started", state });
       return this.runWithConnectors(state, context);
-    });
-  }
-
-  /** Runs one request of a response inside its `invoke_agent` root span when tracing is composed. */
-  private traced(
-    state: RunState,
-    context: AgentContext,
-    input: readonly ChatMessage[],
-    run: () => Promise<RunState>,
-  ): Promise<RunState> {
+    };
     const tracing = this.options.tracing;
     if (tracing === undefined) return run();
     return traceInvokeAgent(tracing, { state, agentName: agentNameOf(state, context), input }, run);
@@ -416,11 +415,7 @@ export class RunEngine {
 
   /** Runs a prepared continuation (after the caller stored it and claimed the paused run). */
   async continue(state: RunState, context: AgentContext): Promise<RunState> {
-    return this.traced(state, context, [], async () => {
-      await this.save(state);
-      context.onEvent?.({ type: "started", state });
-      return this.runWithConnectors(state, context);
-    });
+    return this.begin(state, context, []);
   }
 
   /**
@@ -441,11 +436,7 @@ export class RunEngine {
         );
       }
     }
-    return this.traced(state, context, [], async () => {
-      await this.save(state);
-      context.onEvent?.({ type: "started", state });
-      return this.runWithConnectors(state, context);
-    });
+    return this.begin(state, context, []);
   }
 
   private finish(
