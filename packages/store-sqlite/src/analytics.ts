@@ -32,6 +32,9 @@ export interface UsageFilter {
  */
 export type UsageGrouping = { by: "all" } | { by: "bucket"; sizeMs: number } | { by: "model" };
 
+/** Extractions group like usage, or by schema (key the schema id). */
+export type ExtractionGrouping = UsageGrouping | { by: "schema" };
+
 export interface UsageTotals {
   key: string;
   requests: number;
@@ -287,14 +290,14 @@ export class AnalyticsStore extends SqliteStore {
     });
   }
 
-  /** Extraction counts and quality sums per group (`model` groups by schema id here). */
+  /** Extraction counts and quality sums per group, by extractions desc. */
   extractionStats(
     organizationId: string,
     range: TimeRange,
     filter: ExtractionAnalyticsFilter,
-    grouping: UsageGrouping,
+    grouping: ExtractionGrouping,
   ): ExtractionStats[] {
-    const key = grouping.by === "model" ? "schema_id" : keySql(grouping, "created_at");
+    const key = grouping.by === "schema" ? "schema_id" : keySql(grouping, "created_at");
     const params: unknown[] = [organizationId, range.from, range.to];
     let where = "";
     if (filter.schemaId !== undefined) {

@@ -11,6 +11,7 @@ export {
   AnalyticsStore,
   type ErrorGroup,
   type ExtractionAnalyticsFilter,
+  type ExtractionGrouping,
   type ExtractionStats,
   type HumanScoreFilter,
   type HumanScoreStats,

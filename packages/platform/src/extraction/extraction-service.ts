@@ -24,6 +24,7 @@ import {
   type InputImage,
 } from "@groundwork/extract";
 import { type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
+import { extractionQuality } from "@groundwork/observability";
 import type { ExtractionConfig } from "@groundwork/scoring";
 import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from "@groundwork/store-sqlite";
 import { builtinCostEur } from "../gateway/builtin-cost.js";
@@ -222,10 +223,12 @@ export class ExtractionService {
         strategy,
         ...(signal === undefined ? {} : { signal }),
       });
+      const stored = toStoredResult(result);
       return this.store.extractions.create({
         ...common,
         status: "COMPLETED",
-        result: toStoredResult(result),
+        result: stored,
+        quality: extractionQuality(stored),
         startedAt: started,
         completedAt: Date.now(),
       });
@@ -321,7 +324,12 @@ export class ExtractionService {
         },
         { strategy: "ASYNC", signal: context.signal },
       );
-      extractions.finish(extractionId, { status: "COMPLETED", result: toStoredResult(result) });
+      const stored = toStoredResult(result);
+      extractions.finish(extractionId, {
+        status: "COMPLETED",
+        result: stored,
+        quality: extractionQuality(stored),
+      });
       return { status: "COMPLETED" };
     } catch (error) {
       // Worker stopping or lease lost: leave the extraction to the next attempt.
