@@ -23,6 +23,7 @@ import { promptTools } from "./tools/prompts.js";
 import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
 import { scoreTools } from "./tools/scores.js";
+import { analyticsTools } from "./tools/analytics.js";
 import { skillTools } from "./tools/skills.js";
 
 export interface McpServerOptions {
@@ -56,6 +57,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...promptTools,
     ...skillTools,
     ...pluginTools,
+    ...analyticsTools,
     ...apiDocTools(docsDir),
   ];
 }
