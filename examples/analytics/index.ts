@@ -34,5 +34,8 @@ console.log(groundwork.analytics.providers(me, {}).providers.map((p) => `${p.pro
 console.log(groundwork.analytics.errors(me, {}).errors.map((e) => `${e.status} ${e.code} x${e.count}`));
 const from = new Date(Date.now() - 6 * 3_600_000).toISOString();
 const hourly = groundwork.analytics.timeseries(me, { from }); // ≤ 48 hours: hourly buckets, empty ones too
-console.log(hourly.bucket, hourly.points.reduce((sum, point) => sum + point.requests, 0));
+console.log(
+  hourly.bucket,
+  hourly.points.reduce((sum, point) => sum + point.requests, 0),
+);
 // #endregion readme

@@ -11,6 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { deriveChatUrl } from "./chat-url.js";
 import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
+import { analyticsTools } from "./tools/analytics.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
 import { conversationTools } from "./tools/conversations.js";
 import { datasetTools } from "./tools/datasets.js";
@@ -23,7 +24,6 @@ import { promptTools } from "./tools/prompts.js";
 import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
 import { scoreTools } from "./tools/scores.js";
-import { analyticsTools } from "./tools/analytics.js";
 import { skillTools } from "./tools/skills.js";
 
 export interface McpServerOptions {

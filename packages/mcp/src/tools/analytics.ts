@@ -16,13 +16,18 @@ const common = {
   bucket: z
     .enum(["hour", "day"])
     .optional()
-    .describe("series bucket, aligned to UTC: default hour for spans up to 48 h, else day; hour allows at most 7 days"),
+    .describe(
+      "series bucket, aligned to UTC: default hour for spans up to 48 h, else day; hour allows at most 7 days",
+    ),
   model: z.string().min(1).optional().describe("only calls (or extractions) with this model string"),
   surface: z
     .enum(["CHAT", "VISION", "EMBEDDINGS", "RESPONSES", "AUDIO"])
     .optional()
     .describe("only calls of this surface"),
-  byok: z.boolean().optional().describe("true: only calls to the organization's own providers; false: only built-in"),
+  byok: z
+    .boolean()
+    .optional()
+    .describe("true: only calls to the organization's own providers; false: only built-in"),
 };
 const schemaId = z.string().min(1).optional().describe("only extractions of this schema");
 
