@@ -1,7 +1,7 @@
 /**
  * Analytics queries (PLATFORM.md §14) over usage records, extractions and scores of one
- * organization. Usage sums and latency-bin counts come from the hourly rollups for whole hours
- * and from the rows themselves for the partial hours at the range's edges; the exact latency of
+ * organization. Usage sums and latency-bin counts come from the rollups for whole days (bins)
+ * and whole hours, and from the rows themselves for the partial hours at the range's edges; the exact latency of
  * a rank is then read inside one bin through the `usage_records_latency` index (docs/decisions.md
  * AN3). The maths (ranks, rates, buckets) live in @groundwork/observability.
  */
@@ -89,15 +89,29 @@ export interface HumanScoreFilter {
   name?: string | undefined;
 }
 
-/** The range split into whole hours (read from the rollups) and the partial hours at its edges. */
-function splitHours({ from, to }: TimeRange): { hours: TimeRange | null; edges: TimeRange[] } {
+const DAY_MS = 86_400_000;
+
+/**
+ * The range split into the partial hours at its edges (read from the rows), whole hours (hourly
+ * rollups) and, when `days`, whole UTC days (daily rollups, for latency bins).
+ */
+function splitRange(
+  { from, to }: TimeRange,
+  days: boolean,
+): { days: TimeRange[]; hours: TimeRange[]; edges: TimeRange[] } {
   const first = Math.ceil(from / HOUR_MS) * HOUR_MS;
   const last = Math.floor(to / HOUR_MS) * HOUR_MS;
-  if (first >= last) return { hours: null, edges: [{ from, to }] };
+  if (first >= last) return { days: [], hours: [], edges: [{ from, to }] };
   const edges: TimeRange[] = [];
   if (from < first) edges.push({ from, to: first });
   if (last < to) edges.push({ from: last, to });
-  return { hours: { from: first, to: last }, edges };
+  const firstDay = Math.ceil(first / DAY_MS) * DAY_MS;
+  const lastDay = Math.floor(last / DAY_MS) * DAY_MS;
+  if (!days || firstDay >= lastDay) return { days: [], hours: [{ from: first, to: last }], edges };
+  const hours: TimeRange[] = [];
+  if (first < firstDay) hours.push({ from: first, to: firstDay });
+  if (lastDay < last) hours.push({ from: lastDay, to: last });
+  return { days: [{ from: firstDay, to: lastDay }], hours, edges };
 }
 
 /** The SQL of a grouping key over a time column (the bucket size is a trusted integer). */
@@ -170,7 +184,7 @@ export class AnalyticsStore extends SqliteStore {
   ): UsageTotals[] {
     this.usage.flush();
     const where = usageWhere(filter);
-    const { hours, edges } = splitHours(range);
+    const { hours, edges } = splitRange(range, false);
     const groups = new Map<string, UsageTotals>();
     const add = (row: UsageTotals) => {
       const group = groups.get(row.key);
@@ -183,12 +197,12 @@ export class AnalyticsStore extends SqliteStore {
         group.costEur += row.costEur;
       }
     };
-    if (hours !== null) {
+    for (const span of hours) {
       const rows = this.sql(
         `SELECT ${keySql(grouping, "hour")} AS key, sum(requests) AS requests, sum(errors) AS errors,
              sum(prompt_tokens) AS promptTokens, sum(completion_tokens) AS completionTokens, sum(cost_eur) AS costEur
            FROM usage_hourly WHERE organization_id = ? AND hour >= ? AND hour < ?${where.sql} GROUP BY 1`,
-      ).all(organizationId, hours.from, hours.to, ...where.params) as UsageTotals[];
+      ).all(organizationId, span.from, span.to, ...where.params) as UsageTotals[];
       rows.forEach(add);
     }
     for (const edge of edges) {
@@ -211,7 +225,8 @@ export class AnalyticsStore extends SqliteStore {
   ): LatencyBinCount[] {
     this.usage.flush();
     const where = usageWhere(filter);
-    const { hours, edges } = splitHours(range);
+    // Daily rollups only where a group is a whole number of days (not for hourly buckets).
+    const { days, hours, edges } = splitRange(range, !(grouping.by === "bucket" && grouping.sizeMs < DAY_MS));
     const counts = new Map<string, LatencyBinCount>();
     const add = (row: LatencyBinCount) => {
       const id = `${row.key}\u0000${row.bin}`;
@@ -219,11 +234,18 @@ export class AnalyticsStore extends SqliteStore {
       if (known === undefined) counts.set(id, { ...row });
       else known.count += row.count;
     };
-    if (hours !== null) {
+    for (const span of days) {
+      const rows = this.sql(
+        `SELECT ${keySql(grouping, "day")} AS key, latency_bin AS bin, sum(requests) AS count
+           FROM usage_latency_daily WHERE organization_id = ? AND day >= ? AND day < ?${where.sql} GROUP BY 1, 2`,
+      ).all(organizationId, span.from, span.to, ...where.params) as LatencyBinCount[];
+      rows.forEach(add);
+    }
+    for (const span of hours) {
       const rows = this.sql(
         `SELECT ${keySql(grouping, "hour")} AS key, latency_bin AS bin, sum(requests) AS count
            FROM usage_latency_hourly WHERE organization_id = ? AND hour >= ? AND hour < ?${where.sql} GROUP BY 1, 2`,
-      ).all(organizationId, hours.from, hours.to, ...where.params) as LatencyBinCount[];
+      ).all(organizationId, span.from, span.to, ...where.params) as LatencyBinCount[];
       rows.forEach(add);
     }
     for (const edge of edges) {

@@ -115,7 +115,7 @@ describe("usage analytics", () => {
           { maxLength: 60 },
         ),
         fc.integer({ min: 0, max: DAY }),
-        fc.integer({ min: 1, max: 2 * DAY }),
+        fc.integer({ min: 1, max: 3 * DAY }),
         (rows, start, span) => {
           store.close();
           store = openStore({ file: ":memory:", clock: { now: () => now } });

@@ -2,8 +2,8 @@ import type { Migration } from "./migration.js";
 
 /**
  * Analytics (PLATFORM.md §14). Usage rows gain the error code and status the caller received;
- * hourly rollups, kept by a trigger at insert, answer sums and latency-bin counts without
- * reading every row; extractions gain their quality facts as columns (docs/decisions.md AN2–AN5).
+ * hourly (and, for latency bins, daily) rollups, kept by a trigger at insert, answer sums and
+ * latency-bin counts without reading every row; extractions gain their quality facts as columns (docs/decisions.md AN2–AN5).
  */
 export const analytics: Migration = {
   version: 22,
@@ -44,6 +44,17 @@ export const analytics: Migration = {
       requests INTEGER NOT NULL,
       PRIMARY KEY (organization_id, hour, model, surface, byok, latency_bin)
     ) WITHOUT ROWID;
+    -- The same counts per UTC day: long ranges read 24 times fewer rollup rows.
+    CREATE TABLE usage_latency_daily (
+      organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+      day INTEGER NOT NULL,
+      model TEXT NOT NULL,
+      surface TEXT NOT NULL,
+      byok INTEGER NOT NULL,
+      latency_bin INTEGER NOT NULL,
+      requests INTEGER NOT NULL,
+      PRIMARY KEY (organization_id, day, model, surface, byok, latency_bin)
+    ) WITHOUT ROWID;
 
     INSERT INTO usage_hourly
       SELECT organization_id, created_at - created_at % 3600000, model, surface, byok, count(*),
@@ -51,6 +62,9 @@ export const analytics: Migration = {
       FROM usage_records GROUP BY 1, 2, 3, 4, 5;
     INSERT INTO usage_latency_hourly
       SELECT organization_id, created_at - created_at % 3600000, model, surface, byok, latency_bin, count(*)
+      FROM usage_records GROUP BY 1, 2, 3, 4, 5, 6;
+    INSERT INTO usage_latency_daily
+      SELECT organization_id, created_at - created_at % 86400000, model, surface, byok, latency_bin, count(*)
       FROM usage_records GROUP BY 1, 2, 3, 4, 5, 6;
 
     CREATE TRIGGER usage_records_rollup AFTER INSERT ON usage_records BEGIN
@@ -64,6 +78,10 @@ export const analytics: Migration = {
           cost_eur = cost_eur + excluded.cost_eur;
       INSERT INTO usage_latency_hourly (organization_id, hour, model, surface, byok, latency_bin, requests)
         VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 3600000, NEW.model, NEW.surface, NEW.byok,
+          NEW.latency_bin, 1)
+        ON CONFLICT DO UPDATE SET requests = requests + 1;
+      INSERT INTO usage_latency_daily (organization_id, day, model, surface, byok, latency_bin, requests)
+        VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 86400000, NEW.model, NEW.surface, NEW.byok,
           NEW.latency_bin, 1)
         ON CONFLICT DO UPDATE SET requests = requests + 1;
     END;
