@@ -173,6 +173,58 @@ describe("GET /v1/analytics/*", () => {
     ]);
   });
 
+  it("reads an extraction's quality facts, written once when it finished", async () => {
+    const send = async (path: string, body: unknown) => {
+      const response = await app.request(path, {
+        method: "POST",
+        headers: { ...bearer(tenant.keys.member), "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, path).toBe(201);
+      return bodyOf(response);
+    };
+    const schema = await send("/v1/schemas", { name: "Invoice" });
+    await send(`/v1/schemas/${schema.id}/versions`, {
+      jsonSchema: {
+        type: "object",
+        required: ["vendor", "number"],
+        properties: { vendor: { type: "string" }, number: { type: "string" } },
+      },
+    });
+    builtin.enqueue({ text: JSON.stringify({ vendor: "Acme Tools", number: "INV-77" }) });
+    const extraction = await send("/v1/extractions", {
+      schemaId: schema.id,
+      inputText: "Invoice INV-77 from Acme Tools",
+      model: "gw-chat-1",
+    });
+    expect(extraction.status).toBe("COMPLETED");
+    const fields = (
+      extraction.result as {
+        resultMetadata: { scoring: { fields: Record<string, { confidence: { score: number } }> } };
+      }
+    ).resultMetadata.scoring.fields;
+    const scores = Object.values(fields).map((field) => field.confidence.score);
+    expect(scores).toHaveLength(2);
+    // Stored with the row, before any analytics read.
+    expect(
+      tenant.store.db
+        .prepare("SELECT quality_computed AS q, confidence FROM extractions WHERE id = ?")
+        .get(extraction.id),
+    ).toEqual({ q: 1, confidence: ((scores[0] as number) + (scores[1] as number)) / 2 });
+    const quality = await bodyOf(await get("/v1/analytics/quality"));
+    expect(quality).toMatchObject({
+      extractions: 1,
+      failureRate: 0,
+      meanConfidence: ((scores[0] as number) + (scores[1] as number)) / 2,
+      flaggedShare: 0,
+      validationFailureRate: 0,
+    });
+    const schemas = await bodyOf(await get(`/v1/analytics/schemas?schemaId=${schema.id}`));
+    expect(schemas.schemas).toEqual([
+      expect.objectContaining({ schemaId: schema.id, schemaName: "Invoice", completed: 1 }),
+    ]);
+  });
+
   it("counts only the organization's extractions and scores", async () => {
     const other = tenant.store.organizations.create("other", "enterprise");
     tenant.store.extractions.create({
