@@ -5,14 +5,14 @@
  * (packages/platform/test/packed-install.test.ts), so both hold the examples to
  * the same promises.
  */
-import type { CompletionReply, Upstream } from "@groundwork/testkit";
+import type { CompletionReply, ErrorReply, Upstream } from "@groundwork/testkit";
 import { expect } from "vitest";
 
 export interface ExampleCase {
   job: string;
   title: string;
   /** Replies the scripted OpenAI-compatible upstream gives, in order; absent: no model is called. */
-  replies?: CompletionReply[];
+  replies?: Array<CompletionReply | ErrorReply>;
   check(stdout: string, upstream: Upstream): void;
 }
 
@@ -108,6 +108,18 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     title: "a human score and an API score on a conversation, listed",
     check(stdout) {
       expect(stdout).toContain("2 [ 'resolved=true (API)', 'helpfulness=4 (HUMAN)' ]");
+    },
+  },
+  {
+    job: "analytics",
+    title: "usage of two chat calls (one refused) and an embedding call, summarized",
+    replies: [{ text: "Bonjour !" }, { kind: "error", status: 404, message: "The model does not exist" }],
+    check(stdout) {
+      expect(stdout).toContain("refused 400 upstream_error");
+      expect(stdout).toContain("3 1 0.33 true");
+      expect(stdout).toContain("[ 'hosted-a:2', 'builtin:1' ]");
+      expect(stdout).toContain("[ '400 upstream_error x1' ]");
+      expect(stdout).toContain("hour 3");
     },
   },
   {

@@ -406,6 +406,32 @@ export class GroundworkClient {
       this.request<T.Page<T.Score>>("GET", "/v1/scores", { query: { ...query } }),
   };
 
+  // ---- analytics (PLATFORM.md §14): every role ----
+
+  readonly analytics = {
+    /** `GET /v1/analytics/summary`: calls, errors, tokens, cost and latency percentiles of the range. */
+    summary: (query?: T.AnalyticsQuery) =>
+      this.request<T.AnalyticsSummary>("GET", "/v1/analytics/summary", { query: { ...query } }),
+    /** `GET /v1/analytics/timeseries`: one point per UTC hour or day of the range, empty ones too. */
+    timeseries: (query?: T.AnalyticsQuery) =>
+      this.request<T.AnalyticsTimeseries>("GET", "/v1/analytics/timeseries", { query: { ...query } }),
+    /** `GET /v1/analytics/providers`: per model prefix (`builtin` for bare names), by requests. */
+    providers: (query?: T.AnalyticsQuery) =>
+      this.request<T.AnalyticsProviders>("GET", "/v1/analytics/providers", { query: { ...query } }),
+    /** `GET /v1/analytics/errors`: failed calls by the code and status the caller received. */
+    errors: (query?: T.AnalyticsQuery) =>
+      this.request<T.AnalyticsErrors>("GET", "/v1/analytics/errors", { query: { ...query } }),
+    /** `GET /v1/analytics/schemas`: extractions and their quality per schema. */
+    schemas: (query?: T.ExtractionAnalyticsQuery) =>
+      this.request<T.AnalyticsSchemas>("GET", "/v1/analytics/schemas", { query: { ...query } }),
+    /** `GET /v1/analytics/quality`: extraction quality and human score means. */
+    quality: (query?: T.ExtractionAnalyticsQuery) =>
+      this.request<T.AnalyticsQuality>("GET", "/v1/analytics/quality", { query: { ...query } }),
+    /** `GET /v1/analytics/quality/trend`: extraction quality per bucket, with one human score mean. */
+    qualityTrend: (query?: T.ExtractionAnalyticsQuery & { scoreName?: string }) =>
+      this.request<T.AnalyticsQualityTrend>("GET", "/v1/analytics/quality/trend", { query: { ...query } }),
+  };
+
   // ---- datasets (PLATFORM.md §8): items, batch adds and frozen versions ----
 
   readonly datasets = {

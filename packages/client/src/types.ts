@@ -446,3 +446,102 @@ export interface ConnectorInputAnswer {
   action: "accept" | "decline" | "cancel";
   content?: JsonObject;
 }
+
+// ---- analytics (PLATFORM.md §14) ----
+
+/** The common query of every analytics endpoint; instants are ISO 8601 with an offset or Z. */
+export interface AnalyticsQuery {
+  /** Default: `to` − 7 days. */
+  from?: string;
+  /** Default: now. */
+  to?: string;
+  /** Default `hour` for spans up to 48 hours, else `day`; `hour` over more than 7 days is refused. */
+  bucket?: "hour" | "day";
+  model?: string;
+  surface?: "CHAT" | "VISION" | "EMBEDDINGS" | "RESPONSES" | "AUDIO";
+  byok?: boolean;
+}
+
+/** Analytics of extractions: the common query plus a schema filter. */
+export interface ExtractionAnalyticsQuery extends AnalyticsQuery {
+  schemaId?: string;
+}
+
+export interface LatencyPercentiles {
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+}
+
+export interface UsageAnalyticsPoint extends LatencyPercentiles {
+  requests: number;
+  errors: number;
+  totalTokens: number;
+  costEur: number;
+}
+
+export interface AnalyticsSummary extends LatencyPercentiles {
+  from: string;
+  to: string;
+  requests: number;
+  errors: number;
+  errorRate: number | null;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  costEur: number;
+}
+
+export interface AnalyticsTimeseries {
+  from: string;
+  to: string;
+  bucket: "hour" | "day";
+  points: Array<{ start: string } & UsageAnalyticsPoint>;
+}
+
+export interface AnalyticsProviders {
+  from: string;
+  to: string;
+  providers: Array<{ provider: string } & UsageAnalyticsPoint>;
+}
+
+export interface AnalyticsErrors {
+  from: string;
+  to: string;
+  total: number;
+  errors: Array<{ code: string | null; status: number | null; count: number; lastAt: string }>;
+}
+
+export interface QualityRates {
+  meanConfidence: number | null;
+  flaggedShare: number | null;
+  validationFailureRate: number | null;
+}
+
+export interface AnalyticsSchemas {
+  from: string;
+  to: string;
+  schemas: Array<
+    {
+      schemaId: string;
+      schemaName: string | null;
+      extractions: number;
+      completed: number;
+      failed: number;
+    } & QualityRates
+  >;
+}
+
+export interface AnalyticsQuality extends QualityRates {
+  from: string;
+  to: string;
+  extractions: number;
+  failureRate: number | null;
+  humanScores: Array<{ name: string; dataType: ScoreDataType; count: number; mean: number | null }>;
+}
+
+export interface AnalyticsQualityTrend {
+  from: string;
+  to: string;
+  bucket: "hour" | "day";
+  points: Array<{ start: string; extractions: number; humanScoreMean: number | null } & QualityRates>;
+}

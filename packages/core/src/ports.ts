@@ -207,6 +207,12 @@ export interface UsageEvent {
   latencyMs: number;
   outcome: "ok" | "error" | "aborted";
   endUser: string | null;
+  /**
+   * For a failed call (`outcome: "error"`), the error code and HTTP status the caller received
+   * (e.g. `upstream_error` / 502 for an upstream 500); null or absent otherwise (PLATFORM.md §14).
+   */
+  errorCode?: string | null;
+  status?: number | null;
 }
 
 /**

@@ -92,6 +92,7 @@ export class Gateway {
     const { request, route, surface, cacheKeySent } = prepared;
     const target = await this.targets.resolve(route, context.principal, "chat");
     let outcome: UsageEvent["outcome"] = "error";
+    let failure: unknown;
     let completion: ChatCompletion | undefined;
     try {
       completion = await withSafeRetry(
@@ -105,13 +106,22 @@ export class Gateway {
       }
       return completion;
     } catch (error) {
+      failure = error;
       if (context.signal?.aborted === true) outcome = "aborted";
       throw error;
     } finally {
       target.release();
       await this.metering.record(
         context,
-        { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
+        {
+          model: labels.model,
+          surface,
+          byok: target.byok,
+          started,
+          outcome,
+          endUser: labels.endUser,
+          failure,
+        },
         {
           promptTokens: completion?.usage?.prompt_tokens ?? estimateRequestTokens(request),
           completionTokens: completion?.usage?.completion_tokens ?? 0,
@@ -162,6 +172,7 @@ export class Gateway {
         started,
         outcome: outcomeOf(context),
         endUser: labels.endUser,
+        failure: error,
       };
       await this.metering.record(context, call, {
         promptTokens: estimateRequestTokens(request),
@@ -174,6 +185,7 @@ export class Gateway {
     return (async function* relay() {
       let usage: ChatCompletion["usage"] | undefined;
       let outcome: UsageEvent["outcome"] = "error";
+      let failure: unknown;
       let completionChars = 0;
       try {
         let next = first;
@@ -194,6 +206,7 @@ export class Gateway {
         }
         outcome = "ok";
       } catch (error) {
+        failure = error;
         outcome = outcomeOf(context);
         throw error;
       } finally {
@@ -202,7 +215,15 @@ export class Gateway {
         await iterator.return?.();
         await self.metering.record(
           context,
-          { model: labels.model, surface, byok: target.byok, started, outcome, endUser: labels.endUser },
+          {
+            model: labels.model,
+            surface,
+            byok: target.byok,
+            started,
+            outcome,
+            endUser: labels.endUser,
+            failure,
+          },
           {
             promptTokens: usage?.prompt_tokens ?? estimateRequestTokens(request),
             completionTokens: usage?.completion_tokens ?? Math.ceil(completionChars / 4),
@@ -270,6 +291,7 @@ export class Gateway {
     }
     const target = await this.targets.resolve(route, context.principal, "embeddings");
     let outcome: UsageEvent["outcome"] = "error";
+    let failure: unknown;
     let promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
     try {
       const embed = target.adapter.embed;
@@ -305,6 +327,7 @@ export class Gateway {
         usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
       };
     } catch (error) {
+      failure = error;
       outcome = outcomeOf(context);
       throw error;
     } finally {
@@ -319,6 +342,7 @@ export class Gateway {
           outcome,
           endUser: body.user,
           price: route.kind === "builtin" ? BUILTIN_EMBEDDING_PRICES[route.model] : undefined,
+          failure,
         },
         { promptTokens, completionTokens: 0, cachedTokens: null },
       );
@@ -375,6 +399,7 @@ export class Gateway {
     }
     const target = await this.targets.resolve(route, context.principal, "chat");
     let outcome: UsageEvent["outcome"] = "error";
+    let failure: unknown;
     try {
       const transcribe = target.adapter.transcribe;
       if (transcribe === undefined) {
@@ -390,6 +415,7 @@ export class Gateway {
       outcome = "ok";
       return result;
     } catch (error) {
+      failure = error;
       outcome = outcomeOf(context);
       throw error;
     } finally {
@@ -401,6 +427,7 @@ export class Gateway {
         started,
         outcome,
         endUser: undefined,
+        failure,
       };
       await this.metering.record(context, call, { promptTokens: 0, completionTokens: 0, cachedTokens: null });
     }

@@ -3,7 +3,14 @@
  * outcome). BYOK calls are recorded at no cost: the organization pays its own
  * provider. Whether usage is left is the allowance's question (plan-allowance.ts).
  */
-import { type ChatRequest, estimateTokens, type UsageEvent, type UsageSurface } from "@groundwork/core";
+import {
+  type ChatRequest,
+  estimateTokens,
+  internalError,
+  isGroundworkError,
+  type UsageEvent,
+  type UsageSurface,
+} from "@groundwork/core";
 import type { CallContext, GatewayOptions, UsageMeter } from "./ports.js";
 import { costEur, type TokenPrice } from "./pricing.js";
 
@@ -16,6 +23,8 @@ export interface MeteredCall {
   outcome: UsageEvent["outcome"];
   endUser: string | undefined;
   price?: TokenPrice | undefined;
+  /** What a failed call threw, for the status and code the caller received. */
+  failure?: unknown;
 }
 
 export interface Tokens {
@@ -46,8 +55,18 @@ export class UsageMetering {
       latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
       outcome: call.outcome,
       endUser: call.endUser ?? null,
+      ...(call.outcome === "error" ? failureOf(call.failure) : { errorCode: null, status: null }),
     });
   }
+}
+
+/**
+ * The code and status the caller receives for a failure: a Groundwork error as it is, anything
+ * else as the server's generic 500 (server/src/http/errors.ts maps it the same way).
+ */
+export function failureOf(error: unknown): { errorCode: string; status: number } {
+  const mapped = isGroundworkError(error) ? error : internalError();
+  return { errorCode: mapped.code, status: mapped.status };
 }
 
 /** How a failed call is recorded: aborted when the caller gave up, an error otherwise. */

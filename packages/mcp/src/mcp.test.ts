@@ -91,6 +91,13 @@ describe("streamable HTTP transport", () => {
       "svc_list_conversation_items",
       "svc_record_human_score",
       "svc_list_human_scores",
+      "svc_analytics_summary",
+      "svc_analytics_time_series",
+      "svc_analytics_schemas",
+      "svc_analytics_providers",
+      "svc_analytics_errors",
+      "svc_analytics_quality",
+      "svc_analytics_quality_trend",
       "svc_list_evaluator_types",
       "svc_list_evaluator_templates",
       "svc_get_evaluator_template",
@@ -479,6 +486,26 @@ describe("streamable HTTP transport", () => {
     });
     const gone = await call("svc_get_conversation", { conversationId });
     expect(gone.structuredContent?.error).toMatchObject({ status: 404 });
+  });
+
+  it("reads analytics through the seven analytics tools", async () => {
+    await call("svc_chat", { model: "gw-chat", messages: [{ role: "user", content: "hi" }] });
+    const summary = await call("svc_analytics_summary", {});
+    expect(summary.structuredContent).toMatchObject({ errors: 0, latencyP50Ms: expect.any(Number) });
+    expect(summary.structuredContent?.requests).toBeGreaterThanOrEqual(1);
+    const series = await call("svc_analytics_time_series", { bucket: "day" });
+    expect(series.structuredContent).toMatchObject({ bucket: "day", points: expect.any(Array) });
+    const providers = await call("svc_analytics_providers", { byok: false });
+    expect(providers.structuredContent?.providers).toEqual(
+      expect.arrayContaining([expect.objectContaining({ provider: "builtin" })]),
+    );
+    for (const name of ["svc_analytics_errors", "svc_analytics_schemas", "svc_analytics_quality"]) {
+      expect((await call(name, {})).structuredContent?.from, name).toEqual(expect.any(String));
+    }
+    const trend = await call("svc_analytics_quality_trend", { scoreName: "stars" });
+    expect(trend.structuredContent).toMatchObject({ points: expect.any(Array) });
+    const refused = await call("svc_analytics_summary", { from: "yesterday" });
+    expect(refused.structuredContent?.error).toMatchObject({ status: 400, param: "from" });
   });
 
   it("records and lists scores through the two score tools", async () => {

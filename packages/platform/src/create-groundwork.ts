@@ -21,6 +21,7 @@ import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { connectorCatalogProvider, ToolCatalogService } from "./agents/tool-catalogs.js";
+import { AnalyticsService } from "./analytics/analytics-service.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
@@ -134,6 +135,8 @@ export class Groundwork {
   readonly plugins: PluginService;
   /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
   readonly connectors: ConnectorService;
+  /** Usage, errors, providers and extraction quality of an organization over a time range (PLATFORM.md §14). */
+  readonly analytics: AnalyticsService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -269,6 +272,7 @@ export class Groundwork {
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
     this.evaluations = new CaseEvaluations(this.evaluators, this.datasets, this.scores);
     this.prompts = new PromptService(options.store, this.gateway);
+    this.analytics = new AnalyticsService(options.store, options.clock);
   }
 
   /**

@@ -42,6 +42,19 @@ export {
 } from "./agents/tool-catalogs.js";
 export { checkEndpoint, SIGNATURE_HEADER, signBody, type ToolServices } from "./agents/tool-executor.js";
 export {
+  type AnalyticsErrors,
+  type AnalyticsProviders,
+  type AnalyticsQuality,
+  type AnalyticsQualityTrend,
+  type AnalyticsQuery,
+  type AnalyticsSchemas,
+  AnalyticsService,
+  type AnalyticsSummary,
+  type AnalyticsTimeseries,
+  analyticsQuery,
+  USAGE_SURFACES,
+} from "./analytics/analytics-service.js";
+export {
   DEFAULT_CONFIG,
   type GroundworkConfig,
   type GroundworkConfigInput,

@@ -58,6 +58,22 @@ export interface ExtractionInsert {
   apiKeyId?: string | null;
   startedAt?: number | null;
   completedAt?: number | null;
+  /** The result's quality facts; without them a result's facts are computed on the first analytics read. */
+  quality?: ExtractionQualityFacts;
+}
+
+/**
+ * What analytics reads of a finished extraction's result (PLATFORM.md §14), computed once by
+ * the writer (observability's `extractionQuality`) and kept in columns.
+ */
+export interface ExtractionQualityFacts {
+  /** Mean of the non-null composite confidence scores; null when there is none. */
+  confidence: number | null;
+  /** `scoring.confidence.flagCount`; null without a confidence summary. */
+  flagCount: number | null;
+  /** `schemaValidation.applied`; null without a report. */
+  validationApplied: boolean | null;
+  violationCount: number | null;
 }
 
 export interface ExtractionImage {
@@ -118,6 +134,19 @@ function toRecord(row: ExtractionRow): ExtractionRecord {
   };
 }
 
+/**
+ * The quality columns of a write: the facts as given; all null and computed (nothing to compute)
+ * for a row without a result (`null`); not computed yet for a result written without them.
+ */
+function qualityColumns(
+  quality: ExtractionQualityFacts | null | undefined,
+): [number | null, number | null, number | null, number | null, 0 | 1] {
+  if (quality === undefined) return [null, null, null, null, 0];
+  if (quality === null) return [null, null, null, null, 1];
+  const applied = quality.validationApplied === null ? null : quality.validationApplied ? 1 : 0;
+  return [quality.confidence, quality.flagCount, applied, quality.violationCount, 1];
+}
+
 export class ExtractionStore {
   private readonly sql: (text: string) => Statement;
 
@@ -137,8 +166,9 @@ export class ExtractionStore {
       this.sql(
         `INSERT INTO extractions (id, organization_id, schema_id, schema_version_id, status, strategy, model,
              input_text, image_count, input_tokens, result, error_message, rerun_of, api_key_id, created_at,
-             updated_at, started_at, completed_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             updated_at, started_at, completed_at, confidence, flag_count, validation_applied, violation_count,
+             quality_computed)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         id,
         input.organizationId,
@@ -158,6 +188,7 @@ export class ExtractionStore {
         now,
         input.startedAt ?? null,
         input.completedAt ?? null,
+        ...qualityColumns(input.result == null ? null : input.quality),
       );
       const insertImage = this.sql(
         "INSERT INTO extraction_images (extraction_id, position, mime_type, data) VALUES (?, ?, ?, ?)",
@@ -235,7 +266,7 @@ export class ExtractionStore {
   finish(
     id: string,
     outcome:
-      | { status: "COMPLETED"; result: Record<string, unknown> }
+      | { status: "COMPLETED"; result: Record<string, unknown>; quality?: ExtractionQualityFacts }
       | { status: "FAILED"; errorMessage: string },
   ): boolean {
     const now = this.clock.now();
@@ -243,7 +274,8 @@ export class ExtractionStore {
     this.db.transaction(() => {
       changed =
         this.sql(
-          `UPDATE extractions SET status = ?, result = ?, error_message = ?, completed_at = ?, updated_at = ?
+          `UPDATE extractions SET status = ?, result = ?, error_message = ?, completed_at = ?, updated_at = ?,
+               confidence = ?, flag_count = ?, validation_applied = ?, violation_count = ?, quality_computed = ?
              WHERE id = ? AND status IN ('PENDING', 'PROCESSING')`,
         ).run(
           outcome.status,
@@ -251,6 +283,7 @@ export class ExtractionStore {
           outcome.status === "FAILED" ? outcome.errorMessage : null,
           now,
           now,
+          ...qualityColumns(outcome.status === "COMPLETED" ? outcome.quality : null),
           id,
         ).changes > 0;
       this.sql("DELETE FROM extraction_images WHERE extraction_id = ?").run(id);

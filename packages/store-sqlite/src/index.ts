@@ -7,6 +7,20 @@ export {
   AgentStore,
   type AgentVersionRecord,
 } from "./agents.js";
+export {
+  AnalyticsStore,
+  type ErrorGroup,
+  type ExtractionAnalyticsFilter,
+  type ExtractionGrouping,
+  type ExtractionStats,
+  type HumanScoreFilter,
+  type HumanScoreStats,
+  type LatencyBinCount,
+  type TimeRange,
+  type UsageFilter,
+  type UsageGrouping,
+  type UsageTotals,
+} from "./analytics.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
 export { type BashFileChange, BashFileStore, type BashTreeRevision } from "./bash-files.js";
 export {
@@ -56,6 +70,7 @@ export {
   type ExtractionFilter,
   type ExtractionImage,
   type ExtractionInsert,
+  type ExtractionQualityFacts,
   type ExtractionRecord,
   type ExtractionStatus,
   ExtractionStore,

@@ -1,5 +1,6 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
+import { AnalyticsStore } from "./analytics.js";
 import { ApiKeyStore } from "./api-keys.js";
 import { BashFileStore } from "./bash-files.js";
 import { ConnectorStore } from "./connectors.js";
@@ -61,6 +62,8 @@ export interface Store {
   readonly connectors: ConnectorStore;
   /** The platform_bash file systems of conversations. */
   readonly bashFiles: BashFileStore;
+  /** Analytics reads over usage records (with their hourly rollups), extractions and scores. */
+  readonly analytics: AnalyticsStore;
   close(): void;
 }
 
@@ -106,6 +109,7 @@ export function openStore(options: OpenStoreOptions): Store {
     plugins: new PluginStore(db, clock, ids),
     connectors: new ConnectorStore(db, cipher, clock, ids),
     bashFiles: new BashFileStore(db, clock),
+    analytics: new AnalyticsStore(db, usage, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

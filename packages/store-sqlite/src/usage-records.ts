@@ -50,11 +50,18 @@ export class UsageRecordStore {
     this.insertAll = db.transaction((records: readonly UsageRecord[]) => {
       const insert = this.sql(
         `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens,
-             completion_tokens, cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at)
+             completion_tokens, cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at, error_code, status)
            VALUES (@id, @organizationId, @apiKeyId, @model, @surface, @byok, @promptTokens, @completionTokens,
-             @cachedTokens, @costEur, @latencyMs, @outcome, @endUser, @createdAt)`,
+             @cachedTokens, @costEur, @latencyMs, @outcome, @endUser, @createdAt, @errorCode, @status)`,
       );
-      for (const record of records) insert.run({ ...record, byok: record.byok ? 1 : 0 });
+      for (const record of records) {
+        insert.run({
+          ...record,
+          byok: record.byok ? 1 : 0,
+          errorCode: record.errorCode ?? null,
+          status: record.status ?? null,
+        });
+      }
     });
   }
 
@@ -132,6 +139,8 @@ export class UsageRecordStore {
       latencyMs: row.latency_ms as number,
       outcome: row.outcome as UsageRecord["outcome"],
       endUser: row.end_user as string | null,
+      errorCode: row.error_code as string | null,
+      status: row.status as number | null,
       createdAt: row.created_at as number,
     }));
   }

@@ -26,7 +26,7 @@ import {
   type InputImage,
 } from "@groundwork/extract";
 import { type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
-import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
+import { extractionQuality, GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { ExtractionConfig } from "@groundwork/scoring";
 import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from "@groundwork/store-sqlite";
 import { builtinCostEur } from "../gateway/builtin-cost.js";
@@ -242,10 +242,12 @@ export class ExtractionService {
             strategy,
             ...(signal === undefined ? {} : { signal }),
           });
+          const stored = toStoredResult(result);
           const record = this.store.extractions.create({
             ...common,
             status: "COMPLETED",
-            result: toStoredResult(result),
+            result: stored,
+            quality: extractionQuality(stored),
             startedAt: started,
             completedAt: Date.now(),
           });
@@ -362,7 +364,12 @@ export class ExtractionService {
             },
             { strategy: "ASYNC", signal: context.signal },
           );
-          extractions.finish(extractionId, { status: "COMPLETED", result: toStoredResult(result) });
+          const stored = toStoredResult(result);
+          extractions.finish(extractionId, {
+            status: "COMPLETED",
+            result: stored,
+            quality: extractionQuality(stored),
+          });
           extractionSucceeded(span, hooks, org, extractionId, result);
           return { status: "COMPLETED" };
         } catch (error) {
