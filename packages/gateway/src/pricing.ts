@@ -5,6 +5,7 @@
  * (GatewayOptions.chatPrices) and default to zero — tokens are still recorded.
  */
 import type { Plan } from "@groundwork/core";
+import { includedUsageEur } from "@groundwork/observability";
 
 export interface TokenPrice {
   inputPerMillion: number;
@@ -18,13 +19,8 @@ export const BUILTIN_EMBEDDING_PRICES: Readonly<Record<string, TokenPrice>> = {
   "text-embedding-3-large": { inputPerMillion: 0.53625, outputPerMillion: 0 },
 };
 
-/** Included monthly usage per plan in EUR; null is unlimited. See docs/decisions.md. */
-export const DEFAULT_PLAN_ALLOWANCE_EUR: Readonly<Record<Plan, number | null>> = {
-  free: 5,
-  team: 100,
-  business: 1000,
-  enterprise: null,
-};
+/** Included monthly usage per plan in EUR (the `usage_eur` column of PLATFORM.md §15); null is unlimited. */
+export const DEFAULT_PLAN_ALLOWANCE_EUR: Readonly<Record<Plan, number | null>> = includedUsageEur();
 
 export function costEur(
   price: TokenPrice | undefined,

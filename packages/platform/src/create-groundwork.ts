@@ -15,11 +15,13 @@ import {
 } from "@groundwork/core";
 import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
 import type { DocumentParser } from "@groundwork/kb";
+import { BillingLedger } from "@groundwork/observability";
 import type { Store } from "@groundwork/store-sqlite";
 import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { connectorCatalogProvider, ToolCatalogService } from "./agents/tool-catalogs.js";
+import { BillingService, storeBillingMeter } from "./billing/billing-service.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
@@ -133,6 +135,8 @@ export class Groundwork {
   readonly plugins: PluginService;
   /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
   readonly connectors: ConnectorService;
+  /** Billing (PLATFORM.md §15): tiers, limits with their counters, checks; the request rate of each organization. */
+  readonly billing: BillingService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -140,6 +144,18 @@ export class Groundwork {
     const config = resolveConfig(options.config);
     this.config = config;
     this.store = options.store;
+    // The plan allowance's own ledger when it has one, so /v1/billing reports what is enforced.
+    const allowance = options.allowance ?? UNLIMITED_ALLOWANCE;
+    this.billing = new BillingService(
+      options.store,
+      "ledger" in allowance && allowance.ledger instanceof BillingLedger
+        ? allowance.ledger
+        : new BillingLedger(
+            storeBillingMeter(options.store),
+            options.clock === undefined ? {} : { clock: options.clock },
+          ),
+      allowance,
+    );
     this.gateway =
       options.gateway ??
       createStoreGateway(options.store, {
@@ -174,8 +190,10 @@ export class Groundwork {
       maxFetchBytes: config.conversion.maxFetchBytes,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
+      allowance,
+      recordPages: (organizationId, pages) => this.billing.recordPages(organizationId, pages),
     });
-    this.files = new FileService(options.store);
+    this.files = new FileService(options.store, allowance);
     this.extraction = new ExtractionService(options.store, this.gateway, {
       settings: config.extraction.settings,
       chatPrices: config.chatPrices,
@@ -186,6 +204,7 @@ export class Groundwork {
     this.knowledge = new KnowledgeService(options.store, this.gateway, {
       ...(options.documentParser === undefined ? {} : { parser: options.documentParser }),
       builtinEmbeddings: options.builtinEmbeddings ?? config.builtin !== null,
+      allowance,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
     });

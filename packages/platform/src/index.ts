@@ -41,6 +41,7 @@ export {
   ToolCatalogService,
 } from "./agents/tool-catalogs.js";
 export { checkEndpoint, SIGNATURE_HEADER, signBody, type ToolServices } from "./agents/tool-executor.js";
+export { BillingService, billingCheckBody, storeBillingMeter } from "./billing/billing-service.js";
 export {
   DEFAULT_CONFIG,
   type GroundworkConfig,
@@ -151,6 +152,7 @@ export {
 export {
   createStoreGateway,
   type StoreGatewayOptions,
+  type StorePlanAllowanceOptions,
   storePlanAllowance,
   toProviderAccount,
 } from "./gateway/store-gateway.js";

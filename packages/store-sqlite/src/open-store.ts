@@ -2,6 +2,7 @@ import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@
 import { AgentStore } from "./agents.js";
 import { ApiKeyStore } from "./api-keys.js";
 import { BashFileStore } from "./bash-files.js";
+import { BillingStore } from "./billing.js";
 import { ConnectorStore } from "./connectors.js";
 import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
@@ -61,6 +62,8 @@ export interface Store {
   readonly connectors: ConnectorStore;
   /** The platform_bash file systems of conversations. */
   readonly bashFiles: BashFileStore;
+  /** Billing counters beside the usage records: pages per month, stored bytes, active keys (PLATFORM.md §15). */
+  readonly billing: BillingStore;
   close(): void;
 }
 
@@ -106,6 +109,7 @@ export function openStore(options: OpenStoreOptions): Store {
     plugins: new PluginStore(db, clock, ids),
     connectors: new ConnectorStore(db, cipher, clock, ids),
     bashFiles: new BashFileStore(db, clock),
+    billing: new BillingStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -20,7 +20,6 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
     area: "Tracing",
   },
   { paths: ["/v1/analytics/*"], area: "Analytics" },
-  { paths: ["/v1/billing/*"], area: "Billing" },
 ];
 
 export function registerPendingAreas(app: Hono<AppEnv>): void {
