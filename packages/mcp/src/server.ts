@@ -12,6 +12,7 @@ import { deriveChatUrl } from "./chat-url.js";
 import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
+import { billingTools } from "./tools/billing.js";
 import { conversationTools } from "./tools/conversations.js";
 import { datasetTools } from "./tools/datasets.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
@@ -56,6 +57,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...promptTools,
     ...skillTools,
     ...pluginTools,
+    ...billingTools,
     ...apiDocTools(docsDir),
   ];
 }

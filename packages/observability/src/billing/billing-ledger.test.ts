@@ -122,7 +122,11 @@ describe("BillingLedger", () => {
     const allowance = createBillingAllowance(
       new BillingLedger(meterOf({ eur: 5, bytes: 1024 ** 3 - 10, pages: 1000 }, "free"), { clock }),
     );
-    expect(thrown(() => allowance.checkUsage(principal("free")) as void)).toMatchObject({
+    expect(
+      thrown(() => {
+        allowance.checkUsage(principal("free"));
+      }),
+    ).toMatchObject({
       status: 402,
       code: "usage_exhausted",
     });

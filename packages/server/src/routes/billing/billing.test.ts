@@ -31,7 +31,12 @@ afterEach(async () => {
 function harness(plan: Plan, tiers: TierOverrides = {}): Harness {
   const tenant = createTestTenant(plan);
   let now = NOW;
-  const clock = { now: () => now, set: (ms: number) => void (now = ms) };
+  const clock = {
+    now: () => now,
+    set: (ms: number) => {
+      now = ms;
+    },
+  };
   const groundwork = createGroundwork({
     store: tenant.store,
     allowance: storePlanAllowance(tenant.store, { tiers, clock }),
