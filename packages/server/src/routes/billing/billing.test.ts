@@ -462,6 +462,57 @@ describe("enforcement", () => {
     expect((await upload(h.tenant.keyFor("member", "free"), 150)).status).toBe(201);
   });
 
+  it("refuses knowledge-base uploads and skill imports with 402 storage_exhausted, counting what they store", async () => {
+    const h = harness("free", { free: { storage_bytes: 2000 } });
+    const admin = h.tenant.keys.admin;
+    const json = (path: string, body: unknown) =>
+      h.app.request(path, {
+        method: "POST",
+        headers: { ...bearer(admin), "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const kb = await bodyOf(
+      await json("/v1/knowledge-bases", {
+        name: "KB",
+        slug: "kb",
+        embeddingProviderId: "builtin",
+        embeddingModel: "hash-embedding-1536",
+        embeddingDim: 1536,
+      }),
+    );
+    const upload = (content: string) => {
+      const form = new FormData();
+      form.append("files", new File([content], `doc-${content.length}.txt`, { type: "text/plain" }));
+      return h.app.request(`/v1/knowledge-bases/${kb.id as string}/documents`, {
+        method: "POST",
+        headers: bearer(admin),
+        body: form,
+      });
+    };
+    expect((await upload("a".repeat(1500))).status).toBe(202);
+    const refused = await upload("b".repeat(600));
+    expect(refused.status).toBe(402);
+    expect((await bodyOf(refused)).error).toMatchObject({ type: "billing_error", code: "storage_exhausted" });
+
+    const skill = await json("/v1/skills/import", {
+      files: { "SKILL.md": `---\nname: notes\ndescription: Notes\n---\n${"x".repeat(600)}\n` },
+    });
+    expect(skill.status).toBe(402);
+    expect((await bodyOf(skill)).error.code).toBe("storage_exhausted");
+    const small = await json("/v1/skills/import", {
+      files: { "SKILL.md": "---\nname: notes\ndescription: Notes\n---\nShort.\n" },
+    });
+    expect(small.status).toBe(201);
+    const storage = (
+      (await bodyOf(await get(h, admin, "/v1/billing/limits"))).limits as Array<{
+        resource: string;
+        used: number;
+      }>
+    ).find((entry) => entry.resource === "storage_bytes");
+    expect(storage?.used).toBeGreaterThan(1500);
+    expect(storage?.used).toBeLessThanOrEqual(2000);
+  });
+
   it("answers 429 rate_limit_exceeded with Retry-After to the next UTC minute, per organization", async () => {
     const h = harness("free", { free: { requests_per_minute: 3 } });
     const key = h.tenant.keys.viewer;
