@@ -537,12 +537,8 @@ describe("streamable HTTP transport", () => {
       limits: { pages: null },
     });
     const tiers = await call("svc_list_billing_tiers");
-    expect((tiers.structuredContent?.items as Array<{ plan: string }>).map((t) => t.plan)).toEqual([
-      "free",
-      "team",
-      "business",
-      "enterprise",
-    ]);
+    const items = (tiers.structuredContent?.items ?? []) as Array<{ plan: string }>;
+    expect(items.map((t) => t.plan)).toEqual(["free", "team", "business", "enterprise"]);
     const limits = await call("svc_get_billing_limits");
     expect(limits.structuredContent).toMatchObject({ plan: "enterprise" });
     expect(limits.structuredContent?.limits).toHaveLength(6);
