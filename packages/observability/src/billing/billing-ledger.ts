@@ -11,7 +11,6 @@ import {
   PLANS,
   type Plan,
   type Principal,
-  planAllows,
   rateLimited,
   systemClock,
 } from "@groundwork/core";
@@ -223,7 +222,7 @@ export function createBillingAllowance(ledger: BillingLedger): BillingAllowance 
   return {
     ledger,
     ownProvidersRefusal: (principal) =>
-      planAllows(principal.plan, "team") && ledger.tierTable[principal.plan].limits.byok
+      ledger.tierTable[principal.plan].limits.byok
         ? null
         : `need the Team, Business or Enterprise plan; the organization is on ${principal.plan}`,
     checkUsage(principal: Principal) {
