@@ -123,6 +123,16 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "billing",
+    title: "a Free organization's tier, a refused check, and a stored file counted",
+    check(stdout) {
+      expect(stdout).toContain("Free 1000 false");
+      expect(stdout).toContain("pages_exhausted");
+      expect(stdout).toContain("\nfalse\n");
+      expect(stdout).toContain(`storage_bytes 20 ${1024 ** 3 - 20}`);
+    },
+  },
+  {
     job: "evaluators",
     title: "extraction outputs scored against expected outputs with field_accuracy and exact_match",
     check(stdout) {

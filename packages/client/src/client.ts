@@ -644,6 +644,26 @@ export class GroundworkClient {
         json: body,
       }),
   };
+
+  // ---- billing (PLATFORM.md §15; every role) ----
+
+  readonly billing = {
+    /** `GET /v1/billing/tier`: the caller's plan, its limits and the current UTC month. */
+    tier: () => this.request<T.BillingTierView>("GET", "/v1/billing/tier"),
+    /** `GET /v1/billing/tiers`: every tier in plan order. */
+    tiers: () => this.request<T.BillingTier[]>("GET", "/v1/billing/tiers"),
+    /** `GET /v1/billing/limits`: each resource's limit, counter, remainder and reset. */
+    limits: () =>
+      this.request<{ plan: T.BillingTier["plan"]; limits: T.BillingLimit[] }>("GET", "/v1/billing/limits"),
+    /** `GET /v1/billing/available?resource=`: something remains, it is unlimited, or the feature is included. */
+    available: (resource: T.BillingResource) =>
+      this.request<{ resource: T.BillingResource; available: boolean }>("GET", "/v1/billing/available", {
+        query: { resource },
+      }),
+    /** `POST /v1/billing/check`: whether `amount` (default 1) more fits. */
+    check: (body: { resource: T.BillingResource; amount?: number }) =>
+      this.request<T.BillingCheck>("POST", "/v1/billing/check", { json: body }),
+  };
 }
 
 function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {

@@ -545,3 +545,61 @@ export interface AnalyticsQualityTrend {
   bucket: "hour" | "day";
   points: Array<{ start: string; extractions: number; humanScoreMean: number | null } & QualityRates>;
 }
+
+// ---- billing (PLATFORM.md §15) ----
+
+export type BillingResource =
+  | "usage_eur"
+  | "pages"
+  | "storage_bytes"
+  | "requests_per_minute"
+  | "seats"
+  | "byok";
+
+/** A plan's limits: null is unlimited; `byok` is a feature flag. */
+export interface BillingLimits {
+  usage_eur: number | null;
+  pages: number | null;
+  storage_bytes: number | null;
+  requests_per_minute: number | null;
+  seats: number | null;
+  byok: boolean;
+}
+
+/** `GET /v1/billing/tiers` entries. */
+export interface BillingTier {
+  plan: "free" | "team" | "business" | "enterprise";
+  name: "Free" | "Team" | "Business" | "Enterprise";
+  limits: BillingLimits;
+}
+
+/** `GET /v1/billing/tier`: the caller's tier and the current UTC month (`periodEnd` exclusive). */
+export interface BillingTierView extends BillingTier {
+  periodStart: string;
+  periodEnd: string;
+}
+
+/** One entry of `GET /v1/billing/limits`. */
+export interface BillingLimit {
+  resource: BillingResource;
+  unit: "eur" | "pages" | "bytes" | "requests" | "keys" | "feature";
+  limit: number | boolean | null;
+  used: number | null;
+  remaining: number | null;
+  resetsAt: string | null;
+}
+
+/** `POST /v1/billing/check`: `remaining` is before the amount. */
+export interface BillingCheck {
+  allowed: boolean;
+  reason:
+    | "usage_exhausted"
+    | "pages_exhausted"
+    | "storage_exhausted"
+    | "rate_limit_exceeded"
+    | "seats_exhausted"
+    | "plan_required"
+    | null;
+  remaining: number | null;
+  resetsAt: string | null;
+}

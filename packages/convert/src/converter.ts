@@ -73,6 +73,8 @@ export interface ConvertCallOptions {
   onProgress?: (processed: number) => void;
   /** Overrides the converter's vision model for this call. */
   vision?: VisionModel | null;
+  /** Called for each converted document (containers' members included) with its page count, when it has one (billing). */
+  onDocument?: (pageCount: number | undefined) => void;
 }
 
 export interface DocumentConverterOptions {
@@ -104,6 +106,7 @@ interface Job {
   documents: ConvertedDocument[];
   errors: ConversionErrorEntry[];
   budget: { remaining: number };
+  onDocument: ((pageCount: number | undefined) => void) | undefined;
 }
 
 class AbortBatch extends Error {}
@@ -143,6 +146,7 @@ export class DocumentConverter {
       documents: [],
       errors: [],
       budget: { remaining: this.limits.maxExpandedBytes },
+      onDocument: call.onDocument,
     };
     let processed = 0;
     try {
@@ -490,6 +494,7 @@ export class DocumentConverter {
     }
     if (options.extractMetadata) document.metadata = metadata;
     job.documents.push(document);
+    job.onDocument?.(model.pageCount);
   }
 }
 

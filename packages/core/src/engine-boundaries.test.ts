@@ -8,7 +8,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const ENGINES = ["core", "scoring", "evaluation", "observability", "convert", "gateway", "extract", "kb", "agents"];
+const ENGINES = [
+  "core",
+  "scoring",
+  "evaluation",
+  "observability",
+  "convert",
+  "gateway",
+  "extract",
+  "kb",
+  "agents",
+];
 const FORBIDDEN = [
   /^better-sqlite3$/,
   /^sqlite-vec$/,

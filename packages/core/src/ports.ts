@@ -230,6 +230,17 @@ export interface Allowance {
    * organization past its plan's stored bytes. Absent: storage is not limited.
    */
   checkStorage?(organizationId: string, addedBytes: number): void;
+  /**
+   * Throws a 402 error (`pages_exhausted`) when converting `pages` more would take the
+   * organization past its plan's pages of the month (PLATFORM.md §15). Absent: not limited.
+   */
+  checkPages?(organizationId: string, pages: number): void;
+  /**
+   * Counts one `/v1` request of the caller's organization and throws a 429 error
+   * (`rate_limit_exceeded`, with `retryAfter`) when its plan's requests per minute are used
+   * up (PLATFORM.md §15). Absent: requests are not limited.
+   */
+  admitRequest?(principal: Principal): void;
 }
 
 export const UNLIMITED_ALLOWANCE: Allowance = {

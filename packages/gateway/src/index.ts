@@ -33,7 +33,14 @@ export type {
   ProviderDirectory,
   UsageMeter,
 } from "./ports.js";
-export { BUILTIN_EMBEDDING_PRICES, costEur, DEFAULT_PLAN_ALLOWANCE_EUR, type TokenPrice } from "./pricing.js";
+export {
+  BUILTIN_EMBEDDING_PRICES,
+  chatPriceOf,
+  costEur,
+  DEFAULT_CHAT_PRICES,
+  DEFAULT_PLAN_ALLOWANCE_EUR,
+  type TokenPrice,
+} from "./pricing.js";
 export {
   type ProviderConfig,
   parseProviderType,

@@ -45,7 +45,10 @@ export interface GatewayOptions {
   allowance?: Allowance;
   /** How the "no built-in model service" error names what to configure. */
   builtinSetting?: string;
-  /** Built-in chat prices by model name; unpriced models cost nothing (tokens are still recorded). */
+  /**
+   * Built-in chat prices by model name (`*`: every unlisted chat model); without a table or a
+   * matching entry a call costs nothing (tokens are still recorded). See DEFAULT_CHAT_PRICES.
+   */
   chatPrices?: Readonly<Record<string, TokenPrice>>;
   /** Builds adapters; tests and embedders may replace it. */
   adapterFor?: (account: ProviderAccount, fetchImpl: typeof globalThis.fetch | undefined) => ProviderAdapter;

@@ -12,7 +12,7 @@ import {
   type UsageSurface,
 } from "@groundwork/core";
 import type { CallContext, GatewayOptions, UsageMeter } from "./ports.js";
-import { costEur, type TokenPrice } from "./pricing.js";
+import { chatPriceOf, costEur, type TokenPrice } from "./pricing.js";
 
 export interface MeteredCall {
   model: string;
@@ -43,7 +43,12 @@ export class UsageMetering {
   }
 
   async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {
-    const price = call.price ?? this.chatPrices?.[call.model];
+    // Chat-shaped calls fall back to the table's `*` price; embeddings and audio only to their own entry.
+    const price =
+      call.price ??
+      (call.surface === "EMBEDDINGS" || call.surface === "AUDIO"
+        ? this.chatPrices?.[call.model]
+        : chatPriceOf(this.chatPrices, call.model));
     await this.usage.record({
       organizationId: context.principal.organizationId,
       apiKeyId: context.principal.apiKeyId,

@@ -98,6 +98,11 @@ describe("streamable HTTP transport", () => {
       "svc_analytics_errors",
       "svc_analytics_quality",
       "svc_analytics_quality_trend",
+      "svc_get_billing_tier",
+      "svc_list_billing_tiers",
+      "svc_get_billing_limits",
+      "svc_billing_has_available",
+      "svc_billing_check",
       "svc_list_evaluator_types",
       "svc_list_evaluator_templates",
       "svc_get_evaluator_template",
@@ -548,6 +553,26 @@ describe("streamable HTTP transport", () => {
     expect(missing.structuredContent?.error).toMatchObject({ status: 404, param: "subjectId" });
     const badTime = await call("svc_list_human_scores", { from: "yesterday" });
     expect(badTime.structuredContent?.error).toMatchObject({ status: 400, param: "from" });
+  });
+
+  it("reports the tier, tiers, limits, availability and checks through the five billing tools", async () => {
+    // The bootstrap organization is on the enterprise plan: everything unlimited.
+    const tier = await call("svc_get_billing_tier");
+    expect(tier.structuredContent).toMatchObject({
+      plan: "enterprise",
+      name: "Enterprise",
+      limits: { pages: null },
+    });
+    const tiers = await call("svc_list_billing_tiers");
+    const items = (tiers.structuredContent?.items ?? []) as Array<{ plan: string }>;
+    expect(items.map((t) => t.plan)).toEqual(["free", "team", "business", "enterprise"]);
+    const limits = await call("svc_get_billing_limits");
+    expect(limits.structuredContent).toMatchObject({ plan: "enterprise" });
+    expect(limits.structuredContent?.limits).toHaveLength(6);
+    const available = await call("svc_billing_has_available", { resource: "byok" });
+    expect(available.structuredContent).toEqual({ resource: "byok", available: true });
+    const checked = await call("svc_billing_check", { resource: "pages", amount: 5 });
+    expect(checked.structuredContent).toMatchObject({ allowed: true, reason: null, remaining: null });
   });
 
   it("manages datasets, items and versions through the thirteen dataset tools", async () => {

@@ -13,6 +13,7 @@ import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
 import { analyticsTools } from "./tools/analytics.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
+import { billingTools } from "./tools/billing.js";
 import { conversationTools } from "./tools/conversations.js";
 import { datasetTools } from "./tools/datasets.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
@@ -58,6 +59,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...skillTools,
     ...pluginTools,
     ...analyticsTools,
+    ...billingTools,
     ...apiDocTools(docsDir),
   ];
 }

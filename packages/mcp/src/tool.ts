@@ -27,6 +27,7 @@ export type ToolGroup =
   | "Datasets"
   | "Prompts"
   | "Analytics"
+  | "Billing"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_LIMITS } from "@groundwork/convert";
 import type { ExtractionSettings } from "@groundwork/extract";
-import type { TokenPrice } from "@groundwork/gateway";
+import { DEFAULT_CHAT_PRICES, type TokenPrice } from "@groundwork/gateway";
 
 export interface GroundworkConfig {
   /** The OpenAI-compatible upstream behind the built-in chat and embedding model names; null: none. */
@@ -21,7 +21,10 @@ export interface GroundworkConfig {
   chatUrl: string | null;
   /** Concurrent calls to an organization's own providers. */
   byokConcurrency: number;
-  /** Built-in chat prices by model name, for metering; unpriced models cost nothing. */
+  /**
+   * Built-in chat prices by model name (EUR per million tokens), charged against the plan; `*`
+   * prices every unlisted name. Default: `DEFAULT_CHAT_PRICES`; `{}` makes built-in chat free.
+   */
   chatPrices: Readonly<Record<string, TokenPrice>>;
   conversion: {
     /** Per http source. */
@@ -84,7 +87,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   allowPrivateNetwork: false,
   chatUrl: null,
   byokConcurrency: 16,
-  chatPrices: {},
+  chatPrices: DEFAULT_CHAT_PRICES,
   conversion: { fetchTimeoutMs: 60_000, maxFetchBytes: DEFAULT_LIMITS.maxDocumentBytes, tessdataDir: null },
   extraction: { settings: {} },
   agents: {

@@ -15,13 +15,14 @@ import {
 } from "@groundwork/core";
 import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
 import type { DocumentParser } from "@groundwork/kb";
-import { GLOBAL_TRACE_HOOKS } from "@groundwork/observability";
+import { BillingLedger, GLOBAL_TRACE_HOOKS } from "@groundwork/observability";
 import type { Store } from "@groundwork/store-sqlite";
 import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { connectorCatalogProvider, ToolCatalogService } from "./agents/tool-catalogs.js";
 import { AnalyticsService } from "./analytics/analytics-service.js";
+import { BillingService, storeBillingMeter } from "./billing/billing-service.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
@@ -137,6 +138,8 @@ export class Groundwork {
   readonly connectors: ConnectorService;
   /** Usage, errors, providers and extraction quality of an organization over a time range (PLATFORM.md §14). */
   readonly analytics: AnalyticsService;
+  /** Billing (PLATFORM.md §15): tiers, limits with their counters, checks; the request rate of each organization. */
+  readonly billing: BillingService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -145,6 +148,18 @@ export class Groundwork {
     const traceHooks = GLOBAL_TRACE_HOOKS; // the lead replaces this with the recording tracer
     this.config = config;
     this.store = options.store;
+    // The plan allowance's own ledger when it has one, so /v1/billing reports what is enforced.
+    const allowance = options.allowance ?? UNLIMITED_ALLOWANCE;
+    this.billing = new BillingService(
+      options.store,
+      "ledger" in allowance && allowance.ledger instanceof BillingLedger
+        ? allowance.ledger
+        : new BillingLedger(
+            storeBillingMeter(options.store),
+            options.clock === undefined ? {} : { clock: options.clock },
+          ),
+      allowance,
+    );
     this.gateway =
       options.gateway ??
       createStoreGateway(options.store, {
@@ -180,8 +195,10 @@ export class Groundwork {
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
       traceHooks,
+      allowance,
+      recordPages: (organizationId, pages) => this.billing.recordPages(organizationId, pages),
     });
-    this.files = new FileService(options.store);
+    this.files = new FileService(options.store, allowance);
     this.extraction = new ExtractionService(options.store, this.gateway, {
       settings: config.extraction.settings,
       chatPrices: config.chatPrices,
@@ -193,6 +210,7 @@ export class Groundwork {
     this.knowledge = new KnowledgeService(options.store, this.gateway, {
       ...(options.documentParser === undefined ? {} : { parser: options.documentParser }),
       builtinEmbeddings: options.builtinEmbeddings ?? config.builtin !== null,
+      allowance,
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
       traceHooks,

@@ -54,6 +54,7 @@ export {
   analyticsQuery,
   USAGE_SURFACES,
 } from "./analytics/analytics-service.js";
+export { BillingService, billingCheckBody, storeBillingMeter } from "./billing/billing-service.js";
 export {
   DEFAULT_CONFIG,
   type GroundworkConfig,
@@ -164,6 +165,7 @@ export {
 export {
   createStoreGateway,
   type StoreGatewayOptions,
+  type StorePlanAllowanceOptions,
   storePlanAllowance,
   toProviderAccount,
 } from "./gateway/store-gateway.js";

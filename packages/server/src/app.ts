@@ -12,10 +12,12 @@ import { bearerAuth } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
 import { requestBodyLimit } from "./http/node-request.js";
+import { requestRateLimit } from "./http/rate-limit.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
 import { registerAnalyticsRoutes } from "./routes/analytics/index.js";
+import { registerBillingRoutes } from "./routes/billing/index.js";
 import { registerConnectorRoutes } from "./routes/connectors/index.js";
 import { registerConversationRoutes } from "./routes/conversations/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
@@ -90,6 +92,7 @@ export function createApp(options: AppOptions): App {
   });
 
   app.use("/v1/*", bearerAuth());
+  app.use("/v1/*", requestRateLimit());
   const appBodyLimit = requestBodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   // Knowledge-base uploads set their own, larger limit (104 MB per request).
   app.use("/v1/*", (c, next) => (hasOwnBodyLimit(c.req.method, c.req.path) ? next() : appBodyLimit(c, next)));
@@ -113,6 +116,7 @@ export function createApp(options: AppOptions): App {
   registerPluginRoutes(app);
   registerConnectorRoutes(app);
   registerAnalyticsRoutes(app);
+  registerBillingRoutes(app);
   registerPendingAreas(app);
   return app;
 }

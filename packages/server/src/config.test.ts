@@ -48,6 +48,32 @@ describe("platformConfigFromEnv", () => {
     }
   });
 
+  it("maps GROUNDWORK_CHAT_PRICES (JSON) to the built-in chat price table and refuses bad tables", () => {
+    expect(platformConfigFromEnv({}).chatPrices).toBeUndefined();
+    expect(
+      platformConfigFromEnv({
+        GROUNDWORK_CHAT_PRICES:
+          '{"gw-chat": {"inputPerMillion": 2, "outputPerMillion": 8, "cachedInputPerMillion": 0.5}, "*": {"inputPerMillion": 0, "outputPerMillion": 0}}',
+      }).chatPrices,
+    ).toEqual({
+      "gw-chat": { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5 },
+      "*": { inputPerMillion: 0, outputPerMillion: 0 },
+    });
+    expect(platformConfigFromEnv({ GROUNDWORK_CHAT_PRICES: "{}" }).chatPrices).toEqual({});
+    for (const bad of [
+      "not json",
+      "[]",
+      '{"m": 3}',
+      '{"m": {"inputPerMillion": 1}}',
+      '{"m": {"inputPerMillion": -1, "outputPerMillion": 1}}',
+      '{"m": {"inputPerMillion": "1", "outputPerMillion": 1}}',
+    ]) {
+      expect(() => platformConfigFromEnv({ GROUNDWORK_CHAT_PRICES: bad }), bad).toThrow(
+        /GROUNDWORK_CHAT_PRICES/,
+      );
+    }
+  });
+
   it("maps GROUNDWORK_WEB_SEARCH_URL and GROUNDWORK_WEB_SEARCH_API_KEY to the web search provider", () => {
     expect(platformConfigFromEnv({}).webSearch).toBeNull();
     expect(

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { TokenPrice } from "@groundwork/gateway";
 import type { GroundworkConfigInput } from "@groundwork/platform";
 import type { LogLevel } from "./logger.js";
 
@@ -96,6 +97,9 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
       "GROUNDWORK_BYOK_CONCURRENCY",
     ),
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
+    ...(env.GROUNDWORK_CHAT_PRICES?.trim()
+      ? { chatPrices: parseChatPrices(env.GROUNDWORK_CHAT_PRICES) }
+      : {}),
     webSearch: env.GROUNDWORK_WEB_SEARCH_URL
       ? {
           url: parseHttpUrl(env.GROUNDWORK_WEB_SEARCH_URL, "GROUNDWORK_WEB_SEARCH_URL"),
@@ -104,6 +108,50 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
       : null,
     settingNames: SERVER_SETTING_NAMES,
   };
+}
+
+/**
+ * GROUNDWORK_CHAT_PRICES: the built-in chat price table as JSON, replacing the default —
+ * `{"<model>|*": {"inputPerMillion": EUR, "outputPerMillion": EUR, "cachedInputPerMillion"?: EUR}}`.
+ */
+export function parseChatPrices(raw: string): Record<string, TokenPrice> {
+  const fail = (why: string): never => {
+    throw new Error(
+      `Invalid GROUNDWORK_CHAT_PRICES: ${why}; expected {"<model>": {"inputPerMillion": EUR, "outputPerMillion": EUR}, …}`,
+    );
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return fail("not valid JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    return fail("not a JSON object");
+  const prices: Record<string, TokenPrice> = {};
+  for (const [model, entry] of Object.entries(parsed)) {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry))
+      fail(`"${model}" is not an object`);
+    const price = entry as Record<string, unknown>;
+    const amount = (field: string): number | undefined => {
+      const value = price[field];
+      if (value === undefined) return undefined;
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+        fail(`"${model}".${field} must be a number ≥ 0`);
+      return value as number;
+    };
+    const input = amount("inputPerMillion");
+    const output = amount("outputPerMillion");
+    if (input === undefined || output === undefined)
+      fail(`"${model}" needs inputPerMillion and outputPerMillion`);
+    const cached = amount("cachedInputPerMillion");
+    prices[model] = {
+      inputPerMillion: input as number,
+      outputPerMillion: output as number,
+      ...(cached === undefined ? {} : { cachedInputPerMillion: cached }),
+    };
+  }
+  return prices;
 }
 
 function parseHttpUrl(value: string, name: string): string {

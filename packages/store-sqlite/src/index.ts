@@ -23,6 +23,7 @@ export {
 } from "./analytics.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
 export { type BashFileChange, BashFileStore, type BashTreeRevision } from "./bash-files.js";
+export { BillingStore } from "./billing.js";
 export {
   type AllowanceRecord,
   type CachedTool,

@@ -3,6 +3,7 @@ import { AgentStore } from "./agents.js";
 import { AnalyticsStore } from "./analytics.js";
 import { ApiKeyStore } from "./api-keys.js";
 import { BashFileStore } from "./bash-files.js";
+import { BillingStore } from "./billing.js";
 import { ConnectorStore } from "./connectors.js";
 import { ConversationStore } from "./conversations.js";
 import { ConversionTaskStore } from "./conversion-tasks.js";
@@ -64,6 +65,8 @@ export interface Store {
   readonly bashFiles: BashFileStore;
   /** Analytics reads over usage records (with their hourly rollups), extractions and scores. */
   readonly analytics: AnalyticsStore;
+  /** Billing counters beside the usage records: pages per month, stored bytes, active keys (PLATFORM.md §15). */
+  readonly billing: BillingStore;
   close(): void;
 }
 
@@ -110,6 +113,7 @@ export function openStore(options: OpenStoreOptions): Store {
     connectors: new ConnectorStore(db, cipher, clock, ids),
     bashFiles: new BashFileStore(db, clock),
     analytics: new AnalyticsStore(db, usage, clock, ids),
+    billing: new BillingStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

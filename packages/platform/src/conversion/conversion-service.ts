@@ -12,7 +12,7 @@ import {
   DocumentConverter,
   type VisionModel,
 } from "@groundwork/convert";
-import type { Job, JobContext, JobWorker } from "@groundwork/core";
+import type { Allowance, Job, JobContext, JobWorker } from "@groundwork/core";
 import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { ConversionTask, ConversionTaskInput, Store } from "@groundwork/store-sqlite";
 import { BackgroundWorker } from "../jobs/background-worker.js";
@@ -39,6 +39,10 @@ export interface ConversionServiceOptions {
   pollMs: number;
   /** Traces each conversion as `convert` (PLATFORM.md §13); by default the global provider's. */
   traceHooks?: TraceHooks;
+  /** Asked before converting (`402 pages_exhausted`, PLATFORM.md §15); none: not limited. */
+  allowance?: Allowance;
+  /** Adds the pages of a finished conversion to the organization's month (a document without pages counts 1). */
+  recordPages?: (organizationId: string, pages: number) => void;
 }
 
 /** The stored request of an async task (no document bytes: those are task inputs). */
@@ -131,6 +135,33 @@ export class ConversionService {
     });
   }
 
+  /**
+   * `POST /v1/convert/source|file` for an organization: refused with `402 pages_exhausted`
+   * when its month's pages are used up, traced as a `convert` span, and the converted pages
+   * counted afterwards.
+   */
+  async convertFor(
+    organizationId: string,
+    inputs: ConversionTaskInput[],
+    options: ConversionOptions,
+    signal?: AbortSignal,
+  ): Promise<ConversionResult> {
+    // The page count is known only after parsing: a conversion starts while one page is left.
+    this.config.allowance?.checkPages?.(organizationId, 1);
+    let pages = 0;
+    const result = await this.traced(organizationId, null, () =>
+      this.converter.convert(this.toInputs(inputs), options, {
+        ...(signal === undefined ? {} : { signal }),
+        vision: this.config.vision,
+        onDocument: (pageCount) => {
+          pages += pageCount ?? 1;
+        },
+      }),
+    );
+    this.config.recordPages?.(organizationId, pages);
+    return result;
+  }
+
   /** Stores an async task with its inputs and queues its job. */
   async submit(
     organizationId: string,
@@ -143,6 +174,7 @@ export class ConversionService {
         input.kind === "http" ? input.url : (input.filename ?? `document-${index + 1}`),
       ),
     };
+    this.config.allowance?.checkPages?.(organizationId, 1);
     const task = this.store.conversionTasks.create({ organizationId, request, inputs });
     const job = await this.store.jobs.enqueue(
       CONVERT_JOB_KIND,
@@ -189,6 +221,7 @@ export class ConversionService {
       if (current === null || (current.status !== "processing" && current.status !== "pending"))
         cancel.abort();
     }, 250);
+    let pages = 0;
     try {
       // An async task is its own trace: the request that submitted it has ended.
       const result = await this.traced(task.organizationId, taskId, () =>
@@ -196,8 +229,12 @@ export class ConversionService {
           signal: AbortSignal.any([context.signal, cancel.signal]),
           vision: this.config.vision,
           onProgress: (processed) => tasks.progress(taskId, processed),
+          onDocument: (pageCount) => {
+            pages += pageCount ?? 1;
+          },
         }),
       );
+      this.config.recordPages?.(task.organizationId, pages);
       tasks.finish(taskId, {
         status: "success",
         result,

@@ -5,6 +5,7 @@
  * multipart bodies and render.
  */
 import {
+  type Allowance,
   gone,
   invalidRequest,
   notFound,
@@ -28,7 +29,11 @@ export interface FileUpload {
 }
 
 export class FileService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Asked before a file is stored (`402 storage_exhausted`, PLATFORM.md §15); none: not limited. */
+    private readonly allowance?: Allowance,
+  ) {}
 
   upload(principal: Principal, upload: FileUpload): FileRecord {
     const purpose = checkPurpose(upload.purpose);
@@ -41,6 +46,7 @@ export class FileService {
     }
     if (size === 0) throw invalidRequest("file is empty", { param: "file" });
     const filename = upload.filename || "upload";
+    this.allowance?.checkStorage?.(principal.organizationId, size);
     return this.store.files.create({
       organizationId: principal.organizationId,
       filename,

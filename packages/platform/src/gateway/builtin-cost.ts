@@ -1,4 +1,4 @@
-import { costEur, parseModelString, type TokenPrice } from "@groundwork/gateway";
+import { chatPriceOf, costEur, parseModelString, type TokenPrice } from "@groundwork/gateway";
 
 /**
  * What the gateway charges for a call (the price its usage records carry): built-in models
@@ -10,5 +10,5 @@ export function builtinCostEur(
   usage: { promptTokens: number; completionTokens: number; cachedTokens: number | null },
 ): number {
   if (parseModelString(model).kind !== "builtin") return 0;
-  return costEur(prices?.[model], usage);
+  return costEur(chatPriceOf(prices, model), usage);
 }

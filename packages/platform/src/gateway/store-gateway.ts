@@ -1,7 +1,6 @@
 /** Connects the gateway engine to the store: provider accounts and usage records. */
-import type { Allowance } from "@groundwork/core";
+import type { Plan } from "@groundwork/core";
 import {
-  createPlanAllowance,
   Gateway,
   type GatewayOptions,
   isProviderType,
@@ -9,7 +8,14 @@ import {
   type ProviderAccount,
   type ProviderConfig,
 } from "@groundwork/gateway";
+import {
+  type BillingAllowance,
+  BillingLedger,
+  createBillingAllowance,
+  type TierOverrides,
+} from "@groundwork/observability";
 import type { ProviderRecord, Store } from "@groundwork/store-sqlite";
+import { storeBillingMeter } from "../billing/billing-service.js";
 
 export function toProviderAccount(record: ProviderRecord, apiKey: string | null): ProviderAccount {
   if (!isProviderType(record.type))
@@ -28,15 +34,29 @@ export type StoreGatewayOptions = Omit<GatewayOptions, "providers" | "usage"> & 
   planAllowanceEur?: PlanAllowanceOptions["planAllowanceEur"];
 };
 
-/** The plans' allowance over the store's usage records (what the server enforces). */
-export function storePlanAllowance(
-  store: Store,
-  options: Omit<PlanAllowanceOptions, "usage"> = {},
-): Allowance {
-  return createPlanAllowance({
-    ...options,
-    usage: { chargedSince: (organizationId, since) => store.usage.chargedSince(organizationId, since) },
-  });
+export interface StorePlanAllowanceOptions extends Omit<PlanAllowanceOptions, "usage"> {
+  /** Changes to the tier table of PLATFORM.md §15 (a deployment's own plans, a test's small limit). */
+  tiers?: TierOverrides;
+}
+
+/**
+ * The plans' allowance over the store's counters (what the server enforces): BYOK,
+ * included usage, pages, storage and requests per minute of PLATFORM.md §15. Its ledger
+ * is what `createGroundwork` reports `/v1/billing/*` from when it is passed as `allowance`.
+ */
+export function storePlanAllowance(store: Store, options: StorePlanAllowanceOptions = {}): BillingAllowance {
+  const tiers: TierOverrides = { ...options.tiers };
+  if (options.planAllowanceEur !== undefined) {
+    for (const [plan, eur] of Object.entries(options.planAllowanceEur) as Array<[Plan, number | null]>) {
+      tiers[plan] = { ...tiers[plan], usage_eur: eur };
+    }
+  }
+  return createBillingAllowance(
+    new BillingLedger(storeBillingMeter(store), {
+      tiers,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    }),
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  * a background reindex) and delete. The embedding model is checked against the
  * provider's catalogue at the provisioned width, without calling the provider.
  */
-import { invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
+import { type Allowance, invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
 import { type EmbeddingCatalogue, embeddingCatalogue, type ProviderType } from "@groundwork/gateway";
 import {
   BUILTIN_PROVIDER_ID,
@@ -28,12 +28,14 @@ import {
 export interface KnowledgeBasesOptions {
   /** Whether a built-in model service serves `text-embedding-3-small|large` (the built-in catalogue). */
   builtinEmbeddings?: boolean;
+  /** Asked before an upload is stored (`402 storage_exhausted`, PLATFORM.md §15); none: not limited. */
+  allowance?: Allowance;
 }
 
 export abstract class KnowledgeBases {
   constructor(
     readonly store: Store,
-    private readonly basesOptions: KnowledgeBasesOptions = {},
+    protected readonly basesOptions: KnowledgeBasesOptions = {},
   ) {}
 
   /** Queues a background reindex of the keyword index in `language`. */

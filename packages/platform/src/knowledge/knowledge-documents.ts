@@ -183,6 +183,7 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
       if (!isDocumentError(error)) throw error;
       return { filename: file.filename, error: { code: error.code, message: error.message } };
     }
+    this.basesOptions.allowance?.checkStorage?.(principal.organizationId, file.content.byteLength);
     const accepted = this.store.knowledgeBases.acceptUpload({
       knowledgeBase: kb,
       filename: file.filename,

@@ -19,7 +19,6 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
     paths: ["/v1/traces", "/v1/traces/*", "/v1/trace-sessions", "/v1/trace-sessions/*", "/v1/tracing/*"],
     area: "Tracing",
   },
-  { paths: ["/v1/billing/*"], area: "Billing" },
 ];
 
 export function registerPendingAreas(app: Hono<AppEnv>): void {

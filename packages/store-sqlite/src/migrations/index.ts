@@ -20,6 +20,7 @@ import { connectors } from "./016-connectors.js";
 import { platformTools } from "./017-platform-tools.js";
 import { plugins } from "./018-plugins.js";
 import { analytics } from "./022-analytics.js";
+import { billing } from "./023-billing.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   platformTools,
   plugins,
   analytics,
+  billing,
 ];

@@ -148,7 +148,8 @@ export function registerConvertRoutes(app: Hono<AppEnv>): void {
 
   app.post("/v1/convert/source", requireRole("member"), async (c) => {
     const body = await readBody(c, sourceRequestSchema);
-    const result = await service(c).convert(
+    const result = await service(c).convertFor(
+      c.var.principal.organizationId,
       sourceInputs(body),
       (body.options ?? {}) as ConversionOptions,
       c.req.raw.signal,
@@ -158,7 +159,10 @@ export function registerConvertRoutes(app: Hono<AppEnv>): void {
 
   app.post("/v1/convert/file", requireRole("member"), async (c) => {
     const { inputs, options } = await readUpload(c);
-    return resultResponse(c, await service(c).convert(inputs, options, c.req.raw.signal));
+    return resultResponse(
+      c,
+      await service(c).convertFor(c.var.principal.organizationId, inputs, options, c.req.raw.signal),
+    );
   });
 
   const accepted = (c: Context<AppEnv>, task: ConversionTask) =>

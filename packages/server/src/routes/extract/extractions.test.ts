@@ -5,7 +5,7 @@
  * items behave as they would with a real model.
  */
 import { estimateTokens } from "@groundwork/core";
-import { createFastFetch } from "@groundwork/gateway";
+import { createFastFetch, DEFAULT_CHAT_PRICES } from "@groundwork/gateway";
 import { createGroundwork, type Groundwork } from "@groundwork/platform";
 import { type RecordedRequest, type Reply, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -193,8 +193,16 @@ describe("POST /v1/extractions, single shot", () => {
       "PN-00002",
       "PN-00003",
     ]);
-    expect(result.metadata).toMatchObject({ model: MODEL, chunksProcessed: 1, outputTokens: 26, cost: 0 });
+    expect(result.metadata).toMatchObject({ model: MODEL, chunksProcessed: 1, outputTokens: 26 });
     expect(result.metadata.inputTokens).toBeGreaterThan(0);
+    // A built-in model without its own entry is charged at the default table's `*` price (BI11).
+    const price = DEFAULT_CHAT_PRICES["*"];
+    expect(result.metadata.cost).toBeCloseTo(
+      ((result.metadata.inputTokens as number) * (price?.inputPerMillion ?? Number.NaN) +
+        26 * (price?.outputPerMillion ?? Number.NaN)) /
+        1e6,
+      12,
+    );
     expect(typeof result.metadata.durationMs).toBe("number");
     expect(result.resultMetadata.dedup).toMatchObject({
       applied: false,

@@ -1,0 +1,103 @@
+/**
+ * Billing (PLATFORM.md §15): the caller's tier, every tier, the limits with their counters,
+ * availability and checks — over the same ledger the plan allowance enforces with, so a
+ * report never disagrees with a refusal. Without a plan allowance (a library user) the
+ * tiers are reported and requests counted, nothing is refused.
+ */
+import type { Allowance, Principal } from "@groundwork/core";
+import {
+  BILLING_RESOURCES,
+  type BillingLedger,
+  type BillingResource,
+  type BillingTier,
+  type CheckResult,
+  isBillingResource,
+  type LimitStatus,
+  monthWindow,
+  type TierView,
+} from "@groundwork/observability";
+import type { Store } from "@groundwork/store-sqlite";
+import { z } from "zod";
+import { validate } from "../validate.js";
+
+/** The store's counters as the ledger reads them. */
+export function storeBillingMeter(store: Store) {
+  return {
+    planOf: (organizationId: string) => store.organizations.get(organizationId)?.plan ?? null,
+    chargedSince: (organizationId: string, since: number) => store.usage.chargedSince(organizationId, since),
+    pagesSince: (organizationId: string, since: number) => store.billing.pagesSince(organizationId, since),
+    storedBytes: (organizationId: string) => store.billing.storedBytes(organizationId),
+    activeKeys: (organizationId: string) => store.billing.activeKeys(organizationId),
+  };
+}
+
+const resourceError = `must be one of ${BILLING_RESOURCES.join(", ")}`;
+const resource = z
+  .string({ error: `resource is required and ${resourceError}` })
+  .refine(isBillingResource, `resource ${resourceError}`)
+  .transform((value) => value as BillingResource);
+
+/** `POST /v1/billing/check`: `amount` ≥ 0 (default 1). */
+export const billingCheckBody = z.object({
+  resource,
+  amount: z
+    .number({ error: "amount must be a number ≥ 0" })
+    .min(0, "amount must be ≥ 0")
+    .refine(Number.isFinite, "amount must be finite")
+    .default(1),
+});
+
+const availableQuery = z.object({ resource });
+
+export class BillingService {
+  /** Whether the allowance counts requests in this ledger itself (a plan allowance from `storePlanAllowance`). */
+  private readonly countedByAllowance: boolean;
+
+  constructor(
+    private readonly store: Store,
+    readonly ledger: BillingLedger,
+    /** What is enforced: the plan allowance over `ledger`, or another (unlimited for a library user). */
+    private readonly allowance: Allowance,
+  ) {
+    this.countedByAllowance = "ledger" in allowance && allowance.ledger === ledger;
+  }
+
+  tier(principal: Principal): TierView {
+    return this.ledger.tier(principal.plan);
+  }
+
+  tiers(): BillingTier[] {
+    return this.ledger.tiers();
+  }
+
+  limits(principal: Principal): { plan: Principal["plan"]; limits: LimitStatus[] } {
+    return { plan: principal.plan, limits: this.ledger.limits(principal.organizationId, principal.plan) };
+  }
+
+  /** `GET /v1/billing/available?resource=`. */
+  available(
+    principal: Principal,
+    query: Record<string, string | undefined>,
+  ): { resource: BillingResource; available: boolean } {
+    const { resource } = validate(availableQuery, query);
+    return { resource, available: this.ledger.available(principal.organizationId, principal.plan, resource) };
+  }
+
+  /** `POST /v1/billing/check`. */
+  check(principal: Principal, raw: unknown): CheckResult {
+    const body = validate(billingCheckBody, raw);
+    return this.ledger.check(principal.organizationId, principal.plan, body.resource, body.amount);
+  }
+
+  /** Counts one `/v1` request of the caller's organization; a 429 when the plan's rate is used up and enforced. */
+  admitRequest(principal: Principal): void {
+    this.allowance.admitRequest?.(principal);
+    // Counted for the report even when nothing is enforced.
+    if (!this.countedByAllowance) this.ledger.admitRequest(principal.organizationId, principal.plan, false);
+  }
+
+  /** Adds converted pages to the organization's current month. */
+  recordPages(organizationId: string, pages: number): void {
+    this.store.billing.recordPages(organizationId, monthWindow(this.ledger.clock.now()).start, pages);
+  }
+}
