@@ -1,5 +1,6 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
+import { AnnotationQueueStore } from "./annotation-queues.js";
 import { ApiKeyStore } from "./api-keys.js";
 import { BashFileStore } from "./bash-files.js";
 import { ConnectorStore } from "./connectors.js";
@@ -61,6 +62,8 @@ export interface Store {
   readonly connectors: ConnectorStore;
   /** The platform_bash file systems of conversations. */
   readonly bashFiles: BashFileStore;
+  /** Annotation queues with their score configurations, items and item locks (PLATFORM.md §12). */
+  readonly annotationQueues: AnnotationQueueStore;
   close(): void;
 }
 
@@ -106,6 +109,7 @@ export function openStore(options: OpenStoreOptions): Store {
     plugins: new PluginStore(db, clock, ids),
     connectors: new ConnectorStore(db, cipher, clock, ids),
     bashFiles: new BashFileStore(db, clock),
+    annotationQueues: new AnnotationQueueStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();
