@@ -20,6 +20,7 @@ import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { connectorCatalogProvider, ToolCatalogService } from "./agents/tool-catalogs.js";
+import { AnnotationQueueService } from "./annotation-queues/annotation-queue-service.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConnectorService } from "./connectors/connector-service.js";
 import { ConversationService } from "./conversations/conversation-service.js";
@@ -133,6 +134,8 @@ export class Groundwork {
   readonly plugins: PluginService;
   /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
   readonly connectors: ConnectorService;
+  /** Annotation queues: score configs, items on subjects, claims that lock an item to one member, scored completion. */
+  readonly annotationQueues: AnnotationQueueService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -262,6 +265,10 @@ export class Groundwork {
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
     this.evaluations = new CaseEvaluations(this.evaluators, this.datasets, this.scores);
+    this.annotationQueues = new AnnotationQueueService(options.store, this.scores, {
+      lockSeconds: config.queues.lockSeconds,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
     this.prompts = new PromptService(options.store, this.gateway);
   }
 

@@ -145,6 +145,14 @@ describe("AnnotationQueueStore items", () => {
     expect(queues().claim(queue.id, "key_a", 11_700, 1_000)).toBeNull();
   });
 
+  it("treats the caller's own expired lock like no lock: the oldest free item comes first", () => {
+    const queue = queues().createQueue(org, { name: "q", description: null, scoreConfigs: configs });
+    const [one, two] = queues().addItems(org, queue.id, subjects("conv_1", "conv_2")).added;
+    queues().updateItem(queue.id, two?.id ?? "", { lockedByKeyId: "key_a", lockedUntil: 5_000 });
+    expect(queues().claim(queue.id, "key_a", 5_000, 1_000)?.id).toBe(one?.id);
+    expect(queues().claim(queue.id, "key_b", 5_000, 1_000)?.id).toBe(two?.id);
+  });
+
   it("lists the scores recorded through each item, oldest first", () => {
     const queue = queues().createQueue(org, { name: "q", description: null, scoreConfigs: configs });
     const [item] = queues().addItems(org, queue.id, subjects("conv_1")).added;

@@ -316,7 +316,7 @@ export class AnnotationQueueStore extends SqliteStore {
            WHERE queue_id = @queue AND status = 'PENDING'
              AND (locked_by_key_id IS NULL OR locked_until IS NULL OR locked_until <= @now
                   OR locked_by_key_id = @member)
-           ORDER BY (locked_by_key_id = @member AND locked_until > @now) DESC, seq
+           ORDER BY CASE WHEN locked_by_key_id = @member AND locked_until > @now THEN 0 ELSE 1 END, seq
            LIMIT 1)
         RETURNING *`,
     ).get({
