@@ -15,6 +15,7 @@ import { requestBodyLimit } from "./http/node-request.js";
 import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
+import { registerAnnotationQueueRoutes } from "./routes/annotation-queues/index.js";
 import { registerConnectorRoutes } from "./routes/connectors/index.js";
 import { registerConversationRoutes } from "./routes/conversations/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
@@ -111,6 +112,7 @@ export function createApp(options: AppOptions): App {
   registerSkillRoutes(app);
   registerPluginRoutes(app);
   registerConnectorRoutes(app);
+  registerAnnotationQueueRoutes(app);
   registerPendingAreas(app);
   return app;
 }
