@@ -11,6 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { deriveChatUrl } from "./chat-url.js";
 import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
+import { annotationQueueTools } from "./tools/annotation-queues.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
 import { conversationTools } from "./tools/conversations.js";
 import { datasetTools } from "./tools/datasets.js";
@@ -56,6 +57,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...promptTools,
     ...skillTools,
     ...pluginTools,
+    ...annotationQueueTools,
     ...apiDocTools(docsDir),
   ];
 }
