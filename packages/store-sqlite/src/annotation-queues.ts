@@ -2,8 +2,8 @@
  * Annotation queues (PLATFORM.md §12): queues with their score configurations, and items that
  * point at a subject (as scores do) with a status and a lock. The rules — validation, who may
  * update a locked item, what COMPLETED needs — are the platform's annotation-queue service's;
- * it runs its read-check-write in `atomically`. Claiming is one conditional UPDATE here, so two
- * claimers — two connections, two processes on one database file — never lock the same item.
+ * it runs its read-check-write in `atomically`. Claiming is one immediate transaction here, so
+ * two claimers — two connections, two processes on one database file — never lock the same item.
  */
 import { type PageRequest, pageOffset } from "@groundwork/core";
 import type { ScoreDataType } from "./scores.js";
@@ -301,32 +301,41 @@ export class AnnotationQueueStore extends SqliteStore {
   }
 
   /**
-   * Locks a PENDING item of the queue to `memberId` until `now + lockMs`, in one statement: the
-   * member's own unexpired lock if it holds one (renewed), else the oldest item whose lock is
-   * absent or expired. Null when nothing is claimable. The statement takes SQLite's write lock,
-   * so concurrent claimers — other connections and processes included — are serialized and
-   * each sees the others' locks.
+   * Locks a PENDING item of the queue to `memberId` until `now + lockMs`: the member's own
+   * unexpired lock if it holds one (renewed), else the oldest item whose lock is absent or
+   * expired. Null when nothing is claimable. One immediate transaction takes SQLite's write lock
+   * before reading, so concurrent claimers — other connections and processes included — are
+   * serialized and each sees the others' locks; the UPDATE re-checks the row's lock as well.
+   * Each lookup walks an index and stops at its first row (no sort of the queue).
    */
   claim(queueId: string, memberId: string, now: number, lockMs: number): QueueItemRecord | null {
-    const row = this.sql(
-      `UPDATE annotation_queue_items
-          SET locked_by_key_id = @member, locked_until = @until, updated_at = @updated
-        WHERE seq = (
-          SELECT seq FROM annotation_queue_items
-           WHERE queue_id = @queue AND status = 'PENDING'
-             AND (locked_by_key_id IS NULL OR locked_until IS NULL OR locked_until <= @now
-                  OR locked_by_key_id = @member)
-           ORDER BY CASE WHEN locked_by_key_id = @member AND locked_until > @now THEN 0 ELSE 1 END, seq
-           LIMIT 1)
-        RETURNING *`,
-    ).get({
-      member: memberId,
-      until: now + lockMs,
-      updated: this.clock.now(),
-      queue: queueId,
-      now,
-    }) as ItemRow | undefined;
-    return row === undefined ? null : this.one(row);
+    return this.atomically(() => {
+      const own = this.sql(
+        `SELECT seq FROM annotation_queue_items
+          WHERE queue_id = ? AND locked_by_key_id = ? AND locked_until > ? AND status = 'PENDING'
+          ORDER BY seq LIMIT 1`,
+      ).get(queueId, memberId, now) as { seq: number } | undefined;
+      const target =
+        own ??
+        (this.sql(
+          `SELECT seq FROM annotation_queue_items
+            WHERE queue_id = ? AND status = 'PENDING'
+              AND (locked_by_key_id IS NULL OR locked_until IS NULL OR locked_until <= ?)
+            ORDER BY seq LIMIT 1`,
+        ).get(queueId, now) as { seq: number } | undefined);
+      if (target === undefined) return null;
+      const row = this.sql(
+        `UPDATE annotation_queue_items
+            SET locked_by_key_id = @member, locked_until = @until, updated_at = @updated
+          WHERE seq = @seq AND status = 'PENDING'
+            AND (locked_by_key_id IS NULL OR locked_until IS NULL OR locked_until <= @now
+                 OR locked_by_key_id = @member)
+          RETURNING *`,
+      ).get({ member: memberId, until: now + lockMs, updated: this.clock.now(), seq: target.seq, now }) as
+        | ItemRow
+        | undefined;
+      return row === undefined ? null : this.one(row);
+    });
   }
 
   updateItem(queueId: string, itemId: string, changes: QueueItemChanges): QueueItemRecord {

@@ -72,30 +72,35 @@ const view = (item: QueueItemRecord): ModelItem => ({
 });
 
 describe("annotation queue locks (property)", () => {
-  it("never gives one item to two members and follows the claim order under any interleaving", () => {
-    fc.assert(
-      fc.property(fc.array(command, { minLength: 1, maxLength: 40 }), (commands) => {
-        let now = 1_700_000_000_000;
-        const store = openStore({ file: ":memory:" });
-        try {
-          const groundwork = createGroundwork({
-            store,
-            clock: { now: () => now },
-            config: { queues: { lockSeconds: LOCK_SECONDS } },
-          });
-          const principals: Principal[] = MEMBERS.map((apiKeyId) => ({
-            ...groundwork.principal("acme", "member"),
-            apiKeyId,
-          }));
-          const admin = groundwork.principal("acme", "admin");
+  it("never gives one item to two members and follows the claim order under any interleaving", {
+    timeout: 120_000,
+  }, () => {
+    // One store for every run; each run works on a queue of its own.
+    let now = 0;
+    let runs = 0;
+    const store = openStore({ file: ":memory:" });
+    try {
+      const groundwork = createGroundwork({
+        store,
+        clock: { now: () => now },
+        config: { queues: { lockSeconds: LOCK_SECONDS } },
+      });
+      const principals: Principal[] = MEMBERS.map((apiKeyId) => ({
+        ...groundwork.principal("acme", "member"),
+        apiKeyId,
+      }));
+      const admin = groundwork.principal("acme", "admin");
+      const subjects = Array.from({ length: ITEMS }, (_, i) => ({
+        subjectType: "conversation",
+        subjectId: groundwork.conversations.create(admin, { title: `c${i}` }).id,
+      }));
+      fc.assert(
+        fc.property(fc.array(command, { minLength: 1, maxLength: 40 }), (commands) => {
+          now = 1_700_000_000_000;
           const queue = groundwork.annotationQueues.create(admin, {
-            name: "q",
+            name: `q${++runs}`,
             scoreConfigs: [{ name: "ok", dataType: "BOOLEAN" }],
           });
-          const subjects = Array.from({ length: ITEMS }, (_, i) => ({
-            subjectType: "conversation",
-            subjectId: groundwork.conversations.create(admin, { title: `c${i}` }).id,
-          }));
           const ids = groundwork.annotationQueues
             .addItems(admin, queue.id, { items: subjects })
             .added.map((item) => item.id);
@@ -164,11 +169,11 @@ describe("annotation queue locks (property)", () => {
             }
             expect(real()).toEqual(model);
           }
-        } finally {
-          store.close();
-        }
-      }),
-      { numRuns: 100 },
-    );
+        }),
+        { numRuns: 150 },
+      );
+    } finally {
+      store.close();
+    }
   });
 });

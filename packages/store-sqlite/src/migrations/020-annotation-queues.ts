@@ -43,6 +43,9 @@ export const annotationQueues: Migration = {
     CREATE INDEX annotation_queue_items_queue ON annotation_queue_items(queue_id, status, seq);
     CREATE INDEX annotation_queue_items_subject
       ON annotation_queue_items(organization_id, subject_type, subject_id, seq);
+    -- A member's own locks, for claims that return the caller's lock first.
+    CREATE INDEX annotation_queue_items_holder
+      ON annotation_queue_items(queue_id, locked_by_key_id, seq) WHERE locked_by_key_id IS NOT NULL;
     CREATE INDEX annotation_queue_items_queue_subject
       ON annotation_queue_items(queue_id, subject_type, subject_id, status);
   `,
