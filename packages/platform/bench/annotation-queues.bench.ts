@@ -3,7 +3,7 @@
  * members, beside their floor on the same connection and table:
  * - a claim that finds the oldest free item behind the held locks (`groundwork.annotationQueues.claim`),
  *   then frees it again, vs a raw prepared UPDATE of that row by its key and the same release;
- * - a claim that returns (and renews) the caller's own lock vs the raw UPDATE alone.
+ * - a claim that returns (and renews) the caller's own lock (the newest item) vs the raw UPDATE alone.
  * Run: npx vitest bench --run --project platform bench/annotation-queues.bench.ts (after a build).
  */
 import { openStore } from "@groundwork/store-sqlite";
@@ -26,19 +26,21 @@ const insert = store.db.prepare(
      locked_by_key_id, locked_until, created_at, updated_at)
    VALUES (?, ?, ?, 'conversation', ?, 'PENDING', ?, ?, 0, 0)`,
 );
+// The 5,000 oldest are held by another member; the newest is held by the reviewer of the second group.
 store.db.transaction(() => {
   const far = Date.now() + 86_400_000;
   for (let i = 0; i < 10_000; i++) {
-    const held = i < 5_000;
+    const holderOf = i < 5_000 ? "key_other" : i === 9_999 ? "key_bench" : null;
     insert.run(
       `aqi_bench${i}`,
       queue.id,
       admin.organizationId,
       `${conversation}-${i}`,
-      held ? "key_other" : null,
-      held ? far : null,
+      holderOf,
+      holderOf === null ? null : far,
     );
   }
+  store.db.prepare("UPDATE annotation_queues SET pending_count = 10000 WHERE id = ?").run(queue.id);
 })();
 const release = store.db.prepare(
   "UPDATE annotation_queue_items SET locked_by_key_id = NULL, locked_until = NULL WHERE id = ?",
@@ -67,12 +69,12 @@ describe("claim the oldest free item behind 5,000 held locks, then release it", 
 });
 
 describe("claim that returns the caller's own lock (renewed)", () => {
-  groundwork.annotationQueues.claim(reviewer, queue.id);
   bench("groundwork.annotationQueues.claim (own lock)", () => {
-    groundwork.annotationQueues.claim(reviewer, queue.id);
+    const item = groundwork.annotationQueues.claim(reviewer, queue.id);
+    if (item?.id !== "aqi_bench9999") throw new Error(`claimed ${item?.id}`);
   });
   bench("raw UPDATE by key (floor)", () => {
     const now = Date.now();
-    rawLock.run("key_bench", now + 300_000, now, firstFree.seq + 1);
+    rawLock.run("key_bench", now + 300_000, now, firstFree.seq + 4_999);
   });
 });

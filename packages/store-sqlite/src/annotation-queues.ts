@@ -85,8 +85,8 @@ interface QueueRow {
   created_at: number;
   updated_at: number;
   archived_at: number | null;
-  pending: number;
-  completed: number;
+  pending_count: number;
+  completed_count: number;
 }
 
 interface ItemRow {
@@ -106,10 +106,7 @@ interface ItemRow {
   updated_at: number;
 }
 
-const QUEUE = `SELECT q.*,
-    (SELECT count(*) FROM annotation_queue_items i WHERE i.queue_id = q.id AND i.status = 'PENDING') AS pending,
-    (SELECT count(*) FROM annotation_queue_items i WHERE i.queue_id = q.id AND i.status = 'COMPLETED') AS completed
-  FROM annotation_queues q`;
+const QUEUE = "SELECT q.* FROM annotation_queues q";
 
 const toQueue = (row: QueueRow): AnnotationQueueRecord => ({
   id: row.id,
@@ -118,7 +115,7 @@ const toQueue = (row: QueueRow): AnnotationQueueRecord => ({
   description: row.description,
   scoreConfigs: JSON.parse(row.score_configs) as QueueScoreConfig[],
   status: row.status,
-  counts: { pending: row.pending, completed: row.completed },
+  counts: { pending: row.pending_count, completed: row.completed_count },
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   archivedAt: row.archived_at,
@@ -251,6 +248,7 @@ export class AnnotationQueueStore extends SqliteStore {
         insert.run(id, queueId, organizationId, subjectType, subjectId, now, now);
         ids.push(id);
       }
+      this.countStatus(queueId, "PENDING", ids.length);
       const rows = ids.length === 0 ? [] : this.rowsById(ids);
       return { added: this.withScores(rows), skipped };
     });
@@ -338,23 +336,41 @@ export class AnnotationQueueStore extends SqliteStore {
     });
   }
 
+  /** Sets the given fields (and `updatedAt`); a status change moves the item between the queue's counts. */
   updateItem(queueId: string, itemId: string, changes: QueueItemChanges): QueueItemRecord {
-    const sets = ["updated_at = ?"];
-    const params: unknown[] = [this.clock.now()];
-    for (const [field, column] of ITEM_COLUMNS) {
-      const value = changes[field];
-      if (value === undefined) continue;
-      sets.push(`${column} = ?`);
-      params.push(field === "scoredNames" ? JSON.stringify(value) : value);
-    }
-    this.sql(`UPDATE annotation_queue_items SET ${sets.join(", ")} WHERE queue_id = ? AND id = ?`).run(
-      ...params,
-      queueId,
-      itemId,
-    );
-    const item = this.getItem(queueId, itemId);
-    if (item === null) throw new Error(`Annotation queue item ${itemId} vanished during its update`);
-    return item;
+    return this.atomically(() => {
+      const before = this.sql("SELECT status FROM annotation_queue_items WHERE queue_id = ? AND id = ?").get(
+        queueId,
+        itemId,
+      ) as { status: QueueItemStatus } | undefined;
+      if (before === undefined) throw new Error(`No annotation queue item ${itemId} in queue ${queueId}`);
+      const sets = ["updated_at = ?"];
+      const params: unknown[] = [this.clock.now()];
+      for (const [field, column] of ITEM_COLUMNS) {
+        const value = changes[field];
+        if (value === undefined) continue;
+        sets.push(`${column} = ?`);
+        params.push(field === "scoredNames" ? JSON.stringify(value) : value);
+      }
+      this.sql(`UPDATE annotation_queue_items SET ${sets.join(", ")} WHERE queue_id = ? AND id = ?`).run(
+        ...params,
+        queueId,
+        itemId,
+      );
+      if (changes.status !== undefined && changes.status !== before.status) {
+        this.countStatus(queueId, before.status, -1);
+        this.countStatus(queueId, changes.status, 1);
+      }
+      const item = this.getItem(queueId, itemId);
+      if (item === null) throw new Error(`Annotation queue item ${itemId} vanished during its update`);
+      return item;
+    });
+  }
+
+  private countStatus(queueId: string, status: QueueItemStatus, delta: number): void {
+    if (delta === 0) return;
+    const column = status === "PENDING" ? "pending_count" : "completed_count";
+    this.sql(`UPDATE annotation_queues SET ${column} = ${column} + ? WHERE id = ?`).run(delta, queueId);
   }
 
   private mustGetQueue(organizationId: string, id: string): AnnotationQueueRecord {

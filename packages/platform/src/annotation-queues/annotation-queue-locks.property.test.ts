@@ -168,6 +168,11 @@ describe("annotation queue locks (property)", () => {
               }
             }
             expect(real()).toEqual(model);
+            const completed = model.filter((item) => item.status === "COMPLETED").length;
+            expect(groundwork.annotationQueues.get(admin, queue.id).counts).toEqual({
+              pending: ITEMS - completed,
+              completed,
+            });
           }
         }),
         { numRuns: 150 },

@@ -4,7 +4,8 @@ export const annotationQueues: Migration = {
   version: 20,
   name: "annotation queues with score configurations, items and their locks",
   sql: `
-    -- score_configs is the JSON array of the queue's {name, dataType, min?, max?, categories?}.
+    -- score_configs is the JSON array of the queue's {name, dataType, min?, max?, categories?};
+    -- pending_count and completed_count are kept by every write that adds items or changes a status.
     CREATE TABLE annotation_queues (
       id TEXT PRIMARY KEY,
       organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
@@ -12,6 +13,8 @@ export const annotationQueues: Migration = {
       description TEXT,
       score_configs TEXT NOT NULL,
       status TEXT NOT NULL CHECK (status IN ('ACTIVE', 'ARCHIVED')),
+      pending_count INTEGER NOT NULL DEFAULT 0,
+      completed_count INTEGER NOT NULL DEFAULT 0,
       created_at INTEGER NOT NULL,
       updated_at INTEGER NOT NULL,
       archived_at INTEGER,
