@@ -304,23 +304,17 @@ export class AnnotationQueueStore extends SqliteStore {
    * expired. Null when nothing is claimable. One immediate transaction takes SQLite's write lock
    * before reading, so concurrent claimers — other connections and processes included — are
    * serialized and each sees the others' locks; the UPDATE re-checks the row's lock as well.
-   * Each lookup walks an index and stops at its first row (no sort of the queue).
+   * The lookups read partial indexes (named, since the planner has no statistics to pick them),
+   * so held items ahead in the queue are not walked.
    */
   claim(queueId: string, memberId: string, now: number, lockMs: number): QueueItemRecord | null {
     return this.atomically(() => {
       const own = this.sql(
-        `SELECT seq FROM annotation_queue_items
+        `SELECT seq FROM annotation_queue_items INDEXED BY annotation_queue_items_holder
           WHERE queue_id = ? AND locked_by_key_id = ? AND locked_until > ? AND status = 'PENDING'
           ORDER BY seq LIMIT 1`,
       ).get(queueId, memberId, now) as { seq: number } | undefined;
-      const target =
-        own ??
-        (this.sql(
-          `SELECT seq FROM annotation_queue_items
-            WHERE queue_id = ? AND status = 'PENDING'
-              AND (locked_by_key_id IS NULL OR locked_until IS NULL OR locked_until <= ?)
-            ORDER BY seq LIMIT 1`,
-        ).get(queueId, now) as { seq: number } | undefined);
+      const target = own ?? this.oldestFree(queueId, now);
       if (target === undefined) return null;
       const row = this.sql(
         `UPDATE annotation_queue_items
@@ -371,6 +365,21 @@ export class AnnotationQueueStore extends SqliteStore {
     if (delta === 0) return;
     const column = status === "PENDING" ? "pending_count" : "completed_count";
     this.sql(`UPDATE annotation_queues SET ${column} = ${column} + ? WHERE id = ?`).run(delta, queueId);
+  }
+
+  /** The oldest PENDING item that is unlocked or whose lock ended by `now`. */
+  private oldestFree(queueId: string, now: number): { seq: number } | undefined {
+    const unlocked = this.sql(
+      `SELECT seq FROM annotation_queue_items INDEXED BY annotation_queue_items_unlocked
+        WHERE queue_id = ? AND status = 'PENDING' AND locked_by_key_id IS NULL
+        ORDER BY seq LIMIT 1`,
+    ).get(queueId) as { seq: number } | undefined;
+    const expired = this.sql(
+      `SELECT min(seq) AS seq FROM annotation_queue_items INDEXED BY annotation_queue_items_lock_end
+        WHERE queue_id = ? AND status = 'PENDING' AND locked_by_key_id IS NOT NULL AND locked_until <= ?`,
+    ).get(queueId, now) as { seq: number | null };
+    if (expired.seq === null) return unlocked;
+    return unlocked === undefined || expired.seq < unlocked.seq ? { seq: expired.seq } : unlocked;
   }
 
   private mustGetQueue(organizationId: string, id: string): AnnotationQueueRecord {

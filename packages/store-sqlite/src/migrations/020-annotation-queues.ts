@@ -46,7 +46,12 @@ export const annotationQueues: Migration = {
     CREATE INDEX annotation_queue_items_queue ON annotation_queue_items(queue_id, status, seq);
     CREATE INDEX annotation_queue_items_subject
       ON annotation_queue_items(organization_id, subject_type, subject_id, seq);
-    -- A member's own locks, for claims that return the caller's lock first.
+    -- What a claim looks up, each from its first index entry: the oldest unlocked PENDING item,
+    -- the PENDING items whose lock may have expired (by lock end), a member's own locks.
+    CREATE INDEX annotation_queue_items_unlocked
+      ON annotation_queue_items(queue_id, seq) WHERE status = 'PENDING' AND locked_by_key_id IS NULL;
+    CREATE INDEX annotation_queue_items_lock_end
+      ON annotation_queue_items(queue_id, locked_until) WHERE status = 'PENDING' AND locked_by_key_id IS NOT NULL;
     CREATE INDEX annotation_queue_items_holder
       ON annotation_queue_items(queue_id, locked_by_key_id, seq) WHERE locked_by_key_id IS NOT NULL;
     CREATE INDEX annotation_queue_items_queue_subject
