@@ -308,9 +308,9 @@ export interface DatasetVersion {
 export interface QueueScoreConfig {
   name: string;
   dataType: ScoreDataType;
-  min?: number | null;
-  max?: number | null;
-  categories?: string[] | null;
+  min?: number | null | undefined;
+  max?: number | null | undefined;
+  categories?: string[] | null | undefined;
 }
 
 /** `POST /v1/annotation-queues`; `PATCH` takes any of these fields. */
@@ -358,7 +358,7 @@ export interface QueueSubject {
 /** `PATCH …/items/{itemId}`: scores named by the queue's configs; `COMPLETED` needs every config scored. */
 export interface QueueItemUpdateBody {
   status?: QueueItemStatus;
-  scores?: Array<{ name: string; value: number | string | boolean; comment?: string | null }>;
+  scores?: Array<{ name: string; value: number | string | boolean; comment?: string | null | undefined }>;
 }
 
 // ---- prompts (PLATFORM.md §7) ----
