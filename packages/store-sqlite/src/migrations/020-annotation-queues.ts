@@ -53,7 +53,7 @@ export const annotationQueues: Migration = {
     CREATE INDEX annotation_queue_items_lock_end
       ON annotation_queue_items(queue_id, locked_until) WHERE status = 'PENDING' AND locked_by_key_id IS NOT NULL;
     CREATE INDEX annotation_queue_items_holder
-      ON annotation_queue_items(queue_id, locked_by_key_id, seq) WHERE locked_by_key_id IS NOT NULL;
+      ON annotation_queue_items(queue_id, locked_by_key_id, seq) WHERE status = 'PENDING' AND locked_by_key_id IS NOT NULL;
     CREATE INDEX annotation_queue_items_queue_subject
       ON annotation_queue_items(queue_id, subject_type, subject_id, status);
   `,
