@@ -133,6 +133,14 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "annotation-queues",
+    title: "two reviewers claim different items; one is scored and completed",
+    check(stdout) {
+      expect(stdout).toContain("2 1 reviewer-alice reviewer-bob true");
+      expect(stdout).toContain("COMPLETED 2 { pending: 1, completed: 1 }");
+    },
+  },
+  {
     job: "evaluators",
     title: "extraction outputs scored against expected outputs with field_accuracy and exact_match",
     check(stdout) {

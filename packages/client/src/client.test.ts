@@ -76,6 +76,37 @@ describe("GroundworkClient", () => {
     expect(error).toMatchObject({ status: 400, param: "from" });
   });
 
+  it("works an annotation queue: items, claims (null when none is free), scored completion, archive", async () => {
+    const conversation = await client.conversations.create();
+    const subjectId = conversation.id as string;
+    const queue = await client.annotationQueues.create({
+      name: "client-review",
+      scoreConfigs: [{ name: "tone", dataType: "CATEGORICAL", categories: ["kind", "rude"] }],
+    });
+    expect(queue).toMatchObject({ id: expect.stringMatching(/^aq_/), status: "ACTIVE" });
+    const added = await client.annotationQueues.items.add(queue.id, [
+      { subjectType: "conversation", subjectId },
+    ]);
+    expect(added.skipped).toBe(0);
+    const claimed = await client.annotationQueues.items.claim(queue.id);
+    expect(claimed?.id).toBe(added.added[0]?.id);
+    const done = await client.annotationQueues.items.update(queue.id, claimed?.id ?? "", {
+      status: "COMPLETED",
+      scores: [{ name: "tone", value: "kind" }],
+    });
+    expect(done).toMatchObject({ status: "COMPLETED", scoreIds: [expect.stringMatching(/^scr_/)] });
+    expect(await client.annotationQueues.items.claim(queue.id)).toBeNull();
+    const found = await client.annotationQueues.findItems({ subjectType: "conversation", subjectId });
+    expect(found.content.map((item) => item.id)).toEqual([done.id]);
+    expect((await client.annotationQueues.archive(queue.id)).status).toBe("ARCHIVED");
+    const error = (await client.annotationQueues.items
+      .claim(queue.id)
+      .catch((e: unknown) => e)) as GroundworkError;
+    expect(error).toMatchObject({ status: 409, param: "queueId" });
+    const listed = await client.annotationQueues.list({ status: "ARCHIVED" });
+    expect(listed.content.map((q) => q.id)).toContain(queue.id);
+  });
+
   it("manages evaluator templates and lists evaluator types", async () => {
     const types = await client.evaluators.types();
     expect(types.map((t) => t.type)).toContain("llm_judge");

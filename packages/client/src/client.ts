@@ -483,6 +483,51 @@ export class GroundworkClient {
     },
   };
 
+  // ---- annotation queues (PLATFORM.md §12): claims lock an item to the calling key ----
+
+  readonly annotationQueues = {
+    /** `status`: `ACTIVE` (default), `ARCHIVED` or `all`; newest first. */
+    list: (query?: T.PageQuery & { status?: "ACTIVE" | "ARCHIVED" | "all" }) =>
+      this.request<T.Page<T.AnnotationQueue>>("GET", "/v1/annotation-queues", { query: { ...query } }),
+    create: (body: T.AnnotationQueueBody) =>
+      this.request<T.AnnotationQueue>("POST", "/v1/annotation-queues", { json: body }),
+    get: (queueId: string) => this.request<T.AnnotationQueue>("GET", `/v1/annotation-queues/${enc(queueId)}`),
+    update: (queueId: string, body: Partial<T.AnnotationQueueBody>) =>
+      this.request<T.AnnotationQueue>("PATCH", `/v1/annotation-queues/${enc(queueId)}`, { json: body }),
+    /** Archives the queue and releases its locks (idempotent); an archived queue refuses writes. */
+    archive: (queueId: string) =>
+      this.request<T.AnnotationQueue>("POST", `/v1/annotation-queues/${enc(queueId)}/archive`),
+    /** `GET /v1/annotation-queue-items`: the items on one subject across queues, newest first. */
+    findItems: (query: T.QueueSubject & T.PageQuery & { status?: T.QueueItemStatus }) =>
+      this.request<T.Page<T.QueueItem>>("GET", "/v1/annotation-queue-items", { query: { ...query } }),
+    items: {
+      /** Oldest first. */
+      list: (queueId: string, query?: T.PageQuery & { status?: T.QueueItemStatus }) =>
+        this.request<T.Page<T.QueueItem>>("GET", `/v1/annotation-queues/${enc(queueId)}/items`, {
+          query: { ...query },
+        }),
+      /** 1–500 subjects; those already PENDING in the queue are counted as `skipped`. */
+      add: (queueId: string, items: T.QueueSubject[]) =>
+        this.request<{ added: T.QueueItem[]; skipped: number }>(
+          "POST",
+          `/v1/annotation-queues/${enc(queueId)}/items`,
+          { json: { items } },
+        ),
+      /** The caller's own lock (renewed) or the oldest free PENDING item, locked to the caller; null when none. */
+      claim: async (queueId: string): Promise<T.QueueItem | null> =>
+        (await this.request<T.QueueItem | undefined>(
+          "POST",
+          `/v1/annotation-queues/${enc(queueId)}/items/claim`,
+        )) ?? null,
+      get: (queueId: string, itemId: string) =>
+        this.request<T.QueueItem>("GET", `/v1/annotation-queues/${enc(queueId)}/items/${enc(itemId)}`),
+      update: (queueId: string, itemId: string, body: T.QueueItemUpdateBody) =>
+        this.request<T.QueueItem>("PATCH", `/v1/annotation-queues/${enc(queueId)}/items/${enc(itemId)}`, {
+          json: body,
+        }),
+    },
+  };
+
   // ---- prompts (PLATFORM.md §7): `prompt` is an id (prm_…) or a name; `version` an id or a number ----
 
   readonly prompts = {

@@ -302,6 +302,65 @@ export interface DatasetVersion {
   createdAt: string;
 }
 
+// ---- annotation queues (PLATFORM.md §12) ----
+
+/** A score reviewers give per item: `min`/`max` for NUMERIC, 2–50 `categories` for CATEGORICAL. */
+export interface QueueScoreConfig {
+  name: string;
+  dataType: ScoreDataType;
+  min?: number | null | undefined;
+  max?: number | null | undefined;
+  categories?: string[] | null | undefined;
+}
+
+/** `POST /v1/annotation-queues`; `PATCH` takes any of these fields. */
+export interface AnnotationQueueBody {
+  name: string;
+  description?: string | null;
+  scoreConfigs: QueueScoreConfig[];
+}
+
+export interface AnnotationQueue {
+  id: string;
+  name: string;
+  description: string | null;
+  scoreConfigs: QueueScoreConfig[];
+  status: "ACTIVE" | "ARCHIVED";
+  counts: { pending: number; completed: number };
+  createdAt: string;
+  updatedAt: string;
+  archivedAt: string | null;
+}
+
+export type QueueItemStatus = "PENDING" | "COMPLETED";
+
+export interface QueueItem {
+  id: string;
+  queueId: string;
+  subjectType: ScoreSubjectType;
+  subjectId: string;
+  status: QueueItemStatus;
+  /** The member (API key id) holding the lock; the lock has expired once `lockedUntil` is past. */
+  lockedByKeyId: string | null;
+  lockedUntil: string | null;
+  completedByKeyId: string | null;
+  completedAt: string | null;
+  scoreIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QueueSubject {
+  subjectType: ScoreSubjectType;
+  subjectId: string;
+}
+
+/** `PATCH …/items/{itemId}`: scores named by the queue's configs; `COMPLETED` needs every config scored. */
+export interface QueueItemUpdateBody {
+  status?: QueueItemStatus;
+  scores?: Array<{ name: string; value: number | string | boolean; comment?: string | null | undefined }>;
+}
+
 // ---- prompts (PLATFORM.md §7) ----
 
 export type PromptType = "text" | "chat";

@@ -157,6 +157,17 @@ describe("streamable HTTP transport", () => {
       "svc_delete_plugin",
       "svc_list_agent_skills",
       "svc_list_agent_tool_catalogs",
+      "svc_list_annotation_queues",
+      "svc_get_annotation_queue",
+      "svc_create_annotation_queue",
+      "svc_update_annotation_queue",
+      "svc_archive_annotation_queue",
+      "svc_find_queue_items_by_subject",
+      "svc_list_queue_items",
+      "svc_add_queue_items",
+      "svc_claim_next_queue_item",
+      "svc_get_queue_item",
+      "svc_update_queue_item",
     ]) {
       expect(names).toContain(required);
     }
@@ -573,6 +584,61 @@ describe("streamable HTTP transport", () => {
     expect(available.structuredContent).toEqual({ resource: "byok", available: true });
     const checked = await call("svc_billing_check", { resource: "pages", amount: 5 });
     expect(checked.structuredContent).toMatchObject({ allowed: true, reason: null, remaining: null });
+  });
+
+  it("works an annotation queue through the eleven annotation-queue tools", async () => {
+    const conversation = await call("svc_create_conversation", { title: "Queued" });
+    const subjectId = conversation.structuredContent?.id as string;
+    const created = await call("svc_create_annotation_queue", {
+      name: "mcp-review",
+      scoreConfigs: [{ name: "quality", dataType: "NUMERIC", min: 1, max: 5 }],
+    });
+    expect(created.structuredContent).toMatchObject({
+      status: "ACTIVE",
+      counts: { pending: 0, completed: 0 },
+    });
+    const queueId = created.structuredContent?.id as string;
+    const updated = await call("svc_update_annotation_queue", { queueId, description: "weekly" });
+    expect(updated.structuredContent).toMatchObject({ description: "weekly" });
+    const added = await call("svc_add_queue_items", {
+      queueId,
+      items: [{ subjectType: "conversation", subjectId }],
+    });
+    expect(added.structuredContent).toMatchObject({ skipped: 0, added: [{ subjectId, status: "PENDING" }] });
+    const claimed = await call("svc_claim_next_queue_item", { queueId });
+    const itemId = claimed.structuredContent?.id as string;
+    expect(claimed.structuredContent).toMatchObject({
+      subjectId,
+      lockedByKeyId: expect.stringMatching(/^key_/),
+    });
+    const outOfRange = await call("svc_update_queue_item", {
+      queueId,
+      itemId,
+      scores: [{ name: "quality", value: 9 }],
+    });
+    expect(outOfRange.structuredContent?.error).toMatchObject({ status: 400, param: "scores[0].value" });
+    const done = await call("svc_update_queue_item", {
+      queueId,
+      itemId,
+      status: "COMPLETED",
+      scores: [{ name: "quality", value: 4 }],
+    });
+    expect(done.structuredContent).toMatchObject({ status: "COMPLETED", scoreIds: [expect.any(String)] });
+    expect((await call("svc_claim_next_queue_item", { queueId })).structuredContent).toEqual({ ok: true });
+    expect((await call("svc_get_queue_item", { queueId, itemId })).structuredContent).toMatchObject({
+      id: itemId,
+    });
+    const listed = await call("svc_list_queue_items", { queueId, status: "COMPLETED" });
+    expect(listed.structuredContent).toMatchObject({ totalElements: 1 });
+    const found = await call("svc_find_queue_items_by_subject", { subjectType: "conversation", subjectId });
+    expect(found.structuredContent).toMatchObject({ totalElements: 1, content: [{ id: itemId }] });
+    expect((await call("svc_get_annotation_queue", { queueId })).structuredContent).toMatchObject({
+      counts: { pending: 0, completed: 1 },
+    });
+    const archived = await call("svc_archive_annotation_queue", { queueId });
+    expect(archived.structuredContent).toMatchObject({ status: "ARCHIVED" });
+    const queues = await call("svc_list_annotation_queues", { status: "ARCHIVED" });
+    expect(queues.structuredContent).toMatchObject({ totalElements: 1, content: [{ id: queueId }] });
   });
 
   it("manages datasets, items and versions through the thirteen dataset tools", async () => {

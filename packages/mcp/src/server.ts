@@ -12,6 +12,7 @@ import { deriveChatUrl } from "./chat-url.js";
 import { TOOL_PREFIX, type ToolDefinition } from "./tool.js";
 import { agentTools } from "./tools/agents.js";
 import { analyticsTools } from "./tools/analytics.js";
+import { annotationQueueTools } from "./tools/annotation-queues.js";
 import { apiDocTools, DEFAULT_DOCS_DIR } from "./tools/api-docs.js";
 import { billingTools } from "./tools/billing.js";
 import { conversationTools } from "./tools/conversations.js";
@@ -60,6 +61,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...pluginTools,
     ...analyticsTools,
     ...billingTools,
+    ...annotationQueueTools,
     ...apiDocTools(docsDir),
   ];
 }

@@ -28,6 +28,7 @@ export type ToolGroup =
   | "Prompts"
   | "Analytics"
   | "Billing"
+  | "Annotation Queues"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -61,6 +61,8 @@ export interface GroundworkConfig {
   webSearch: { url: string; apiKey: string | null } | null;
   /** Background jobs: a worker that died loses its job's lease after `leaseMs`; idle workers poll every `pollMs`. */
   workers: { leaseMs: number; pollMs: number };
+  /** Annotation queues (PLATFORM.md §12): how long a claimed or updated item stays locked to its member (integer ≥ 1). */
+  queues: { lockSeconds: number };
   /**
    * How error messages name a setting the caller can change. A library user reads
    * `allowPrivateNetwork`; the server replaces these with its environment variables.
@@ -99,6 +101,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   },
   webSearch: null,
   workers: { leaseMs: 30_000, pollMs: 500 },
+  queues: { lockSeconds: 300 },
   settingNames: {
     allowPrivateNetwork: "the allowPrivateNetwork setting",
     visionModel: "the visionModel setting (with a built-in model service)",
@@ -121,6 +124,7 @@ export function resolveConfig(input: GroundworkConfigInput = {}): GroundworkConf
     agents: { ...DEFAULT_CONFIG.agents, ...input.agents },
     webSearch: input.webSearch === undefined ? DEFAULT_CONFIG.webSearch : input.webSearch,
     workers: { ...DEFAULT_CONFIG.workers, ...input.workers },
+    queues: input.queues ?? DEFAULT_CONFIG.queues,
     settingNames: { ...DEFAULT_CONFIG.settingNames, ...input.settingNames },
   };
 }

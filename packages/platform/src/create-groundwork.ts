@@ -22,6 +22,7 @@ import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
 import { connectorCatalogProvider, ToolCatalogService } from "./agents/tool-catalogs.js";
 import { AnalyticsService } from "./analytics/analytics-service.js";
+import { AnnotationQueueService } from "./annotation-queues/annotation-queue-service.js";
 import { BillingService, storeBillingMeter } from "./billing/billing-service.js";
 import { type GroundworkConfig, type GroundworkConfigInput, resolveConfig } from "./config.js";
 import { ConnectorService } from "./connectors/connector-service.js";
@@ -140,6 +141,8 @@ export class Groundwork {
   readonly analytics: AnalyticsService;
   /** Billing (PLATFORM.md §15): tiers, limits with their counters, checks; the request rate of each organization. */
   readonly billing: BillingService;
+  /** Annotation queues: score configs, items on subjects, claims that lock an item to one member, scored completion. */
+  readonly annotationQueues: AnnotationQueueService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -289,6 +292,10 @@ export class Groundwork {
     this.responses = new StoredResponseService(options.store, (state) => this.agents.render(state));
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
     this.evaluations = new CaseEvaluations(this.evaluators, this.datasets, this.scores);
+    this.annotationQueues = new AnnotationQueueService(options.store, this.scores, {
+      lockSeconds: config.queues.lockSeconds,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
     this.prompts = new PromptService(options.store, this.gateway);
     this.analytics = new AnalyticsService(options.store, options.clock);
   }

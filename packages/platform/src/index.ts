@@ -54,6 +54,31 @@ export {
   analyticsQuery,
   USAGE_SURFACES,
 } from "./analytics/analytics-service.js";
+export {
+  QUEUE_DESCRIPTION_MAX_LENGTH,
+  QUEUE_MAX_CATEGORIES,
+  QUEUE_MAX_ITEMS_PER_CALL,
+  QUEUE_MAX_SCORE_CONFIGS,
+  QUEUE_MIN_CATEGORIES,
+  QUEUE_NAME_MAX_LENGTH,
+  type QueueCreateInput,
+  type QueueItemsAddInput,
+  type QueueItemsBySubjectQuery,
+  type QueueItemUpdateInput,
+  type QueueUpdateInput,
+  queueCreateBody,
+  queueItemsAddBody,
+  queueItemsBySubjectQuery,
+  queueItemsQuery,
+  queueItemUpdateBody,
+  queueListQuery,
+  queueScoreConfig,
+  queueUpdateBody,
+} from "./annotation-queues/annotation-queue-bodies.js";
+export {
+  AnnotationQueueService,
+  type AnnotationQueueServiceOptions,
+} from "./annotation-queues/annotation-queue-service.js";
 export { BillingService, billingCheckBody, storeBillingMeter } from "./billing/billing-service.js";
 export {
   DEFAULT_CONFIG,

@@ -17,6 +17,7 @@ import { requestContext } from "./http/request-context.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { registerAgentRoutes } from "./routes/agents/index.js";
 import { registerAnalyticsRoutes } from "./routes/analytics/index.js";
+import { registerAnnotationQueueRoutes } from "./routes/annotation-queues/index.js";
 import { registerBillingRoutes } from "./routes/billing/index.js";
 import { registerConnectorRoutes } from "./routes/connectors/index.js";
 import { registerConversationRoutes } from "./routes/conversations/index.js";
@@ -117,6 +118,7 @@ export function createApp(options: AppOptions): App {
   registerConnectorRoutes(app);
   registerAnalyticsRoutes(app);
   registerBillingRoutes(app);
+  registerAnnotationQueueRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -27,6 +27,19 @@ describe("platformConfigFromEnv", () => {
     ).toEqual({ judgeModel: "openai/gpt-x", pauseTimeoutMs: 2000 });
   });
 
+  it("maps GROUNDWORK_QUEUE_LOCK_SECONDS to the annotation-queue lock and refuses bad values", () => {
+    expect(platformConfigFromEnv({}).queues).toBeUndefined();
+    expect(platformConfigFromEnv({ GROUNDWORK_QUEUE_LOCK_SECONDS: "1" }).queues).toEqual({ lockSeconds: 1 });
+    expect(platformConfigFromEnv({ GROUNDWORK_QUEUE_LOCK_SECONDS: "900" }).queues).toEqual({
+      lockSeconds: 900,
+    });
+    for (const bad of ["0", "-5", "1.5", "abc"]) {
+      expect(() => platformConfigFromEnv({ GROUNDWORK_QUEUE_LOCK_SECONDS: bad })).toThrow(
+        /GROUNDWORK_QUEUE_LOCK_SECONDS/,
+      );
+    }
+  });
+
   it("maps GROUNDWORK_CHAT_URL to chatUrl without trailing slashes", () => {
     expect(platformConfigFromEnv({}).chatUrl).toBeUndefined();
     expect(platformConfigFromEnv({ GROUNDWORK_CHAT_URL: "https://chat.example/" }).chatUrl).toBe(

@@ -100,6 +100,17 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
     ...(env.GROUNDWORK_CHAT_PRICES?.trim()
       ? { chatPrices: parseChatPrices(env.GROUNDWORK_CHAT_PRICES) }
       : {}),
+    // How long a claimed or updated annotation-queue item stays locked (PLATFORM.md §12; default 300, minimum 1).
+    ...(env.GROUNDWORK_QUEUE_LOCK_SECONDS
+      ? {
+          queues: {
+            lockSeconds: parsePositiveInteger(
+              env.GROUNDWORK_QUEUE_LOCK_SECONDS,
+              "GROUNDWORK_QUEUE_LOCK_SECONDS",
+            ),
+          },
+        }
+      : {}),
     webSearch: env.GROUNDWORK_WEB_SEARCH_URL
       ? {
           url: parseHttpUrl(env.GROUNDWORK_WEB_SEARCH_URL, "GROUNDWORK_WEB_SEARCH_URL"),

@@ -21,6 +21,17 @@ export {
   type UsageGrouping,
   type UsageTotals,
 } from "./analytics.js";
+export {
+  type AnnotationQueueChanges,
+  type AnnotationQueueRecord,
+  type AnnotationQueueStatus,
+  AnnotationQueueStore,
+  type QueueItemChanges,
+  type QueueItemRecord,
+  type QueueItemStatus,
+  type QueueScoreConfig,
+  type QueueSubject,
+} from "./annotation-queues.js";
 export { type ApiKeyRecord, ApiKeyStore, hashApiKey } from "./api-keys.js";
 export { type BashFileChange, BashFileStore, type BashTreeRevision } from "./bash-files.js";
 export { BillingStore } from "./billing.js";

@@ -1,6 +1,7 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { AgentStore } from "./agents.js";
 import { AnalyticsStore } from "./analytics.js";
+import { AnnotationQueueStore } from "./annotation-queues.js";
 import { ApiKeyStore } from "./api-keys.js";
 import { BashFileStore } from "./bash-files.js";
 import { BillingStore } from "./billing.js";
@@ -67,6 +68,8 @@ export interface Store {
   readonly analytics: AnalyticsStore;
   /** Billing counters beside the usage records: pages per month, stored bytes, active keys (PLATFORM.md §15). */
   readonly billing: BillingStore;
+  /** Annotation queues with their score configurations, items and item locks (PLATFORM.md §12). */
+  readonly annotationQueues: AnnotationQueueStore;
   close(): void;
 }
 
@@ -114,6 +117,7 @@ export function openStore(options: OpenStoreOptions): Store {
     bashFiles: new BashFileStore(db, clock),
     analytics: new AnalyticsStore(db, usage, clock, ids),
     billing: new BillingStore(db, clock, ids),
+    annotationQueues: new AnnotationQueueStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

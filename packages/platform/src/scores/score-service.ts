@@ -49,7 +49,10 @@ const comment = z
   .default(null);
 
 /** The value's type must match `dataType`; -0 is recorded as 0. */
-function checkValue(value: unknown, type: ScoreDataType): { value: ScoreValue } | { problem: string } {
+export function checkScoreValue(
+  value: unknown,
+  type: ScoreDataType,
+): { value: ScoreValue } | { problem: string } {
   switch (type) {
     case "NUMERIC":
       if (typeof value !== "number" || !Number.isFinite(value)) {
@@ -83,7 +86,7 @@ function typedValue<T extends { dataType: ScoreDataType; value: unknown }>(
   score: T,
   ctx: z.RefinementCtx,
 ): Omit<T, "value"> & { value: ScoreValue } {
-  const checked = checkValue(score.value, score.dataType);
+  const checked = checkScoreValue(score.value, score.dataType);
   if ("problem" in checked) {
     ctx.addIssue({ code: "custom", path: ["value"], message: checked.problem });
     return z.NEVER;
@@ -165,6 +168,38 @@ export class ScoreService {
       return { organizationId, ...input, source: "EVAL", queueItemId: null, createdByKeyId: null };
     });
     return this.store.scores.createMany(rows);
+  }
+
+  /**
+   * Records the scores a reviewer gives through an annotation-queue item (PLATFORM.md §12):
+   * `HUMAN`, on the item's subject, with its `queueItemId`, all in one transaction or none.
+   * The queue checks its score configs first; each value is checked here again as `record`
+   * checks it. The subject was checked when the item was added and is not looked up again
+   * (a score outlives its subject, SC7).
+   */
+  recordForQueueItem(
+    principal: Principal,
+    item: { id: string; subjectType: string; subjectId: string },
+    raw: ReadonlyArray<{ name: string; dataType: ScoreDataType; value: unknown; comment?: string | null }>,
+  ): ScoreRecord[] {
+    const inputs = validate(
+      z.array(evaluationScore),
+      raw.map((score) => ({ ...score, subjectType: item.subjectType, subjectId: item.subjectId })),
+    );
+    return this.store.scores.createMany(
+      inputs.map((input) => ({
+        organizationId: principal.organizationId,
+        ...input,
+        source: "HUMAN",
+        queueItemId: item.id,
+        createdByKeyId: principal.apiKeyId === "" ? null : principal.apiKeyId,
+      })),
+    );
+  }
+
+  /** Whether a subject of this type exists in the organization (as `record` requires). */
+  hasSubject(organizationId: string, type: ScoreSubjectType, id: string): boolean {
+    return this.subjects.exists(organizationId, type, id);
   }
 
   /** Newest first; `from` inclusive, `to` exclusive. */

@@ -12,10 +12,6 @@ import type { AppEnv } from "../http/env.js";
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
   { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {
-    paths: ["/v1/annotation-queues", "/v1/annotation-queues/*", "/v1/annotation-queue-items/*"],
-    area: "Annotation queues",
-  },
-  {
     paths: ["/v1/traces", "/v1/traces/*", "/v1/trace-sessions", "/v1/trace-sessions/*", "/v1/tracing/*"],
     area: "Tracing",
   },

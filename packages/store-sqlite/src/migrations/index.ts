@@ -19,6 +19,7 @@ import { skills } from "./014-skills.js";
 import { connectors } from "./016-connectors.js";
 import { platformTools } from "./017-platform-tools.js";
 import { plugins } from "./018-plugins.js";
+import { annotationQueues } from "./020-annotation-queues.js";
 import { analytics } from "./022-analytics.js";
 import { billing } from "./023-billing.js";
 import type { Migration } from "./migration.js";
@@ -43,6 +44,7 @@ export const migrations: readonly Migration[] = [
   connectors,
   platformTools,
   plugins,
+  annotationQueues,
   analytics,
   billing,
 ];
