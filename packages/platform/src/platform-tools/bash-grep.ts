@@ -159,6 +159,13 @@ interface FileResult {
   matched: boolean;
 }
 
+/** Newlines in `text` from `from` up to (not including) `to`. */
+function newlinesBetween(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n", from); at !== -1 && at < to; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
 /** One file's lines, as the bundled search answers them for a literal pattern. */
 function search(ctx: Context, text: string, plan: Plan, filename: string): FileResult {
   const invert = plan.flags.has("v");
@@ -167,27 +174,48 @@ function search(ctx: Context, text: string, plan: Plan, filename: string): FileR
   const maxLines = ctx.limits.maxArrayElements;
   const loops = ctx.limits.maxLoopIterations;
   const maxWork = Math.max(loops, Math.min(maxLines, loops * 10));
-  const lines = text.split("\n");
+  // The lines are what `text.split("\n")` gives, without the empty one after a final newline.
+  const newlines = newlinesBetween(text, 0, text.length);
   // The same limits as the bundled search (line count, matching work); past them, it decides.
-  if (lines.length > maxLines) throw new Fallback();
-  const total = lines.length > 0 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
+  if (newlines + 1 > maxLines) throw new Fallback();
+  const total = text === "" || text.endsWith("\n") ? newlines : newlines + 1;
   if (Math.ceil(text.length / 1024) + total > maxWork) throw new Fallback();
-  if (!invert && !text.includes(plan.pattern)) {
-    return { output: count ? `${filename ? `${filename}:0` : "0"}\n` : "", matched: false };
-  }
-  if (count) {
-    let n = 0;
-    for (let i = 0; i < total; i++) if ((lines[i] as string).includes(plan.pattern) !== invert) n++;
-    return { output: `${filename ? `${filename}:${n}` : String(n)}\n`, matched: n > 0 };
-  }
-  const out: string[] = [];
   const prefix = filename ? `${filename}:` : "";
-  for (let i = 0; i < total; i++) {
-    const line = lines[i] as string;
-    if (line.includes(plan.pattern) === invert) continue;
-    out.push(lineNumbers ? `${prefix}${i + 1}:${line}` : prefix + line);
+  if (invert) {
+    const lines = text.split("\n");
+    let n = 0;
+    let output = "";
+    for (let i = 0; i < total; i++) {
+      const line = lines[i] as string;
+      if (line.includes(plan.pattern)) continue;
+      n++;
+      if (!count) output += lineNumbers ? `${prefix}${i + 1}:${line}\n` : `${prefix}${line}\n`;
+    }
+    return { output: count ? `${prefix}${n}\n` : output, matched: n > 0 };
   }
-  return { output: out.length > 0 ? `${out.join("\n")}\n` : "", matched: out.length > 0 };
+  // Jump from match to match instead of testing every line: the pattern holds no newline, so
+  // a match lies within one line, and a line is listed once (the search goes on after it).
+  let n = 0;
+  let output = "";
+  let lineNumber = 1;
+  let counted = 0;
+  for (let at = text.indexOf(plan.pattern); at !== -1; ) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    const newline = text.indexOf("\n", at);
+    const end = newline === -1 ? text.length : newline;
+    n++;
+    if (!count) {
+      const line = text.slice(start, end);
+      if (lineNumbers) {
+        lineNumber += newlinesBetween(text, counted, start);
+        counted = start;
+        output += `${prefix}${lineNumber}:${line}\n`;
+      } else output += `${prefix}${line}\n`;
+    }
+    if (newline === -1) break;
+    at = text.indexOf(plan.pattern, newline + 1);
+  }
+  return { output: count ? `${prefix}${n}\n` : output, matched: n > 0 };
 }
 
 async function fastGrep(ctx: Context, files: GrepFiles, plan: Plan): Promise<Result> {

@@ -213,11 +213,20 @@ interface Guard {
  * afterwards; a call of a method it does not know makes the whole tree compared.
  */
 function guarded(fs: InMemoryFs, guard: Guard): InMemoryFs {
+  // Reads are handed on bound once (grep reads hundreds of files per command).
+  const readers = new Map<string | symbol, unknown>();
   return new Proxy(fs, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
-      if (READERS.has(property)) return value.bind(target);
+      if (READERS.has(property)) {
+        let bound = readers.get(property);
+        if (bound === undefined) {
+          bound = value.bind(target);
+          readers.set(property, bound);
+        }
+        return bound;
+      }
       const positions = MUTATORS[property as string];
       return (...args: unknown[]) => {
         if (guard.on) {
