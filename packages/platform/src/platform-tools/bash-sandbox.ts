@@ -2,9 +2,10 @@
  * `platform_bash` (PLATFORM.md §6): a simulated shell (just-bash) over an in-memory file
  * system. No host process is started and there is no network: only the built-ins of §6 are
  * registered (anything else is `command not found`, exit 127), the file system is built from
- * the conversation's snapshot (or reused from the previous call while the stored tree has not
- * changed, `BashTreeCache`), and only `/workspace` and `/tmp` are
- * writable (`/skills` holds read-only copies of the resolved skills).
+ * the conversation's snapshot (or reused, with its shell, from the previous call while the
+ * stored tree has not changed, `BashTreeCache`), and only `/workspace` and `/tmp` are
+ * writable (`/skills` holds read-only copies of the resolved skills). A command's changes are
+ * found where it wrote (`bash-write-log.ts`, PT14).
  *
  * Limits: 64 KiB per output stream (`truncated`), 50 MiB and 1,000 files in the writable
  * tree (exceeding → exit 1 "No space left on device", the command's changes are dropped),
