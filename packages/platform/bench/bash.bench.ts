@@ -4,11 +4,14 @@
  * in-memory file system rebuilt, the command run and its changes computed. Beside it: the
  * same command over a snapshot already in memory, and the floor — the same search done in
  * plain JS over the same in-memory files. The "reused" rows do what the tool runner does
- * (PT13): the file system of the previous call is reused while the stored revision holds.
- * Run: pnpm bench (or npx vitest bench --run --project platform after a build).
+ * (PT13, PT14): the file system and shell of the previous call are reused while the stored
+ * revision holds, and only the paths a command wrote are compared.
+ * After the run, a table gives p50, mean and min of each row beside the baseline's (the same
+ * run, so the ratio holds on a shared machine).
+ * Run: pnpm bench (or npx vitest bench --run --project platform bash).
  */
 import { openStore } from "@groundwork/store-sqlite";
-import { bench, describe } from "vitest";
+import { afterAll, bench, describe } from "vitest";
 import { type BashSnapshot, BashTreeCache, runBash } from "../src/platform-tools/bash-sandbox.js";
 
 const store = openStore({ file: ":memory:" });
@@ -43,6 +46,46 @@ store.bashFiles.apply(
 const decoder = new TextDecoder();
 const trees = new BashTreeCache();
 
+/** Each row's own timings (ms), for the ratio table printed after the run. */
+const timings = new Map<string, number[]>();
+function timed(name: string, fn: () => Promise<void> | void): [string, () => Promise<void>] {
+  const samples: number[] = [];
+  timings.set(name, samples);
+  return [
+    name,
+    async () => {
+      const started = performance.now();
+      await fn();
+      samples.push(performance.now() - started);
+    },
+  ];
+}
+
+const BASELINE = "baseline: the same count in plain JS";
+const OPTIONS = { time: 2000, warmupTime: 200 };
+
+afterAll(() => {
+  const stats = (samples: number[]) => {
+    const sorted = [...samples].sort((a, b) => a - b);
+    const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
+    return { p50: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, mean, min: sorted[0] ?? Number.NaN };
+  };
+  const base = stats(timings.get(BASELINE) ?? []);
+  const rows = [...timings].map(([name, samples]) => {
+    const s = stats(samples);
+    return {
+      row: name,
+      samples: samples.length,
+      "p50 ms": s.p50.toFixed(2),
+      "mean ms": s.mean.toFixed(2),
+      "min ms": s.min.toFixed(2),
+      "p50 / baseline p50": (s.p50 / base.p50).toFixed(1),
+      "p50 < 20 ms": s.p50 < 20 ? "yes" : "no",
+    };
+  });
+  console.table(rows);
+});
+
 /** One call the way the tool runner makes it (revision check, reused file system). */
 async function toolCall(command: string): Promise<void> {
   const revision = store.bashFiles.revision(conversation.id);
@@ -54,27 +97,45 @@ async function toolCall(command: string): Promise<void> {
 }
 
 describe(`platform_bash over ${total} bytes in ${snapshot.size} entries`, () => {
-  bench("tool call: load from SQLite + grep -r x /workspace | wc -l", async () => {
-    await runBash(store.bashFiles.load(conversation.id), "grep -r x /workspace | wc -l");
-  });
-  bench("tool call, file system reused: grep -r x /workspace | wc -l", async () => {
-    await toolCall("grep -r x /workspace | wc -l");
-  });
-  bench("tool call, file system reused: `true`", async () => {
-    await toolCall("true");
-  });
-  bench("runBash over an in-memory snapshot", async () => {
-    await runBash(snapshot, "grep -r x /workspace | wc -l");
-  });
-  bench("runBash `true` (the tool's own cost: rebuild, run, diff)", async () => {
-    await runBash(snapshot, "true");
-  });
-  bench("baseline: the same count in plain JS", () => {
-    let count = 0;
-    for (const bytes of snapshot.values()) {
-      if (bytes === null) continue;
-      for (const line of decoder.decode(bytes).split("\n")) if (line.includes("x")) count++;
-    }
-    if (count === 0) throw new Error("no match");
-  });
+  bench(
+    ...timed("tool call: load from SQLite + grep -r x /workspace | wc -l", async () => {
+      await runBash(store.bashFiles.load(conversation.id), "grep -r x /workspace | wc -l");
+    }),
+    OPTIONS,
+  );
+  bench(
+    ...timed("tool call, file system reused: grep -r x /workspace | wc -l", async () => {
+      await toolCall("grep -r x /workspace | wc -l");
+    }),
+    OPTIONS,
+  );
+  bench(
+    ...timed("tool call, file system reused: `true`", async () => {
+      await toolCall("true");
+    }),
+    OPTIONS,
+  );
+  bench(
+    ...timed("runBash over an in-memory snapshot", async () => {
+      await runBash(snapshot, "grep -r x /workspace | wc -l");
+    }),
+    OPTIONS,
+  );
+  bench(
+    ...timed("runBash `true` (the tool's own cost: rebuild, run, diff)", async () => {
+      await runBash(snapshot, "true");
+    }),
+    OPTIONS,
+  );
+  bench(
+    ...timed(BASELINE, () => {
+      let count = 0;
+      for (const bytes of snapshot.values()) {
+        if (bytes === null) continue;
+        for (const line of decoder.decode(bytes).split("\n")) if (line.includes("x")) count++;
+      }
+      if (count === 0) throw new Error("no match");
+    }),
+    OPTIONS,
+  );
 });

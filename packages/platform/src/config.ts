@@ -44,6 +44,8 @@ export interface GroundworkConfig {
     functionTimeoutMs: number;
     /** A connector (MCP) tool call, not counting time spent waiting for an answer to its question (PLATFORM.md §5.3: 60 s). */
     connectorCallTimeoutMs: number;
+    /** Connecting to a connector and its `tools/list` (all pages) before a run (PLATFORM.md §5.3: 10 s). */
+    connectorListTimeoutMs: number;
     /** How long a paused run waits for answers; the spec's hour by default. */
     pauseTimeoutMs: number | null;
     maxSteps: number | null;
@@ -95,6 +97,7 @@ export const DEFAULT_CONFIG: GroundworkConfig = {
   agents: {
     functionTimeoutMs: 30_000,
     connectorCallTimeoutMs: 60_000,
+    connectorListTimeoutMs: 10_000,
     pauseTimeoutMs: null,
     maxSteps: null,
     judgeModel: null,

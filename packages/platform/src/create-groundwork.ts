@@ -228,6 +228,7 @@ export class Groundwork {
       allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
       pauseTimeoutMs: config.agents.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS,
       callTimeoutMs: config.agents.connectorCallTimeoutMs,
+      listTimeoutMs: config.agents.connectorListTimeoutMs,
       ...(options.connectorFetch === undefined ? {} : { fetch: options.connectorFetch }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     });

@@ -4,19 +4,23 @@
  * `whoami` (says whether a bearer token came), `sleep`, `delete_all` (destructive),
  * `ask` (asks the client a form question and answers with the reply), and one
  * whose prefixed name is too long to offer. With `token`
- * set, requests without `Authorization: Bearer <token>` get 401.
+ * set, requests without `Authorization: Bearer <token>` get 401. With `silentList`, the
+ * server accepts `tools/list` and never answers it (the request stays open).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 export interface McpFixture {
   url: string;
   /** Authorization headers of every request received. */
   authorizations: Array<string | undefined>;
+  /** The JSON-RPC method of every POST received. */
+  methods: string[];
   /** Changes the token the server accepts (null: any). */
   setToken(token: string | null): void;
   /** Answers 401 to `tools/call` of this tool (a sign-in revoked between listing and call); null: none. */
@@ -24,7 +28,7 @@ export interface McpFixture {
   close(): Promise<void>;
 }
 
-function buildServer(): McpServer {
+function buildServer(silentList: boolean): McpServer {
   const server = new McpServer({ name: "fixture", version: "1.0.0" });
   server.registerTool(
     "echo",
@@ -86,6 +90,7 @@ function buildServer(): McpServer {
     { description: "A name the platform cannot offer", annotations: { readOnlyHint: true } },
     async () => ({ content: [{ type: "text", text: "never" }] }),
   );
+  if (silentList) server.server.setRequestHandler(ListToolsRequestSchema, () => new Promise(() => {}));
   return server;
 }
 
@@ -96,10 +101,13 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return text === "" ? undefined : (JSON.parse(text) as unknown);
 }
 
-export async function startMcpFixture(options: { token?: string | null } = {}): Promise<McpFixture> {
+export async function startMcpFixture(
+  options: { token?: string | null; silentList?: boolean } = {},
+): Promise<McpFixture> {
   let token = options.token ?? null;
   let revokedTool: string | null = null;
   const authorizations: Array<string | undefined> = [];
+  const methods: string[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer(async (req, res) => {
     authorizations.push(req.headers.authorization);
@@ -111,6 +119,7 @@ export async function startMcpFixture(options: { token?: string | null } = {}): 
       const sessionId = req.headers["mcp-session-id"];
       const body = req.method === "POST" ? await readJsonBody(req) : undefined;
       const message = body as { method?: string; params?: { name?: string } } | undefined;
+      if (typeof message?.method === "string") methods.push(message.method);
       if (revokedTool !== null && message?.method === "tools/call" && message.params?.name === revokedTool) {
         res.writeHead(401, { "content-type": "application/json" }).end('{"error":"revoked"}');
         return;
@@ -130,7 +139,7 @@ export async function startMcpFixture(options: { token?: string | null } = {}): 
         created.onclose = () => {
           if (created.sessionId !== undefined) sessions.delete(created.sessionId);
         };
-        await buildServer().connect(created);
+        await buildServer(options.silentList === true).connect(created);
         transport = created;
       }
       await transport.handleRequest(req, res, body);
@@ -143,6 +152,7 @@ export async function startMcpFixture(options: { token?: string | null } = {}): 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
+    methods,
     setToken(next) {
       token = next;
     },

@@ -51,7 +51,7 @@ function isAuthFailure(error: unknown): boolean {
   return false;
 }
 
-async function open(endpoint: McpEndpoint, withQuestions: boolean): Promise<Client> {
+async function open(endpoint: McpEndpoint, withQuestions: boolean, timeoutMs: number): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
     fetch: endpoint.fetch,
     ...(endpoint.token === null
@@ -63,7 +63,7 @@ async function open(endpoint: McpEndpoint, withQuestions: boolean): Promise<Clie
     { capabilities: withQuestions ? { elicitation: { form: {}, url: {} } } : {} },
   );
   try {
-    await client.connect(transport, { timeout: LIST_TIMEOUT_MS });
+    await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
     await client.close().catch(() => {});
     if (isAuthFailure(error)) throw new ConnectorAuthError("the connector refused the sign-in");
@@ -72,13 +72,16 @@ async function open(endpoint: McpEndpoint, withQuestions: boolean): Promise<Clie
   return client;
 }
 
-/** `tools/list` (all pages) within the list timeout. */
-export async function listTools(endpoint: McpEndpoint): Promise<CachedTool[]> {
-  const client = await open(endpoint, false);
+/**
+ * `tools/list` (all pages) within the list timeout, which covers connecting too: a server
+ * that never answers fails the listing after `timeoutMs` in all (an MCP request-timeout error).
+ */
+export async function listTools(endpoint: McpEndpoint, timeoutMs = LIST_TIMEOUT_MS): Promise<CachedTool[]> {
+  const deadline = Date.now() + timeoutMs;
+  const client = await open(endpoint, false, timeoutMs);
   try {
     const tools: CachedTool[] = [];
     let cursor: string | undefined;
-    const deadline = Date.now() + LIST_TIMEOUT_MS;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
         timeout: Math.max(1, deadline - Date.now()),
@@ -155,7 +158,7 @@ export class HeldCall {
     };
     let client: Client | null = null;
     try {
-      client = await open(endpoint, true);
+      client = await open(endpoint, true, LIST_TIMEOUT_MS);
       client.setRequestHandler(ElicitRequestSchema, async (request) => {
         clearTimeout(timer);
         const params = request.params as Record<string, unknown>;

@@ -106,6 +106,8 @@ export interface ConnectorServiceOptions {
   clock?: Clock;
   pauseTimeoutMs: number;
   callTimeoutMs?: number;
+  /** Connecting and `tools/list` together (§5.3: 10 s). */
+  listTimeoutMs?: number;
 }
 
 /** The name a connector tool is offered under, or null when it cannot be one (too long, odd characters). */
@@ -458,7 +460,8 @@ export class ConnectorService {
     const listings = await Promise.all(
       usable.map(async (connector) => {
         try {
-          return { connector, listed: await listTools(this.endpoint(principal, connector)) };
+          const endpoint = this.endpoint(principal, connector);
+          return { connector, listed: await listTools(endpoint, this.options.listTimeoutMs) };
         } catch (error) {
           return { connector, error };
         }

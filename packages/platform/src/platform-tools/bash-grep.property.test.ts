@@ -49,7 +49,7 @@ async function run(files: Record<string, string>, command: string, fast: boolean
     commands: ["grep", "echo", "cat", "wc", "head", "tr"],
     cwd: "/workspace",
     executionLimitProfile: "hardened",
-    ...(fast ? { customCommands: [literalGrep] } : {}),
+    ...(fast ? { customCommands: [literalGrep(fs)] } : {}),
   });
   const { stdout, stderr, exitCode } = await bash.exec(command);
   return { stdout, stderr, exitCode };

@@ -9,9 +9,17 @@
  * `-i`, any error or limit on the way) is handed unchanged to the bundled grep through
  * `origCommand`; grep writes nothing, so starting over there is safe.
  */
-import { bytesOutput, defineCommand, type ExecResult, unsafeBytesFromLatin1 } from "just-bash";
+import {
+  bytesOutput,
+  defineCommand,
+  type ExecResult,
+  type InMemoryFs,
+  unsafeBytesFromLatin1,
+} from "just-bash";
 
 type Context = Parameters<Parameters<typeof defineCommand>[1]>[1];
+/** The reads the fast path makes, on the shell's own file system (see `literalGrep`). */
+export type GrepFiles = Pick<InMemoryFs, "resolvePath" | "stat" | "readdirWithFileTypes" | "readFile">;
 type Result = { stdout: string; stderr: string; exitCode: number };
 
 /** Characters that make a pattern a regex in any grep mode (basic, extended, fixed). */
@@ -108,6 +116,7 @@ interface Target {
 /** The bundled grep's recursive walk: directory order, dot entries skipped, depth 256. */
 async function walk(
   ctx: Context,
+  files: GrepFiles,
   path: string,
   isFile: boolean | undefined,
   budget: Budget,
@@ -115,7 +124,7 @@ async function walk(
   depth: number,
 ): Promise<void> {
   if (depth >= 256) return;
-  const resolved = ctx.fs.resolvePath(ctx.cwd, path);
+  const resolved = files.resolvePath(ctx.cwd, path);
   let file: boolean;
   let directory: boolean;
   if (isFile !== undefined) {
@@ -123,7 +132,7 @@ async function walk(
     directory = !isFile;
   } else {
     operation(budget);
-    const stat = await ctx.fs.stat(resolved).catch(() => {
+    const stat = await files.stat(resolved).catch(() => {
       throw new Fallback();
     });
     file = stat.isFile;
@@ -134,20 +143,27 @@ async function walk(
     out.push({ path, isFile: true });
     return;
   }
-  if (!directory || ctx.fs.readdirWithFileTypes === undefined) throw new Fallback();
+  if (!directory) throw new Fallback();
   operation(budget);
-  const entries = await ctx.fs.readdirWithFileTypes(resolved);
+  const entries = await files.readdirWithFileTypes(resolved);
   for (const entry of entries) {
     operation(budget);
     if (entry.name.startsWith(".")) continue;
     const child = path === "." ? entry.name : `${path}/${entry.name}`;
-    await walk(ctx, child, entry.isFile, budget, out, depth + 1);
+    await walk(ctx, files, child, entry.isFile, budget, out, depth + 1);
   }
 }
 
 interface FileResult {
   output: string;
   matched: boolean;
+}
+
+/** Newlines in `text` from `from` up to (not including) `to`. */
+function newlinesBetween(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n", from); at !== -1 && at < to; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }
 
 /** One file's lines, as the bundled search answers them for a literal pattern. */
@@ -158,30 +174,51 @@ function search(ctx: Context, text: string, plan: Plan, filename: string): FileR
   const maxLines = ctx.limits.maxArrayElements;
   const loops = ctx.limits.maxLoopIterations;
   const maxWork = Math.max(loops, Math.min(maxLines, loops * 10));
-  const lines = text.split("\n");
+  // The lines are what `text.split("\n")` gives, without the empty one after a final newline.
+  const newlines = newlinesBetween(text, 0, text.length);
   // The same limits as the bundled search (line count, matching work); past them, it decides.
-  if (lines.length > maxLines) throw new Fallback();
-  const total = lines.length > 0 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
+  if (newlines + 1 > maxLines) throw new Fallback();
+  const total = text === "" || text.endsWith("\n") ? newlines : newlines + 1;
   if (Math.ceil(text.length / 1024) + total > maxWork) throw new Fallback();
-  if (!invert && !text.includes(plan.pattern)) {
-    return { output: count ? `${filename ? `${filename}:0` : "0"}\n` : "", matched: false };
-  }
-  if (count) {
-    let n = 0;
-    for (let i = 0; i < total; i++) if ((lines[i] as string).includes(plan.pattern) !== invert) n++;
-    return { output: `${filename ? `${filename}:${n}` : String(n)}\n`, matched: n > 0 };
-  }
-  const out: string[] = [];
   const prefix = filename ? `${filename}:` : "";
-  for (let i = 0; i < total; i++) {
-    const line = lines[i] as string;
-    if (line.includes(plan.pattern) === invert) continue;
-    out.push(lineNumbers ? `${prefix}${i + 1}:${line}` : prefix + line);
+  if (invert) {
+    const lines = text.split("\n");
+    let n = 0;
+    let output = "";
+    for (let i = 0; i < total; i++) {
+      const line = lines[i] as string;
+      if (line.includes(plan.pattern)) continue;
+      n++;
+      if (!count) output += lineNumbers ? `${prefix}${i + 1}:${line}\n` : `${prefix}${line}\n`;
+    }
+    return { output: count ? `${prefix}${n}\n` : output, matched: n > 0 };
   }
-  return { output: out.length > 0 ? `${out.join("\n")}\n` : "", matched: out.length > 0 };
+  // Jump from match to match instead of testing every line: the pattern holds no newline, so
+  // a match lies within one line, and a line is listed once (the search goes on after it).
+  let n = 0;
+  let output = "";
+  let lineNumber = 1;
+  let counted = 0;
+  for (let at = text.indexOf(plan.pattern); at !== -1; ) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    const newline = text.indexOf("\n", at);
+    const end = newline === -1 ? text.length : newline;
+    n++;
+    if (!count) {
+      const line = text.slice(start, end);
+      if (lineNumbers) {
+        lineNumber += newlinesBetween(text, counted, start);
+        counted = start;
+        output += `${prefix}${lineNumber}:${line}\n`;
+      } else output += `${prefix}${line}\n`;
+    }
+    if (newline === -1) break;
+    at = text.indexOf(plan.pattern, newline + 1);
+  }
+  return { output: count ? `${prefix}${n}\n` : output, matched: n > 0 };
 }
 
-async function fastGrep(ctx: Context, plan: Plan): Promise<Result> {
+async function fastGrep(ctx: Context, files: GrepFiles, plan: Plan): Promise<Result> {
   const recursive = plan.flags.has("r");
   const budget: Budget = {
     operations: 0,
@@ -191,7 +228,7 @@ async function fastGrep(ctx: Context, plan: Plan): Promise<Result> {
   };
   const targets: Target[] = [];
   for (const operand of plan.operands) {
-    if (recursive) await walk(ctx, operand, undefined, budget, targets, 0);
+    if (recursive) await walk(ctx, files, operand, undefined, budget, targets, 0);
     else {
       if (targets.length >= budget.maxResults) throw new Fallback();
       targets.push({ path: operand });
@@ -208,16 +245,16 @@ async function fastGrep(ctx: Context, plan: Plan): Promise<Result> {
   let failed = false;
   for (const target of targets) {
     if (ctx.signal?.aborted) throw new Fallback();
-    const resolved = ctx.fs.resolvePath(ctx.cwd, target.path);
+    const resolved = files.resolvePath(ctx.cwd, target.path);
     let text: string;
     try {
       const directory =
-        target.isFile === undefined ? (await ctx.fs.stat(resolved)).isDirectory : !target.isFile;
+        target.isFile === undefined ? (await files.stat(resolved)).isDirectory : !target.isFile;
       if (directory) {
         if (!recursive) stderr += `grep: ${target.path}: Is a directory\n`;
         continue;
       }
-      text = await ctx.fs.readFile(resolved);
+      text = await files.readFile(resolved);
     } catch (error) {
       if (!(error instanceof Error) || !/ENOENT/.test(error.message)) throw new Fallback();
       stderr += `grep: ${target.path}: No such file or directory\n`;
@@ -249,20 +286,28 @@ function asciiAsBytes(result: Result): ExecResult {
 /** Any character above U+007F; output without one is ASCII. */
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/** `grep`, answered here for literal patterns and by the bundled grep otherwise. */
-export const literalGrep = defineCommand(
-  "grep",
-  async (args, ctx) => {
-    const original = ctx.origCommand;
-    const plan = fastGrepPlan(args);
-    if (original === undefined) throw new Error("grep: the bundled grep is not registered");
-    if (plan === null) return original(args);
-    try {
-      return asciiAsBytes(await fastGrep(ctx, plan));
-    } catch (error) {
-      if (error instanceof Fallback) return original(args);
-      throw error;
-    }
-  },
-  { trusted: false },
-);
+/**
+ * `grep` over `files` (the shell's file system), answered here for literal patterns and by
+ * the bundled grep otherwise. The fast path reads `files` directly rather than through the
+ * context's capability wrapper, which copies every result (each directory entry, each file)
+ * for untrusted extension code: this is host code that only reads (PT14). It is built per
+ * file system for that reason.
+ */
+export function literalGrep(files: GrepFiles) {
+  return defineCommand(
+    "grep",
+    async (args, ctx) => {
+      const original = ctx.origCommand;
+      const plan = fastGrepPlan(args);
+      if (original === undefined) throw new Error("grep: the bundled grep is not registered");
+      if (plan === null) return original(args);
+      try {
+        return asciiAsBytes(await fastGrep(ctx, files, plan));
+      } catch (error) {
+        if (error instanceof Fallback) return original(args);
+        throw error;
+      }
+    },
+    { trusted: true },
+  );
+}

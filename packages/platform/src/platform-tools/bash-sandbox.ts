@@ -2,9 +2,10 @@
  * `platform_bash` (PLATFORM.md §6): a simulated shell (just-bash) over an in-memory file
  * system. No host process is started and there is no network: only the built-ins of §6 are
  * registered (anything else is `command not found`, exit 127), the file system is built from
- * the conversation's snapshot (or reused from the previous call while the stored tree has not
- * changed, `BashTreeCache`), and only `/workspace` and `/tmp` are
- * writable (`/skills` holds read-only copies of the resolved skills).
+ * the conversation's snapshot (or reused, with its shell, from the previous call while the
+ * stored tree has not changed, `BashTreeCache`), and only `/workspace` and `/tmp` are
+ * writable (`/skills` holds read-only copies of the resolved skills). A command's changes are
+ * found where it wrote (`bash-write-log.ts`, PT14).
  *
  * Limits: 64 KiB per output stream (`truncated`), 50 MiB and 1,000 files in the writable
  * tree (exceeding → exit 1 "No space left on device", the command's changes are dropped),
@@ -13,6 +14,19 @@
 import { posix } from "node:path";
 import { Bash, type CommandName, InMemoryFs } from "just-bash";
 import { literalGrep } from "./bash-grep.js";
+import { lineCountWc } from "./bash-wc.js";
+import {
+  type BashChange,
+  type BashSnapshot,
+  diffTrees,
+  isWritablePath,
+  loggedChanges,
+  WRITABLE_ROOTS,
+  WriteLog,
+  walkTree,
+} from "./bash-write-log.js";
+
+export { type BashChange, type BashSnapshot, isWritablePath, WRITABLE_ROOTS } from "./bash-write-log.js";
 
 export const BASH_BUILTINS = [
   "cd",
@@ -50,23 +64,12 @@ export const BASH_LIMITS = {
 } as const;
 
 export const WORKSPACE = "/workspace";
-export const WRITABLE_ROOTS = ["/workspace", "/tmp"] as const;
 export const SKILLS_ROOT = "/skills";
 
 /** A file of a resolved skill, copied read-only to `/skills/<qualifiedName>/<path>`. */
 export interface SkillFiles {
   qualifiedName: string;
   files: ReadonlyArray<{ path: string; bytes: Uint8Array }>;
-}
-
-/** The writable tree: absolute path → file bytes, or `null` for a directory. */
-export type BashSnapshot = Map<string, Uint8Array | null>;
-
-/** One change to the writable tree: bytes, `null` for a directory, `undefined` for a deletion. */
-export interface BashChange {
-  path: string;
-  kind: "file" | "dir" | "deleted";
-  bytes: Uint8Array | null;
 }
 
 export interface BashResult {
@@ -90,6 +93,11 @@ export interface BashRun {
 export interface BashOptionsIn {
   skills?: readonly SkillFiles[];
   limits?: Partial<Record<keyof typeof BASH_LIMITS, number>>;
+  /**
+   * How the command's changes are found: from the paths it wrote (default, PT14) or by
+   * comparing the whole writable tree (the reference the first is tested against).
+   */
+  compare?: "written-paths" | "whole-tree";
   /** Reuse the file system of an earlier call of the same tree (PT13). */
   cache?: { trees: BashTreeCache; key: string; revision: string };
 }
@@ -98,8 +106,11 @@ interface CachedTree {
   revision: string;
   fs: InMemoryFs;
   snapshot: BashSnapshot;
-  /** The in-memory bound the file system was made with (it depends on the skills' size). */
-  bound: number;
+  /** The shell over `fs` (each `exec` starts from a fresh shell state; only the file system persists). */
+  shell: Bash;
+  guard: Guard;
+  /** The in-memory bound and limits the file system and shell were made with. */
+  shape: string;
   bytes: number;
 }
 
@@ -122,10 +133,10 @@ export class BashTreeCache {
   }
 
   /** @internal */
-  take(key: string, revision: string, bound: number): CachedTree | undefined {
+  take(key: string, revision: string, shape: string): CachedTree | undefined {
     const entry = this.entries.get(key);
     this.entries.delete(key);
-    return entry !== undefined && entry.revision === revision && entry.bound === bound ? entry : undefined;
+    return entry !== undefined && entry.revision === revision && entry.shape === shape ? entry : undefined;
   }
 
   /** @internal */
@@ -147,10 +158,14 @@ export class BashTreeCache {
   }
 }
 
+/** File system methods that may change it, with the positions of the paths they change. */
 const MUTATORS: Record<string, number[]> = {
   writeFile: [0],
+  writeFileSync: [0],
+  writeFileLazy: [0],
   appendFile: [0],
   mkdir: [0],
+  mkdirSync: [0],
   rm: [0],
   cp: [1],
   mv: [0, 1],
@@ -160,7 +175,9 @@ const MUTATORS: Record<string, number[]> = {
   link: [1],
 };
 
-/** File system methods that never change it (any other call marks the tree as touched). */
+const SYNC_MUTATORS = new Set<string | symbol>(["writeFileSync", "writeFileLazy", "mkdirSync"]);
+
+/** File system methods that never change it (a call of any other method is compared in full afterwards). */
 const READERS = new Set<string | symbol>([
   "readFile",
   "readFileBytes",
@@ -180,39 +197,55 @@ function isUnder(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
 
-export function isWritablePath(path: string): boolean {
-  const normal = posix.normalize(path);
-  return WRITABLE_ROOTS.some((root) => isUnder(normal, root) && normal !== root);
-}
-
 function fsError(code: string, message: string): Error {
   return Object.assign(new Error(`${code}: ${message}`), { code });
 }
 
+/** The guard's state for the command running now (armed once the shell is set up). */
+interface Guard {
+  on: boolean;
+  log: WriteLog;
+}
+
 /**
  * The file system the shell sees: writes outside `/workspace` and `/tmp` are refused with
- * EROFS and links are never created (so no path can alias outside the writable roots).
+ * EROFS and links are never created (so no path can alias outside the writable roots). Every
+ * write call it lets through is logged by path (PT14), so only those places are compared
+ * afterwards; a call of a method it does not know makes the whole tree compared.
  */
-function guarded(fs: InMemoryFs, armed: { on: boolean; touched: boolean }): InMemoryFs {
+function guarded(fs: InMemoryFs, guard: Guard): InMemoryFs {
+  // Reads are handed on bound once (grep reads hundreds of files per command).
+  const readers = new Map<string | symbol, unknown>();
   return new Proxy(fs, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
-      // Anything but a known read may change the tree: the command's changes are then computed.
-      if (armed.on && !READERS.has(property)) armed.touched = true;
+      if (READERS.has(property)) {
+        let bound = readers.get(property);
+        if (bound === undefined) {
+          bound = value.bind(target);
+          readers.set(property, bound);
+        }
+        return bound;
+      }
       const positions = MUTATORS[property as string];
-      if (positions === undefined) return value.bind(target);
       return (...args: unknown[]) => {
-        if (armed.on) {
-          if (property === "symlink" || property === "link") {
-            return Promise.reject(fsError("EPERM", "links are not supported in this file system"));
-          }
-          for (const index of positions) {
-            const path = args[index];
-            const sink = path === "/dev/null" && (property === "writeFile" || property === "appendFile");
-            if (typeof path === "string" && !sink && !isWritablePath(path)) {
-              return Promise.reject(fsError("EROFS", `read-only file system, '${path}'`));
+        if (guard.on) {
+          if (positions === undefined) guard.log.unknown = true;
+          else {
+            if (property === "symlink" || property === "link") {
+              return Promise.reject(fsError("EPERM", "links are not supported in this file system"));
             }
+            for (const index of positions) {
+              const path = args[index];
+              const sink = path === "/dev/null" && (property === "writeFile" || property === "appendFile");
+              if (typeof path === "string" && !sink && !isWritablePath(path)) {
+                const error = fsError("EROFS", `read-only file system, '${path}'`);
+                if (SYNC_MUTATORS.has(property)) throw error;
+                return Promise.reject(error);
+              }
+            }
+            for (const index of positions) guard.log.record(args[index]);
           }
         }
         return value.apply(target, args);
@@ -228,12 +261,6 @@ function truncateUtf8(text: string, maxBytes: number): { text: string; truncated
   let end = maxBytes;
   while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
   return { text: bytes.subarray(0, end).toString("utf8"), truncated: true };
-}
-
-function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null) return false;
-  return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
 /** Size and file count of a snapshot. */
@@ -286,14 +313,16 @@ export async function runBash(
   for (const skill of skills) for (const file of skill.files) skillBytes += file.bytes.length;
   // A hard bound while the command runs; the exact quota is checked on the tree afterwards.
   const bound = limits.fsBytes + skillBytes + 1024 * 1024;
+  const shape = `${bound}:${limits.timeoutMs}:${limits.streamBytes}:${limits.commandBytes}`;
   const cache = options.cache;
-  const cached = cache?.trees.take(cache.key, cache.revision, bound);
+  const cached = cache?.trees.take(cache.key, cache.revision, shape);
   let fs: InMemoryFs;
   let snapshot: BashSnapshot;
+  let shell: Bash;
+  let guard: Guard;
   if (cached !== undefined) {
     // The same tree as last time: only `/skills` is written afresh (the command could not change it).
-    fs = cached.fs;
-    snapshot = cached.snapshot;
+    ({ fs, snapshot, shell, guard } = cached);
     await fs.rm(SKILLS_ROOT, { recursive: true, force: true });
     writeSkills(fs, skills);
   } else {
@@ -307,31 +336,34 @@ export async function runBash(
       if (bytes === null) fs.mkdirSync(path, { recursive: true });
       else fs.writeFileSync(path, bytes);
     }
+    guard = { on: false, log: new WriteLog() };
+    const shellFs = guarded(fs, guard);
+    shell = new Bash({
+      fs: shellFs,
+      commands: BASH_BUILTINS.filter((name) => name !== "cd") as CommandName[],
+      // Literal patterns are searched without re2js, `wc -l` of a pipe counts newlines; the
+      // bundled commands answer everything else (PT13, PT14).
+      customCommands: [literalGrep(shellFs), lineCountWc],
+      cwd: WORKSPACE,
+      env: { HOME: WORKSPACE, PWD: WORKSPACE },
+      executionLimitProfile: "hardened",
+      executionLimits: {
+        maxExecutionTimeMs: limits.timeoutMs,
+        maxOutputSize: limits.streamBytes * 16,
+        maxSourceBytes: limits.commandBytes * 2,
+      },
+    });
   }
-  const armed = { on: false, touched: false };
-  const shellFs = guarded(fs, armed);
-  const bash = new Bash({
-    fs: shellFs,
-    commands: BASH_BUILTINS.filter((name) => name !== "cd") as CommandName[],
-    // Literal patterns are searched without re2js; the bundled grep answers the rest (PT13).
-    customCommands: [literalGrep],
-    cwd: WORKSPACE,
-    env: { HOME: WORKSPACE, PWD: WORKSPACE },
-    executionLimitProfile: "hardened",
-    executionLimits: {
-      maxExecutionTimeMs: limits.timeoutMs,
-      maxOutputSize: limits.streamBytes * 16,
-      maxSourceBytes: limits.commandBytes * 2,
-    },
-  });
-  armed.on = true;
+  // Stays armed: the shell (kept with the file system) only ever writes through the guard.
+  guard.log = new WriteLog();
+  guard.on = true;
   const started = performance.now();
   const signal = AbortSignal.timeout(limits.timeoutMs + 250);
   let stdout = "";
   let stderr = "";
   let exitCode: number;
   try {
-    const result = await bash.exec(command, {
+    const result = await shell.exec(command, {
       signal,
       replaceEnv: true,
       env: { HOME: WORKSPACE, PWD: WORKSPACE },
@@ -366,17 +398,15 @@ export async function runBash(
   const out = truncateUtf8(stdout, limits.streamBytes);
   const err = truncateUtf8(stderr, limits.streamBytes);
 
-  // The writable tree after the command, compared with the snapshot. A reused file system the
-  // command only read is still exactly the snapshot (the walk that made it), so it is not walked.
-  let after: BashSnapshot = new Map();
-  if (cached !== undefined && !armed.touched) after = snapshot;
+  // The writable tree after the command and its changes: read back where the command wrote
+  // (PT14), or the whole tree compared when the write log cannot tell.
+  let after: BashSnapshot;
+  let changes: BashChange[];
+  const logged = options.compare === "whole-tree" ? null : await loggedChanges(fs, snapshot, guard.log);
+  if (logged !== null) ({ after, changes } = logged);
   else {
-    for (const path of fs.getAllPaths()) {
-      if (!isWritablePath(path)) continue;
-      const stat = await fs.lstat(path);
-      if (stat.isDirectory) after.set(path, null);
-      else if (stat.isFile) after.set(path, await fs.readFileBuffer(path));
-    }
+    after = await walkTree(fs);
+    changes = diffTrees(snapshot, after);
   }
   const usage = snapshotUsage(after);
   // ENOSPC: a write went past the in-memory bound while the command ran.
@@ -391,23 +421,21 @@ export async function runBash(
       changes: [],
     };
   }
-  const changes: BashChange[] = [];
-  for (const [path, bytes] of after) {
-    const before = snapshot.get(path);
-    if (before === undefined || !sameBytes(before, bytes) || (before === null) !== (bytes === null)) {
-      changes.push({ path, kind: bytes === null ? "dir" : "file", bytes });
-    }
-  }
-  for (const path of snapshot.keys()) {
-    if (!after.has(path) && isWritablePath(path)) changes.push({ path, kind: "deleted", bytes: null });
-  }
   const run: BashRun = {
     result: { stdout: out.text, stderr: err.text, exitCode, truncated: out.truncated || err.truncated },
     changes,
   };
   if (cache !== undefined) {
     run.keep = (revision) => {
-      cache.trees.put(cache.key, { revision, fs, snapshot: after, bound, bytes: usage.bytes + skillBytes });
+      cache.trees.put(cache.key, {
+        revision,
+        fs,
+        snapshot: after,
+        shell,
+        guard,
+        shape,
+        bytes: usage.bytes + skillBytes,
+      });
     };
   }
   return run;

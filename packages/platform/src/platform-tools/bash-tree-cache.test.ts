@@ -75,6 +75,22 @@ describe("BashTreeCache with runBash", () => {
     expect(timeout.keep).toBeUndefined();
   });
 
+  it("starts every reused call from a fresh shell: variables, functions, aliases and cwd do not carry over", async () => {
+    const trees = new BashTreeCache();
+    const call = async (command: string) => {
+      const run = await runBash(new Map(), command, { cache: { trees, key: "c", revision: "1" } });
+      run.keep?.("1");
+      return run.result;
+    };
+    await call(
+      "mkdir d; cd d; X=1; export Y=2; f() { echo f; }; shopt -s expand_aliases; alias ls=pwd; set -e",
+    );
+    expect(trees.size).toBe(1);
+    const next = await call('pwd; echo "[$X][$Y][$HOME]"; f; ls; false; echo after');
+    expect(next.stdout).toBe("/workspace\n[][][/workspace]\nd\nafter\n");
+    expect(next.stderr).toContain("f: command not found");
+  });
+
   it("writes /skills afresh on reuse and evicts the least recently used entries", async () => {
     const trees = new BashTreeCache(2);
     const a = await runBash(new Map(), "true", {

@@ -655,6 +655,42 @@ describe("pause window, restart, cancel and timeouts", () => {
     ]);
   });
 
+  it("a connector that never answers tools/list offers no tools after the list timeout; the run goes on", async () => {
+    const silent = await startMcpFixture({ silentList: true });
+    try {
+      app = build(true, { connectorListTimeoutMs: 2000 });
+      mcp.setToken(null);
+      const agentId = await agent();
+      const quiet = await connector({ serverLabel: "quiet", url: silent.url, agentIds: [agentId] });
+      const files = await connector({ serverLabel: "files", url: mcp.url, agentIds: [agentId] });
+      for (const created of [quiet, files]) {
+        await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, {}, tenant.keys.member);
+      }
+      upstream.enqueue({ text: "answered without the quiet connector" });
+      const started = Date.now();
+      const done = await respond({ model: "agent/helper", input: "hi" });
+      const elapsed = Date.now() - started;
+      expect(done.status).toBe(200);
+      expect(done.body.run.status).toBe("completed");
+      expect(done.body.run.text).toBe("answered without the quiet connector");
+      // The silent server was asked (and never answered); the other connector's tools are offered.
+      expect(silent.methods).toContain("tools/list");
+      const offered = sent(0).tools.map((t: Loose) => t.function.name);
+      expect(offered.some((name: string) => name.startsWith("quiet__"))).toBe(false);
+      expect(offered).toContain("files__echo");
+      // Well under the default 10 s: the configured timeout ended the listing.
+      expect(elapsed).toBeLessThan(9000);
+      // Nothing was cached for it: its catalog still reads not_connected.
+      const principal = tenant.store.apiKeys.authenticate(tenant.keys.member);
+      if (principal === null) throw new Error("no principal");
+      const catalogs = groundwork.connectors.catalogs(principal, agentId);
+      expect(catalogs.find((c) => c.serverLabel === "quiet")?.status).toBe("not_connected");
+      expect(catalogs.find((c) => c.serverLabel === "files")?.status).toBe("ok");
+    } finally {
+      await silent.close();
+    }
+  });
+
   it("a call slower than the call timeout fails", async () => {
     await ready({ connectorCallTimeoutMs: 300 });
     upstream.enqueue(
