@@ -53,3 +53,4 @@ export {
   type ScoredOutcome,
   type SkippedOutcome,
 } from "./outcome.js";
+export * from "./experiments/index.js";

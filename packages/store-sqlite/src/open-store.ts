@@ -9,6 +9,7 @@ import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
 import { DatasetStore } from "./datasets.js";
 import { EvaluatorTemplateStore } from "./evaluator-templates.js";
+import { ExperimentStore } from "./experiments.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
 import { SqliteKeywordIndex } from "./kb-keyword-index.js";
@@ -61,6 +62,8 @@ export interface Store {
   readonly connectors: ConnectorStore;
   /** The platform_bash file systems of conversations. */
   readonly bashFiles: BashFileStore;
+  /** Experiments with their variants, durable runs and per-item results (PLATFORM.md §11). */
+  readonly experiments: ExperimentStore;
   close(): void;
 }
 
@@ -106,6 +109,7 @@ export function openStore(options: OpenStoreOptions): Store {
     plugins: new PluginStore(db, clock, ids),
     connectors: new ConnectorStore(db, cipher, clock, ids),
     bashFiles: new BashFileStore(db, clock),
+    experiments: new ExperimentStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();
