@@ -27,6 +27,8 @@ import { ConversionService } from "./conversion/conversion-service.js";
 import { DatasetService } from "./datasets/dataset-service.js";
 import { CaseEvaluations } from "./evaluators/case-evaluation.js";
 import { EvaluatorService } from "./evaluators/evaluator-service.js";
+import { ExperimentRunWorker } from "./experiments/experiment-run-worker.js";
+import { ExperimentService } from "./experiments/experiment-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
@@ -133,6 +135,10 @@ export class Groundwork {
   readonly plugins: PluginService;
   /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
   readonly connectors: ConnectorService;
+  /** Experiments: variants over a dataset version, durable runs with evaluator scores, baseline, regression, comparison. */
+  readonly experiments: ExperimentService;
+  /** Runs experiment runs on the job queue (`experiment-run`); `drain()` runs queued ones now. */
+  readonly experimentRuns: ExperimentRunWorker;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -263,6 +269,26 @@ export class Groundwork {
     this.scores = new ScoreService(options.store, new ScoreSubjects(options.store, options.scoreSubjects));
     this.evaluations = new CaseEvaluations(this.evaluators, this.datasets, this.scores);
     this.prompts = new PromptService(options.store, this.gateway);
+    this.experimentRuns = new ExperimentRunWorker(
+      options.store,
+      {
+        store: options.store,
+        gateway: this.gateway,
+        prompts: this.prompts,
+        agents: this.agents,
+        extraction: this.extraction,
+        chatPrices: config.chatPrices,
+      },
+      this.evaluators,
+      this.scores,
+      { leaseMs: config.workers.leaseMs, pollMs: config.workers.pollMs },
+    );
+    this.experiments = new ExperimentService(options.store, {
+      datasets: this.datasets,
+      prompts: this.prompts,
+      evaluators: this.evaluators,
+      worker: this.experimentRuns,
+    });
   }
 
   /**
@@ -279,6 +305,7 @@ export class Groundwork {
     // Questions a previous process left open lost their calls: answered `cancel` now.
     this.connectors.cancelOrphanedInputs();
     this.agents.startWorker();
+    this.experimentRuns.start();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();
     return this;
@@ -291,6 +318,7 @@ export class Groundwork {
       await this.extraction.stopWorker();
       await this.knowledge.stopWorker();
       await this.agents.stopWorker();
+      await this.experimentRuns.stop();
     })();
     return this.closing;
   }
