@@ -26,6 +26,7 @@ export type ToolGroup =
   | "Evaluators"
   | "Datasets"
   | "Prompts"
+  | "Experiments"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
