@@ -62,7 +62,7 @@ describe("an experiment run killed with SIGKILL", () => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const results = () => store.experiments.resultItemIds(runId).size;
-    await waitFor(() => results() >= 15, 30_000);
+    await waitFor(() => results() >= 15, 60_000);
     child.kill("SIGKILL");
     await new Promise((resolve) => child?.once("exit", resolve));
     child = null;
@@ -102,5 +102,5 @@ describe("an experiment run killed with SIGKILL", () => {
     await resumed.close();
     store.close();
     dir.remove();
-  }, 60_000);
+  }, 150_000);
 });
