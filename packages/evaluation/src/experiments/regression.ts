@@ -41,13 +41,22 @@ export function verdictOf(delta: number, threshold: number): Exclude<Verdict, "m
 
 const zero = (): VerdictCounts => ({ improved: 0, regressed: 0, unchanged: 0, missing: 0 });
 
-/** Each completed result's scored values by evaluator name. */
-function valuesByItem(results: readonly RegressionResult[]): Map<string, Map<string, number>> {
-  const byItem = new Map<string, Map<string, number>>();
+/** Each completed result's scored values in the evaluators' order (null: no score); failed results have none. */
+function valuesByItem(
+  results: readonly RegressionResult[],
+  index: ReadonlyMap<string, number>,
+  width: number,
+): Map<string, Array<number | null> | null> {
+  const byItem = new Map<string, Array<number | null> | null>();
   for (const result of results) {
-    const values = new Map<string, number>();
-    if (result.status === "completed") {
-      for (const score of result.scores) if (score.value !== null) values.set(score.name, score.value);
+    if (result.status !== "completed") {
+      byItem.set(result.datasetItemId, null);
+      continue;
+    }
+    const values = new Array<number | null>(width).fill(null);
+    for (const score of result.scores) {
+      const at = index.get(score.name);
+      if (at !== undefined && score.value !== null) values[at] = score.value;
     }
     byItem.set(result.datasetItemId, values);
   }
@@ -64,33 +73,37 @@ export function regression(
   evaluators: readonly string[],
   threshold = DEFAULT_REGRESSION_THRESHOLD,
 ): RegressionReport {
-  const base = valuesByItem(baseline);
-  const cand = valuesByItem(candidate);
+  const index = new Map(evaluators.map((name, at) => [name, at]));
+  const base = valuesByItem(baseline, index, evaluators.length);
+  const cand = valuesByItem(candidate, index, evaluators.length);
   const itemIds = [...cand.keys()];
   for (const id of base.keys()) if (!cand.has(id)) itemIds.push(id);
   const items: RegressionEntry[] = [];
   const total = zero();
-  const byEvaluator: Record<string, VerdictCounts> = {};
-  for (const name of evaluators) byEvaluator[name] = zero();
+  const counts = evaluators.map(zero);
   for (const datasetItemId of itemIds) {
     const b = base.get(datasetItemId);
     const c = cand.get(datasetItemId);
-    for (const evaluator of evaluators) {
-      const baselineValue = b?.get(evaluator) ?? null;
-      const candidateValue = c?.get(evaluator) ?? null;
+    for (let at = 0; at < evaluators.length; at++) {
+      const baselineValue = b?.[at] ?? null;
+      const candidateValue = c?.[at] ?? null;
       const delta = baselineValue === null || candidateValue === null ? null : candidateValue - baselineValue;
       const verdict = delta === null ? "missing" : verdictOf(delta, threshold);
       items.push({
         datasetItemId,
-        evaluator,
+        evaluator: evaluators[at] as string,
         baseline: baselineValue,
         candidate: candidateValue,
         delta,
         verdict,
       });
       total[verdict] += 1;
-      (byEvaluator[evaluator] as VerdictCounts)[verdict] += 1;
+      (counts[at] as VerdictCounts)[verdict] += 1;
     }
   }
+  const byEvaluator: Record<string, VerdictCounts> = {};
+  evaluators.forEach((name, at) => {
+    byEvaluator[name] = counts[at] as VerdictCounts;
+  });
   return { threshold, items, summary: { total, byEvaluator } };
 }

@@ -7,6 +7,7 @@
  * nothing is lost or recorded twice. Cancelling ends the run `cancelled` and aborts the items
  * in flight (their results are not recorded).
  */
+import { setMaxListeners } from "node:events";
 import type { Job, JobContext, JobWorker, Principal, Role } from "@groundwork/core";
 import { addToTotals, type EvaluationCase, type JudgeOutcome } from "@groundwork/evaluation";
 import type { DatasetItemRecord, ExperimentRunRecord, RunScore, Store } from "@groundwork/store-sqlite";
@@ -109,6 +110,8 @@ export class ExperimentRunWorker {
     const controller = new AbortController();
     this.active.set(run.id, controller);
     const signal = AbortSignal.any([context.signal, controller.signal]);
+    // Every item in flight (its call and each evaluator's) listens on the run's signal.
+    setMaxListeners(0, signal);
     try {
       await this.execute(run, principal, signal);
     } catch (error) {
