@@ -47,7 +47,15 @@ const E = "/v1/experiments/exp_1";
 describe("experiment tools", () => {
   it("registers the 17 tools of §11 and maps each to its endpoint", async () => {
     const { client, sent } = await connect();
-    const listed = new Set((await client.listTools()).tools.map((tool) => tool.name));
+    const { tools } = await client.listTools();
+    const listed = new Set(tools.map((tool) => tool.name));
+    for (const tool of tools.filter((candidate) =>
+      experimentTools.some((t) => `svc_${t.name}` === candidate.name),
+    )) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+      for (const [name, schema] of Object.entries(properties))
+        expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
+    }
     const names = experimentTools.map((tool) => `svc_${tool.name}`);
     for (const name of names) expect(listed.has(name), name).toBe(true);
     expect(names.sort()).toEqual(

@@ -77,7 +77,7 @@ export const experimentTools = [
     readOnly: false,
     input: {
       name: z.string().min(1).max(200).describe("unique in the organization"),
-      description: z.string().nullable().optional(),
+      description: z.string().nullable().optional().describe("a description, or null"),
       datasetId: z.string().min(1).describe("the dataset (ds_…)"),
       datasetVersionId: z
         .string()
@@ -97,9 +97,13 @@ export const experimentTools = [
     readOnly: false,
     input: {
       experimentId,
-      name: z.string().min(1).max(200).optional(),
-      description: z.string().nullable().optional(),
-      datasetVersionId: z.string().nullable().optional(),
+      name: z.string().min(1).max(200).optional().describe("a new name, unique in the organization"),
+      description: z.string().nullable().optional().describe("a description, or null"),
+      datasetVersionId: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("a frozen version (dsv_…); null: the latest"),
       evaluators: evaluators.optional(),
     },
     run: (client, { experimentId: id, ...body }) => client.experiments.update(id, defined(body)),
@@ -127,7 +131,7 @@ export const experimentTools = [
     input: {
       experimentId,
       name: z.string().min(1).max(100).describe("unique in the experiment"),
-      kind: z.enum(["prompt", "agent", "model", "extraction"]),
+      kind: z.enum(["prompt", "agent", "model", "extraction"]).describe("what the variant runs"),
       ...variantFields,
     },
     run: (client, { experimentId: id, ...body }) =>
@@ -152,7 +156,12 @@ export const experimentTools = [
     description:
       "Changes a variant's name or its kind's fields (kind is immutable); runs keep the variant they started with.",
     readOnly: false,
-    input: { experimentId, variantId, name: z.string().min(1).max(100).optional(), ...variantFields },
+    input: {
+      experimentId,
+      variantId,
+      name: z.string().min(1).max(100).optional().describe("a new name, unique in the experiment"),
+      ...variantFields,
+    },
     run: (client, { experimentId: id, variantId: vid, ...body }) =>
       client.experiments.variants.update(id, vid, defined(body)),
   }),
@@ -191,8 +200,11 @@ export const experimentTools = [
     readOnly: true,
     input: {
       experimentId,
-      variantId: z.string().optional(),
-      status: z.enum(["queued", "running", "completed", "failed", "cancelled"]).optional(),
+      variantId: z.string().optional().describe("only runs of this variant"),
+      status: z
+        .enum(["queued", "running", "completed", "failed", "cancelled"])
+        .optional()
+        .describe("only runs in this status"),
       ...page,
     },
     run: (client, { experimentId: id, ...query }) => client.experiments.runs.list(id, defined(query)),
@@ -234,7 +246,12 @@ export const experimentTools = [
     description:
       "Lists a run's per-item results in dataset order: output, error, latency, usage and each evaluator's score.",
     readOnly: true,
-    input: { experimentId, runId, status: z.enum(["completed", "failed"]).optional(), ...page },
+    input: {
+      experimentId,
+      runId,
+      status: z.enum(["completed", "failed"]).optional().describe("only completed or failed items"),
+      ...page,
+    },
     run: (client, { experimentId: id, runId: rid, ...query }) =>
       client.experiments.runs.results(id, rid, defined(query)),
   }),
@@ -245,7 +262,12 @@ export const experimentTools = [
     description:
       "Compares a completed run with the baseline (the experiment's unless given): per item and evaluator improved, regressed, unchanged or missing, with totals.",
     readOnly: true,
-    input: { experimentId, runId, baselineRunId: z.string().optional(), threshold },
+    input: {
+      experimentId,
+      runId,
+      baselineRunId: z.string().optional().describe("the baseline run (default the experiment's)"),
+      threshold,
+    },
     run: (client, { experimentId: id, runId: rid, ...query }) =>
       client.experiments.runs.regression(id, rid, defined(query)),
   }),
