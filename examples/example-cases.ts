@@ -167,6 +167,19 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "experiments",
+    title: "two prompt versions run over a frozen dataset, the regressed items of the second",
+    // No replies queued: the scripted model echoes each compiled prompt, so v2 (which names the
+    // category, not the product) loses the product name on the kettle and the lamp.
+    check(stdout, upstream) {
+      expect(stdout).toContain("regressed: [ 'Acme Kettle', 'Acme Lamp' ]");
+      expect(stdout).toContain("{ improved: 0, regressed: 2, unchanged: 1, missing: 0 }");
+      expect(stdout).toContain("v1 { 'names-product': 1 } 0");
+      expect(stdout).toMatch(/v2 \{ 'names-product': 0\.333\d* \} 2/);
+      expect(upstream.requests).toHaveLength(6);
+    },
+  },
+  {
     job: "skills",
     title: "a skill imported from a file map, labelled, and resolved by name@label",
     check(stdout) {

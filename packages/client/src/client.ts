@@ -528,6 +528,89 @@ export class GroundworkClient {
     },
   };
 
+  // ---- experiments (PLATFORM.md §11): variants, durable runs, baseline, regression, comparison ----
+
+  readonly experiments = {
+    list: (query?: T.PageQuery & { datasetId?: string }) =>
+      this.request<T.Page<T.Experiment>>("GET", "/v1/experiments", { query: { ...query } }),
+    /** The experiment with its variants. */
+    get: (experimentId: string) => this.request<T.Experiment>("GET", `/v1/experiments/${enc(experimentId)}`),
+    create: (body: T.ExperimentBody) => this.request<T.Experiment>("POST", "/v1/experiments", { json: body }),
+    update: (experimentId: string, body: Partial<Omit<T.ExperimentBody, "datasetId">>) =>
+      this.request<T.Experiment>("PATCH", `/v1/experiments/${enc(experimentId)}`, { json: body }),
+    delete: (experimentId: string) => this.request<void>("DELETE", `/v1/experiments/${enc(experimentId)}`),
+    variants: {
+      add: (experimentId: string, body: T.ExperimentVariantBody) =>
+        this.request<T.ExperimentVariant>("POST", `/v1/experiments/${enc(experimentId)}/variants`, {
+          json: body,
+        }),
+      list: (experimentId: string) =>
+        this.request<T.ExperimentVariant[]>("GET", `/v1/experiments/${enc(experimentId)}/variants`),
+      update: (experimentId: string, variantId: string, body: T.JsonObject) =>
+        this.request<T.ExperimentVariant>(
+          "PATCH",
+          `/v1/experiments/${enc(experimentId)}/variants/${enc(variantId)}`,
+          { json: body },
+        ),
+      delete: (experimentId: string, variantId: string) =>
+        this.request<void>("DELETE", `/v1/experiments/${enc(experimentId)}/variants/${enc(variantId)}`),
+    },
+    runs: {
+      /** Queues one run per variant (default all); answers 202 `{runs}`. */
+      start: (experimentId: string, body: { variantIds?: string[] } = {}) =>
+        this.request<{ runs: T.ExperimentRun[] }>("POST", `/v1/experiments/${enc(experimentId)}/runs`, {
+          json: body,
+        }),
+      list: (
+        experimentId: string,
+        query?: T.PageQuery & { variantId?: string; status?: T.ExperimentRunStatus },
+      ) =>
+        this.request<T.Page<T.ExperimentRun>>("GET", `/v1/experiments/${enc(experimentId)}/runs`, {
+          query: { ...query },
+        }),
+      get: (experimentId: string, runId: string) =>
+        this.request<T.ExperimentRun>("GET", `/v1/experiments/${enc(experimentId)}/runs/${enc(runId)}`),
+      cancel: (experimentId: string, runId: string) =>
+        this.request<T.ExperimentRun>(
+          "POST",
+          `/v1/experiments/${enc(experimentId)}/runs/${enc(runId)}/cancel`,
+        ),
+      /** In dataset order. */
+      results: (
+        experimentId: string,
+        runId: string,
+        query?: T.PageQuery & { status?: "completed" | "failed" },
+      ) =>
+        this.request<T.Page<T.RunResult>>(
+          "GET",
+          `/v1/experiments/${enc(experimentId)}/runs/${enc(runId)}/results`,
+          { query: { ...query } },
+        ),
+      regression: (
+        experimentId: string,
+        runId: string,
+        query?: { baselineRunId?: string; threshold?: number },
+      ) =>
+        this.request<T.RunRegression>(
+          "GET",
+          `/v1/experiments/${enc(experimentId)}/runs/${enc(runId)}/regression`,
+          { query: { ...query } },
+        ),
+    },
+    setBaseline: (experimentId: string, runId: string) =>
+      this.request<T.Experiment>("PUT", `/v1/experiments/${enc(experimentId)}/baseline`, { json: { runId } }),
+    clearBaseline: (experimentId: string) =>
+      this.request<void>("DELETE", `/v1/experiments/${enc(experimentId)}/baseline`),
+    /** `runIds`: 2–10 runs (default the newest completed run of each variant). */
+    comparison: (experimentId: string, query?: { runIds?: string[]; threshold?: number }) =>
+      this.request<T.ExperimentComparison>("GET", `/v1/experiments/${enc(experimentId)}/comparison`, {
+        query: {
+          ...(query?.runIds === undefined ? {} : { runIds: query.runIds.join(",") }),
+          ...(query?.threshold === undefined ? {} : { threshold: query.threshold }),
+        },
+      }),
+  };
+
   // ---- prompts (PLATFORM.md §7): `prompt` is an id (prm_…) or a name; `version` an id or a number ----
 
   readonly prompts = {

@@ -662,3 +662,148 @@ export interface BillingCheck {
   remaining: number | null;
   resetsAt: string | null;
 }
+
+// ---- experiments (PLATFORM.md §11) ----
+
+export interface ExperimentEvaluator {
+  name: string;
+  type: string;
+  params: JsonObject;
+}
+
+export interface Experiment {
+  id: string;
+  object: "experiment";
+  name: string;
+  description: string | null;
+  datasetId: string;
+  datasetVersionId: string | null;
+  evaluators: ExperimentEvaluator[];
+  baselineRunId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** On `GET /v1/experiments/{id}` only. */
+  variants?: ExperimentVariant[];
+}
+
+export interface ExperimentBody {
+  name: string;
+  description?: string | null;
+  datasetId: string;
+  datasetVersionId?: string | null;
+  /** 1–10; `name` defaults to the type. */
+  evaluators: Array<{ name?: string | undefined; type: string; params?: JsonObject | undefined }>;
+}
+
+export interface VariantParams {
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+}
+
+/** A variant body by kind; `extraction` is Groundwork's addition to `prompt | agent | model`. */
+export type ExperimentVariantBody = { name: string; params?: VariantParams } & (
+  | { kind: "prompt"; promptId: string; promptRef?: string | number; model?: string }
+  | { kind: "agent"; agent: string }
+  | { kind: "model"; model: string }
+  | {
+      kind: "extraction";
+      schemaId: string;
+      schemaRef?: string | number;
+      strategy?: "SINGLE_SHOT" | "CHUNKED";
+      model?: string;
+    }
+);
+
+export interface ExperimentVariant {
+  id: string;
+  object: "experiment_variant";
+  experimentId: string;
+  name: string;
+  kind: "prompt" | "agent" | "model" | "extraction";
+  params: VariantParams;
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+export type ExperimentRunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
+
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costEur: number;
+}
+
+export interface ExperimentRun {
+  id: string;
+  object: "experiment_run";
+  experimentId: string;
+  variantId: string;
+  variantName: string;
+  datasetVersionId: string;
+  status: ExperimentRunStatus;
+  progress: { total: number; completed: number; failed: number };
+  scores: Record<string, { mean: number; count: number; passRate: number }>;
+  isBaseline: boolean;
+  error: string | null;
+  usage: RunUsage;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export interface RunResult {
+  id: string;
+  object: "experiment_run_result";
+  runId: string;
+  datasetItemId: string;
+  status: "completed" | "failed";
+  input: unknown;
+  expectedOutput: unknown;
+  output: string | null;
+  error: string | null;
+  latencyMs: number;
+  usage: RunUsage;
+  traceId: string | null;
+  scores: Array<{
+    name: string;
+    value: number | null;
+    passed: boolean | null;
+    comment: string | null;
+    error: string | null;
+  }>;
+  createdAt: string;
+}
+
+export type RegressionVerdict = "improved" | "regressed" | "unchanged" | "missing";
+export type VerdictCounts = Record<RegressionVerdict, number>;
+
+export interface RunRegression {
+  runId: string;
+  baselineRunId: string;
+  threshold: number;
+  items: Array<{
+    datasetItemId: string;
+    evaluator: string;
+    baseline: number | null;
+    candidate: number | null;
+    delta: number | null;
+    verdict: RegressionVerdict;
+  }>;
+  /** Totals over every item × evaluator pair, and the same per evaluator. */
+  summary: VerdictCounts & { byEvaluator: Record<string, VerdictCounts> };
+}
+
+export interface ExperimentComparison {
+  runs: Array<{
+    runId: string;
+    variantId: string;
+    variantName: string;
+    means: Record<string, number | null>;
+    deltaVsBaseline: Record<string, number | null> | null;
+    improvements: number;
+    regressions: number;
+  }>;
+  baselineRunId: string | null;
+}

@@ -9,6 +9,7 @@ import { contains } from "./evaluators/contains.js";
 import type { EvaluatorDefinition } from "./evaluators/definition.js";
 import { exactMatch } from "./evaluators/exact-match.js";
 import { fieldAccuracy } from "./evaluators/field-accuracy.js";
+import { grounding } from "./evaluators/grounding.js";
 import { jsonSchemaValid } from "./evaluators/json-schema-valid.js";
 import { levenshtein } from "./evaluators/levenshtein.js";
 import { numericTolerance } from "./evaluators/numeric-tolerance.js";
@@ -24,6 +25,7 @@ export const BUILTIN_EVALUATOR_TYPES = [
   "numeric_tolerance",
   "levenshtein",
   "field_accuracy",
+  "grounding",
 ] as const;
 export type BuiltinEvaluatorType = (typeof BUILTIN_EVALUATOR_TYPES)[number];
 export const EVALUATOR_TYPES = [...BUILTIN_EVALUATOR_TYPES, "llm_judge"] as const;
@@ -56,6 +58,7 @@ const BUILTINS: Record<BuiltinEvaluatorType, EvaluatorDefinition> = {
   numeric_tolerance: numericTolerance,
   levenshtein,
   field_accuracy: fieldAccuracy,
+  grounding,
 };
 
 export function isEvaluatorType(value: unknown): value is EvaluatorType {

@@ -32,6 +32,7 @@ const PARAMS: Record<BuiltinEvaluatorType, fc.Arbitrary<Record<string, unknown>>
     caseSensitive: fc.boolean(),
     numericTolerance: fc.double({ min: 0, max: 10, noNaN: true }),
   }),
+  grounding: fc.record({ countPartial: fc.boolean() }),
 };
 
 function inRange(outcome: EvaluationOutcome): boolean {

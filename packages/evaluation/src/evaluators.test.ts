@@ -14,7 +14,7 @@ function paramOf(run: () => unknown): string | null {
 }
 
 describe("the type table", () => {
-  it("lists the eight types of §9 with params schemas carrying their defaults", () => {
+  it("lists the eight types of §9 (and grounding, decision EX2) with params schemas carrying their defaults", () => {
     const types = evaluatorTypes();
     expect(types.map((t) => t.type)).toEqual([
       "exact_match",
@@ -24,6 +24,7 @@ describe("the type table", () => {
       "numeric_tolerance",
       "levenshtein",
       "field_accuracy",
+      "grounding",
       "llm_judge",
     ]);
     const byType = new Map(types.map((t) => [t.type, t]));

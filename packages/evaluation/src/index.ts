@@ -19,12 +19,14 @@ export {
   parseEvaluatorParams,
 } from "./evaluator-types.js";
 export { leafPointers, valuesEqual } from "./evaluators/field-accuracy.js";
+export type { ExtractionGrounding } from "./evaluators/grounding.js";
 export {
   levenshteinDistance,
   levenshteinSimilarity,
   MAX_LEVENSHTEIN_CELLS,
 } from "./evaluators/levenshtein.js";
 export { MAX_PATTERN_LENGTH, MAX_REGEX_OUTPUT_LENGTH } from "./evaluators/regex.js";
+export * from "./experiments/index.js";
 export {
   JUDGE_VARIABLES,
   type JudgeOptions,

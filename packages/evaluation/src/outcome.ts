@@ -3,6 +3,7 @@
  * (the case lacks what the type needs, e.g. an expected output), or an error (no score: an
  * unusable judge answer, a pattern over its matching budget).
  */
+import type { ExtractionGrounding } from "./evaluators/grounding.js";
 
 /** One case as evaluators see it: the variant's output text and the dataset item's fields. */
 export interface EvaluationCase {
@@ -12,6 +13,11 @@ export interface EvaluationCase {
   /** `undefined` or `null`: the item has none. */
   expectedOutput?: unknown;
   metadata?: unknown;
+  /**
+   * An extraction's grounding report (`resultMetadata.scoring`), for the `grounding` type;
+   * absent for outputs that are not an extraction's.
+   */
+  grounding?: ExtractionGrounding | undefined;
 }
 
 export interface ScoredOutcome {

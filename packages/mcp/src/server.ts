@@ -19,6 +19,7 @@ import { conversationTools } from "./tools/conversations.js";
 import { datasetTools } from "./tools/datasets.js";
 import { conversionTools, fileTools, knowledgeTools } from "./tools/documents.js";
 import { evaluatorTools } from "./tools/evaluators.js";
+import { experimentTools } from "./tools/experiments.js";
 import { gatewayTools } from "./tools/gateway.js";
 import { memoryTools } from "./tools/memory.js";
 import { pluginTools } from "./tools/plugins.js";
@@ -62,6 +63,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...analyticsTools,
     ...billingTools,
     ...annotationQueueTools,
+    ...experimentTools,
     ...apiDocTools(docsDir),
   ];
 }

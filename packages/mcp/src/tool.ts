@@ -29,6 +29,7 @@ export type ToolGroup =
   | "Analytics"
   | "Billing"
   | "Annotation Queues"
+  | "Experiments"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -31,6 +31,8 @@ import { ConversionService } from "./conversion/conversion-service.js";
 import { DatasetService } from "./datasets/dataset-service.js";
 import { CaseEvaluations } from "./evaluators/case-evaluation.js";
 import { EvaluatorService } from "./evaluators/evaluator-service.js";
+import { ExperimentRunWorker } from "./experiments/experiment-run-worker.js";
+import { ExperimentService } from "./experiments/experiment-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
 import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
@@ -143,6 +145,10 @@ export class Groundwork {
   readonly billing: BillingService;
   /** Annotation queues: score configs, items on subjects, claims that lock an item to one member, scored completion. */
   readonly annotationQueues: AnnotationQueueService;
+  /** Experiments: variants over a dataset version, durable runs with evaluator scores, baseline, regression, comparison. */
+  readonly experiments: ExperimentService;
+  /** Runs experiment runs on the job queue (`experiment-run`); `drain()` runs queued ones now. */
+  readonly experimentRuns: ExperimentRunWorker;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -299,6 +305,26 @@ export class Groundwork {
     });
     this.prompts = new PromptService(options.store, this.gateway);
     this.analytics = new AnalyticsService(options.store, options.clock);
+    this.experimentRuns = new ExperimentRunWorker(
+      options.store,
+      {
+        store: options.store,
+        gateway: this.gateway,
+        prompts: this.prompts,
+        agents: this.agents,
+        extraction: this.extraction,
+        chatPrices: config.chatPrices,
+      },
+      this.evaluators,
+      this.scores,
+      { leaseMs: config.workers.leaseMs, pollMs: config.workers.pollMs },
+    );
+    this.experiments = new ExperimentService(options.store, {
+      datasets: this.datasets,
+      prompts: this.prompts,
+      evaluators: this.evaluators,
+      worker: this.experimentRuns,
+    });
   }
 
   /**
@@ -315,6 +341,7 @@ export class Groundwork {
     // Questions a previous process left open lost their calls: answered `cancel` now.
     this.connectors.cancelOrphanedInputs();
     this.agents.startWorker();
+    this.experimentRuns.start();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();
     return this;
@@ -327,6 +354,7 @@ export class Groundwork {
       await this.extraction.stopWorker();
       await this.knowledge.stopWorker();
       await this.agents.stopWorker();
+      await this.experimentRuns.stop();
     })();
     return this.closing;
   }

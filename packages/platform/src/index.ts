@@ -158,6 +158,30 @@ export {
   type TemplateInUseCheck,
 } from "./evaluators/evaluator-service.js";
 export {
+  baselineBody,
+  comparisonQuery,
+  EXPERIMENT_ITEM_CONCURRENCY,
+  EXPERIMENT_MAX_EVALUATORS,
+  EXPERIMENT_MAX_VARIANTS,
+  type ExperimentCreateInput,
+  type ExperimentUpdateInput,
+  experimentCreateBody,
+  experimentListQuery,
+  experimentUpdateBody,
+  type RunCreateInput,
+  regressionQuery,
+  resultListQuery,
+  runCreateBody,
+  runListQuery,
+  VARIANT_KINDS,
+  type VariantCreateInput,
+  type VariantUpdateInput,
+  variantCreateBody,
+  variantUpdateBody,
+} from "./experiments/experiment-bodies.js";
+export { EXPERIMENT_RUN_JOB_KIND, ExperimentRunWorker } from "./experiments/experiment-run-worker.js";
+export { ExperimentService, type ExperimentView, type RunView } from "./experiments/experiment-service.js";
+export {
   EXTRACTION_JOB_KIND,
   type ExtractionPlan,
   type ExtractionRequest,

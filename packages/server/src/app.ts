@@ -24,6 +24,7 @@ import { registerConversationRoutes } from "./routes/conversations/index.js";
 import { registerConvertRoutes } from "./routes/convert/index.js";
 import { registerDatasetRoutes } from "./routes/datasets/index.js";
 import { registerEvaluatorRoutes } from "./routes/evaluators/index.js";
+import { registerExperimentRoutes } from "./routes/experiments/index.js";
 import { registerExtractRoutes } from "./routes/extract/index.js";
 import { registerFileRoutes } from "./routes/files/index.js";
 import { registerGatewayRoutes } from "./routes/gateway/index.js";
@@ -119,6 +120,7 @@ export function createApp(options: AppOptions): App {
   registerAnalyticsRoutes(app);
   registerBillingRoutes(app);
   registerAnnotationQueueRoutes(app);
+  registerExperimentRoutes(app);
   registerPendingAreas(app);
   return app;
 }

@@ -79,6 +79,22 @@ export {
   EvaluatorTemplateStore,
 } from "./evaluator-templates.js";
 export {
+  type ExperimentEvaluator,
+  type ExperimentRecord,
+  type ExperimentRunRecord,
+  type ExperimentRunStatus,
+  ExperimentStore,
+  type NewExperiment,
+  type NewRun,
+  type RunResultInsert,
+  type RunResultRecord,
+  type RunScore,
+  type RunUsage,
+  type ScoreSums,
+  type VariantKind,
+  type VariantRecord,
+} from "./experiments.js";
+export {
   type ExtractionFilter,
   type ExtractionImage,
   type ExtractionInsert,

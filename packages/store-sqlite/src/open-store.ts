@@ -12,6 +12,7 @@ import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
 import { DatasetStore } from "./datasets.js";
 import { EvaluatorTemplateStore } from "./evaluator-templates.js";
+import { ExperimentStore } from "./experiments.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
 import { SqliteKeywordIndex } from "./kb-keyword-index.js";
@@ -70,6 +71,8 @@ export interface Store {
   readonly billing: BillingStore;
   /** Annotation queues with their score configurations, items and item locks (PLATFORM.md §12). */
   readonly annotationQueues: AnnotationQueueStore;
+  /** Experiments with their variants, durable runs and per-item results (PLATFORM.md §11). */
+  readonly experiments: ExperimentStore;
   close(): void;
 }
 
@@ -118,6 +121,7 @@ export function openStore(options: OpenStoreOptions): Store {
     analytics: new AnalyticsStore(db, usage, clock, ids),
     billing: new BillingStore(db, clock, ids),
     annotationQueues: new AnnotationQueueStore(db, clock, ids),
+    experiments: new ExperimentStore(db, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

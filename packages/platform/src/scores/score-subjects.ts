@@ -1,8 +1,8 @@
 /**
  * What a score may be recorded on (PLATFORM.md §10 `subjectType`) and whether a subject exists
  * in an organization. Stored responses, extractions and conversations are looked up in the
- * store; dataset items, traces and experiment run results belong to groups composed elsewhere,
- * so their lookups are injected — without one no such subject can exist (a score on it is 404).
+ * store, and so are dataset items and experiment run results; traces belong to a group composed
+ * elsewhere, so their lookup is injected — without one no trace can exist (a score on it is 404).
  */
 import type { Store } from "@groundwork/store-sqlite";
 
@@ -23,7 +23,7 @@ export type SubjectLookup = (organizationId: string, subjectId: string) => boole
 export interface ScoreSubjectLookups {
   /** `trace` (`trc_…`, PLATFORM.md §13). */
   traces?: SubjectLookup;
-  /** `run_result` (`xres_…`, PLATFORM.md §11). */
+  /** `run_result` (`xres_…`, PLATFORM.md §11); by default the store's experiment run results. */
   runResults?: SubjectLookup;
 }
 
@@ -43,7 +43,7 @@ export class ScoreSubjects {
       conversation: (org, id) => store.agents.getConversation(org, id) !== null,
       dataset_item: (org, id) => store.datasets.itemExists(org, id),
       trace: injected.traces ?? NONE,
-      run_result: injected.runResults ?? NONE,
+      run_result: injected.runResults ?? ((org, id) => store.experiments.resultExists(org, id)),
     };
   }
 

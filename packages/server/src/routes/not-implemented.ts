@@ -10,7 +10,6 @@ import type { AppEnv } from "../http/env.js";
 
 /** The groups of ../shared/PLATFORM.md not built yet, with the paths it gives them. */
 export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
-  { paths: ["/v1/experiments", "/v1/experiments/*"], area: "Experiments" },
   {
     paths: ["/v1/traces", "/v1/traces/*", "/v1/trace-sessions", "/v1/trace-sessions/*", "/v1/tracing/*"],
     area: "Tracing",

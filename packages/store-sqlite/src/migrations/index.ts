@@ -19,6 +19,7 @@ import { skills } from "./014-skills.js";
 import { connectors } from "./016-connectors.js";
 import { platformTools } from "./017-platform-tools.js";
 import { plugins } from "./018-plugins.js";
+import { experiments } from "./019-experiments.js";
 import { annotationQueues } from "./020-annotation-queues.js";
 import { analytics } from "./022-analytics.js";
 import { billing } from "./023-billing.js";
@@ -44,6 +45,7 @@ export const migrations: readonly Migration[] = [
   connectors,
   platformTools,
   plugins,
+  experiments,
   annotationQueues,
   analytics,
   billing,

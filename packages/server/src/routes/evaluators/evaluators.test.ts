@@ -51,6 +51,7 @@ describe("GET /v1/evaluators/types", () => {
         "numeric_tolerance",
         "levenshtein",
         "field_accuracy",
+        "grounding",
         "llm_judge",
       ]);
       expect(types[0]).toEqual({
