@@ -33,8 +33,10 @@ export class UsageMetering {
     this.chatPrices = options.chatPrices;
   }
 
-  async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {
+  /** Records the call; answers its cost (EUR) for the call's span. */
+  async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<number> {
     const price = call.price ?? this.chatPrices?.[call.model];
+    const cost = call.byok ? 0 : costEur(price, tokens);
     await this.usage.record({
       organizationId: context.principal.organizationId,
       apiKeyId: context.principal.apiKeyId,
@@ -42,11 +44,12 @@ export class UsageMetering {
       surface: call.surface,
       byok: call.byok,
       ...tokens,
-      costEur: call.byok ? 0 : costEur(price, tokens),
+      costEur: cost,
       latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
       outcome: call.outcome,
       endUser: call.endUser ?? null,
     });
+    return cost;
   }
 }
 

@@ -24,6 +24,7 @@ import { ScoreStore } from "./scores.js";
 import { SkillStore } from "./skills.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
 import { StoredResponseStore } from "./stored-responses.js";
+import { TraceStore } from "./traces.js";
 import { UsageRecordStore } from "./usage-records.js";
 
 export interface Store {
@@ -61,6 +62,8 @@ export interface Store {
   readonly connectors: ConnectorStore;
   /** The platform_bash file systems of conversations. */
   readonly bashFiles: BashFileStore;
+  /** Traces, their spans and the organizations' tracing settings (PLATFORM.md §13). */
+  readonly traces: TraceStore;
   close(): void;
 }
 
@@ -106,6 +109,7 @@ export function openStore(options: OpenStoreOptions): Store {
     plugins: new PluginStore(db, clock, ids),
     connectors: new ConnectorStore(db, cipher, clock, ids),
     bashFiles: new BashFileStore(db, clock),
+    traces: new TraceStore(db, cipher, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

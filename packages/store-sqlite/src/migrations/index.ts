@@ -19,6 +19,7 @@ import { skills } from "./014-skills.js";
 import { connectors } from "./016-connectors.js";
 import { platformTools } from "./017-platform-tools.js";
 import { plugins } from "./018-plugins.js";
+import { tracing } from "./021-tracing.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   connectors,
   platformTools,
   plugins,
+  tracing,
 ];
