@@ -11,6 +11,12 @@ export {
   type TraceKind,
 } from "./tracing/gen-ai-attributes.js";
 export {
+  EXPORT_BATCH_SPANS,
+  type ExportTarget,
+  type OtlpExporterOptions,
+  OtlpTraceExporter,
+} from "./tracing/otlp-exporter.js";
+export {
   createRecordingTracing,
   ensureContextManager,
   type FinishedSpan,

@@ -44,6 +44,7 @@ import { ScoreService } from "./scores/score-service.js";
 import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
 import { SkillRunTools } from "./skills/skill-run-tools.js";
 import { SkillService } from "./skills/skill-service.js";
+import { TracingService } from "./tracing/tracing-service.js";
 
 export interface GroundworkOptions {
   store: Store;
@@ -76,7 +77,7 @@ export interface GroundworkOptions {
   /** Replaces the guarded transport of plugin source downloads (tests). */
   pluginFetch?: typeof fetch;
   /**
-   * Whether traces and experiment run results exist, for scores on them; a
+   * Whether experiment run results exist, for scores on them; a
    * subject type without a lookup has no subjects in this build (a score on one is 404).
    */
   scoreSubjects?: ScoreSubjectLookups;
@@ -86,6 +87,8 @@ export interface GroundworkOptions {
   acceptsImages?: (model: string) => boolean;
   /** Replaces the read-only `/skills` copies of `platform_bash` for a run (by default the response's resolved skills). */
   skillFiles?: PlatformToolOptions["skillFiles"];
+  /** Replaces the guarded transport of OTLP trace export (tests). */
+  tracingFetch?: typeof fetch;
 }
 
 export class Groundwork {
@@ -133,6 +136,8 @@ export class Groundwork {
   readonly plugins: PluginService;
   /** Connectors (remote MCP servers): registration, members' connections and allowances, questions. */
   readonly connectors: ConnectorService;
+  /** Traces and sessions, tracing settings, retention and OTLP export; its hooks trace the gateway. */
+  readonly tracing: TracingService;
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -140,6 +145,12 @@ export class Groundwork {
     const config = resolveConfig(options.config);
     this.config = config;
     this.store = options.store;
+    this.tracing = new TracingService(options.store, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.tracingFetch === undefined ? {} : { fetch: options.tracingFetch }),
+    });
     this.gateway =
       options.gateway ??
       createStoreGateway(options.store, {
@@ -148,6 +159,7 @@ export class Groundwork {
         chatPrices: config.chatPrices,
         allowance: options.allowance ?? UNLIMITED_ALLOWANCE,
         builtinSetting: config.settingNames.builtin,
+        traceHooks: this.tracing.hooks,
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),
       });
@@ -281,6 +293,8 @@ export class Groundwork {
     this.agents.startWorker();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();
+    // Traces past their retention: now, then hourly.
+    this.tracing.start();
     return this;
   }
 
@@ -291,6 +305,8 @@ export class Groundwork {
       await this.extraction.stopWorker();
       await this.knowledge.stopWorker();
       await this.agents.stopWorker();
+      // Last: the workers' final spans are stored and exported.
+      await this.tracing.close();
     })();
     return this.closing;
   }

@@ -32,6 +32,7 @@ import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 import { registerScoreRoutes } from "./routes/scores/index.js";
 import { registerSkillRoutes } from "./routes/skills/index.js";
+import { registerTracingRoutes } from "./routes/tracing/index.js";
 
 export type AppOptions = (
   | {
@@ -111,6 +112,7 @@ export function createApp(options: AppOptions): App {
   registerSkillRoutes(app);
   registerPluginRoutes(app);
   registerConnectorRoutes(app);
+  registerTracingRoutes(app);
   registerPendingAreas(app);
   return app;
 }

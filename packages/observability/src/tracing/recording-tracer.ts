@@ -27,6 +27,7 @@ import {
 } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { hrTimeToMilliseconds } from "@opentelemetry/core";
+import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
   BasicTracerProvider,
   type ReadableSpan,
@@ -291,6 +292,7 @@ export function createRecordingTracing(options: RecordingTracingOptions): Record
     sampler: new GroundworkSampler(options.policy, openTraces),
     spanProcessors: [processor],
     spanLimits: { attributeValueLengthLimit: CONTENT_ATTRIBUTE_LIMIT },
+    resource: resourceFromAttributes({ "service.name": "groundwork" }),
   });
   const tracer = provider.getTracer("@groundwork/platform");
   return {

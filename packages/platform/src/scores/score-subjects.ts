@@ -1,8 +1,8 @@
 /**
  * What a score may be recorded on (PLATFORM.md §10 `subjectType`) and whether a subject exists
- * in an organization. Stored responses, extractions and conversations are looked up in the
- * store; dataset items, traces and experiment run results belong to groups composed elsewhere,
- * so their lookups are injected — without one no such subject can exist (a score on it is 404).
+ * in an organization. Stored responses, extractions, conversations, dataset items and traces are
+ * looked up in the store; experiment run results belong to a group composed elsewhere, so their
+ * lookup is injected — without one no such subject can exist (a score on it is 404).
  */
 import type { Store } from "@groundwork/store-sqlite";
 
@@ -21,8 +21,6 @@ export type SubjectLookup = (organizationId: string, subjectId: string) => boole
 
 /** The lookups of subjects whose groups the store of this build does not hold. */
 export interface ScoreSubjectLookups {
-  /** `trace` (`trc_…`, PLATFORM.md §13). */
-  traces?: SubjectLookup;
   /** `run_result` (`xres_…`, PLATFORM.md §11). */
   runResults?: SubjectLookup;
 }
@@ -42,7 +40,7 @@ export class ScoreSubjects {
       extraction: (org, id) => store.extractions.get(org, id) !== null,
       conversation: (org, id) => store.agents.getConversation(org, id) !== null,
       dataset_item: (org, id) => store.datasets.itemExists(org, id),
-      trace: injected.traces ?? NONE,
+      trace: (org, id) => store.traces.exists(org, id),
       run_result: injected.runResults ?? NONE,
     };
   }

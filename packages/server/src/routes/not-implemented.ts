@@ -15,10 +15,6 @@ export const PENDING_AREAS: ReadonlyArray<{ paths: string[]; area: string }> = [
     paths: ["/v1/annotation-queues", "/v1/annotation-queues/*", "/v1/annotation-queue-items/*"],
     area: "Annotation queues",
   },
-  {
-    paths: ["/v1/traces", "/v1/traces/*", "/v1/trace-sessions", "/v1/trace-sessions/*", "/v1/tracing/*"],
-    area: "Tracing",
-  },
   { paths: ["/v1/analytics/*"], area: "Analytics" },
   { paths: ["/v1/billing/*"], area: "Billing" },
 ];
