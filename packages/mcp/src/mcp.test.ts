@@ -143,6 +143,12 @@ describe("streamable HTTP transport", () => {
       "svc_update_plugin",
       "svc_sync_plugin",
       "svc_delete_plugin",
+      "svc_get_tracing_settings",
+      "svc_update_tracing_settings",
+      "svc_list_traces",
+      "svc_get_trace",
+      "svc_list_trace_sessions",
+      "svc_get_trace_session",
       "svc_list_agent_skills",
       "svc_list_agent_tool_catalogs",
     ]) {

@@ -26,6 +26,7 @@ export type ToolGroup =
   | "Evaluators"
   | "Datasets"
   | "Prompts"
+  | "Tracing"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
