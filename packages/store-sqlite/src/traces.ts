@@ -145,6 +145,39 @@ export const DEFAULT_TRACING_SETTINGS = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+type FillKey = "session_id" | "agent_id" | "agent_name" | "response_id" | "request_id" | "model";
+
+/** With the root in the batch, its values win (else the stored ones); without it, the stored ones win. */
+const rootOr = (column: string) =>
+  `${column} = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN COALESCE(excluded.${column}, ${column}) ELSE COALESCE(${column}, excluded.${column}) END`;
+const INSERT_NEW_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
+    session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
+    output_tokens, cost_eur, span_count)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (organization_id, otel_trace_id) DO NOTHING`;
+const UPSERT_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
+    session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
+    output_tokens, cost_eur, span_count)
+  VALUES (@id, @organization_id, @otel_trace_id, @root_otel_span_id, @kind, @name, @status, @session_id, @agent_id,
+    @agent_name, @model, @response_id, @request_id, @start_time, @end_time, @duration_ms, @input_tokens,
+    @output_tokens, @cost_eur, @span_count)
+  ON CONFLICT (organization_id, otel_trace_id) DO UPDATE SET
+    span_count = span_count + excluded.span_count,
+    input_tokens = input_tokens + excluded.input_tokens,
+    output_tokens = output_tokens + excluded.output_tokens,
+    cost_eur = cost_eur + excluded.cost_eur,
+    ${["session_id", "agent_id", "agent_name", "response_id", "request_id", "model"].map(rootOr).join(",\n    ")},
+    kind = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.kind ELSE kind END,
+    name = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.name ELSE name END,
+    status = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.status ELSE status END,
+    duration_ms = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.duration_ms ELSE duration_ms END,
+    start_time = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.start_time
+      WHEN root_otel_span_id IS NULL THEN MIN(start_time, excluded.start_time) ELSE start_time END,
+    end_time = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.end_time
+      WHEN root_otel_span_id IS NULL THEN MAX(end_time, excluded.end_time) ELSE end_time END,
+    root_otel_span_id = COALESCE(excluded.root_otel_span_id, root_otel_span_id)
+  RETURNING id`;
+
 interface TraceRow {
   id: string;
   organization_id: string;
@@ -254,7 +287,15 @@ export class TraceStore extends SqliteStore {
   ) {
     super(db, clock, ids);
     this.writeBatch = db.transaction((spans: readonly TraceSpanInput[]) => {
-      for (const span of spans) this.writeSpan(span);
+      // One upsert per trace of the batch, not per span.
+      const byTrace = new Map<string, TraceSpanInput[]>();
+      for (const span of spans) {
+        const key = `${span.organizationId} ${span.traceId}`;
+        const list = byTrace.get(key);
+        if (list === undefined) byTrace.set(key, [span]);
+        else list.push(span);
+      }
+      for (const list of byTrace.values()) this.writeTrace(list);
     });
   }
 
@@ -269,18 +310,17 @@ export class TraceStore extends SqliteStore {
     this.writeBatch(spans);
   }
 
-  private writeSpan(span: TraceSpanInput): void {
-    const a = span.attributes;
-    const existing = this.sql("SELECT * FROM traces WHERE organization_id = ? AND otel_trace_id = ?").get(
-      span.organizationId,
-      span.traceId,
-    ) as TraceRow | undefined;
-    const metered = METERED_OPERATIONS.has(a[ATTR.operation] as string);
-    const model = text(a[ATTR.requestModel]) ?? text(a[ATTR.responseModel]);
-    const row: TraceRow = existing ?? {
+  /**
+   * Folds one batch's spans of a trace into a row (the root's values win, a child fills what
+   * is still unknown) and merges it into the stored row in one upsert, the same way: a batch
+   * with the root sets the root's fields, counters and sums add up.
+   */
+  private writeTrace(spans: readonly TraceSpanInput[]): void {
+    const first = spans[0] as TraceSpanInput;
+    const row: TraceRow = {
       id: this.ids("trc"),
-      organization_id: span.organizationId,
-      otel_trace_id: span.traceId,
+      organization_id: first.organizationId,
+      otel_trace_id: first.traceId,
       root_otel_span_id: null,
       kind: null,
       name: null,
@@ -291,74 +331,91 @@ export class TraceStore extends SqliteStore {
       model: null,
       response_id: null,
       request_id: null,
-      start_time: span.startTime,
-      end_time: span.endTime,
+      start_time: first.startTime,
+      end_time: first.endTime,
       duration_ms: 0,
       input_tokens: 0,
       output_tokens: 0,
       cost_eur: 0,
       span_count: 0,
     };
-    row.span_count += 1;
-    if (metered) {
-      row.input_tokens += count(a[ATTR.inputTokens]);
-      row.output_tokens += count(a[ATTR.outputTokens]);
-      row.cost_eur += count(a[ATTR.costEur]);
+    for (const span of spans) {
+      const a = span.attributes;
+      const metered = METERED_OPERATIONS.has(a[ATTR.operation] as string);
+      const isRoot = span.parentSpanId === null;
+      row.span_count += 1;
+      if (metered) {
+        row.input_tokens += count(a[ATTR.inputTokens]);
+        row.output_tokens += count(a[ATTR.outputTokens]);
+        row.cost_eur += count(a[ATTR.costEur]);
+      }
+      const fill = (key: FillKey, value: string | null) => {
+        if (value !== null && (isRoot || row[key] === null)) row[key] = value;
+      };
+      fill("session_id", text(a[ATTR.conversationId]));
+      fill("agent_id", text(a[ATTR.agentId]));
+      fill("agent_name", text(a[ATTR.agentName]));
+      fill("response_id", text(a[ATTR.responseId]));
+      fill("request_id", text(a[ATTR.requestId]));
+      if (isRoot || metered) fill("model", text(a[ATTR.requestModel]) ?? text(a[ATTR.responseModel]));
+      if (isRoot) {
+        row.root_otel_span_id = span.spanId;
+        row.kind = text(a[ATTR.traceKind]);
+        row.name = span.name;
+        row.status = span.status;
+        row.start_time = span.startTime;
+        row.end_time = span.endTime;
+        row.duration_ms = span.durationMs;
+      } else if (row.root_otel_span_id === null) {
+        row.start_time = Math.min(row.start_time, span.startTime);
+        row.end_time = Math.max(row.end_time, span.endTime);
+      }
     }
-    const isRoot = span.parentSpanId === null;
-    // The root's own values win; a child fills what is still unknown (an agent's model, say).
-    const fill = <K extends keyof TraceRow>(key: K, value: TraceRow[K] | null) => {
-      if (value !== null && (isRoot || row[key] === null)) row[key] = value as TraceRow[K];
-    };
-    fill("session_id", text(a[ATTR.conversationId]));
-    fill("agent_id", text(a[ATTR.agentId]));
-    fill("agent_name", text(a[ATTR.agentName]));
-    fill("response_id", text(a[ATTR.responseId]));
-    fill("request_id", text(a[ATTR.requestId]));
-    if (isRoot || metered) fill("model", model);
-    if (isRoot) {
-      row.root_otel_span_id = span.spanId;
-      row.kind = text(a[ATTR.traceKind]);
-      row.name = span.name;
-      row.status = span.status;
-      row.start_time = span.startTime;
-      row.end_time = span.endTime;
-      row.duration_ms = span.durationMs;
-    } else if (row.root_otel_span_id === null) {
-      row.start_time = Math.min(row.start_time, span.startTime);
-      row.end_time = Math.max(row.end_time, span.endTime);
-    }
-    this.sql(
-      `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status, session_id,
-           agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
-           output_tokens, cost_eur, span_count)
-         VALUES (@id, @organization_id, @otel_trace_id, @root_otel_span_id, @kind, @name, @status, @session_id,
-           @agent_id, @agent_name, @model, @response_id, @request_id, @start_time, @end_time, @duration_ms,
-           @input_tokens, @output_tokens, @cost_eur, @span_count)
-         ON CONFLICT (id) DO UPDATE SET root_otel_span_id = excluded.root_otel_span_id, kind = excluded.kind,
-           name = excluded.name, status = excluded.status, session_id = excluded.session_id,
-           agent_id = excluded.agent_id, agent_name = excluded.agent_name, model = excluded.model,
-           response_id = excluded.response_id, request_id = excluded.request_id, start_time = excluded.start_time,
-           end_time = excluded.end_time, duration_ms = excluded.duration_ms, input_tokens = excluded.input_tokens,
-           output_tokens = excluded.output_tokens, cost_eur = excluded.cost_eur, span_count = excluded.span_count`,
-    ).run(row);
-    this.sql(
+    // Most traces arrive whole in one batch (a gateway call is one span): a plain insert, and
+    // the merging upsert only when spans of the trace were stored before.
+    const inserted = this.sql(INSERT_NEW_TRACE).run(
+      row.id,
+      row.organization_id,
+      row.otel_trace_id,
+      row.root_otel_span_id,
+      row.kind,
+      row.name,
+      row.status,
+      row.session_id,
+      row.agent_id,
+      row.agent_name,
+      row.model,
+      row.response_id,
+      row.request_id,
+      row.start_time,
+      row.end_time,
+      row.duration_ms,
+      row.input_tokens,
+      row.output_tokens,
+      row.cost_eur,
+      row.span_count,
+    );
+    const id = inserted.changes === 1 ? row.id : (this.sql(UPSERT_TRACE).get(row) as { id: string }).id;
+    const insertSpan = this.sql(
       `INSERT INTO spans (id, trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, duration_ms,
            status, status_message, attributes)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      this.ids("spn"),
-      row.id,
-      span.spanId,
-      span.parentSpanId,
-      span.name,
-      span.startTime,
-      span.endTime,
-      span.durationMs,
-      span.status,
-      span.statusMessage,
-      JSON.stringify(a),
     );
+    for (const span of spans) {
+      insertSpan.run(
+        this.ids("spn"),
+        id,
+        span.spanId,
+        span.parentSpanId,
+        span.name,
+        span.startTime,
+        span.endTime,
+        span.durationMs,
+        span.status,
+        span.statusMessage,
+        JSON.stringify(span.attributes),
+      );
+    }
   }
 
   /** Traces whose root ended, newest first; `notBefore` (epoch ms) is the retention horizon. */
