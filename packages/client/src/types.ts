@@ -465,7 +465,7 @@ export interface TracingSettingsBody {
   samplingRate?: number;
   captureContent?: boolean;
   retentionDays?: number;
-  export?: { endpoint: string; headers?: Record<string, string> } | null;
+  export?: { endpoint: string; headers?: Record<string, string> | undefined } | null;
 }
 
 export type TraceKind = "gateway" | "agent" | "extraction" | "conversion" | "kb_search" | "experiment";

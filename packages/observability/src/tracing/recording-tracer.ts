@@ -21,6 +21,7 @@ import {
   type Context,
   context,
   createContextKey,
+  createTraceState,
   type SpanContext,
   SpanStatusCode,
   trace,
@@ -126,6 +127,14 @@ interface OpenTrace {
   open: number;
 }
 
+/**
+ * Marks the traces whose root we decided not to record, in the W3C trace state the
+ * non-recording spans carry: a child inside one (a gateway call within an unsampled agent
+ * response) must not start a trace of its own.
+ */
+const UNSAMPLED = { key: "groundwork", value: "0" } as const;
+const UNSAMPLED_STATE = createTraceState(`${UNSAMPLED.key}=${UNSAMPLED.value}`);
+
 class GroundworkSampler implements Sampler {
   constructor(
     private readonly policy: RecordingTracingOptions["policy"],
@@ -138,11 +147,16 @@ class GroundworkSampler implements Sampler {
     if (parentSpan !== undefined && this.openTraces.has(parentSpan.traceId)) {
       return { decision: SamplingDecision.RECORD_AND_SAMPLED };
     }
+    if (parentSpan?.traceState?.get(UNSAMPLED.key) === UNSAMPLED.value) {
+      return { decision: SamplingDecision.NOT_RECORD };
+    }
     const organizationId = attributes[GROUNDWORK.organizationId];
     if (typeof organizationId !== "string") return { decision: SamplingDecision.NOT_RECORD };
     const policy = this.policy(organizationId);
     if (!policy.enabled || !sampledByRate(traceId, policy.samplingRate)) {
-      return { decision: SamplingDecision.NOT_RECORD };
+      // Entries of an application's own trace state are kept.
+      const traceState = parentSpan?.traceState?.set(UNSAMPLED.key, UNSAMPLED.value) ?? UNSAMPLED_STATE;
+      return { decision: SamplingDecision.NOT_RECORD, traceState };
     }
     return { decision: SamplingDecision.RECORD_AND_SAMPLED };
   }
