@@ -529,6 +529,24 @@ describe("streamable HTTP transport", () => {
     expect(badTime.structuredContent?.error).toMatchObject({ status: 400, param: "from" });
   });
 
+  it("reads and updates tracing settings and reads traces and sessions through the six tracing tools", async () => {
+    const updated = await call("svc_update_tracing_settings", { samplingRate: 0.5, retentionDays: 14 });
+    expect(updated.structuredContent).toMatchObject({ samplingRate: 0.5, retentionDays: 14, export: null });
+    const read = await call("svc_get_tracing_settings");
+    expect(read.structuredContent).toMatchObject({ samplingRate: 0.5, captureContent: false });
+    const bad = await call("svc_update_tracing_settings", { export: { endpoint: "not a url" } });
+    expect(bad.structuredContent?.error).toMatchObject({ status: 400, param: "export.endpoint" });
+    await call("svc_update_tracing_settings", { samplingRate: 1 });
+    const traces = await call("svc_list_traces", { size: 5 });
+    expect(traces.structuredContent).toMatchObject({ page: 0, size: 5 });
+    const missing = await call("svc_get_trace", { traceId: "trc_missing" });
+    expect(missing.structuredContent?.error).toMatchObject({ status: 404 });
+    const sessions = await call("svc_list_trace_sessions", {});
+    expect(sessions.structuredContent).toMatchObject({ page: 0 });
+    const noSession = await call("svc_get_trace_session", { sessionId: "conv_missing" });
+    expect(noSession.structuredContent?.error).toMatchObject({ status: 404 });
+  });
+
   it("manages datasets, items and versions through the thirteen dataset tools", async () => {
     const created = await call("svc_create_dataset", { name: "mcp-qa", metadata: { team: "ml" } });
     expect(created.structuredContent).toMatchObject({ object: "dataset", name: "mcp-qa", itemCount: 0 });
