@@ -141,6 +141,15 @@ export const EXAMPLE_CASES: readonly ExampleCase[] = [
     },
   },
   {
+    job: "tracing",
+    title: "a gateway call traced and read back with its span tree",
+    replies: [{ text: "Bonjour !", usage: { inputTokens: 5, outputTokens: 2 } }],
+    check(stdout) {
+      expect(stdout).toContain("gateway chat hosted-a/gpt-4o-mini ok 5+2 tokens");
+      expect(stdout).toContain("[ 'chat hosted-a/gpt-4o-mini via hosted-a' ]");
+    },
+  },
+  {
     job: "evaluators",
     title: "extraction outputs scored against expected outputs with field_accuracy and exact_match",
     check(stdout) {

@@ -432,6 +432,27 @@ export class GroundworkClient {
       this.request<T.AnalyticsQualityTrend>("GET", "/v1/analytics/quality/trend", { query: { ...query } }),
   };
 
+  // ---- tracing (PLATFORM.md §13): settings, traces with their span trees, sessions ----
+
+  readonly tracing = {
+    /** `GET /v1/tracing/settings` (export headers shown only by name). */
+    getSettings: () => this.request<T.TracingSettings>("GET", "/v1/tracing/settings"),
+    /** `PUT /v1/tracing/settings` (Admin); `export` replaces the export, headers included. */
+    updateSettings: (body: T.TracingSettingsBody) =>
+      this.request<T.TracingSettings>("PUT", "/v1/tracing/settings", { json: body }),
+    /** `GET /v1/traces`: newest first; by default the last 24 h, at most 31 days. */
+    listTraces: (query?: T.TraceListQuery) =>
+      this.request<T.Page<T.Trace>>("GET", "/v1/traces", { query: { ...query } }),
+    /** `GET /v1/traces/{traceId}`: the trace with its span tree. */
+    getTrace: (traceId: string) => this.request<T.TraceDetail>("GET", `/v1/traces/${enc(traceId)}`),
+    /** `GET /v1/trace-sessions`: by last trace, newest first. */
+    listSessions: (query?: T.TraceSessionListQuery) =>
+      this.request<T.Page<T.TraceSession>>("GET", "/v1/trace-sessions", { query: { ...query } }),
+    /** `GET /v1/trace-sessions/{sessionId}`: the session with its traces, oldest first (≤ 100). */
+    getSession: (sessionId: string) =>
+      this.request<T.TraceSessionDetail>("GET", `/v1/trace-sessions/${enc(sessionId)}`),
+  };
+
   // ---- datasets (PLATFORM.md §8): items, batch adds and frozen versions ----
 
   readonly datasets = {

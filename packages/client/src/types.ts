@@ -807,3 +807,97 @@ export interface ExperimentComparison {
   }>;
   baselineRunId: string | null;
 }
+
+/** Tracing (PLATFORM.md §13). */
+export interface TracingSettings {
+  enabled: boolean;
+  samplingRate: number;
+  captureContent: boolean;
+  retentionDays: number;
+  export: { endpoint: string; headerNames: string[] } | null;
+  exportFailures: number;
+  lastExportError: string | null;
+  updatedAt: string | null;
+}
+
+/** `PUT /v1/tracing/settings`: the fields sent change. */
+export interface TracingSettingsBody {
+  enabled?: boolean;
+  samplingRate?: number;
+  captureContent?: boolean;
+  retentionDays?: number;
+  export?: { endpoint: string; headers?: Record<string, string> | undefined } | null;
+}
+
+export type TraceKind = "gateway" | "agent" | "extraction" | "conversion" | "kb_search" | "experiment";
+
+export interface Trace {
+  id: string;
+  otelTraceId: string;
+  kind: TraceKind | null;
+  name: string | null;
+  status: "ok" | "error";
+  sessionId: string | null;
+  agentId: string | null;
+  model: string | null;
+  responseId: string | null;
+  requestId: string | null;
+  startTime: string;
+  endTime: string;
+  durationMs: number;
+  inputTokens: number;
+  outputTokens: number;
+  costEur: number;
+  spanCount: number;
+}
+
+export interface TraceSpan {
+  id: string;
+  otelSpanId: string;
+  parentSpanId: string | null;
+  name: string;
+  startTime: string;
+  endTime: string;
+  durationMs: number;
+  status: "ok" | "error";
+  statusMessage: string | null;
+  attributes: Record<string, unknown>;
+  children: TraceSpan[];
+}
+
+export interface TraceDetail extends Trace {
+  spans: TraceSpan[];
+}
+
+export interface TraceListQuery extends PageQuery {
+  from?: string;
+  to?: string;
+  kind?: TraceKind;
+  status?: "ok" | "error";
+  model?: string;
+  agentId?: string;
+  sessionId?: string;
+}
+
+export interface TraceSession {
+  sessionId: string;
+  agentId: string | null;
+  agentName: string | null;
+  traceCount: number;
+  firstTraceAt: string;
+  lastTraceAt: string;
+  inputTokens: number;
+  outputTokens: number;
+  costEur: number;
+  errorCount: number;
+}
+
+export interface TraceSessionDetail extends TraceSession {
+  traces: Trace[];
+}
+
+export interface TraceSessionListQuery extends PageQuery {
+  from?: string;
+  to?: string;
+  agentId?: string;
+}

@@ -21,6 +21,7 @@ import type { ProviderAdapter, TranscriptionRequest, TranscriptionResult } from 
 import { type PreparedChat, prepareChat, prepareResponses } from "./chat-preparation.js";
 import type { ChatRequestBody } from "./chat-request.js";
 import { type EmbeddingsBody, encodeEmbedding } from "./embeddings-request.js";
+import { completionMessages, GatewayTracing } from "./gateway-tracing.js";
 import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
 import { parseModelString } from "./model-string.js";
 import type { CallContext, GatewayOptions, ProviderAccount } from "./ports.js";
@@ -63,9 +64,11 @@ export class Gateway {
   private readonly clock: Clock;
   private readonly metering: UsageMetering;
   private readonly targets: TargetResolver;
+  private readonly tracing: GatewayTracing;
 
   constructor(private readonly options: GatewayOptions) {
     this.clock = options.clock ?? systemClock;
+    this.tracing = new GatewayTracing(options.traceHooks);
     this.metering = new UsageMetering(options);
     this.targets = new TargetResolver(options);
   }
@@ -90,16 +93,27 @@ export class Gateway {
   ): Promise<ChatCompletion> {
     const started = performance.now();
     const { request, route, surface, cacheKeySent } = prepared;
-    const target = await this.targets.resolve(route, context.principal, "chat");
+    const organizationId = context.principal.organizationId;
+    const span = this.tracing.start("chat", labels.model, organizationId);
+    let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
+    try {
+      target = await this.targets.resolve(route, context.principal, "chat");
+    } catch (error) {
+      this.tracing.fail(span, error);
+      throw error;
+    }
+    this.tracing.request(span, route, organizationId, request.messages);
     let outcome: UsageEvent["outcome"] = "error";
     let failure: unknown;
     let completion: ChatCompletion | undefined;
+    let responseModel: string | undefined;
     try {
       completion = await withSafeRetry(
         () => target.adapter.complete(request, signalOf(context)),
         context.signal,
       );
       outcome = "ok";
+      responseModel = completion.model;
       completion.model = labels.model;
       if (!target.byok && !cacheKeySent && completion.usage !== undefined) {
         delete completion.usage.prompt_tokens_details;
@@ -111,7 +125,12 @@ export class Gateway {
       throw error;
     } finally {
       target.release();
-      await this.metering.record(
+      const tokens = {
+        promptTokens: completion?.usage?.prompt_tokens ?? estimateRequestTokens(request),
+        completionTokens: completion?.usage?.completion_tokens ?? 0,
+        cachedTokens: completion?.usage?.prompt_tokens_details?.cached_tokens ?? null,
+      };
+      const cost = await this.metering.record(
         context,
         {
           model: labels.model,
@@ -122,12 +141,22 @@ export class Gateway {
           endUser: labels.endUser,
           failure,
         },
-        {
-          promptTokens: completion?.usage?.prompt_tokens ?? estimateRequestTokens(request),
-          completionTokens: completion?.usage?.completion_tokens ?? 0,
-          cachedTokens: completion?.usage?.prompt_tokens_details?.cached_tokens ?? null,
-        },
+        tokens,
       );
+      const usage = {
+        inputTokens: tokens.promptTokens,
+        outputTokens: tokens.completionTokens,
+        costEur: cost,
+      };
+      if (completion === undefined) this.tracing.fail(span, failure, usage);
+      else {
+        const answered = completion;
+        this.tracing.finish(span, organizationId, {
+          ...usage,
+          responseModel,
+          output: () => completionMessages(answered),
+        });
+      }
     }
   }
 
@@ -154,7 +183,16 @@ export class Gateway {
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const started = performance.now();
     const { request, route, surface, cacheKeySent } = prepared;
-    const target = await this.targets.resolve(route, context.principal, "chat");
+    const organizationId = context.principal.organizationId;
+    const span = this.tracing.start("chat", labels.model, organizationId);
+    let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
+    try {
+      target = await this.targets.resolve(route, context.principal, "chat");
+    } catch (error) {
+      this.tracing.fail(span, error);
+      throw error;
+    }
+    this.tracing.request(span, route, organizationId, request.messages);
     let iterator: AsyncIterator<ChatCompletionChunk>;
     let first: IteratorResult<ChatCompletionChunk>;
     try {
@@ -174,11 +212,13 @@ export class Gateway {
         endUser: labels.endUser,
         failure: error,
       };
-      await this.metering.record(context, call, {
-        promptTokens: estimateRequestTokens(request),
+      const promptTokens = estimateRequestTokens(request);
+      const cost = await this.metering.record(context, call, {
+        promptTokens,
         completionTokens: 0,
         cachedTokens: null,
       });
+      this.tracing.fail(span, error, { inputTokens: promptTokens, outputTokens: 0, costEur: cost });
       throw error;
     }
     const self = this;
@@ -187,12 +227,23 @@ export class Gateway {
       let outcome: UsageEvent["outcome"] = "error";
       let failure: unknown;
       let completionChars = 0;
+      let responseModel: string | undefined;
+      // The streamed text, kept only for a span that captures content.
+      const captured: string[] | null =
+        span.isRecording() && self.options.traceHooks?.captureContent(organizationId) === true ? [] : null;
       try {
         let next = first;
         while (next.done !== true) {
           const chunk = next.value;
+          responseModel ??= chunk.model;
           chunk.model = labels.model;
-          for (const choice of chunk.choices) completionChars += choice.delta.content?.length ?? 0;
+          for (const choice of chunk.choices) {
+            const content = choice.delta.content;
+            if (content != null) {
+              completionChars += content.length;
+              captured?.push(content);
+            }
+          }
           if (chunk.usage != null) {
             usage = chunk.usage;
             if (!target.byok && !cacheKeySent) delete chunk.usage.prompt_tokens_details;
@@ -213,7 +264,12 @@ export class Gateway {
         target.release();
         // A client that stops reading ends the generator early: tell the upstream.
         await iterator.return?.();
-        await self.metering.record(
+        const tokens = {
+          promptTokens: usage?.prompt_tokens ?? estimateRequestTokens(request),
+          completionTokens: usage?.completion_tokens ?? Math.ceil(completionChars / 4),
+          cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? null,
+        };
+        const cost = await self.metering.record(
           context,
           {
             model: labels.model,
@@ -224,12 +280,22 @@ export class Gateway {
             endUser: labels.endUser,
             failure,
           },
-          {
-            promptTokens: usage?.prompt_tokens ?? estimateRequestTokens(request),
-            completionTokens: usage?.completion_tokens ?? Math.ceil(completionChars / 4),
-            cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? null,
-          },
+          tokens,
         );
+        const spanUsage = {
+          inputTokens: tokens.promptTokens,
+          outputTokens: tokens.completionTokens,
+          costEur: cost,
+        };
+        // A client that stopped reading is no failure of the call.
+        if (failure !== undefined) self.tracing.fail(span, failure, spanUsage);
+        else {
+          self.tracing.finish(span, organizationId, {
+            ...spanUsage,
+            responseModel,
+            output: () => [{ role: "assistant", content: captured?.join("") ?? "" }],
+          });
+        }
       }
     })();
   }
@@ -289,7 +355,16 @@ export class Gateway {
         { param: "model", code: "model_not_supported" },
       );
     }
-    const target = await this.targets.resolve(route, context.principal, "embeddings");
+    const organizationId = context.principal.organizationId;
+    const span = this.tracing.start("embeddings", body.model, organizationId);
+    let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
+    try {
+      target = await this.targets.resolve(route, context.principal, "embeddings");
+    } catch (error) {
+      this.tracing.fail(span, error);
+      throw error;
+    }
+    this.tracing.request(span, route, organizationId, body.input);
     let outcome: UsageEvent["outcome"] = "error";
     let failure: unknown;
     let promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
@@ -332,7 +407,7 @@ export class Gateway {
       throw error;
     } finally {
       target.release();
-      await this.metering.record(
+      const cost = await this.metering.record(
         context,
         {
           model: body.model,
@@ -346,6 +421,9 @@ export class Gateway {
         },
         { promptTokens, completionTokens: 0, cachedTokens: null },
       );
+      const usage = { inputTokens: promptTokens, outputTokens: 0, costEur: cost };
+      if (outcome === "ok") this.tracing.finish(span, organizationId, usage);
+      else this.tracing.fail(span, failure, usage);
     }
   }
 
@@ -359,6 +437,9 @@ export class Gateway {
         param: "dimensions",
       });
     }
+    const organizationId = context.principal.organizationId;
+    const span = this.tracing.start("embeddings", body.model, organizationId);
+    this.tracing.request(span, { kind: "builtin", model: HASH_EMBEDDING_MODEL }, organizationId, body.input);
     const promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
     const data = body.input.map((text, index) => ({
       object: "embedding" as const,
@@ -373,7 +454,12 @@ export class Gateway {
       outcome: "ok" as const,
       endUser: body.user,
     };
-    await this.metering.record(context, call, { promptTokens, completionTokens: 0, cachedTokens: null });
+    const cost = await this.metering.record(context, call, {
+      promptTokens,
+      completionTokens: 0,
+      cachedTokens: null,
+    });
+    this.tracing.finish(span, organizationId, { inputTokens: promptTokens, outputTokens: 0, costEur: cost });
     return {
       object: "list",
       data,

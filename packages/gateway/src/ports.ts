@@ -5,6 +5,7 @@
  * can name a provider account without importing the gateway that uses it.
  */
 import type { Allowance, Clock, Principal, UsageEvent } from "@groundwork/core";
+import type { TraceHooks } from "@groundwork/observability";
 import type { ProviderAdapter } from "./adapter.js";
 import type { TokenPrice } from "./pricing.js";
 import type { ProviderConfig } from "./provider-config.js";
@@ -53,6 +54,8 @@ export interface GatewayOptions {
   /** Builds adapters; tests and embedders may replace it. */
   adapterFor?: (account: ProviderAccount, fetchImpl: typeof globalThis.fetch | undefined) => ProviderAdapter;
   timeoutMs?: number;
+  /** Where the `chat {model}` / `embeddings {model}` spans go; by default the global OpenTelemetry provider. */
+  traceHooks?: TraceHooks;
 }
 
 export interface CallContext {

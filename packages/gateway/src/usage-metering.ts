@@ -42,13 +42,15 @@ export class UsageMetering {
     this.chatPrices = options.chatPrices;
   }
 
-  async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<void> {
+  /** Records the call; answers its cost (EUR) for the call's span. */
+  async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<number> {
     // Chat-shaped calls fall back to the table's `*` price; embeddings and audio only to their own entry.
     const price =
       call.price ??
       (call.surface === "EMBEDDINGS" || call.surface === "AUDIO"
         ? this.chatPrices?.[call.model]
         : chatPriceOf(this.chatPrices, call.model));
+    const cost = call.byok ? 0 : costEur(price, tokens);
     await this.usage.record({
       organizationId: context.principal.organizationId,
       apiKeyId: context.principal.apiKeyId,
@@ -56,12 +58,13 @@ export class UsageMetering {
       surface: call.surface,
       byok: call.byok,
       ...tokens,
-      costEur: call.byok ? 0 : costEur(price, tokens),
+      costEur: cost,
       latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
       outcome: call.outcome,
       endUser: call.endUser ?? null,
       ...(call.outcome === "error" ? failureOf(call.failure) : { errorCode: null, status: null }),
     });
+    return cost;
   }
 }
 

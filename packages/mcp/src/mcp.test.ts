@@ -155,6 +155,12 @@ describe("streamable HTTP transport", () => {
       "svc_update_plugin",
       "svc_sync_plugin",
       "svc_delete_plugin",
+      "svc_get_tracing_settings",
+      "svc_update_tracing_settings",
+      "svc_list_traces",
+      "svc_get_trace",
+      "svc_list_trace_sessions",
+      "svc_get_trace_session",
       "svc_list_agent_skills",
       "svc_list_agent_tool_catalogs",
       "svc_list_annotation_queues",
@@ -639,6 +645,24 @@ describe("streamable HTTP transport", () => {
     expect(archived.structuredContent).toMatchObject({ status: "ARCHIVED" });
     const queues = await call("svc_list_annotation_queues", { status: "ARCHIVED" });
     expect(queues.structuredContent).toMatchObject({ totalElements: 1, content: [{ id: queueId }] });
+  });
+
+  it("reads and updates tracing settings and reads traces and sessions through the six tracing tools", async () => {
+    const updated = await call("svc_update_tracing_settings", { samplingRate: 0.5, retentionDays: 14 });
+    expect(updated.structuredContent).toMatchObject({ samplingRate: 0.5, retentionDays: 14, export: null });
+    const read = await call("svc_get_tracing_settings");
+    expect(read.structuredContent).toMatchObject({ samplingRate: 0.5, captureContent: false });
+    const bad = await call("svc_update_tracing_settings", { export: { endpoint: "not a url" } });
+    expect(bad.structuredContent?.error).toMatchObject({ status: 400, param: "export.endpoint" });
+    await call("svc_update_tracing_settings", { samplingRate: 1 });
+    const traces = await call("svc_list_traces", { size: 5 });
+    expect(traces.structuredContent).toMatchObject({ page: 0, size: 5 });
+    const missing = await call("svc_get_trace", { traceId: "trc_missing" });
+    expect(missing.structuredContent?.error).toMatchObject({ status: 404 });
+    const sessions = await call("svc_list_trace_sessions", {});
+    expect(sessions.structuredContent).toMatchObject({ page: 0 });
+    const noSession = await call("svc_get_trace_session", { sessionId: "conv_missing" });
+    expect(noSession.structuredContent?.error).toMatchObject({ status: 404 });
   });
 
   it("manages datasets, items and versions through the thirteen dataset tools", async () => {

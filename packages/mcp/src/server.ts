@@ -28,6 +28,7 @@ import { providerTools } from "./tools/providers.js";
 import { schemaTools } from "./tools/schemas.js";
 import { scoreTools } from "./tools/scores.js";
 import { skillTools } from "./tools/skills.js";
+import { tracingTools } from "./tools/tracing.js";
 
 export interface McpServerOptions {
   baseUrl: string;
@@ -64,6 +65,7 @@ export function toolDefinitions(docsDir = DEFAULT_DOCS_DIR): ToolDefinition[] {
     ...billingTools,
     ...annotationQueueTools,
     ...experimentTools,
+    ...tracingTools,
     ...apiDocTools(docsDir),
   ];
 }

@@ -30,6 +30,7 @@ export type ToolGroup =
   | "Billing"
   | "Annotation Queues"
   | "Experiments"
+  | "Tracing"
   | "API Documentation";
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -15,7 +15,7 @@ import {
 } from "@groundwork/core";
 import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
 import type { DocumentParser } from "@groundwork/kb";
-import { BillingLedger, GLOBAL_TRACE_HOOKS } from "@groundwork/observability";
+import { BillingLedger } from "@groundwork/observability";
 import type { Store } from "@groundwork/store-sqlite";
 import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
@@ -50,6 +50,7 @@ import { ScoreService } from "./scores/score-service.js";
 import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
 import { SkillRunTools } from "./skills/skill-run-tools.js";
 import { SkillService } from "./skills/skill-service.js";
+import { TracingService } from "./tracing/tracing-service.js";
 
 export interface GroundworkOptions {
   store: Store;
@@ -82,7 +83,7 @@ export interface GroundworkOptions {
   /** Replaces the guarded transport of plugin source downloads (tests). */
   pluginFetch?: typeof fetch;
   /**
-   * Whether traces and experiment run results exist, for scores on them; a
+   * Whether experiment run results exist, for scores on them; a
    * subject type without a lookup has no subjects in this build (a score on one is 404).
    */
   scoreSubjects?: ScoreSubjectLookups;
@@ -92,6 +93,8 @@ export interface GroundworkOptions {
   acceptsImages?: (model: string) => boolean;
   /** Replaces the read-only `/skills` copies of `platform_bash` for a run (by default the response's resolved skills). */
   skillFiles?: PlatformToolOptions["skillFiles"];
+  /** Replaces the guarded transport of OTLP trace export (tests). */
+  tracingFetch?: typeof fetch;
 }
 
 export class Groundwork {
@@ -149,12 +152,13 @@ export class Groundwork {
   readonly experiments: ExperimentService;
   /** Runs experiment runs on the job queue (`experiment-run`); `drain()` runs queued ones now. */
   readonly experimentRuns: ExperimentRunWorker;
+  /** Traces and sessions, tracing settings, retention and OTLP export; its hooks trace the gateway. */
+  readonly tracing: TracingService;
   private started = false;
   private closing: Promise<void> | null = null;
 
   constructor(options: GroundworkOptions) {
     const config = resolveConfig(options.config);
-    const traceHooks = GLOBAL_TRACE_HOOKS; // the lead replaces this with the recording tracer
     this.config = config;
     this.store = options.store;
     // The plan allowance's own ledger when it has one, so /v1/billing reports what is enforced.
@@ -169,6 +173,14 @@ export class Groundwork {
           ),
       allowance,
     );
+    this.tracing = new TracingService(options.store, {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowPrivateNetworkSetting: config.settingNames.allowPrivateNetwork,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.tracingFetch === undefined ? {} : { fetch: options.tracingFetch }),
+    });
+    // Every engine traces through the recording tracer (PLATFORM.md §13).
+    const traceHooks = this.tracing.hooks;
     this.gateway =
       options.gateway ??
       createStoreGateway(options.store, {
@@ -177,6 +189,7 @@ export class Groundwork {
         chatPrices: config.chatPrices,
         allowance: options.allowance ?? UNLIMITED_ALLOWANCE,
         builtinSetting: config.settingNames.builtin,
+        traceHooks,
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),
       });
@@ -344,6 +357,8 @@ export class Groundwork {
     this.experimentRuns.start();
     // Retention is enforced at read; the rows past it are removed at each start.
     this.responses.purgeExpired();
+    // Traces past their retention: now, then hourly.
+    this.tracing.start();
     return this;
   }
 
@@ -355,6 +370,8 @@ export class Groundwork {
       await this.knowledge.stopWorker();
       await this.agents.stopWorker();
       await this.experimentRuns.stop();
+      // Last: the workers' final spans are stored and exported.
+      await this.tracing.close();
     })();
     return this.closing;
   }

@@ -3,6 +3,8 @@
  * is what the server calls and what an app imports.
  */
 
+/** The server runs each request inside this so its traces carry `groundwork.request_id`. */
+export { withTraceRequestId } from "@groundwork/observability";
 export {
   AGENT_DEFINITION_FIELDS,
   AGENT_LABEL_MAX_LENGTH,
@@ -379,4 +381,22 @@ export {
   type SkillResolutionStatus,
   SkillService,
 } from "./skills/skill-service.js";
+export {
+  DEFAULT_TRACE_WINDOW_MS,
+  MAX_EXPORT_HEADERS,
+  MAX_TRACE_WINDOW_MS,
+  SESSION_TRACES_LIMIT,
+  type SpanNode,
+  spanTree,
+  TRACE_KINDS,
+  type TraceDetail,
+  type TraceListQuery,
+  type TraceSessionListQuery,
+  TracingService,
+  type TracingServiceOptions,
+  type TracingSettingsInput,
+  traceListQuery,
+  traceSessionListQuery,
+  tracingSettingsBody,
+} from "./tracing/tracing-service.js";
 export { formatParam, validate } from "./validate.js";

@@ -4,7 +4,7 @@
  * wire format does (`messages[0].content`).
  */
 import { invalidRequest } from "@groundwork/core";
-import type { z } from "zod";
+import { z } from "zod";
 
 export function formatParam(path: ReadonlyArray<PropertyKey>): string | null {
   let out = "";
@@ -23,3 +23,11 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
   const message = issue === undefined ? "Invalid request body" : issue.message;
   throw invalidRequest(param === null ? message : `${param}: ${message}`, { param });
 }
+
+const INSTANT_ERROR = "must be an ISO 8601 instant with an offset or Z, e.g. 2025-01-31T09:15:00.000Z";
+/** A query timestamp (PLATFORM.md §1.1): any ISO 8601 instant with an offset or `Z`, as epoch ms. */
+export const isoInstant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.datetime({ offset: true, precision: -1 })], {
+    error: INSTANT_ERROR,
+  })
+  .transform((text) => Date.parse(text));

@@ -31,12 +31,12 @@ import { registerGatewayRoutes } from "./routes/gateway/index.js";
 import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.js";
 import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
-import { registerPendingAreas } from "./routes/not-implemented.js";
 import { registerPluginRoutes } from "./routes/plugins/index.js";
 import { registerPromptRoutes } from "./routes/prompts/index.js";
 import { registerStoredResponseRoutes } from "./routes/responses/index.js";
 import { registerScoreRoutes } from "./routes/scores/index.js";
 import { registerSkillRoutes } from "./routes/skills/index.js";
+import { registerTracingRoutes } from "./routes/tracing/index.js";
 
 export type AppOptions = (
   | {
@@ -121,6 +121,6 @@ export function createApp(options: AppOptions): App {
   registerBillingRoutes(app);
   registerAnnotationQueueRoutes(app);
   registerExperimentRoutes(app);
-  registerPendingAreas(app);
+  registerTracingRoutes(app);
   return app;
 }

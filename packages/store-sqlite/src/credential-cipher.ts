@@ -23,6 +23,11 @@ export class CredentialCipher {
           );
   }
 
+  /** Whether a master secret is configured (values can be sealed and opened). */
+  get available(): boolean {
+    return this.key !== null;
+  }
+
   private requireKey(): Buffer {
     if (this.key === null)
       throw new Error("No master secret configured: provider credentials are unavailable");

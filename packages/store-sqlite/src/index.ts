@@ -173,6 +173,18 @@ export {
   StoredResponseStore,
 } from "./stored-responses.js";
 export {
+  DEFAULT_TRACING_SETTINGS,
+  type SessionFilter,
+  type SpanRecord,
+  type TraceFilter,
+  type TraceRecord,
+  type TraceSessionRecord,
+  type TraceSpanInput,
+  TraceStore,
+  type TracingSettingsChanges,
+  type TracingSettingsRecord,
+} from "./traces.js";
+export {
   type UsageRecord,
   type UsageRecordInput,
   UsageRecordStore,

@@ -28,6 +28,7 @@ import { ScoreStore } from "./scores.js";
 import { SkillStore } from "./skills.js";
 import { SqliteJobQueue } from "./sqlite-job-queue.js";
 import { StoredResponseStore } from "./stored-responses.js";
+import { TraceStore } from "./traces.js";
 import { UsageRecordStore } from "./usage-records.js";
 
 export interface Store {
@@ -73,6 +74,8 @@ export interface Store {
   readonly annotationQueues: AnnotationQueueStore;
   /** Experiments with their variants, durable runs and per-item results (PLATFORM.md §11). */
   readonly experiments: ExperimentStore;
+  /** Traces, their spans and the organizations' tracing settings (PLATFORM.md §13). */
+  readonly traces: TraceStore;
   close(): void;
 }
 
@@ -122,6 +125,7 @@ export function openStore(options: OpenStoreOptions): Store {
     billing: new BillingStore(db, clock, ids),
     annotationQueues: new AnnotationQueueStore(db, clock, ids),
     experiments: new ExperimentStore(db, clock, ids),
+    traces: new TraceStore(db, cipher, clock, ids),
     close() {
       if (!db.open) return;
       usage.flush();

@@ -9,6 +9,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+import { invalidRequest } from "@groundwork/core";
 import { Agent, fetch as undiciFetch } from "undici";
 
 /** How a refusal names the setting by default (a library user's config field). */
@@ -111,4 +112,38 @@ export async function privateAddressOf(host: string): Promise<string | undefined
       ? [bare]
       : (await lookup(bare, { all: true, verbatim: true })).map((entry) => entry.address);
   return addresses.find(isPrivateAddress);
+}
+
+/**
+ * The early check of a user-supplied http(s) URL (PLATFORM.md §1.1): absolute, http or https,
+ * no credentials in it, and — unless private networks are allowed — not resolving to a
+ * loopback, private or link-local address (400 `private_network`). A name that does not
+ * resolve now is accepted: the guarded fetch checks every connection again.
+ */
+export async function checkPublicHttpUrl(
+  raw: string,
+  options: { param: string; allowPrivateNetwork: boolean; allowPrivateNetworkSetting?: string | undefined },
+): Promise<URL> {
+  const { param } = options;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidRequest(`${param} must be an absolute http(s) URL`, { param });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw invalidRequest(`${param} must use http or https, not ${url.protocol}`, { param });
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw invalidRequest(`${param} must not carry credentials; send them as headers`, { param });
+  }
+  if (options.allowPrivateNetwork) return url;
+  const refused = await privateAddressOf(url.hostname).catch(() => undefined);
+  if (refused !== undefined) {
+    throw invalidRequest(
+      `${url.hostname} resolves to ${refused}, a loopback, private or link-local address; refused unless ${options.allowPrivateNetworkSetting ?? DEFAULT_PRIVATE_NETWORK_SETTING}`,
+      { param, code: "private_network" },
+    );
+  }
+  return url;
 }

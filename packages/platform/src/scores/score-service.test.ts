@@ -141,7 +141,32 @@ describe("ScoreService.record", () => {
     expect(failure(() => groundwork.scores.record(stranger, human(subject)))).toMatchObject({ status: 404 });
   });
 
-  it("asks the injected lookups for traces and run results", () => {
+  it("scores traces of the organization only (the trace store)", () => {
+    store.traces.write([
+      {
+        organizationId: ada.organizationId,
+        traceId: "a".repeat(32),
+        spanId: "b".repeat(16),
+        parentSpanId: null,
+        name: "chat m",
+        startTime: Date.now(),
+        endTime: Date.now() + 1,
+        durationMs: 1,
+        status: "ok",
+        statusMessage: null,
+        attributes: { "groundwork.trace.kind": "gateway" },
+      },
+    ]);
+    const traceId = store.traces.list(ada.organizationId, {}, 0, { page: 0, size: 1 }).items[0]?.id ?? "";
+    const subject = { subjectType: "trace" as const, subjectId: traceId };
+    expect(groundwork.scores.record(ada, human(subject)).subjectId).toMatch(/^trc_/);
+    expect(failure(() => groundwork.scores.record(stranger, human(subject)))).toMatchObject({ status: 404 });
+    expect(
+      failure(() => groundwork.scores.record(ada, human({ ...subject, subjectId: "trc_missing" }))),
+    ).toMatchObject({ status: 404 });
+  });
+
+  it("asks the injected lookup for run results", () => {
     const seen: string[] = [];
     const lookup = (type: string) => (org: string, id: string) => {
       seen.push(`${type}:${id}`);
@@ -149,12 +174,9 @@ describe("ScoreService.record", () => {
     };
     const wired = createGroundwork({
       store,
-      scoreSubjects: { traces: lookup("trc"), runResults: lookup("xres") },
+      scoreSubjects: { runResults: lookup("xres") },
     });
-    const types: Array<[ScoreSubjectType, string]> = [
-      ["trace", "trc"],
-      ["run_result", "xres"],
-    ];
+    const types: Array<[ScoreSubjectType, string]> = [["run_result", "xres"]];
     for (const [type, prefix] of types) {
       expect(
         wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_ok` })).subjectType,
@@ -166,7 +188,7 @@ describe("ScoreService.record", () => {
         failure(() => wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` }))),
       ).toMatchObject({ status: 404 });
     }
-    expect(seen).toContain("trc:trc_ok");
+    expect(seen).toContain("xres:xres_ok");
   });
 
   it("checks the value against the data type (400 param value)", () => {

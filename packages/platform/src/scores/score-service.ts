@@ -16,7 +16,7 @@ import type {
   ScoreValue,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
-import { validate } from "../validate.js";
+import { isoInstant, validate } from "../validate.js";
 import { SCORE_SUBJECT_TYPES, type ScoreSubjects, type ScoreSubjectType } from "./score-subjects.js";
 
 export const SCORE_NAME_PATTERN = /^[A-Za-z0-9_.:-]+$/;
@@ -113,12 +113,7 @@ export const evaluationScore = z
   .transform(typedValue);
 export type EvaluationScoreInput = z.input<typeof evaluationScore>;
 
-const instantError = "must be an ISO 8601 instant with an offset or Z, e.g. 2025-01-31T09:15:00.000Z";
-const instant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.datetime({ offset: true, precision: -1 })], {
-    error: instantError,
-  })
-  .transform((text) => Date.parse(text));
+const instant = isoInstant;
 
 /** The filters of `GET /v1/scores` (page and size are read by the route). */
 export const scoreListQuery = z

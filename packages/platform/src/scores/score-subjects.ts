@@ -1,8 +1,8 @@
 /**
  * What a score may be recorded on (PLATFORM.md §10 `subjectType`) and whether a subject exists
- * in an organization. Stored responses, extractions and conversations are looked up in the
- * store, and so are dataset items and experiment run results; traces belong to a group composed
- * elsewhere, so their lookup is injected — without one no trace can exist (a score on it is 404).
+ * in an organization. Stored responses, extractions, conversations, dataset items, traces and
+ * experiment run results are all looked up in the store; a lookup may be injected instead (tests,
+ * or a store that keeps one of them elsewhere).
  */
 import type { Store } from "@groundwork/store-sqlite";
 
@@ -21,13 +21,11 @@ export type SubjectLookup = (organizationId: string, subjectId: string) => boole
 
 /** The lookups of subjects whose groups the store of this build does not hold. */
 export interface ScoreSubjectLookups {
-  /** `trace` (`trc_…`, PLATFORM.md §13). */
+  /** `trace` (`trc_…`, PLATFORM.md §13); by default the store's traces. */
   traces?: SubjectLookup;
   /** `run_result` (`xres_…`, PLATFORM.md §11); by default the store's experiment run results. */
   runResults?: SubjectLookup;
 }
-
-const NONE: SubjectLookup = () => false;
 
 export class ScoreSubjects {
   private readonly lookups: Record<ScoreSubjectType, SubjectLookup>;
@@ -42,7 +40,7 @@ export class ScoreSubjects {
       extraction: (org, id) => store.extractions.get(org, id) !== null,
       conversation: (org, id) => store.agents.getConversation(org, id) !== null,
       dataset_item: (org, id) => store.datasets.itemExists(org, id),
-      trace: injected.traces ?? NONE,
+      trace: injected.traces ?? ((org, id) => store.traces.exists(org, id)),
       run_result: injected.runResults ?? ((org, id) => store.experiments.resultExists(org, id)),
     };
   }

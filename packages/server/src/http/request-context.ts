@@ -1,5 +1,6 @@
 /** Request ids and access logs. */
 import { newId } from "@groundwork/core";
+import { withTraceRequestId } from "@groundwork/platform";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
 
@@ -14,7 +15,8 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     c.set("requestId", requestId);
     c.header(REQUEST_ID_HEADER, requestId);
     const started = performance.now();
-    await next();
+    // Traces started while handling the request carry its id (one context value, no span).
+    await withTraceRequestId(requestId, next);
     c.res.headers.set(REQUEST_ID_HEADER, requestId);
     // Path only: query strings and headers may carry secrets.
     c.var.logger.info("request", {

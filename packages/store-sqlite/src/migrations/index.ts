@@ -21,6 +21,7 @@ import { platformTools } from "./017-platform-tools.js";
 import { plugins } from "./018-plugins.js";
 import { experiments } from "./019-experiments.js";
 import { annotationQueues } from "./020-annotation-queues.js";
+import { tracing } from "./021-tracing.js";
 import { analytics } from "./022-analytics.js";
 import { billing } from "./023-billing.js";
 import type { Migration } from "./migration.js";
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   annotationQueues,
   analytics,
   billing,
+  tracing,
 ];

@@ -1,0 +1,673 @@
+/**
+ * Traces, spans and tracing settings (PLATFORM.md §13). Finished spans arrive in batches
+ * from the recording tracer (already off the request path); each batch is written in one
+ * transaction, which also folds the spans into their trace rows: counts and sums grow, and
+ * the root's span fills the trace's own fields. Retention, validation and the span tree are
+ * the platform's tracing service's business; this store reads and writes rows.
+ */
+
+import type { Clock, IdGenerator } from "@groundwork/core";
+import { type PageRequest, pageOffset } from "@groundwork/core";
+import type { Database } from "better-sqlite3";
+import type { CredentialCipher } from "./credential-cipher.js";
+import { SqliteStore } from "./sqlite-store.js";
+
+/** The attribute names the trace row is derived from (the GenAI table of observability). */
+const ATTR = {
+  operation: "gen_ai.operation.name",
+  requestModel: "gen_ai.request.model",
+  responseModel: "gen_ai.response.model",
+  inputTokens: "gen_ai.usage.input_tokens",
+  outputTokens: "gen_ai.usage.output_tokens",
+  agentName: "gen_ai.agent.name",
+  agentId: "gen_ai.agent.id",
+  conversationId: "gen_ai.conversation.id",
+  costEur: "groundwork.cost_eur",
+  traceKind: "groundwork.trace.kind",
+  responseId: "groundwork.response_id",
+  requestId: "groundwork.request_id",
+} as const;
+
+/** Only model calls count towards a trace's tokens and cost (an agent root must not count twice). */
+const METERED_OPERATIONS = new Set(["chat", "embeddings"]);
+
+/** A finished span as the recorder hands it over (observability's FinishedSpan fits). */
+export interface TraceSpanInput {
+  organizationId: string;
+  traceId: string;
+  spanId: string;
+  /** Null for the root of the trace. */
+  parentSpanId: string | null;
+  name: string;
+  startTime: number;
+  endTime: number;
+  durationMs: number;
+  status: "ok" | "error";
+  statusMessage: string | null;
+  attributes: Readonly<Record<string, unknown>>;
+}
+
+export interface TraceRecord {
+  id: string;
+  organizationId: string;
+  otelTraceId: string;
+  kind: string | null;
+  name: string | null;
+  status: "ok" | "error";
+  sessionId: string | null;
+  agentId: string | null;
+  agentName: string | null;
+  model: string | null;
+  responseId: string | null;
+  requestId: string | null;
+  startTime: number;
+  endTime: number;
+  durationMs: number;
+  inputTokens: number;
+  outputTokens: number;
+  costEur: number;
+  spanCount: number;
+}
+
+export interface SpanRecord {
+  id: string;
+  traceId: string;
+  otelSpanId: string;
+  parentOtelSpanId: string | null;
+  name: string;
+  startTime: number;
+  endTime: number;
+  durationMs: number;
+  status: "ok" | "error";
+  statusMessage: string | null;
+  attributes: Record<string, unknown>;
+}
+
+export interface TraceFilter {
+  /** Epoch ms, inclusive (on the trace's start). */
+  from?: number | undefined;
+  /** Epoch ms, exclusive. */
+  to?: number | undefined;
+  kind?: string | undefined;
+  status?: string | undefined;
+  model?: string | undefined;
+  agentId?: string | undefined;
+  sessionId?: string | undefined;
+}
+
+export interface SessionFilter {
+  /** Epoch ms, inclusive (on the session's last trace). */
+  from?: number | undefined;
+  to?: number | undefined;
+  agentId?: string | undefined;
+}
+
+export interface TraceSessionRecord {
+  sessionId: string;
+  agentId: string | null;
+  agentName: string | null;
+  traceCount: number;
+  firstTraceAt: number;
+  lastTraceAt: number;
+  inputTokens: number;
+  outputTokens: number;
+  costEur: number;
+  errorCount: number;
+}
+
+export interface TracingSettingsRecord {
+  organizationId: string;
+  enabled: boolean;
+  samplingRate: number;
+  captureContent: boolean;
+  retentionDays: number;
+  export: { endpoint: string; headerNames: string[] } | null;
+  exportFailures: number;
+  lastExportError: string | null;
+  updatedAt: number | null;
+}
+
+export interface TracingSettingsChanges {
+  enabled?: boolean;
+  samplingRate?: number;
+  captureContent?: boolean;
+  retentionDays?: number;
+  /** Replaces the export (headers included); null removes it. */
+  export?: { endpoint: string; headers: Record<string, string> } | null;
+}
+
+export const DEFAULT_TRACING_SETTINGS = {
+  enabled: true,
+  samplingRate: 1,
+  captureContent: false,
+  retentionDays: 30,
+} as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type FillKey = "session_id" | "agent_id" | "agent_name" | "response_id" | "request_id" | "model";
+
+/** With the root in the batch, its values win (else the stored ones); without it, the stored ones win. */
+const rootOr = (column: string) =>
+  `${column} = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN COALESCE(excluded.${column}, ${column}) ELSE COALESCE(${column}, excluded.${column}) END`;
+const INSERT_NEW_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
+    session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
+    output_tokens, cost_eur, span_count)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (organization_id, otel_trace_id) DO NOTHING`;
+const UPSERT_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
+    session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
+    output_tokens, cost_eur, span_count)
+  VALUES (@id, @organization_id, @otel_trace_id, @root_otel_span_id, @kind, @name, @status, @session_id, @agent_id,
+    @agent_name, @model, @response_id, @request_id, @start_time, @end_time, @duration_ms, @input_tokens,
+    @output_tokens, @cost_eur, @span_count)
+  ON CONFLICT (organization_id, otel_trace_id) DO UPDATE SET
+    span_count = span_count + excluded.span_count,
+    input_tokens = input_tokens + excluded.input_tokens,
+    output_tokens = output_tokens + excluded.output_tokens,
+    cost_eur = cost_eur + excluded.cost_eur,
+    ${["session_id", "agent_id", "agent_name", "response_id", "request_id", "model"].map(rootOr).join(",\n    ")},
+    kind = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.kind ELSE kind END,
+    name = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.name ELSE name END,
+    status = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.status ELSE status END,
+    duration_ms = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.duration_ms ELSE duration_ms END,
+    start_time = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.start_time
+      WHEN root_otel_span_id IS NULL THEN MIN(start_time, excluded.start_time) ELSE start_time END,
+    end_time = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.end_time
+      WHEN root_otel_span_id IS NULL THEN MAX(end_time, excluded.end_time) ELSE end_time END,
+    root_otel_span_id = COALESCE(excluded.root_otel_span_id, root_otel_span_id)
+  RETURNING id`;
+
+interface TraceRow {
+  id: string;
+  organization_id: string;
+  otel_trace_id: string;
+  root_otel_span_id: string | null;
+  kind: string | null;
+  name: string | null;
+  status: "ok" | "error";
+  session_id: string | null;
+  agent_id: string | null;
+  agent_name: string | null;
+  model: string | null;
+  response_id: string | null;
+  request_id: string | null;
+  start_time: number;
+  end_time: number;
+  duration_ms: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_eur: number;
+  span_count: number;
+}
+
+interface SpanRow {
+  id: string;
+  trace_id: string;
+  otel_span_id: string;
+  parent_otel_span_id: string | null;
+  name: string;
+  start_time: number;
+  end_time: number;
+  duration_ms: number;
+  status: "ok" | "error";
+  status_message: string | null;
+  attributes: string;
+}
+
+interface SettingsRow {
+  organization_id: string;
+  enabled: number;
+  sampling_rate: number;
+  capture_content: number;
+  retention_days: number;
+  export_endpoint: string | null;
+  export_headers_encrypted: string | null;
+  export_header_names: string;
+  export_failures: number;
+  last_export_error: string | null;
+  updated_at: number | null;
+}
+
+const toTrace = (row: TraceRow): TraceRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  otelTraceId: row.otel_trace_id,
+  kind: row.kind,
+  name: row.name,
+  status: row.status,
+  sessionId: row.session_id,
+  agentId: row.agent_id,
+  agentName: row.agent_name,
+  model: row.model,
+  responseId: row.response_id,
+  requestId: row.request_id,
+  startTime: row.start_time,
+  endTime: row.end_time,
+  durationMs: row.duration_ms,
+  inputTokens: row.input_tokens,
+  outputTokens: row.output_tokens,
+  costEur: row.cost_eur,
+  spanCount: row.span_count,
+});
+
+const toSpan = (row: SpanRow): SpanRecord => ({
+  id: row.id,
+  traceId: row.trace_id,
+  otelSpanId: row.otel_span_id,
+  parentOtelSpanId: row.parent_otel_span_id,
+  name: row.name,
+  startTime: row.start_time,
+  endTime: row.end_time,
+  durationMs: row.duration_ms,
+  status: row.status,
+  statusMessage: row.status_message,
+  attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+});
+
+const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+
+const EQUAL_FILTERS = [
+  ["kind", "kind"],
+  ["status", "status"],
+  ["model", "model"],
+  ["agent_id", "agentId"],
+  ["session_id", "sessionId"],
+] as const;
+
+export class TraceStore extends SqliteStore {
+  private readonly writeBatch: (spans: readonly TraceSpanInput[]) => void;
+
+  constructor(
+    db: Database,
+    private readonly cipher: CredentialCipher,
+    clock?: Clock,
+    ids?: IdGenerator,
+  ) {
+    super(db, clock, ids);
+    this.writeBatch = db.transaction((spans: readonly TraceSpanInput[]) => {
+      // One upsert per trace of the batch, not per span.
+      const byTrace = new Map<string, TraceSpanInput[]>();
+      for (const span of spans) {
+        const key = `${span.organizationId} ${span.traceId}`;
+        const list = byTrace.get(key);
+        if (list === undefined) byTrace.set(key, [span]);
+        else list.push(span);
+      }
+      for (const list of byTrace.values()) this.writeTrace(list);
+    });
+  }
+
+  /** Whether export headers can be stored (they are encrypted under the master secret). */
+  get canSealHeaders(): boolean {
+    return this.cipher.available;
+  }
+
+  /** Writes a batch of finished spans (one transaction) and folds them into their traces. */
+  write(spans: readonly TraceSpanInput[]): void {
+    if (spans.length === 0 || !this.db.open) return;
+    this.writeBatch(spans);
+  }
+
+  /**
+   * Folds one batch's spans of a trace into a row (the root's values win, a child fills what
+   * is still unknown) and merges it into the stored row in one upsert, the same way: a batch
+   * with the root sets the root's fields, counters and sums add up.
+   */
+  private writeTrace(spans: readonly TraceSpanInput[]): void {
+    const first = spans[0] as TraceSpanInput;
+    const row: TraceRow = {
+      id: this.ids("trc"),
+      organization_id: first.organizationId,
+      otel_trace_id: first.traceId,
+      root_otel_span_id: null,
+      kind: null,
+      name: null,
+      status: "ok",
+      session_id: null,
+      agent_id: null,
+      agent_name: null,
+      model: null,
+      response_id: null,
+      request_id: null,
+      start_time: first.startTime,
+      end_time: first.endTime,
+      duration_ms: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_eur: 0,
+      span_count: 0,
+    };
+    for (const span of spans) {
+      const a = span.attributes;
+      const metered = METERED_OPERATIONS.has(a[ATTR.operation] as string);
+      const isRoot = span.parentSpanId === null;
+      row.span_count += 1;
+      if (metered) {
+        row.input_tokens += count(a[ATTR.inputTokens]);
+        row.output_tokens += count(a[ATTR.outputTokens]);
+        row.cost_eur += count(a[ATTR.costEur]);
+      }
+      const fill = (key: FillKey, value: string | null) => {
+        if (value !== null && (isRoot || row[key] === null)) row[key] = value;
+      };
+      fill("session_id", text(a[ATTR.conversationId]));
+      fill("agent_id", text(a[ATTR.agentId]));
+      fill("agent_name", text(a[ATTR.agentName]));
+      fill("response_id", text(a[ATTR.responseId]));
+      fill("request_id", text(a[ATTR.requestId]));
+      if (isRoot || metered) fill("model", text(a[ATTR.requestModel]) ?? text(a[ATTR.responseModel]));
+      if (isRoot) {
+        row.root_otel_span_id = span.spanId;
+        row.kind = text(a[ATTR.traceKind]);
+        row.name = span.name;
+        row.status = span.status;
+        row.start_time = span.startTime;
+        row.end_time = span.endTime;
+        row.duration_ms = span.durationMs;
+      } else if (row.root_otel_span_id === null) {
+        row.start_time = Math.min(row.start_time, span.startTime);
+        row.end_time = Math.max(row.end_time, span.endTime);
+      }
+    }
+    // Most traces arrive whole in one batch (a gateway call is one span): a plain insert, and
+    // the merging upsert only when spans of the trace were stored before.
+    const inserted = this.sql(INSERT_NEW_TRACE).run(
+      row.id,
+      row.organization_id,
+      row.otel_trace_id,
+      row.root_otel_span_id,
+      row.kind,
+      row.name,
+      row.status,
+      row.session_id,
+      row.agent_id,
+      row.agent_name,
+      row.model,
+      row.response_id,
+      row.request_id,
+      row.start_time,
+      row.end_time,
+      row.duration_ms,
+      row.input_tokens,
+      row.output_tokens,
+      row.cost_eur,
+      row.span_count,
+    );
+    const id = inserted.changes === 1 ? row.id : (this.sql(UPSERT_TRACE).get(row) as { id: string }).id;
+    const insertSpan = this.sql(
+      `INSERT INTO spans (id, trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, duration_ms,
+           status, status_message, attributes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const span of spans) {
+      insertSpan.run(
+        this.ids("spn"),
+        id,
+        span.spanId,
+        span.parentSpanId,
+        span.name,
+        span.startTime,
+        span.endTime,
+        span.durationMs,
+        span.status,
+        span.statusMessage,
+        JSON.stringify(span.attributes),
+      );
+    }
+  }
+
+  /** Traces whose root ended, newest first; `notBefore` (epoch ms) is the retention horizon. */
+  list(
+    organizationId: string,
+    filter: TraceFilter,
+    notBefore: number,
+    page: PageRequest,
+  ): { items: TraceRecord[]; total: number } {
+    const where = ["organization_id = ?", "root_otel_span_id IS NOT NULL", "start_time >= ?"];
+    const params: unknown[] = [organizationId, Math.max(notBefore, filter.from ?? notBefore)];
+    for (const [column, key] of EQUAL_FILTERS) {
+      const value = filter[key];
+      if (value !== undefined) {
+        where.push(`${column} = ?`);
+        params.push(value);
+      }
+    }
+    if (filter.to !== undefined) {
+      where.push("start_time < ?");
+      params.push(filter.to);
+    }
+    const clause = where.join(" AND ");
+    const total = (
+      this.sql(`SELECT count(*) AS n FROM traces WHERE ${clause}`).get(...params) as { n: number }
+    ).n;
+    const rows = this.sql(
+      `SELECT * FROM traces WHERE ${clause} ORDER BY start_time DESC, id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, page.size, pageOffset(page)) as TraceRow[];
+    return { items: rows.map(toTrace), total };
+  }
+
+  /** A listed trace (root ended, within retention) of the organization, or null. */
+  get(organizationId: string, id: string, notBefore: number): TraceRecord | null {
+    const row = this.sql(
+      "SELECT * FROM traces WHERE organization_id = ? AND id = ? AND root_otel_span_id IS NOT NULL AND start_time >= ?",
+    ).get(organizationId, id, notBefore) as TraceRow | undefined;
+    return row === undefined ? null : toTrace(row);
+  }
+
+  /** Whether the organization has this trace (score subjects). */
+  exists(organizationId: string, id: string): boolean {
+    return (
+      this.sql("SELECT 1 FROM traces WHERE organization_id = ? AND id = ?").get(organizationId, id) !==
+      undefined
+    );
+  }
+
+  /** The spans of a trace by start time. */
+  spans(traceId: string): SpanRecord[] {
+    const rows = this.sql("SELECT * FROM spans WHERE trace_id = ? ORDER BY start_time, id").all(
+      traceId,
+    ) as SpanRow[];
+    return rows.map(toSpan);
+  }
+
+  /** Sessions (traces with a conversation id), by their last trace, newest first. */
+  listSessions(
+    organizationId: string,
+    filter: SessionFilter,
+    notBefore: number,
+    page: PageRequest,
+  ): { items: TraceSessionRecord[]; total: number } {
+    const where = [
+      "organization_id = ?",
+      "root_otel_span_id IS NOT NULL",
+      "session_id IS NOT NULL",
+      "start_time >= ?",
+    ];
+    const params: unknown[] = [organizationId, notBefore];
+    if (filter.agentId !== undefined) {
+      where.push("agent_id = ?");
+      params.push(filter.agentId);
+    }
+    const having: string[] = [];
+    const havingParams: unknown[] = [];
+    if (filter.from !== undefined) {
+      having.push("MAX(start_time) >= ?");
+      havingParams.push(filter.from);
+    }
+    if (filter.to !== undefined) {
+      having.push("MAX(start_time) < ?");
+      havingParams.push(filter.to);
+    }
+    const grouped = `SELECT ${SESSION_COLUMNS} FROM traces WHERE ${where.join(" AND ")} GROUP BY session_id${
+      having.length === 0 ? "" : ` HAVING ${having.join(" AND ")}`
+    }`;
+    const all = [...params, ...havingParams];
+    const total = (this.sql(`SELECT count(*) AS n FROM (${grouped})`).get(...all) as { n: number }).n;
+    const rows = this.sql(`${grouped} ORDER BY last_trace_at DESC, session_id DESC LIMIT ? OFFSET ?`).all(
+      ...all,
+      page.size,
+      pageOffset(page),
+    ) as SessionRow[];
+    return { items: rows.map(toSession), total };
+  }
+
+  /** One session with page 0 of its traces, oldest first (≤ `limit`); null without a trace. */
+  session(
+    organizationId: string,
+    sessionId: string,
+    notBefore: number,
+    limit: number,
+  ): { session: TraceSessionRecord; traces: TraceRecord[] } | null {
+    const clause =
+      "organization_id = ? AND session_id = ? AND root_otel_span_id IS NOT NULL AND start_time >= ?";
+    const row = this.sql(`SELECT ${SESSION_COLUMNS} FROM traces WHERE ${clause} GROUP BY session_id`).get(
+      organizationId,
+      sessionId,
+      notBefore,
+    ) as SessionRow | undefined;
+    if (row === undefined) return null;
+    const traces = this.sql(`SELECT * FROM traces WHERE ${clause} ORDER BY start_time, id LIMIT ?`).all(
+      organizationId,
+      sessionId,
+      notBefore,
+      limit,
+    ) as TraceRow[];
+    return { session: toSession(row), traces: traces.map(toTrace) };
+  }
+
+  /** Deletes every trace older than its organization's retention; returns how many. */
+  deleteExpired(now: number = this.clock.now()): number {
+    return this.sql(
+      `DELETE FROM traces WHERE start_time < ? - ? * COALESCE(
+         (SELECT retention_days FROM tracing_settings s WHERE s.organization_id = traces.organization_id), ?)`,
+    ).run(now, DAY_MS, DEFAULT_TRACING_SETTINGS.retentionDays).changes;
+  }
+
+  // ---- settings ----
+
+  /** The organization's settings (the defaults until it changes them). */
+  settings(organizationId: string): TracingSettingsRecord {
+    const row = this.sql("SELECT * FROM tracing_settings WHERE organization_id = ?").get(organizationId) as
+      | SettingsRow
+      | undefined;
+    if (row === undefined) {
+      return {
+        organizationId,
+        ...DEFAULT_TRACING_SETTINGS,
+        export: null,
+        exportFailures: 0,
+        lastExportError: null,
+        updatedAt: null,
+      };
+    }
+    return {
+      organizationId,
+      enabled: row.enabled === 1,
+      samplingRate: row.sampling_rate,
+      captureContent: row.capture_content === 1,
+      retentionDays: row.retention_days,
+      export:
+        row.export_endpoint === null
+          ? null
+          : { endpoint: row.export_endpoint, headerNames: JSON.parse(row.export_header_names) as string[] },
+      exportFailures: row.export_failures,
+      lastExportError: row.last_export_error,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  updateSettings(organizationId: string, changes: TracingSettingsChanges): TracingSettingsRecord {
+    const current = this.settings(organizationId);
+    const row = this.sql("SELECT * FROM tracing_settings WHERE organization_id = ?").get(organizationId) as
+      | SettingsRow
+      | undefined;
+    let endpoint = current.export?.endpoint ?? null;
+    let sealed = row?.export_headers_encrypted ?? null;
+    let names = current.export?.headerNames ?? [];
+    if (changes.export !== undefined) {
+      endpoint = changes.export?.endpoint ?? null;
+      const headers = changes.export?.headers ?? {};
+      names = Object.keys(headers);
+      sealed = names.length === 0 ? null : this.cipher.encrypt(JSON.stringify(headers), organizationId);
+    }
+    this.sql(
+      `INSERT INTO tracing_settings (organization_id, enabled, sampling_rate, capture_content, retention_days,
+           export_endpoint, export_headers_encrypted, export_header_names, export_failures, last_export_error, updated_at)
+         VALUES (@organizationId, @enabled, @samplingRate, @captureContent, @retentionDays, @endpoint, @sealed, @names,
+           @exportFailures, @lastExportError, @updatedAt)
+         ON CONFLICT (organization_id) DO UPDATE SET enabled = excluded.enabled, sampling_rate = excluded.sampling_rate,
+           capture_content = excluded.capture_content, retention_days = excluded.retention_days,
+           export_endpoint = excluded.export_endpoint, export_headers_encrypted = excluded.export_headers_encrypted,
+           export_header_names = excluded.export_header_names, updated_at = excluded.updated_at`,
+    ).run({
+      organizationId,
+      enabled: (changes.enabled ?? current.enabled) ? 1 : 0,
+      samplingRate: changes.samplingRate ?? current.samplingRate,
+      captureContent: (changes.captureContent ?? current.captureContent) ? 1 : 0,
+      retentionDays: changes.retentionDays ?? current.retentionDays,
+      endpoint,
+      sealed,
+      names: JSON.stringify(names),
+      exportFailures: current.exportFailures,
+      lastExportError: current.lastExportError,
+      updatedAt: this.clock.now(),
+    });
+    return this.settings(organizationId);
+  }
+
+  /** The export endpoint with its decrypted headers (for the exporter only), or null. */
+  exportTarget(organizationId: string): { endpoint: string; headers: Record<string, string> } | null {
+    const row = this.sql(
+      "SELECT export_endpoint, export_headers_encrypted FROM tracing_settings WHERE organization_id = ?",
+    ).get(organizationId) as Pick<SettingsRow, "export_endpoint" | "export_headers_encrypted"> | undefined;
+    if (row?.export_endpoint == null) return null;
+    const headers =
+      row.export_headers_encrypted === null
+        ? {}
+        : (JSON.parse(this.cipher.decrypt(row.export_headers_encrypted, organizationId)) as Record<
+            string,
+            string
+          >);
+    return { endpoint: row.export_endpoint, headers };
+  }
+
+  /** Counts one failed export attempt. */
+  recordExportFailure(organizationId: string, message: string): void {
+    this.sql(
+      "UPDATE tracing_settings SET export_failures = export_failures + 1, last_export_error = ? WHERE organization_id = ?",
+    ).run(message, organizationId);
+  }
+}
+
+const SESSION_COLUMNS = `session_id, MAX(agent_id) AS agent_id, MAX(agent_name) AS agent_name, count(*) AS trace_count,
+  MIN(start_time) AS first_trace_at, MAX(start_time) AS last_trace_at, SUM(input_tokens) AS input_tokens,
+  SUM(output_tokens) AS output_tokens, SUM(cost_eur) AS cost_eur,
+  SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END) AS error_count`;
+
+interface SessionRow {
+  session_id: string;
+  agent_id: string | null;
+  agent_name: string | null;
+  trace_count: number;
+  first_trace_at: number;
+  last_trace_at: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_eur: number;
+  error_count: number;
+}
+
+const toSession = (row: SessionRow): TraceSessionRecord => ({
+  sessionId: row.session_id,
+  agentId: row.agent_id,
+  agentName: row.agent_name,
+  traceCount: row.trace_count,
+  firstTraceAt: row.first_trace_at,
+  lastTraceAt: row.last_trace_at,
+  inputTokens: row.input_tokens,
+  outputTokens: row.output_tokens,
+  costEur: row.cost_eur,
+  errorCount: row.error_count,
+});
