@@ -122,7 +122,7 @@ for (const seed of [0, 1]) {
           error: null,
           latencyMs: 1,
           usage: { inputTokens: 1, outputTokens: 1, costEur: 0 },
-          traceId: null,
+          otelTraceId: null,
           scores,
         },
         addToTotals,

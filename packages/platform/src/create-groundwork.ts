@@ -330,13 +330,14 @@ export class Groundwork {
       },
       this.evaluators,
       this.scores,
-      { leaseMs: config.workers.leaseMs, pollMs: config.workers.pollMs },
+      { leaseMs: config.workers.leaseMs, pollMs: config.workers.pollMs, traceHooks },
     );
     this.experiments = new ExperimentService(options.store, {
       datasets: this.datasets,
       prompts: this.prompts,
       evaluators: this.evaluators,
       worker: this.experimentRuns,
+      flushTraces: () => this.tracing.flush(),
     });
   }
 

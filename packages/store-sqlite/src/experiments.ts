@@ -100,12 +100,16 @@ export interface RunResultRecord {
   error: string | null;
   latencyMs: number;
   usage: RunUsage;
+  /** The item's trace (`trc_…`) once it is stored; null when not traced or not sampled. */
   traceId: string | null;
   scores: RunScore[];
   createdAt: number;
 }
 
-export type RunResultInsert = Omit<RunResultRecord, "id" | "createdAt">;
+export type RunResultInsert = Omit<RunResultRecord, "id" | "createdAt" | "traceId"> & {
+  /** The OpenTelemetry trace id of the item's `experiment_item` span, resolved to its trace at read. */
+  otelTraceId: string | null;
+};
 
 interface ExperimentRow {
   id: string;
@@ -172,6 +176,8 @@ interface ResultRow {
   latency_ms: number;
   usage: string;
   trace_id: string | null;
+  /** The trace of `trace_id` (an OpenTelemetry trace id), looked up at read: traces are written after the result. */
+  trace_ref?: string | null;
   scores: string;
   created_at: number;
 }
@@ -238,7 +244,7 @@ const toResult = (row: ResultRow): RunResultRecord => ({
   error: row.error,
   latencyMs: row.latency_ms,
   usage: JSON.parse(row.usage) as RunUsage,
-  traceId: row.trace_id,
+  traceId: row.trace_ref ?? null,
   scores: JSON.parse(row.scores) as RunScore[],
   createdAt: row.created_at,
 });
@@ -605,7 +611,13 @@ export class ExperimentStore extends SqliteStore {
         | { status: ExperimentRunStatus; score_sums: string }
         | undefined;
       if (run?.status !== "running") return null;
-      const record: RunResultRecord = { ...input, id: this.ids("xres"), createdAt: this.clock.now() };
+      const { otelTraceId, ...fields } = input;
+      const record: RunResultRecord = {
+        ...fields,
+        traceId: null,
+        id: this.ids("xres"),
+        createdAt: this.clock.now(),
+      };
       const inserted = this.sql(
         `INSERT OR IGNORE INTO experiment_run_results (id, organization_id, run_id, dataset_item_id, position, status,
              input, expected_output, output, error, latency_ms, usage, trace_id, scores, created_at)
@@ -623,7 +635,7 @@ export class ExperimentStore extends SqliteStore {
         record.error,
         record.latencyMs,
         JSON.stringify(record.usage),
-        record.traceId,
+        otelTraceId,
         JSON.stringify(record.scores),
         record.createdAt,
       );
@@ -672,7 +684,9 @@ export class ExperimentStore extends SqliteStore {
       }
     ).n;
     const rows = this.sql(
-      `SELECT * FROM experiment_run_results WHERE run_id = ?${clause} ORDER BY position LIMIT ? OFFSET ?`,
+      `SELECT *, (SELECT t.id FROM traces t WHERE t.organization_id = r.organization_id
+           AND t.otel_trace_id = r.trace_id) AS trace_ref
+         FROM experiment_run_results r WHERE run_id = ?${clause} ORDER BY position LIMIT ? OFFSET ?`,
     ).all(...params, page.size, pageOffset(page)) as ResultRow[];
     return { items: rows.map(toResult), total };
   }

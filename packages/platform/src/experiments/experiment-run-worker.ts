@@ -8,8 +8,10 @@
  * in flight (their results are not recorded).
  */
 import { setMaxListeners } from "node:events";
+import { tracedSpan } from "@groundwork/agents";
 import type { Job, JobContext, JobWorker, Principal, Role } from "@groundwork/core";
 import { addToTotals, type EvaluationCase, type JudgeOutcome } from "@groundwork/evaluation";
+import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { DatasetItemRecord, ExperimentRunRecord, RunScore, Store } from "@groundwork/store-sqlite";
 import type { EvaluatorService, PreparedEvaluator } from "../evaluators/evaluator-service.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
@@ -39,6 +41,8 @@ export interface ExperimentRunWorkerOptions {
   pollMs?: number | undefined;
   /** Items in flight per run (default 4, PLATFORM.md §11). */
   concurrency?: number;
+  /** Traces each item as `experiment_item {experiment name}` (PLATFORM.md §13); by default the global provider's. */
+  traceHooks?: TraceHooks;
 }
 
 export class ExperimentRunWorker {
@@ -46,6 +50,7 @@ export class ExperimentRunWorker {
   /** Runs executing in this process, so a cancel aborts their items in flight. */
   private readonly active = new Map<string, AbortController>();
   private readonly concurrency: number;
+  private readonly traceHooks: TraceHooks;
 
   constructor(
     private readonly store: Store,
@@ -55,6 +60,7 @@ export class ExperimentRunWorker {
     options: ExperimentRunWorkerOptions = {},
   ) {
     this.concurrency = Math.max(1, options.concurrency ?? EXPERIMENT_ITEM_CONCURRENCY);
+    this.traceHooks = options.traceHooks ?? GLOBAL_TRACE_HOOKS;
     this.worker = new BackgroundWorker(
       store.jobs,
       { [EXPERIMENT_RUN_JOB_KIND]: this.handle },
@@ -148,6 +154,7 @@ export class ExperimentRunWorker {
       return;
     }
     if (run.plan === null) experiments.setPlan(run.id, plan as unknown as Record<string, unknown>);
+    const spanName = `experiment_item ${experiments.get(run.organizationId, run.experimentId)?.name ?? run.experimentId}`;
     const done = experiments.resultItemIds(run.id);
     for (let page = 0, position = 0; !signal.aborted; page++) {
       const { items } = this.store.datasets.listItems(run.datasetId, version, { page, size: ITEM_PAGE });
@@ -156,7 +163,7 @@ export class ExperimentRunWorker {
         .filter(({ item }) => !done.has(item.id));
       position += items.length;
       await this.pool(todo, signal, ({ item, position: at }) =>
-        this.runOne(run, principal, plan, prepared, item, at, signal),
+        this.runOne(run, principal, plan, prepared, item, at, spanName, signal),
       );
       if (items.length < ITEM_PAGE) break;
     }
@@ -187,28 +194,34 @@ export class ExperimentRunWorker {
     await Promise.all(Array.from({ length: Math.min(this.concurrency, entries.length) }, lane));
   }
 
-  private async runOne(
+  /** One item as its own trace (`experiment_item`), the variant's model calls its children. */
+  private runOne(
     run: ExperimentRunRecord,
     principal: Principal,
     plan: VariantPlan,
     prepared: readonly PreparedEvaluator[],
     item: DatasetItemRecord,
     position: number,
+    spanName: string,
     signal: AbortSignal,
   ): Promise<void> {
-    let outcome: ItemRun;
-    let scores: RunScore[] = [];
-    try {
-      outcome = await runItem(this.executors, principal, run.variant, plan, item.input, signal);
-      if (outcome.status === "completed") {
-        scores = await this.evaluate(run, principal, prepared, item, outcome, signal);
+    const start = { organizationId: run.organizationId, kind: "experiment" as const };
+    return tracedSpan(this.traceHooks, spanName, start, async (span) => {
+      let outcome: ItemRun;
+      let scores: RunScore[] = [];
+      try {
+        outcome = await runItem(this.executors, principal, run.variant, plan, item.input, signal);
+        if (outcome.status === "completed") {
+          scores = await this.evaluate(run, principal, prepared, item, outcome, signal);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        throw error;
       }
-    } catch (error) {
       if (signal.aborted) return;
-      throw error;
-    }
-    if (signal.aborted) return;
-    this.record(run, item, position, outcome, scores);
+      const otelTraceId = span.isRecording() ? span.spanContext().traceId : null;
+      this.record(run, item, position, outcome, scores, otelTraceId);
+    });
   }
 
   private async evaluate(
@@ -242,6 +255,7 @@ export class ExperimentRunWorker {
     position: number,
     outcome: ItemRun,
     scores: RunScore[],
+    otelTraceId: string | null,
   ): void {
     const experiments = this.store.experiments;
     experiments.atomically(() => {
@@ -258,8 +272,7 @@ export class ExperimentRunWorker {
           error: outcome.error,
           latencyMs: outcome.latencyMs,
           usage: outcome.usage,
-          // Tracing wires the result's trace once it exists (PLATFORM.md §13).
-          traceId: null,
+          otelTraceId,
           scores,
         },
         addToTotals,

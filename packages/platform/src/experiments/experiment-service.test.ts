@@ -110,7 +110,7 @@ describe("ExperimentService: runs", () => {
       status: "completed",
       output: "wrong q1",
       expectedOutput: "a1",
-      traceId: null,
+      traceId: expect.stringMatching(/^trc_/),
       scores: [
         { name: "exact_match", value: 0, passed: false, error: null },
         { name: "contains", value: 0, passed: false, error: null },

@@ -68,6 +68,8 @@ export class ExperimentService {
       prompts: PromptService;
       evaluators: EvaluatorService;
       worker: ExperimentRunWorker;
+      /** Stores the spans still batched, so a result read right after its item finds its trace. */
+      flushTraces?: () => void;
     },
   ) {
     this.experiments = store.experiments;
@@ -347,6 +349,7 @@ export class ExperimentService {
   ): { items: RunResultRecord[]; total: number } {
     const filter = validate(resultListQuery, query ?? {});
     const run = this.findRun(this.get(principal, experimentId), runId);
+    this.deps.flushTraces?.();
     return this.experiments.listResults(run.id, filter, page);
   }
 

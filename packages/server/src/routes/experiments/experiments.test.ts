@@ -138,7 +138,7 @@ describe("experiments over HTTP", () => {
       },
       isBaseline: false,
       error: null,
-      usage: { inputTokens: 20, outputTokens: 4, costEur: 0 },
+      usage: { inputTokens: 20, outputTokens: 4, costEur: expect.any(Number) },
       createdAt: ISO,
       startedAt: ISO,
       completedAt: ISO,
@@ -158,8 +158,8 @@ describe("experiments over HTTP", () => {
       output: "wrong",
       error: null,
       latencyMs: expect.any(Number),
-      usage: { inputTokens: 5, outputTokens: 1, costEur: 0 },
-      traceId: null,
+      usage: { inputTokens: 5, outputTokens: 1, costEur: expect.any(Number) },
+      traceId: expect.stringMatching(/^trc_/),
       scores: [
         { name: "exact_match", value: 0, passed: false, comment: expect.any(String), error: null },
         { name: "has-a", value: 0, passed: false, comment: expect.any(String), error: null },
@@ -167,6 +167,14 @@ describe("experiments over HTTP", () => {
       createdAt: ISO,
     });
     const resultId = (results.content as Array<{ id: string }>)[0]?.id;
+    // Each item is its own trace (PLATFORM.md §13), the variant's model call a child of it.
+    const traceId = (results.content as Array<{ traceId: string }>)[1]?.traceId;
+    const itemTrace = await bodyOf(await viewer("GET", `/v1/traces/${traceId}`));
+    expect(itemTrace).toMatchObject({ kind: "experiment", status: "ok", spanCount: 2, inputTokens: 5 });
+    expect(itemTrace.name).toMatch(/^experiment_item /);
+    expect((itemTrace.spans as Array<{ children: Array<{ name: string }> }>)[0]?.children[0]?.name).toMatch(
+      /^chat /,
+    );
     const scores = await bodyOf(
       await viewer("GET", `/v1/scores?subjectType=run_result&subjectId=${resultId}`),
     );
