@@ -48,7 +48,7 @@ export const migrations: readonly Migration[] = [
   plugins,
   experiments,
   annotationQueues,
+  tracing,
   analytics,
   billing,
-  tracing,
 ];
