@@ -620,8 +620,8 @@ export class ExperimentStore extends SqliteStore {
       };
       const inserted = this.sql(
         `INSERT OR IGNORE INTO experiment_run_results (id, organization_id, run_id, dataset_item_id, position, status,
-             input, expected_output, output, error, latency_ms, usage, trace_id, scores, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             input, expected_output, output, error, latency_ms, usage, trace_id, scores, score_values, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         record.id,
         record.organizationId,
@@ -637,6 +637,7 @@ export class ExperimentStore extends SqliteStore {
         JSON.stringify(record.usage),
         otelTraceId,
         JSON.stringify(record.scores),
+        JSON.stringify(record.scores.map((score) => [score.name, score.value])),
         record.createdAt,
       );
       if (inserted.changes === 0) return null;
@@ -691,15 +692,26 @@ export class ExperimentStore extends SqliteStore {
     return { items: rows.map(toResult), total };
   }
 
-  /** Every result of the run in dataset order, with only what regression needs. */
-  resultScores(runId: string): Array<Pick<RunResultRecord, "datasetItemId" | "status" | "scores">> {
+  /** Every result of the run in dataset order, with only what regression needs (names and values). */
+  resultScores(runId: string): Array<{
+    datasetItemId: string;
+    status: RunResultRecord["status"];
+    scores: Array<{ name: string; value: number | null }>;
+  }> {
     const rows = this.sql(
-      "SELECT dataset_item_id, status, scores FROM experiment_run_results WHERE run_id = ? ORDER BY position",
-    ).all(runId) as Array<Pick<ResultRow, "dataset_item_id" | "status" | "scores">>;
+      "SELECT dataset_item_id, status, score_values FROM experiment_run_results WHERE run_id = ? ORDER BY position",
+    ).all(runId) as Array<{
+      dataset_item_id: string;
+      status: RunResultRecord["status"];
+      score_values: string;
+    }>;
     return rows.map((row) => ({
       datasetItemId: row.dataset_item_id,
       status: row.status,
-      scores: JSON.parse(row.scores) as RunScore[],
+      scores: (JSON.parse(row.score_values) as Array<[string, number | null]>).map(([name, value]) => ({
+        name,
+        value,
+      })),
     }));
   }
 

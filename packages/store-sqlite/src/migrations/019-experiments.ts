@@ -85,6 +85,8 @@ export const experiments: Migration = {
       usage TEXT NOT NULL,
       trace_id TEXT,
       scores TEXT NOT NULL,
+      -- [[evaluator, value], …]: what regression reads, without the comments and errors of scores.
+      score_values TEXT NOT NULL DEFAULT '[]',
       created_at INTEGER NOT NULL,
       UNIQUE (run_id, dataset_item_id)
     );
