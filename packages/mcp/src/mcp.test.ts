@@ -665,6 +665,78 @@ describe("streamable HTTP transport", () => {
     expect(noSession.structuredContent?.error).toMatchObject({ status: 404 });
   });
 
+  it("compares two model variants on a dataset and reads which items regressed through the experiment tools", async () => {
+    // good-1 answers every item right; bad-1 only the first.
+    upstream.handler = (request) => {
+      const body = request.body as { model?: string; messages?: Array<{ content: unknown }> };
+      const question = String(body.messages?.at(-1)?.content ?? "");
+      const right = body.model === "good-1" || question === "q0";
+      return { text: right ? question.replace("q", "a") : "wrong" };
+    };
+    try {
+      const dataset = (await call("svc_create_dataset", { name: "mcp-experiment-qa" })).structuredContent as {
+        id: string;
+      };
+      await call("svc_add_dataset_items", {
+        datasetId: dataset.id,
+        items: [
+          { input: "q0", expectedOutput: "a0" },
+          { input: "q1", expectedOutput: "a1" },
+        ],
+      });
+      await call("svc_create_dataset_version", { datasetId: dataset.id });
+      const experiment = (
+        await call("svc_create_experiment", {
+          name: "mcp-models",
+          datasetId: dataset.id,
+          evaluators: [{ type: "exact_match" }],
+        })
+      ).structuredContent as { id: string };
+      const experimentId = experiment.id;
+      await call("svc_add_variant", { experimentId, name: "good", kind: "model", model: "good-1" });
+      await call("svc_add_variant", { experimentId, name: "bad", kind: "model", model: "bad-1" });
+      const started = await call("svc_run_experiment", { experimentId });
+      const runs = (started.structuredContent as { runs: Array<{ id: string; variantName: string }> }).runs;
+      const runOf = (name: string) => runs.find((run) => run.variantName === name)?.id ?? "";
+      for (const run of runs) {
+        for (let tries = 0; ; tries++) {
+          const read = await call("svc_get_run", { experimentId, runId: run.id });
+          if ((read.structuredContent as { status: string }).status === "completed") break;
+          if (tries > 200) throw new Error(`run ${run.id} did not complete`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      await call("svc_set_baseline", { experimentId, runId: runOf("good") });
+      const regression = await call("svc_get_run_regression", { experimentId, runId: runOf("bad") });
+      expect(regression.structuredContent).toMatchObject({
+        baselineRunId: runOf("good"),
+        summary: {
+          regressed: 1,
+          unchanged: 1,
+          improved: 0,
+          missing: 0,
+          byEvaluator: { exact_match: { regressed: 1 } },
+        },
+      });
+      const regressed = (
+        regression.structuredContent as { items: Array<{ verdict: string; datasetItemId: string }> }
+      ).items.filter((item) => item.verdict === "regressed");
+      expect(regressed).toHaveLength(1);
+      const results = await call("svc_get_run_results", { experimentId, runId: runOf("bad") });
+      expect(results.structuredContent).toMatchObject({
+        totalElements: 2,
+        content: [
+          { input: "q0", output: "a0", scores: [{ name: "exact_match", value: 1 }] },
+          { input: "q1", output: "wrong", scores: [{ name: "exact_match", value: 0 }] },
+        ],
+      });
+      const comparison = await call("svc_get_experiment_comparison", { experimentId });
+      expect(comparison.structuredContent).toMatchObject({ baselineRunId: runOf("good") });
+    } finally {
+      upstream.handler = undefined;
+    }
+  });
+
   it("manages datasets, items and versions through the thirteen dataset tools", async () => {
     const created = await call("svc_create_dataset", { name: "mcp-qa", metadata: { team: "ml" } });
     expect(created.structuredContent).toMatchObject({ object: "dataset", name: "mcp-qa", itemCount: 0 });
