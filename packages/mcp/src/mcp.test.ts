@@ -674,7 +674,7 @@ describe("streamable HTTP transport", () => {
       return { text: right ? question.replace("q", "a") : "wrong" };
     };
     try {
-      const dataset = (await call("svc_create_dataset", { name: "mcp-experiment-qa" })).structuredContent as {
+      const dataset = (await call("svc_create_dataset", { name: "experiment-qa" })).structuredContent as {
         id: string;
       };
       await call("svc_add_dataset_items", {
