@@ -85,6 +85,21 @@ export class Gateway {
     return this.completeRouted(prepared, { model: body.model, endUser: body.user }, context);
   }
 
+  /** Starts a chat call's span and resolves its target (a refused target ends the span failed). */
+  private async openChatCall(prepared: PreparedChat, labels: CallLabels, context: CallContext) {
+    const organizationId = context.principal.organizationId;
+    const span = this.tracing.start("chat", labels.model, organizationId);
+    let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
+    try {
+      target = await this.targets.resolve(prepared.route, context.principal, "chat");
+    } catch (error) {
+      this.tracing.fail(span, error);
+      throw error;
+    }
+    this.tracing.request(span, prepared.route, organizationId, prepared.request.messages);
+    return { span, target, organizationId };
+  }
+
   /** One non-streamed call on a prepared request: routing, limits, metering (chat and responses alike). */
   private async completeRouted(
     prepared: PreparedChat,
@@ -92,17 +107,8 @@ export class Gateway {
     context: CallContext,
   ): Promise<ChatCompletion> {
     const started = performance.now();
-    const { request, route, surface, cacheKeySent } = prepared;
-    const organizationId = context.principal.organizationId;
-    const span = this.tracing.start("chat", labels.model, organizationId);
-    let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
-    try {
-      target = await this.targets.resolve(route, context.principal, "chat");
-    } catch (error) {
-      this.tracing.fail(span, error);
-      throw error;
-    }
-    this.tracing.request(span, route, organizationId, request.messages);
+    const { request, surface, cacheKeySent } = prepared;
+    const { span, target, organizationId } = await this.openChatCall(prepared, labels, context);
     let outcome: UsageEvent["outcome"] = "error";
     let failure: unknown;
     let completion: ChatCompletion | undefined;
@@ -182,17 +188,8 @@ export class Gateway {
     context: CallContext,
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const started = performance.now();
-    const { request, route, surface, cacheKeySent } = prepared;
-    const organizationId = context.principal.organizationId;
-    const span = this.tracing.start("chat", labels.model, organizationId);
-    let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
-    try {
-      target = await this.targets.resolve(route, context.principal, "chat");
-    } catch (error) {
-      this.tracing.fail(span, error);
-      throw error;
-    }
-    this.tracing.request(span, route, organizationId, request.messages);
+    const { request, surface, cacheKeySent } = prepared;
+    const { span, target, organizationId } = await this.openChatCall(prepared, labels, context);
     let iterator: AsyncIterator<ChatCompletionChunk>;
     let first: IteratorResult<ChatCompletionChunk>;
     try {
