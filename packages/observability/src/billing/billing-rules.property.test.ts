@@ -27,7 +27,8 @@ describe("decide", () => {
     fc.assert(
       fc.property(limit, used, amount, (l, u, a) => {
         const { allowed, remaining } = decide(l, u, a);
-        expect(allowed).toBe(remaining === null || remaining >= a);
+        // A feature the plan lacks is refused whatever the amount (0 included).
+        expect(allowed).toBe(l !== false && (remaining === null || remaining >= a));
         if (l === null || l === true) expect(remaining).toBeNull();
         if (l === false) expect(allowed).toBe(false);
         if (typeof l === "number") expect(remaining).toBe(Math.max(0, l - u));
