@@ -686,7 +686,7 @@ export class ExperimentStore extends SqliteStore {
     ).n;
     const rows = this.sql(
       `SELECT *, (SELECT t.id FROM traces t WHERE t.organization_id = r.organization_id
-           AND t.otel_trace_id = r.trace_id) AS trace_ref
+           AND t.otel_trace_id = r.trace_id AND t.kind = 'experiment' ORDER BY t.id LIMIT 1) AS trace_ref
          FROM experiment_run_results r WHERE run_id = ?${clause} ORDER BY position LIMIT ? OFFSET ?`,
     ).all(...params, page.size, pageOffset(page)) as ResultRow[];
     return { items: rows.map(toResult), total };

@@ -34,6 +34,9 @@ const METERED_OPERATIONS = new Set(["chat", "embeddings"]);
 /** A finished span as the recorder hands it over (observability's FinishedSpan fits). */
 export interface TraceSpanInput {
   organizationId: string;
+  /** The trace's row id (`trc_…`), named by the recorder when the root started. */
+  traceRecordId: string;
+  /** The OpenTelemetry trace id (32 hex). */
   traceId: string;
   spanId: string;
   /** Null for the root of the trace. */
@@ -154,14 +157,14 @@ const INSERT_NEW_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id
     session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
     output_tokens, cost_eur, span_count)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (organization_id, otel_trace_id) DO NOTHING`;
+  ON CONFLICT (id) DO NOTHING`;
 const UPSERT_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
     session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
     output_tokens, cost_eur, span_count)
   VALUES (@id, @organization_id, @otel_trace_id, @root_otel_span_id, @kind, @name, @status, @session_id, @agent_id,
     @agent_name, @model, @response_id, @request_id, @start_time, @end_time, @duration_ms, @input_tokens,
     @output_tokens, @cost_eur, @span_count)
-  ON CONFLICT (organization_id, otel_trace_id) DO UPDATE SET
+  ON CONFLICT (id) DO UPDATE SET
     span_count = span_count + excluded.span_count,
     input_tokens = input_tokens + excluded.input_tokens,
     output_tokens = output_tokens + excluded.output_tokens,
@@ -175,8 +178,7 @@ const UPSERT_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, ro
       WHEN root_otel_span_id IS NULL THEN MIN(start_time, excluded.start_time) ELSE start_time END,
     end_time = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.end_time
       WHEN root_otel_span_id IS NULL THEN MAX(end_time, excluded.end_time) ELSE end_time END,
-    root_otel_span_id = COALESCE(excluded.root_otel_span_id, root_otel_span_id)
-  RETURNING id`;
+    root_otel_span_id = COALESCE(excluded.root_otel_span_id, root_otel_span_id)`;
 
 interface TraceRow {
   id: string;
@@ -290,9 +292,8 @@ export class TraceStore extends SqliteStore {
       // One upsert per trace of the batch, not per span.
       const byTrace = new Map<string, TraceSpanInput[]>();
       for (const span of spans) {
-        const key = `${span.organizationId} ${span.traceId}`;
-        const list = byTrace.get(key);
-        if (list === undefined) byTrace.set(key, [span]);
+        const list = byTrace.get(span.traceRecordId);
+        if (list === undefined) byTrace.set(span.traceRecordId, [span]);
         else list.push(span);
       }
       for (const list of byTrace.values()) this.writeTrace(list);
@@ -318,7 +319,7 @@ export class TraceStore extends SqliteStore {
   private writeTrace(spans: readonly TraceSpanInput[]): void {
     const first = spans[0] as TraceSpanInput;
     const row: TraceRow = {
-      id: this.ids("trc"),
+      id: first.traceRecordId,
       organization_id: first.organizationId,
       otel_trace_id: first.traceId,
       root_otel_span_id: null,
@@ -395,7 +396,9 @@ export class TraceStore extends SqliteStore {
       row.cost_eur,
       row.span_count,
     );
-    const id = inserted.changes === 1 ? row.id : (this.sql(UPSERT_TRACE).get(row) as { id: string }).id;
+    // The trace's later batches (a long agent run) merge into the row its first batch made.
+    if (inserted.changes === 0) this.sql(UPSERT_TRACE).run(row);
+    const id = row.id;
     const insertSpan = this.sql(
       `INSERT INTO spans (id, trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, duration_ms,
            status, status_message, attributes)

@@ -85,7 +85,7 @@ describe("the recording tracer", () => {
     const [plain, capture] = ["plain", "capture"].map((org) => spans().find((s) => s.organizationId === org));
     expect(plain?.attributes[GEN_AI.inputMessages]).toBeUndefined();
     expect(plain?.attributes[GEN_AI.outputMessages]).toBeUndefined();
-    expect(plain?.readable.attributes[GEN_AI.inputMessages]).toBeUndefined();
+    expect(plain?.readable().attributes[GEN_AI.inputMessages]).toBeUndefined();
     expect(capture?.attributes[GEN_AI.inputMessages]).toBe("PROMPT TEXT");
     expect(String(capture?.attributes[GEN_AI.outputMessages]).length).toBe(CONTENT_ATTRIBUTE_LIMIT);
   });
@@ -116,7 +116,7 @@ describe("the recording tracer", () => {
     const [span] = spans();
     expect(span?.traceId).toBe("0af7651916cd43dd8448eb211c80319c");
     expect(span?.parentSpanId).toBeNull();
-    expect(span?.readable.parentSpanContext).toBeUndefined();
+    expect(span?.readable().parentSpanContext).toBeUndefined();
   });
 });
 

@@ -16,6 +16,8 @@
  * context manager, so an AsyncLocalStorage one is registered unless the application
  * registered its own, which is then used.
  */
+
+import { defaultIdGenerator, type IdGenerator } from "@groundwork/core";
 import {
   type Attributes,
   type Context,
@@ -52,6 +54,11 @@ export interface TracingPolicy {
 /** A finished span as the sink receives it: plain fields for the store, the SDK span for export. */
 export interface FinishedSpan {
   organizationId: string;
+  /**
+   * The Groundwork trace (`trc_…`) this span belongs to, named when its root started: the
+   * store files later batches of a trace under it without looking the OTel trace id up.
+   */
+  traceRecordId: string;
   /** 32 hex. */
   traceId: string;
   /** 16 hex. */
@@ -67,8 +74,11 @@ export interface FinishedSpan {
   statusMessage: string | null;
   /** Filtered as the organization's settings say. */
   attributes: Attributes;
-  /** The same span for OTLP export, with the filtered attributes. */
-  readable: ReadableSpan;
+  /**
+   * The same span for OTLP export, with the filtered attributes; built on demand, since most
+   * organizations do not export.
+   */
+  readable(): ReadableSpan;
 }
 
 export type SpanSink = (spans: FinishedSpan[]) => void;
@@ -83,6 +93,8 @@ export interface RecordingTracingOptions {
   flushAtSpans?: number;
   /** Called when the sink throws (the batch is dropped: a trace must never break a request). */
   onSinkError?: (error: unknown) => void;
+  /** Names the Groundwork trace of each recorded root (`trc_…`); the core generator by default. */
+  ids?: IdGenerator;
 }
 
 export interface RecordingTracing {
@@ -124,6 +136,7 @@ export function sampledByRate(traceId: string, rate: number): boolean {
 
 interface OpenTrace {
   organizationId: string;
+  recordId: string;
   open: number;
 }
 
@@ -173,6 +186,7 @@ class GroundworkSpanProcessor implements SpanProcessor {
   private readonly flushAtSpans: number;
   /** The trace roots (no parent, or a parent that is not ours) among the open spans. */
   private readonly roots = new WeakSet<object>();
+  private readonly ids: IdGenerator;
 
   constructor(
     private readonly options: RecordingTracingOptions,
@@ -180,6 +194,7 @@ class GroundworkSpanProcessor implements SpanProcessor {
   ) {
     this.flushDelayMs = options.flushDelayMs ?? 20;
     this.flushAtSpans = options.flushAtSpans ?? 256;
+    this.ids = options.ids ?? defaultIdGenerator;
   }
 
   onStart(span: Span, parentContext: Context): void {
@@ -191,7 +206,7 @@ class GroundworkSpanProcessor implements SpanProcessor {
     }
     // The root (the sampler recorded it, so it names an organization).
     const organizationId = span.attributes[GROUNDWORK.organizationId] as string;
-    this.openTraces.set(traceId, { organizationId, open: 1 });
+    this.openTraces.set(traceId, { organizationId, recordId: this.ids("trc"), open: 1 });
     this.roots.add(span);
     const requestId = traceRequestId(parentContext);
     if (requestId !== undefined && span.attributes[GROUNDWORK.requestId] === undefined) {
@@ -209,11 +224,11 @@ class GroundworkSpanProcessor implements SpanProcessor {
     const isRoot = this.roots.has(span);
     const attributes = this.filter(organizationId, span.attributes);
     const parent = isRoot ? undefined : span.parentSpanContext;
-    const readable = exportable(span, attributes, parent);
     const startTime = hrTimeToMilliseconds(span.startTime);
     const endTime = hrTimeToMilliseconds(span.endTime);
     this.pending.push({
       organizationId,
+      traceRecordId: open.recordId,
       traceId: spanContext.traceId,
       spanId: spanContext.spanId,
       parentSpanId: parent?.spanId ?? null,
@@ -224,7 +239,7 @@ class GroundworkSpanProcessor implements SpanProcessor {
       status: span.status.code === SpanStatusCode.ERROR ? "error" : "ok",
       statusMessage: span.status.message ?? null,
       attributes,
-      readable,
+      readable: () => exportable(span, attributes, parent),
     });
     if (this.pending.length >= this.flushAtSpans) this.flush();
     else if (this.timer === null) this.timer = setTimeout(() => this.flush(), this.flushDelayMs);

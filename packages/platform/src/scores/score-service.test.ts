@@ -145,6 +145,7 @@ describe("ScoreService.record", () => {
     store.traces.write([
       {
         organizationId: ada.organizationId,
+        traceRecordId: "trc_scored",
         traceId: "a".repeat(32),
         spanId: "b".repeat(16),
         parentSpanId: null,

@@ -235,6 +235,7 @@ describe("retention and listing windows", () => {
     store.traces.write([
       {
         organizationId: org.organizationId,
+        traceRecordId: `trc_${traceId}`,
         traceId,
         spanId: traceId.slice(0, 16),
         parentSpanId: null,

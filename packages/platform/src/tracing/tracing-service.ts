@@ -182,12 +182,12 @@ export class TracingService {
   /** Stores a batch of finished spans and queues them for the organizations that export. */
   private ingest(spans: FinishedSpan[]): void {
     this.store.traces.write(spans);
-    const exported = new Map<string, FinishedSpan["readable"][]>();
+    const exported = new Map<string, ReturnType<FinishedSpan["readable"]>[]>();
     for (const span of spans) {
       if (this.cachedSettings(span.organizationId).export === null) continue;
       const list = exported.get(span.organizationId);
-      if (list === undefined) exported.set(span.organizationId, [span.readable]);
-      else list.push(span.readable);
+      if (list === undefined) exported.set(span.organizationId, [span.readable()]);
+      else list.push(span.readable());
     }
     for (const [organizationId, list] of exported) this.exporter.enqueue(organizationId, list);
   }

@@ -1,0 +1,111 @@
+import BetterSqlite3 from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore, type Store } from "./open-store.js";
+import { migrations, runMigrations } from "./run-migrations.js";
+import type { TraceSpanInput } from "./traces.js";
+
+const opened: Store[] = [];
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+});
+
+function span(overrides: Partial<TraceSpanInput> & Pick<TraceSpanInput, "traceRecordId">): TraceSpanInput {
+  return {
+    organizationId: "org_a",
+    traceId: "a".repeat(32),
+    spanId: "1".repeat(16),
+    parentSpanId: null,
+    name: "invoke_agent helper",
+    startTime: 1_000,
+    endTime: 2_000,
+    durationMs: 1_000,
+    status: "ok",
+    statusMessage: null,
+    attributes: { "groundwork.trace.kind": "agent" },
+    ...overrides,
+  };
+}
+
+function storeWithOrganization(): { store: Store; organizationId: string } {
+  const store = openStore({ file: ":memory:" });
+  opened.push(store);
+  return { store, organizationId: store.organizations.create("acme", "team").id };
+}
+
+describe("trace writes", () => {
+  it("merges a trace's later batches into the row its first batch made (by the recorder's id)", () => {
+    const { store, organizationId } = storeWithOrganization();
+    const child = span({
+      traceRecordId: "trc_one",
+      organizationId,
+      spanId: "2".repeat(16),
+      parentSpanId: "1".repeat(16),
+      name: "chat m",
+      startTime: 1_100,
+      endTime: 1_200,
+      attributes: {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.usage.input_tokens": 5,
+        "gen_ai.request.model": "m",
+      },
+    });
+    store.traces.write([child]);
+    // Not listed until its root ended.
+    expect(store.traces.list(organizationId, {}, 0, { page: 0, size: 10 }).total).toBe(0);
+    store.traces.write([span({ traceRecordId: "trc_one", organizationId })]);
+    const { items, total } = store.traces.list(organizationId, {}, 0, { page: 0, size: 10 });
+    expect(total).toBe(1);
+    expect(items[0]).toMatchObject({
+      id: "trc_one",
+      kind: "agent",
+      spanCount: 2,
+      inputTokens: 5,
+      model: "m",
+    });
+    expect(store.traces.spans("trc_one").map((s) => s.name)).toEqual(["invoke_agent helper", "chat m"]);
+  });
+
+  it("keeps two recorded roots of one OTel trace apart (an application's trace around two requests)", () => {
+    const { store, organizationId } = storeWithOrganization();
+    store.traces.write([span({ traceRecordId: "trc_first", organizationId })]);
+    store.traces.write([span({ traceRecordId: "trc_second", organizationId, spanId: "3".repeat(16) })]);
+    const ids = store.traces.list(organizationId, {}, 0, { page: 0, size: 10 }).items.map((t) => t.id);
+    expect(ids.sort()).toEqual(["trc_first", "trc_second"]);
+  });
+});
+
+describe("migration 026 (traces without the index on the OTel trace id)", () => {
+  it("keeps every trace and span written before it, and spans still go with their trace", () => {
+    const db = new BetterSqlite3(":memory:");
+    db.pragma("foreign_keys = ON");
+    runMigrations(
+      db,
+      migrations.filter((migration) => migration.version <= 23),
+    );
+    db.prepare(
+      "INSERT INTO organizations (id, name, plan, created_at) VALUES ('org_a', 'a', 'team', 0)",
+    ).run();
+    db.prepare(
+      `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, start_time, end_time, span_count)
+       VALUES ('trc_old', 'org_a', ?, ?, 'experiment', 'experiment_item x', 1, 2, 1)`,
+    ).run("c".repeat(32), "d".repeat(16));
+    db.prepare(
+      `INSERT INTO spans (id, trace_id, otel_span_id, name, start_time, end_time, duration_ms, status, attributes)
+       VALUES ('spn_old', 'trc_old', ?, 'experiment_item x', 1, 2, 1, 'ok', '{}')`,
+    ).run("d".repeat(16));
+    expect(runMigrations(db)).toContain(26);
+    expect(db.prepare("SELECT id, kind FROM traces").all()).toEqual([{ id: "trc_old", kind: "experiment" }]);
+    expect(db.prepare("SELECT id, trace_id FROM spans").all()).toEqual([
+      { id: "spn_old", trace_id: "trc_old" },
+    ]);
+    // The unique index is gone: a second row with the same OTel id is accepted.
+    db.prepare(
+      `INSERT INTO traces (id, organization_id, otel_trace_id, start_time, end_time) VALUES ('trc_new', 'org_a', ?, 1, 2)`,
+    ).run("c".repeat(32));
+    // The foreign key follows the renamed table: deleting a trace deletes its spans.
+    db.prepare("DELETE FROM traces WHERE id = 'trc_old'").run();
+    expect(db.prepare("SELECT count(*) AS n FROM spans").get()).toEqual({ n: 0 });
+    expect(db.pragma("foreign_key_check")).toEqual([]);
+    db.close();
+  });
+});
