@@ -23,7 +23,7 @@ export {
 } from "./embeddings-request.js";
 export { createFastFetch } from "./fast-fetch.js";
 export { BUILTIN_EMBEDDING_MODELS, type EmbeddingsResult, Gateway, type ModelEntry } from "./gateway.js";
-export { type CallOutcome, GatewayTracing, providerName } from "./gateway-tracing.js";
+export { type CallOutcome, completionMessages, GatewayTracing, providerName } from "./gateway-tracing.js";
 export { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
 export { type ModelRoute, parseModelString } from "./model-string.js";
 export { createPlanAllowance, type PlanAllowanceOptions } from "./plan-allowance.js";

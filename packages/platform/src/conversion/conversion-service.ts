@@ -17,6 +17,7 @@ import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { ConversionTask, ConversionTaskInput, Store } from "@groundwork/store-sqlite";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { fetchSource } from "./fetch-source.js";
+import { tracedVision } from "./traced-vision.js";
 
 export const CONVERT_JOB_KIND = "convert";
 /** An async task's id on its `convert` span (not a GenAI attribute). */
@@ -112,9 +113,14 @@ export class ConversionService {
     const run = () =>
       this.converter.convert(this.toInputs(inputs), options, {
         ...(signal === undefined ? {} : { signal }),
-        vision: this.config.vision,
+        vision: organizationId === undefined ? this.config.vision : this.visionFor(organizationId),
       });
     return organizationId === undefined ? run() : this.traced(organizationId, null, run);
+  }
+
+  /** The vision model with its page reads traced as children of the organization's `convert` span. */
+  private visionFor(organizationId: string): VisionModel | null {
+    return tracedVision(this.config.vision, this.config.traceHooks ?? GLOBAL_TRACE_HOOKS, organizationId);
   }
 
   /** A `convert` span (kind `conversion`); a batch that converted nothing is an error with its first error's code. */
@@ -152,7 +158,7 @@ export class ConversionService {
     const result = await this.traced(organizationId, null, () =>
       this.converter.convert(this.toInputs(inputs), options, {
         ...(signal === undefined ? {} : { signal }),
-        vision: this.config.vision,
+        vision: this.visionFor(organizationId),
         onDocument: (pageCount) => {
           pages += pageCount ?? 1;
         },
@@ -227,7 +233,7 @@ export class ConversionService {
       const result = await this.traced(task.organizationId, taskId, () =>
         this.converter.convert(this.toInputs(tasks.inputs(taskId)), request.options, {
           signal: AbortSignal.any([context.signal, cancel.signal]),
-          vision: this.config.vision,
+          vision: this.visionFor(task.organizationId),
           onProgress: (processed) => tasks.progress(taskId, processed),
           onDocument: (pageCount) => {
             pages += pageCount ?? 1;

@@ -3,9 +3,11 @@
  * conversion in the request (given its organization) and for an async task when its job
  * runs; a batch that converted nothing is an error with its first error's code.
  */
+import { createOpenAICompatibleAdapter } from "@groundwork/gateway";
 import { GEN_AI, GROUNDWORK } from "@groundwork/observability";
 import type { ConversionTaskInput } from "@groundwork/store-sqlite";
 import { openStore, type Store } from "@groundwork/store-sqlite";
+import { buildTextPng, startOpenAIUpstream } from "@groundwork/testkit";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -29,16 +31,10 @@ let tracing: RecordingTraceHooks;
 let store: Store;
 let service: ConversionService;
 
-beforeAll(() => {
-  tracing = recordingTraceHooks();
-});
-afterAll(() => tracing.close());
-beforeEach(() => {
-  tracing.reset();
-  store = openStore({ file: ":memory:", secret: "convert-tracing-secret" });
-  ORG = store.organizations.create("acme", "enterprise").id;
-  service = new ConversionService(store, {
-    vision: null,
+/** The service's options, with no vision model unless one is given. */
+function options(vision: ConstructorParameters<typeof ConversionService>[1]["vision"] = null) {
+  return {
+    vision,
     vlmUnavailableMessage: "no vision model here",
     tessdataDir: null,
     allowPrivateNetwork: false,
@@ -48,7 +44,18 @@ beforeEach(() => {
     leaseMs: 5_000,
     pollMs: 5,
     traceHooks: tracing.hooks,
-  });
+  };
+}
+
+beforeAll(() => {
+  tracing = recordingTraceHooks();
+});
+afterAll(() => tracing.close());
+beforeEach(() => {
+  tracing.reset();
+  store = openStore({ file: ":memory:", secret: "convert-tracing-secret" });
+  ORG = store.organizations.create("acme", "enterprise").id;
+  service = new ConversionService(store, options());
 });
 afterEach(async () => {
   await service.close();
@@ -104,5 +111,43 @@ describe("conversion spans", () => {
       [CONVERSION_TASK_ID_ATTRIBUTE]: task.id,
     });
     expect(store.conversionTasks.get(task.id)?.status).toBe("success");
+  });
+
+  it("a vlm page read is a chat child of the convert span, with tokens and without the image", async () => {
+    const upstream = await startOpenAIUpstream({ apiKey: "sk-vision" });
+    const vision = {
+      model: "vision-large",
+      chatModel: createOpenAICompatibleAdapter({
+        provider: "vision",
+        baseUrl: upstream.url,
+        apiKey: "sk-vision",
+      }),
+    };
+    const withVision = new ConversionService(store, options(vision));
+    try {
+      upstream.enqueue({ text: "# Greeting card\n\nHello", usage: { inputTokens: 812, outputTokens: 9 } });
+      const image: ConversionTaskInput = {
+        kind: "bytes",
+        filename: "hello.png",
+        mimeType: null,
+        content: buildTextPng("Hello"),
+      };
+      const result = await withVision.convert([image], { pipeline: "vlm" }, undefined, ORG);
+      expect(result.status).toBe("SUCCESS");
+      const [convert] = tracing.named("convert");
+      const [chat] = tracing.named("chat vision-large");
+      expect(chat).toBeDefined();
+      expect(parentIdOf(chat as NonNullable<typeof chat>)).toBe(convert?.spanContext().spanId);
+      expect(chat?.attributes).toMatchObject({
+        [GEN_AI.operationName]: "chat",
+        [GEN_AI.requestModel]: "vision-large",
+        [GEN_AI.inputTokens]: 812,
+        [GEN_AI.outputTokens]: 9,
+      });
+      expect(allAttributeText(tracing.spans())).not.toContain("base64");
+    } finally {
+      await withVision.close();
+      await upstream.close();
+    }
   });
 });
