@@ -164,6 +164,19 @@ function scoreWhere(
   return { sql, params };
 }
 
+/**
+ * Where usage sums come from over part of a range: a rollup table (hourly or daily rows that
+ * already count requests) over whole hours or days, or the usage rows themselves at the edges.
+ */
+interface RollupSource {
+  spans: readonly TimeRange[];
+  table: "usage_hourly" | "usage_latency_daily" | "usage_latency_hourly" | "usage_records";
+  /** The table's time column, also what `keySql` groups buckets by. */
+  time: "day" | "hour" | "created_at";
+  /** Rollup rows carry `requests`; usage rows count one each. */
+  rollup: boolean;
+}
+
 export class AnalyticsStore extends SqliteStore {
   constructor(
     db: Database,
@@ -197,21 +210,23 @@ export class AnalyticsStore extends SqliteStore {
         group.costEur += row.costEur;
       }
     };
-    for (const span of hours) {
-      const rows = this.sql(
-        `SELECT ${keySql(grouping, "hour")} AS key, sum(requests) AS requests, sum(errors) AS errors,
-             sum(prompt_tokens) AS promptTokens, sum(completion_tokens) AS completionTokens, sum(cost_eur) AS costEur
-           FROM usage_hourly WHERE organization_id = ? AND hour >= ? AND hour < ?${where.sql} GROUP BY 1`,
-      ).all(organizationId, span.from, span.to, ...where.params) as UsageTotals[];
-      rows.forEach(add);
-    }
-    for (const edge of edges) {
-      const rows = this.sql(
-        `SELECT ${keySql(grouping, "created_at")} AS key, count(*) AS requests, sum(outcome = 'error') AS errors,
-             sum(prompt_tokens) AS promptTokens, sum(completion_tokens) AS completionTokens, sum(cost_eur) AS costEur
-           FROM usage_records WHERE organization_id = ? AND created_at >= ? AND created_at < ?${where.sql} GROUP BY 1`,
-      ).all(organizationId, edge.from, edge.to, ...where.params) as UsageTotals[];
-      rows.forEach(add);
+    const sources: RollupSource[] = [
+      { spans: hours, table: "usage_hourly", time: "hour", rollup: true },
+      { spans: edges, table: "usage_records", time: "created_at", rollup: false },
+    ];
+    for (const source of sources) {
+      const measures = source.rollup
+        ? "sum(requests) AS requests, sum(errors) AS errors"
+        : "count(*) AS requests, sum(outcome = 'error') AS errors";
+      this.eachSpan(source, organizationId, where, (span, params) =>
+        (
+          this.sql(
+            `SELECT ${keySql(grouping, source.time)} AS key, ${measures}, sum(prompt_tokens) AS promptTokens,
+                 sum(completion_tokens) AS completionTokens, sum(cost_eur) AS costEur
+               FROM ${source.table} WHERE ${span}${where.sql} GROUP BY 1`,
+          ).all(...params) as UsageTotals[]
+        ).forEach(add),
+      );
     }
     return [...groups.values()];
   }
@@ -234,28 +249,34 @@ export class AnalyticsStore extends SqliteStore {
       if (known === undefined) counts.set(id, { ...row });
       else known.count += row.count;
     };
-    for (const span of days) {
-      const rows = this.sql(
-        `SELECT ${keySql(grouping, "day")} AS key, latency_bin AS bin, sum(requests) AS count
-           FROM usage_latency_daily WHERE organization_id = ? AND day >= ? AND day < ?${where.sql} GROUP BY 1, 2`,
-      ).all(organizationId, span.from, span.to, ...where.params) as LatencyBinCount[];
-      rows.forEach(add);
-    }
-    for (const span of hours) {
-      const rows = this.sql(
-        `SELECT ${keySql(grouping, "hour")} AS key, latency_bin AS bin, sum(requests) AS count
-           FROM usage_latency_hourly WHERE organization_id = ? AND hour >= ? AND hour < ?${where.sql} GROUP BY 1, 2`,
-      ).all(organizationId, span.from, span.to, ...where.params) as LatencyBinCount[];
-      rows.forEach(add);
-    }
-    for (const edge of edges) {
-      const rows = this.sql(
-        `SELECT ${keySql(grouping, "created_at")} AS key, latency_bin AS bin, count(*) AS count
-           FROM usage_records WHERE organization_id = ? AND created_at >= ? AND created_at < ?${where.sql} GROUP BY 1, 2`,
-      ).all(organizationId, edge.from, edge.to, ...where.params) as LatencyBinCount[];
-      rows.forEach(add);
+    const sources: RollupSource[] = [
+      { spans: days, table: "usage_latency_daily", time: "day", rollup: true },
+      { spans: hours, table: "usage_latency_hourly", time: "hour", rollup: true },
+      { spans: edges, table: "usage_records", time: "created_at", rollup: false },
+    ];
+    for (const source of sources) {
+      const count = source.rollup ? "sum(requests)" : "count(*)";
+      this.eachSpan(source, organizationId, where, (span, params) =>
+        (
+          this.sql(
+            `SELECT ${keySql(grouping, source.time)} AS key, latency_bin AS bin, ${count} AS count
+               FROM ${source.table} WHERE ${span}${where.sql} GROUP BY 1, 2`,
+          ).all(...params) as LatencyBinCount[]
+        ).forEach(add),
+      );
     }
     return [...counts.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.bin - b.bin));
+  }
+
+  /** Runs `query` once per span of `source`, with its time condition and parameters. */
+  private eachSpan(
+    source: RollupSource,
+    organizationId: string,
+    where: { params: unknown[] },
+    query: (condition: string, params: unknown[]) => void,
+  ): void {
+    const condition = `organization_id = ? AND ${source.time} >= ? AND ${source.time} < ?`;
+    for (const span of source.spans) query(condition, [organizationId, span.from, span.to, ...where.params]);
   }
 
   /** The latency at 0-based `offset` in ascending order among the calls of one bin. */
