@@ -187,7 +187,7 @@ export class Groundwork {
         builtin: config.builtin,
         byokConcurrency: config.byokConcurrency,
         chatPrices: config.chatPrices,
-        allowance: options.allowance ?? UNLIMITED_ALLOWANCE,
+        allowance,
         builtinSetting: config.settingNames.builtin,
         traceHooks,
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),

@@ -495,12 +495,27 @@ export class ExperimentStore extends SqliteStore {
     this.sql("UPDATE experiment_runs SET job_id = ? WHERE id = ?").run(jobId, runId);
   }
 
+  /**
+   * Ends `failed` the active runs whose job the queue gave up on: a process that keeps dying
+   * mid-run loses the job's lease on every attempt, and once they are spent the queue fails the
+   * job without any handler running to end the run (its error is the queue's last error).
+   */
+  private failAbandonedRuns(experimentId: string): void {
+    this.sql(
+      `UPDATE experiment_runs SET status = 'failed', completed_at = ?,
+           error = COALESCE((SELECT last_error FROM jobs WHERE jobs.id = experiment_runs.job_id), 'The run stopped')
+         WHERE experiment_id = ? AND status IN ${ACTIVE}
+           AND job_id IN (SELECT id FROM jobs WHERE status = 'failed')`,
+    ).run(this.clock.now(), experimentId);
+  }
+
   runById(id: string): ExperimentRunRecord | null {
     const row = this.sql("SELECT * FROM experiment_runs WHERE id = ?").get(id) as RunRow | undefined;
     return row === undefined ? null : toRun(row);
   }
 
   getRun(experimentId: string, id: string): ExperimentRunRecord | null {
+    this.failAbandonedRuns(experimentId);
     const row = this.sql("SELECT * FROM experiment_runs WHERE experiment_id = ? AND id = ?").get(
       experimentId,
       id,
@@ -514,6 +529,7 @@ export class ExperimentStore extends SqliteStore {
     filter: { variantId?: string | undefined; status?: ExperimentRunStatus | undefined },
     page: PageRequest,
   ): { items: ExperimentRunRecord[]; total: number } {
+    this.failAbandonedRuns(experimentId);
     const where = ["experiment_id = ?"];
     const params: unknown[] = [experimentId];
     if (filter.variantId !== undefined) {

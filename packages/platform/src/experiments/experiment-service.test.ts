@@ -294,6 +294,28 @@ describe("ExperimentService: runs", () => {
     expect(scores.total).toBe(20);
   });
 
+  it("a run whose job the queue gave up on (every claim's lease lapsed) reads as failed with the queue's error", async () => {
+    const { experiment } = experimentWith(2);
+    groundwork.experiments.addVariant(principal, experiment.id, {
+      name: "good",
+      kind: "model",
+      model: "good-1",
+    });
+    const [run] = await groundwork.experiments.startRuns(principal, experiment.id);
+    // A process that dies mid-run on every attempt: each claim's lease lapses unrenewed.
+    let claims = 0;
+    while ((await store.jobs.claim([EXPERIMENT_RUN_JOB_KIND], `crashing-${claims}`, 1)) !== null) {
+      claims += 1;
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    expect(claims).toBe(20);
+    const failed = groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatch(/stopped responding on the last allowed attempt \(20 of 20\)/);
+    const listed = groundwork.experiments.listRuns(principal, experiment.id, {}, page).items;
+    expect(listed.map((item) => item.status)).toEqual(["failed"]);
+  });
+
   it("cancel ends a queued run (409 once terminal); deleting the experiment removes runs and results", async () => {
     const { experiment, dataset } = experimentWith(2);
     const variant = groundwork.experiments.addVariant(principal, experiment.id, {
