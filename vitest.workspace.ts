@@ -11,6 +11,7 @@ const packages = [
   "kb",
   "agents",
   "store-sqlite",
+  "store-postgres",
   "platform",
   "server",
   "testkit",

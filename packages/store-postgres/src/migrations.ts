@@ -1,0 +1,75 @@
+/**
+ * Versioned migrations of the PostgreSQL store, applied in one transaction under an advisory
+ * lock, so several processes starting on one database at once migrate it exactly once.
+ * Timestamps are epoch milliseconds (BIGINT) from the application's clock, as in the SQLite
+ * store, so both stores answer the same values.
+ */
+import type { SqlClient } from "./sql-client.js";
+
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const postgresMigrations: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: "the durable job queue",
+    // `organization_id` carries no foreign key yet: organizations live in this store once the
+    // remaining families are ported (decision PG3).
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        organization_id TEXT,
+        payload JSONB NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        max_attempts INTEGER NOT NULL,
+        result JSONB,
+        last_error TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        run_at BIGINT NOT NULL,
+        lease_owner TEXT,
+        lease_expires_at BIGINT
+      );
+      CREATE INDEX jobs_claimable ON jobs (kind, status, run_at, id);
+    `,
+  },
+];
+
+/** A number every Groundwork process agrees on, for the migration lock. */
+const MIGRATION_LOCK = 0x67_77_6d_67; // "gwmg"
+
+/** Applies every migration newer than the database's version; returns the versions applied. */
+export async function runPostgresMigrations(
+  client: SqlClient,
+  list: readonly PostgresMigration[] = postgresMigrations,
+): Promise<number[]> {
+  return client.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at BIGINT NOT NULL
+    )`);
+    const [row] = (
+      await tx.query<{ version: number | null }>("SELECT MAX(version) AS version FROM schema_migrations")
+    ).rows;
+    const current = Number(row?.version ?? 0);
+    const applied: number[] = [];
+    for (const migration of [...list].sort((a, b) => a.version - b.version)) {
+      if (migration.version <= current) continue;
+      await tx.exec(migration.sql);
+      await tx.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
+        migration.version,
+        migration.name,
+        Date.now(),
+      ]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

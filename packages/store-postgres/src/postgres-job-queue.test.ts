@@ -1,0 +1,85 @@
+/**
+ * The job queue on PostgreSQL: core's JobQueue contract on PGlite (in-process) and on a real
+ * PostgreSQL server, beside the SQLite queue held to the same contract; and what only a server
+ * shared by processes shows — wake-ups by NOTIFY across connections and concurrent migrations.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { openStore, type Store } from "@groundwork/store-sqlite";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../test/embedded-server.js";
+import { describeJobQueueContract } from "../test/job-queue-contract.js";
+import { runPostgresMigrations } from "./migrations.js";
+import { PostgresJobQueue } from "./postgres-job-queue.js";
+import { fromPGlite, fromPgPool, type PGliteLike, type SqlClient } from "./sql-client.js";
+
+const sqliteStores: Store[] = [];
+afterAll(() => {
+  for (const store of sqliteStores.splice(0)) store.close();
+});
+describeJobQueueContract("SQLite", async (clock) => {
+  const store = openStore({ file: ":memory:", clock });
+  sqliteStores.push(store);
+  return store.jobs;
+});
+
+let lite: SqlClient;
+beforeAll(async () => {
+  lite = fromPGlite((await PGlite.create()) as unknown as PGliteLike);
+  await runPostgresMigrations(lite);
+}, 60_000);
+afterAll(() => lite.close());
+describeJobQueueContract("PGlite", async (clock) => {
+  await lite.exec("TRUNCATE jobs");
+  return new PostgresJobQueue(lite, clock);
+});
+
+let server: TestServer;
+let url: string;
+let client: SqlClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  url = await server.createDatabase("queue_contract");
+  client = fromPgPool(new pg.Pool({ connectionString: url, max: 8 }));
+  await runPostgresMigrations(client);
+}, 120_000);
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+}, 60_000);
+describeJobQueueContract("a PostgreSQL server", async (clock) => {
+  await client.exec("TRUNCATE jobs");
+  return new PostgresJobQueue(client, clock);
+});
+
+describe("PostgreSQL server only", () => {
+  it("wakes a listener on another connection when a job is enqueued", async () => {
+    const listener = fromPgPool(new pg.Pool({ connectionString: url, max: 2 }));
+    try {
+      const woken: string[] = [];
+      const stop = await new PostgresJobQueue(listener).onEnqueued((kind) => woken.push(kind));
+      await new PostgresJobQueue(client).enqueue("convert", { file: "a.pdf" });
+      for (let i = 0; i < 200 && woken.length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(woken).toEqual(["convert"]);
+      await stop();
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("migrates once when several processes start on one database at the same time", async () => {
+    const fresh = await server.createDatabase("migrate_race");
+    const clients = Array.from({ length: 4 }, () =>
+      fromPgPool(new pg.Pool({ connectionString: fresh, max: 1 })),
+    );
+    try {
+      const applied = await Promise.all(clients.map((each) => runPostgresMigrations(each)));
+      expect(applied.flat()).toEqual([1]);
+      const rows = (await (clients[0] as SqlClient).query("SELECT version FROM schema_migrations")).rows;
+      expect(rows).toEqual([{ version: 1 }]);
+    } finally {
+      await Promise.all(clients.map((each) => each.close()));
+    }
+  });
+});
