@@ -47,6 +47,19 @@ describe("platformConfigFromEnv", () => {
     );
   });
 
+  it("refuses GROUNDWORK_DATABASE_URL with a clear error while the server runs on SQLite only", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gw-cfg-"));
+    try {
+      const env = { GROUNDWORK_SECRET: "a-master-secret-of-enough-length" };
+      expect(() =>
+        loadConfig({ dataDir }, { ...env, GROUNDWORK_DATABASE_URL: "postgres://db.internal/groundwork" }),
+      ).toThrow(/cannot run on PostgreSQL yet.*Unset it/);
+      expect(loadConfig({ dataDir }, { ...env, GROUNDWORK_DATABASE_URL: "" }).dataDir).toBe(dataDir);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("defaults chatUrl to the server's own origin", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "gw-cfg-"));
     try {

@@ -48,7 +48,21 @@ function parsePositiveInteger(raw: string, name: string): number {
   return Number(raw);
 }
 
+/**
+ * The server runs on SQLite only so far: `@groundwork/store-postgres` holds the job queue, not
+ * yet every store family (README status table). A database URL is refused rather than ignored,
+ * so nobody believes their data is in PostgreSQL when it is in the data folder.
+ */
+function refuseDatabaseUrl(env: NodeJS.ProcessEnv): void {
+  if (env.GROUNDWORK_DATABASE_URL === undefined || env.GROUNDWORK_DATABASE_URL === "") return;
+  throw new Error(
+    "GROUNDWORK_DATABASE_URL is set, but the server cannot run on PostgreSQL yet: only the job queue has been " +
+      "ported (@groundwork/store-postgres). Unset it to run on SQLite in GROUNDWORK_DATA_DIR.",
+  );
+}
+
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  refuseDatabaseUrl(env);
   const dataDir = resolveDataDir(flags.dataDir, env);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const level = env.GROUNDWORK_LOG_LEVEL ?? "info";
