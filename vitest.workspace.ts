@@ -16,6 +16,7 @@ const packages = [
   "testkit",
   "client",
   "mcp",
+  "console",
 ] as const;
 
 const packageProjects = packages.map((name) => ({

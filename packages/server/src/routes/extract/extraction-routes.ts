@@ -10,7 +10,7 @@ import { readBody } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { EXTRACTION_STATUSES, estimateBody, extractionBody } from "./bodies.js";
-import { extractionView } from "./views.js";
+import { extractionDetailView, extractionView } from "./views.js";
 
 const RETRY_AFTER_SECONDS = 5;
 
@@ -53,7 +53,9 @@ export function registerExtractionRoutes(
     return record.status === "PENDING" ? accepted(c, record) : c.json(extractionView(record), 201);
   });
 
-  app.get("/v1/extractions/:id", requireRole("viewer"), async (c) => c.json(extractionView(await find(c))));
+  app.get("/v1/extractions/:id", requireRole("viewer"), async (c) =>
+    c.json(extractionDetailView(await find(c))),
+  );
 
   app.get("/v1/extractions", requireRole("viewer"), (c) => {
     const request = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });

@@ -65,3 +65,11 @@ export function extractionView(record: ExtractionRecord) {
     completedAt: iso(record.completedAt),
   };
 }
+
+/**
+ * One extraction as GET /v1/extractions/{id} shows it: the list's fields plus the input text the
+ * values were extracted from, which grounding spans point into (console review, decision WC6).
+ */
+export function extractionDetailView(record: ExtractionRecord) {
+  return { ...extractionView(record), inputText: record.inputText };
+}
