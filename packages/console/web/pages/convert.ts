@@ -80,7 +80,8 @@ export function renderConvert(main: HTMLElement): void {
     try {
       const converted = await convert(chosen, format, background.checked, progress);
       showResult(result, converted, format, chosen);
-      replace(progress, statusLine(`Converted ${chosen.name}.`));
+      // A background task keeps its finished progress bar; a direct conversion just says it is done.
+      if (!background.checked) replace(progress, statusLine(`Converted ${chosen.name}.`));
     } catch (error) {
       replace(progress, alertBox(errorText(error)));
     } finally {

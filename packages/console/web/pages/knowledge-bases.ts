@@ -28,6 +28,13 @@ interface Hit {
   score: number;
 }
 
+interface KnowledgeDocument {
+  id: string;
+  name: string;
+  currentVersion: { id: string } | null;
+  servingVersion: { id: string } | null;
+}
+
 interface Citation {
   chunkId: string;
   documentVersionId: string;
@@ -99,6 +106,14 @@ export async function renderKnowledgeBase(main: HTMLElement, [id]: string[]): Pr
       tabindex: "-1",
     });
     const names = new Map<string, string>();
+    /** A deep-linked citation has no hit to name its document: the revision's document, looked up. */
+    const documentName = async (versionId: string): Promise<string> => {
+      const documents = await get<Page<KnowledgeDocument>>(`${kbPath}/documents?size=100`);
+      const found = documents.content.find(
+        (document) => document.currentVersion?.id === versionId || document.servingVersion?.id === versionId,
+      );
+      return found?.name ?? "Document";
+    };
     const openCitation = async (chunkId: string) => {
       replace(citation, statusLine("Resolving the citation…"));
       citation.hidden = false;
@@ -113,7 +128,7 @@ export async function renderKnowledgeBase(main: HTMLElement, [id]: string[]): Pr
           h(
             "article",
             { class: "document" },
-            h("h3", {}, names.get(chunkId) ?? "Document"),
+            h("h3", {}, names.get(chunkId) ?? (await documentName(cited.documentVersionId))),
             where ? h("p", { class: "hint" }, where) : null,
             h(
               "p",
