@@ -67,8 +67,9 @@ export function extractionView(record: ExtractionRecord) {
 }
 
 /**
- * One extraction as GET /v1/extractions/{id} shows it: the list's fields plus the input text the
- * values were extracted from, which grounding spans point into (console review, decision WC6).
+ * One extraction as its own resource (GET, and the run and rerun responses): the list's fields
+ * plus the input text the values were extracted from, which grounding spans point into (console
+ * review, decision WC6). The list leaves the text out to stay light.
  */
 export function extractionDetailView(record: ExtractionRecord) {
   return { ...extractionView(record), inputText: record.inputText };
