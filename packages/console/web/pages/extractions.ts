@@ -185,7 +185,7 @@ export async function renderExtraction(main: HTMLElement, [id]: string[]): Promi
       h(
         "p",
         { class: "result-meta" },
-        `${extraction.status} · ${extraction.model ?? "no model"} · schema ${extraction.schemaId}`,
+        `${extraction.status} · ${extraction.model ?? "no model"} · schema ${extraction.schemaId} · `,
         h("a", { href: `${BASE}/extractions`, class: "back" }, "All extractions"),
       ),
       extraction.errorMessage ? h("p", { role: "alert", class: "alert" }, extraction.errorMessage) : null,
