@@ -11,6 +11,7 @@ import {
   fieldRows,
   markRanges,
   pointerOf,
+  reviewScoreName,
   segments,
   valueAt,
 } from "../web/grounded-fields.ts";
@@ -173,5 +174,17 @@ describe("segments", () => {
 describe("codePointIndex", () => {
   it("has one entry per code point plus the end", () => {
     expect(codePointIndex("a😀b")).toEqual([0, 1, 3, 4]);
+  });
+});
+
+describe("reviewScoreName", () => {
+  it("names a field's review score within the score-name rules", () => {
+    expect(reviewScoreName("/lines/0/partNumber")).toBe("field.lines.0.partNumber");
+    expect(reviewScoreName("/a~1b~0c d")).toBe("field.a_b_c_d");
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), (keys) => {
+        expect(reviewScoreName(pointerOf(keys))).toMatch(/^[A-Za-z0-9_.:-]{1,100}$/);
+      }),
+    );
   });
 });

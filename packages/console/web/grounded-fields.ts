@@ -199,3 +199,21 @@ export function segments(length: number, ranges: MarkRange[]): Segment[] {
   }
   return result;
 }
+
+/**
+ * The score name a reviewer's verdict on a field is recorded under: `field.` and the pointer's
+ * tokens joined by dots, other characters than score names allow (`[A-Za-z0-9_.:-]`) as `_`.
+ */
+export function reviewScoreName(pointer: string): string {
+  const path = pointer
+    .slice(1)
+    .split("/")
+    .map((token) =>
+      token
+        .replace(/~1/g, "/")
+        .replace(/~0/g, "~")
+        .replace(/[^A-Za-z0-9_:-]/g, "_"),
+    )
+    .join(".");
+  return `field.${path}`.slice(0, 100);
+}

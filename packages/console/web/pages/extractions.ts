@@ -2,9 +2,16 @@
  * Extractions (PLATFORM.md §16): the organization's extractions, and one extraction's review —
  * its input text with every grounded value marked at its spans beside the table of fields.
  */
-import { get, type Page } from "../api.js";
-import { append, guarded, h, heading, replace } from "../dom.js";
-import { type FieldRow, fieldRows, markRanges, type Scoring, segments } from "../grounded-fields.js";
+import { api, errorText, get, type Page } from "../api.js";
+import { alertBox, append, guarded, h, heading, replace } from "../dom.js";
+import {
+  type FieldRow,
+  fieldRows,
+  markRanges,
+  reviewScoreName,
+  type Scoring,
+  segments,
+} from "../grounded-fields.js";
 import { BASE } from "../router.js";
 
 interface Extraction {
@@ -118,7 +125,63 @@ function focusMark(source: HTMLElement, pointer: string, status: HTMLElement): v
   mark.focus({ preventScroll: true });
 }
 
-function fieldsTable(rows: FieldRow[], source: HTMLElement, status: HTMLElement): HTMLElement {
+/**
+ * Accept or correct the value of the selected field, recorded as a HUMAN score on the extraction
+ * (decision WC16): BOOLEAN `field.<path>`, true = accepted; false = corrected, the comment holding
+ * `{pointer, value}` with the corrected value.
+ */
+function reviewPanel(extractionId: string): { panel: HTMLElement; select(row: FieldRow): void } {
+  const panel = h("section", { "aria-label": "Review field", class: "review-field", hidden: true });
+  const select = (row: FieldRow) => {
+    const corrected = h("input", { id: "corrected-value", type: "text", autocomplete: "off" });
+    const status = h("p", { role: "status", class: "status" });
+    const record = async (value: boolean, comment: string | null) => {
+      try {
+        const { body } = await api<{ id: string }>("POST", "/v1/scores", {
+          subjectType: "extraction",
+          subjectId: extractionId,
+          name: reviewScoreName(row.pointer),
+          dataType: "BOOLEAN",
+          value,
+          ...(comment === null ? {} : { comment }),
+        });
+        status.textContent = `Recorded ${value ? "acceptance" : "correction"} of ${row.key} as score ${body.id}.`;
+      } catch (error) {
+        status.textContent = "";
+        status.after(alertBox(errorText(error)));
+      }
+    };
+    const accept = h("button", { type: "button" }, "Accept value");
+    accept.addEventListener("click", () => void record(true, null));
+    const form = h(
+      "form",
+      { class: "filters" },
+      h("div", { class: "field grow" }, h("label", { for: "corrected-value" }, "Corrected value"), corrected),
+      h("button", { type: "submit", class: "secondary" }, "Record correction"),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      void record(false, JSON.stringify({ pointer: row.pointer, value: corrected.value }));
+    });
+    replace(
+      panel,
+      h("h3", {}, "Review ", h("code", {}, row.key)),
+      h("p", {}, `Extracted value: ${display(row.value)}`),
+      h("div", { class: "actions" }, accept),
+      form,
+      status,
+    );
+    panel.hidden = false;
+  };
+  return { panel, select };
+}
+
+function fieldsTable(
+  rows: FieldRow[],
+  source: HTMLElement,
+  status: HTMLElement,
+  onSelect: (row: FieldRow) => void,
+): HTMLElement {
   const body = h("tbody", {});
   for (const row of rows) {
     const tr = h(
@@ -140,11 +203,17 @@ function fieldsTable(rows: FieldRow[], source: HTMLElement, status: HTMLElement)
           : row.flags.map((flag) => h("span", { class: "flag" }, `${flag.source} < ${flag.threshold}`)),
       ),
     );
-    tr.addEventListener("click", () => focusMark(source, row.pointer, status));
+    const activate = () => {
+      for (const selected of body.querySelectorAll("tr.selected")) selected.classList.remove("selected");
+      tr.classList.add("selected");
+      onSelect(row);
+      focusMark(source, row.pointer, status);
+    };
+    tr.addEventListener("click", activate);
     tr.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
-        focusMark(source, row.pointer, status);
+        activate();
       }
     });
     body.appendChild(tr);
@@ -179,6 +248,7 @@ export async function renderExtraction(main: HTMLElement, [id]: string[]): Promi
       sourceView(text, rows),
     );
     const status = h("p", { role: "status", class: "status" });
+    const review = reviewPanel(extraction.id);
     const violations = metadata?.schemaValidation?.violations ?? [];
     append(
       main,
@@ -199,8 +269,9 @@ export async function renderExtraction(main: HTMLElement, [id]: string[]): Promi
           h("h2", {}, "Fields"),
           rows.length === 0
             ? h("p", {}, "No scored fields.")
-            : h("div", { class: "table-wrap" }, fieldsTable(rows, source, status)),
+            : h("div", { class: "table-wrap" }, fieldsTable(rows, source, status, review.select)),
           status,
+          review.panel,
           violations.length === 0
             ? null
             : h(

@@ -356,6 +356,34 @@ for (const width of [1280, 390]) {
         .toBe("/vendor");
       await expectNoSidewaysScroll(page, width);
       await screenshot(page, "extraction", width);
+
+      // Accept one value and correct another: both recorded as HUMAN scores on the extraction.
+      const review = page.getByRole("region", { name: "Review field" });
+      await review.getByRole("button", { name: "Accept value" }).click();
+      await review.getByRole("status").filter({ hasText: "Recorded acceptance of vendor" }).waitFor();
+      await table.getByRole("row").filter({ hasText: "invoiceNumber" }).click();
+      await review.getByLabel("Corrected value").fill(`INV-2024-00${width}`);
+      await review.getByRole("button", { name: "Record correction" }).click();
+      await review.getByRole("status").filter({ hasText: "Recorded correction of invoiceNumber" }).waitFor();
+      const scores = await call(
+        "GET",
+        `/v1/scores?subjectType=extraction&subjectId=${extractionId}&size=100`,
+      );
+      expect(scores.content).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            name: "field.vendor",
+            dataType: "BOOLEAN",
+            value: true,
+            source: "HUMAN",
+          }),
+          expect.objectContaining({
+            name: "field.invoiceNumber",
+            value: false,
+            comment: JSON.stringify({ pointer: "/invoiceNumber", value: `INV-2024-00${width}` }),
+          }),
+        ]),
+      );
     });
 
     it("searches a knowledge base and opens a citation in its document", async () => {
@@ -443,7 +471,10 @@ for (const width of [1280, 390]) {
       await page.getByRole("status").filter({ hasText: "No items" }).waitFor();
       const items = await call("GET", `/v1/annotation-queues/${queue.id}/items?status=COMPLETED`);
       expect(items.content).toHaveLength(2);
-      const scores = await call("GET", `/v1/scores?subjectType=extraction&subjectId=${extractionId}`);
+      const scores = await call(
+        "GET",
+        `/v1/scores?subjectType=extraction&subjectId=${extractionId}&size=100`,
+      );
       expect(scores.content).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ name: "accuracy", value: 0.75, source: "HUMAN" }),
