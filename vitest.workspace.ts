@@ -17,6 +17,7 @@ const packages = [
   "testkit",
   "client",
   "mcp",
+  "console",
 ] as const;
 
 const packageProjects = packages.map((name) => ({

@@ -8,6 +8,7 @@ import { createGroundwork, type Groundwork, storePlanAllowance } from "@groundwo
 import type { Store } from "@groundwork/store-sqlite";
 import { Hono } from "hono";
 import { SERVER_SETTING_NAMES } from "./config.js";
+import { registerConsole } from "./console/serve-console.js";
 import { bearerAuth } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
@@ -55,6 +56,10 @@ export type AppOptions = (
   logger?: Logger;
   /** Largest request body accepted, in bytes (uploads have their own, larger limits). */
   maxBodyBytes?: number;
+  /** Whether `/console/` serves the web console (PLATFORM.md §16; GROUNDWORK_CONSOLE=0 turns it off); default on. */
+  console?: boolean;
+  /** The built console's folder; by default `@groundwork/console`'s (tests serve a fresh build). */
+  consoleDir?: string;
 };
 
 export type App = Hono<AppEnv>;
@@ -122,5 +127,6 @@ export function createApp(options: AppOptions): App {
   registerAnnotationQueueRoutes(app);
   registerExperimentRoutes(app);
   registerTracingRoutes(app);
+  if (options.console !== false) registerConsole(app, options.consoleDir);
   return app;
 }

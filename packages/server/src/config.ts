@@ -18,6 +18,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** The platform's settings, from the GROUNDWORK_* variables (see `platformConfigFromEnv`). */
   platform: GroundworkConfigInput;
+  /** Whether `/console/` serves the web console; GROUNDWORK_CONSOLE=0 turns it off (PLATFORM.md §16). */
+  console: boolean;
 }
 
 export interface ConfigFlags {
@@ -78,12 +80,21 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     port,
     secret: env.GROUNDWORK_SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: level as LogLevel,
+    console: consoleEnabled(env),
     // Connector pauses point to GROUNDWORK_CHAT_URL, by default the server's own origin.
     platform: {
       ...platform,
       chatUrl: platform.chatUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     },
   };
+}
+
+/** GROUNDWORK_CONSOLE: `0` turns the web console off, `1` or unset leaves it on; anything else is refused. */
+export function consoleEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env.GROUNDWORK_CONSOLE?.trim() ?? "";
+  if (raw === "" || raw === "1") return true;
+  if (raw === "0") return false;
+  throw new Error(`Invalid GROUNDWORK_CONSOLE "${raw}": expected 0 (off) or 1 (on)`);
 }
 
 /**

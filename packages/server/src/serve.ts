@@ -33,7 +33,7 @@ export async function serveGroundwork(
       allowance: storePlanAllowance(store),
       fetch: createFastFetch(),
     });
-    const app = createApp({ groundwork, logger });
+    const app = createApp({ groundwork, logger, console: config.console });
     const http = await listen(app, { host: config.host, port: config.port });
     // Background jobs, including ones a previous run left unfinished.
     groundwork.start();

@@ -10,12 +10,12 @@ import { readBody } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { EXTRACTION_STATUSES, estimateBody, extractionBody } from "./bodies.js";
-import { extractionView } from "./views.js";
+import { extractionDetailView, extractionView } from "./views.js";
 
 const RETRY_AFTER_SECONDS = 5;
 
 function accepted(c: Context<AppEnv>, record: ExtractionRecord): Response {
-  return c.json(extractionView(record), 202, {
+  return c.json(extractionDetailView(record), 202, {
     Location: `/v1/extractions/${record.id}`,
     "Retry-After": String(RETRY_AFTER_SECONDS),
   });
@@ -32,7 +32,7 @@ export function registerExtractionRoutes(
       background,
       signal: c.req.raw.signal,
     });
-    return record.status === "PENDING" ? accepted(c, record) : c.json(extractionView(record), 201);
+    return record.status === "PENDING" ? accepted(c, record) : c.json(extractionDetailView(record), 201);
   }
 
   app.post("/v1/extractions", requireRole("member"), (c) => extract(c, false));
@@ -50,10 +50,12 @@ export function registerExtractionRoutes(
 
   app.post("/v1/extractions/:id/rerun", requireRole("member"), async (c) => {
     const record = await service(c).rerun(c.var.principal, c.req.param("id") ?? "", c.req.raw.signal);
-    return record.status === "PENDING" ? accepted(c, record) : c.json(extractionView(record), 201);
+    return record.status === "PENDING" ? accepted(c, record) : c.json(extractionDetailView(record), 201);
   });
 
-  app.get("/v1/extractions/:id", requireRole("viewer"), async (c) => c.json(extractionView(await find(c))));
+  app.get("/v1/extractions/:id", requireRole("viewer"), async (c) =>
+    c.json(extractionDetailView(await find(c))),
+  );
 
   app.get("/v1/extractions", requireRole("viewer"), (c) => {
     const request = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });

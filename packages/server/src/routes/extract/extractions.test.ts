@@ -227,6 +227,10 @@ describe("POST /v1/extractions, single shot", () => {
     expect(await json("GET", `/v1/extractions/${created.id}`, undefined, tenant.keys.viewer)).toEqual(
       created,
     );
+    // The extraction carries the text its grounding points into; the list leaves it out (WC6).
+    expect(created.inputText).toBe(documentOf(3));
+    const listed = await json("GET", "/v1/extractions", undefined, tenant.keys.viewer);
+    expect((listed.content as Array<Record<string, unknown>>)[0]).not.toHaveProperty("inputText");
   });
 
   it("sends the schema as prompt text to hosted-d (no response_format)", async () => {

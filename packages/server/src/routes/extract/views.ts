@@ -65,3 +65,12 @@ export function extractionView(record: ExtractionRecord) {
     completedAt: iso(record.completedAt),
   };
 }
+
+/**
+ * One extraction as its own resource (GET, and the run and rerun responses): the list's fields
+ * plus the input text the values were extracted from, which grounding spans point into (console
+ * review, decision WC6). The list leaves the text out to stay light.
+ */
+export function extractionDetailView(record: ExtractionRecord) {
+  return { ...extractionView(record), inputText: record.inputText };
+}
