@@ -3,19 +3,17 @@
  * machine is shared): `npx vitest bench --run --project convert readers`.
  * - DOCX: the XML reader vs mammoth's HTML conversion alone, and vs the old path (mammoth + HTML reader)
  * - PPTX: the XML reader vs the old regular-expression reader
- * - HTML: htmlparser2 vs the old hand tokenizer; Markdown: micromark vs the old hand parser
+ * - HTML: htmlparser2 vs the old hand tokenizer
  */
 import { buildLongDocx, buildPptx, type PptxSlide } from "@groundwork/testkit";
 import { bench, describe } from "vitest";
 import { parseDocx } from "../src/formats/docx.js";
 import { htmlToBlocks } from "../src/formats/html.js";
-import { markdownToBlocks } from "../src/formats/markdown.js";
 import type { ParseOptions } from "../src/formats/parse-context.js";
 import { parsePptx } from "../src/formats/pptx.js";
 import { DEFAULT_LIMITS } from "../src/limits.js";
 import { parseDocx as legacyDocx } from "./legacy/docx.js";
 import { htmlToBlocks as legacyHtml } from "./legacy/html.js";
-import { markdownToBlocks as legacyMarkdown } from "./legacy/markdown.js";
 import { parsePptx as legacyPptx } from "./legacy/pptx.js";
 
 const options: ParseOptions = {
@@ -111,34 +109,6 @@ describe("HTML, 400 sections (~130 KB)", () => {
     "baseline: old hand tokenizer",
     () => {
       legacyHtml(html);
-    },
-    runs,
-  );
-});
-
-const mdParts: string[] = ["# Bench"];
-for (let i = 1; i <= 400; i++)
-  mdParts.push(
-    `## Section ${i}`,
-    `The quick **brown** fox jumps over the [lazy dog](https://example.com/${i}) and \`code ${i}\`.`,
-    `- one ${i}\n- two\n  - nested ${i}`,
-    `| Item | Qty |\n| --- | --- |\n| Widget ${i} | ${i} |`,
-    "```ts\nconst x = 1;\n```",
-  );
-const markdown = mdParts.join("\n\n");
-
-describe("Markdown, 400 sections (~60 KB)", () => {
-  bench(
-    "groundwork: micromark + GFM tables",
-    () => {
-      markdownToBlocks(markdown);
-    },
-    runs,
-  );
-  bench(
-    "baseline: old hand parser",
-    () => {
-      legacyMarkdown(markdown);
     },
     runs,
   );
