@@ -1,11 +1,11 @@
 /**
  * One OOXML part (document.xml, slide, chart, core properties …) read by a real XML parser
- * (saxes, namespace-aware) into a small element tree the format readers walk. Names carry the
+ * (saxes, well-formedness checked) into a small element tree the format readers walk. Names carry the
  * conventional prefix of their namespace whatever prefix the file used (`w:p`, `a:t`, `m:f`),
  * and ISO/IEC 29500 Strict namespaces map to the same prefixes as Transitional ones, so a reader
  * matches one spelling (docs/decisions.md, CP3).
  */
-import { SaxesParser, type SaxesTagNS } from "saxes";
+import { SaxesParser } from "saxes";
 import { DocumentError } from "../document-error.js";
 
 export interface XmlElement {
@@ -34,30 +34,16 @@ const OOXML_PREFIXES: Record<string, string> = {
   "package/2006/metadata/core-properties": "cp",
 };
 
+const STRICT_PREFIXES = new Map(
+  Object.entries(OOXML_PREFIXES).map(([stem, prefix]) => [stem.replace("/2006/", "/"), prefix]),
+);
+
 const OTHER_PREFIXES: Record<string, string> = {
   "http://schemas.microsoft.com/office/word/2010/wordprocessingShape": "wps",
   "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup": "wpg",
   "urn:schemas-microsoft-com:vml": "v",
   "http://purl.org/dc/elements/1.1/": "dc",
   "http://purl.org/dc/terms/": "dcterms",
-};
-
-/** Canonical URIs for prefixes a careless writer used without declaring them. */
-const UNDECLARED: Record<string, string> = {
-  w: `${TRANSITIONAL}wordprocessingml/2006/main`,
-  m: `${TRANSITIONAL}officeDocument/2006/math`,
-  r: `${TRANSITIONAL}officeDocument/2006/relationships`,
-  a: `${TRANSITIONAL}drawingml/2006/main`,
-  wp: `${TRANSITIONAL}drawingml/2006/wordprocessingDrawing`,
-  pic: `${TRANSITIONAL}drawingml/2006/picture`,
-  c: `${TRANSITIONAL}drawingml/2006/chart`,
-  p: `${TRANSITIONAL}presentationml/2006/main`,
-  mc: `${TRANSITIONAL}markup-compatibility/2006`,
-  wps: "http://schemas.microsoft.com/office/word/2010/wordprocessingShape",
-  v: "urn:schemas-microsoft-com:vml",
-  dc: "http://purl.org/dc/elements/1.1/",
-  dcterms: "http://purl.org/dc/terms/",
-  cp: `${TRANSITIONAL}package/2006/metadata/core-properties`,
 };
 
 const prefixCache = new Map<string, string | null>();
@@ -70,34 +56,55 @@ function prefixOf(uri: string): string | null {
     : uri.startsWith(STRICT)
       ? uri.slice(STRICT.length)
       : null;
-  prefix = (stem === null ? undefined : OOXML_PREFIXES[stem]) ?? OTHER_PREFIXES[uri] ?? null;
+  // Strict namespaces drop the year: `…/ooxml/wordprocessingml/main` for `…/wordprocessingml/2006/main`.
+  prefix =
+    (stem === null ? undefined : (OOXML_PREFIXES[stem] ?? STRICT_PREFIXES.get(stem))) ??
+    OTHER_PREFIXES[uri] ??
+    null;
   prefixCache.set(uri, prefix);
   return prefix;
 }
 
-function qualified(uri: string, filePrefix: string, local: string): string {
-  if (uri === "") return local;
-  const prefix = prefixOf(uri) ?? filePrefix;
-  return prefix === "" ? local : `${prefix}:${local}`;
-}
-
-/** Parses one XML part; malformed XML is a `corrupt_document` naming the part. */
+/**
+ * Parses one XML part; malformed XML is a `corrupt_document` naming the part. saxes runs without
+ * its namespace resolution (a third of the parse time on slide-sized parts): a declaration
+ * `xmlns:x="<known namespace>"` renames prefix `x` to the conventional one for the whole part,
+ * which only costs anything when a writer chose unusual prefixes.
+ */
 export function parseXml(xml: string, part: string): XmlElement {
-  const parser = new SaxesParser({
-    xmlns: true,
-    position: false,
-    resolvePrefix: (prefix: string) => UNDECLARED[prefix],
-  });
+  const parser = new SaxesParser({ position: false });
   const root: XmlElement = { name: "#document", attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   let top = root;
-  parser.on("opentag", (tag: SaxesTagNS) => {
-    const attrs: Record<string, string> = {};
-    for (const attr of Object.values(tag.attributes)) {
-      if (attr.prefix === "xmlns" || attr.name === "xmlns") continue;
-      attrs[qualified(attr.uri, attr.prefix, attr.local)] = attr.value;
+  let renames: Map<string, string> | null = null;
+  const rename = (name: string, element = false): string => {
+    if (renames === null) return name;
+    const colon = name.indexOf(":");
+    if (colon < 0) {
+      // A default namespace applies to element names only, never to unprefixed attributes.
+      const prefix = element ? renames.get("") : undefined;
+      return prefix === undefined ? name : `${prefix}:${name}`;
     }
-    const element: XmlElement = { name: qualified(tag.uri, tag.prefix, tag.local), attrs, children: [] };
+    const prefix = renames.get(name.slice(0, colon));
+    return prefix === undefined ? name : `${prefix}${name.slice(colon)}`;
+  };
+  parser.on("opentag", (tag) => {
+    const attrs = tag.attributes as Record<string, string>;
+    for (const key in attrs) {
+      if (key !== "xmlns" && !key.startsWith("xmlns:")) continue;
+      const canonical = prefixOf(attrs[key] as string);
+      const declared = key.slice(6);
+      if (canonical !== null && canonical !== declared) {
+        renames ??= new Map();
+        renames.set(declared, canonical);
+      }
+    }
+    let own = attrs;
+    if (renames !== null) {
+      own = {};
+      for (const key in attrs) own[rename(key)] = attrs[key] as string;
+    }
+    const element: XmlElement = { name: rename(tag.name, true), attrs: own, children: [] };
     top.children.push(element);
     if (!tag.isSelfClosing) {
       stack.push(element);
