@@ -1,112 +1,20 @@
 /**
- * HTML to the document model with a small tolerant tokenizer (no DOM): headings,
- * paragraphs, nested lists, tables, images, preformatted text. Used for HTML input,
- * DOCX (through mammoth's HTML) and HTML mail bodies.
+ * HTML to the document model through htmlparser2 (HTML5 tokenizer, the full named-entity table of
+ * `entities`, implied end tags) feeding a small state machine, no DOM (docs/decisions.md, CP6):
+ * headings, paragraphs, nested lists, tables, images, preformatted text. Used for HTML input and
+ * HTML mail bodies.
  */
+import { decodeHTML } from "entities";
+import { Parser } from "htmlparser2";
 import { type Block, type ListItem, normalizeInline, type PictureBlock } from "../document-model.js";
 
-const NAMED: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-  copy: "©",
-  reg: "®",
-  euro: "€",
-  ndash: "–",
-  mdash: "—",
-  hellip: "…",
-  laquo: "«",
-  raquo: "»",
-  auml: "ä",
-  ouml: "ö",
-  uuml: "ü",
-  Auml: "Ä",
-  Ouml: "Ö",
-  Uuml: "Ü",
-  szlig: "ß",
-  eacute: "é",
-  egrave: "è",
-  bull: "•",
-  rsquo: "’",
-  lsquo: "‘",
-  rdquo: "”",
-  ldquo: "“",
-};
-
+/** HTML character references (all 2,231 named ones, numeric, legacy forms without `;`) decoded. */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (match, entity: string) => {
-    if (entity[0] === "#") {
-      const code =
-        entity[1] === "x" || entity[1] === "X"
-          ? Number.parseInt(entity.slice(2), 16)
-          : Number(entity.slice(1));
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    }
-    return NAMED[entity] ?? match;
-  });
+  return decodeHTML(text);
 }
 
-interface Token {
-  kind: "open" | "close" | "text";
-  name: string;
-  attrs: Record<string, string>;
-  text: string;
-  selfClosing: boolean;
-}
-
-const VOID = new Set(["br", "img", "hr", "meta", "link", "input", "col", "area", "base", "wbr", "source"]);
-const RAW = new Set(["script", "style", "template", "noscript", "svg", "head"]);
-
-function parseAttrs(source: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  for (const m of source.matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
-    const name = (m[1] ?? "").toLowerCase();
-    attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? "");
-  }
-  return attrs;
-}
-
-function* tokenize(html: string): Generator<Token> {
-  const tag =
-    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>|<\?[^>]*>|<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
-  let last = 0;
-  for (let m = tag.exec(html); m !== null; m = tag.exec(html)) {
-    if (m.index > last)
-      yield { kind: "text", name: "", attrs: {}, text: html.slice(last, m.index), selfClosing: false };
-    last = tag.lastIndex;
-    const name = m[2]?.toLowerCase();
-    if (name === undefined) continue; // comment, doctype, processing instruction
-    const closing = m[1] === "/";
-    const rest = m[3] ?? "";
-    if (!closing && RAW.has(name) && !rest.trimEnd().endsWith("/")) {
-      // Skip the raw element's content wholesale: it is never document text.
-      const end = html.toLowerCase().indexOf(`</${name}`, last);
-      const close = end < 0 ? html.length : html.indexOf(">", end);
-      yield {
-        kind: "open",
-        name,
-        attrs: parseAttrs(rest),
-        text: html.slice(last, end < 0 ? html.length : end),
-        selfClosing: true,
-      };
-      last = close < 0 ? html.length : close + 1;
-      tag.lastIndex = last;
-      continue;
-    }
-    yield {
-      kind: closing ? "close" : "open",
-      name,
-      attrs: closing ? {} : parseAttrs(rest),
-      text: "",
-      selfClosing: VOID.has(name) || rest.trimEnd().endsWith("/"),
-    };
-  }
-  if (last < html.length)
-    yield { kind: "text", name: "", attrs: {}, text: html.slice(last), selfClosing: false };
-}
+/** Elements whose content is never document text (the title is read from its own element). */
+const RAW = new Set(["script", "style", "template", "noscript", "svg", "math", "title", "textarea"]);
 
 export interface HtmlConversion {
   blocks: Block[];
@@ -193,24 +101,46 @@ export function htmlToBlocks(html: string, options: HtmlOptions = { embedImages:
     else text += value;
   };
 
-  for (const token of tokenize(html)) {
-    if (token.kind === "text") {
-      append(decodeEntities(token.text));
-      continue;
+  let rawDepth = 0;
+  let titleText: string | null = null;
+  const onText = (value: string) => {
+    if (rawDepth > 0) {
+      if (titleText !== null && rawDepth === 1) titleText += value;
+      return;
     }
+    append(value);
+  };
+  const onOpen = (name: string, attrs: Record<string, string>) => {
+    if (rawDepth > 0 || RAW.has(name)) {
+      if (RAW.has(name)) {
+        if (rawDepth === 0 && name === "title" && title === null) titleText = "";
+        rawDepth++;
+      }
+      return;
+    }
+    if (name === "meta") {
+      const key = attrs.name ?? attrs.property;
+      if (key !== undefined && attrs.content !== undefined) meta[key.toLowerCase()] = attrs.content;
+      return;
+    }
+    handle({ kind: "open", name, attrs });
+  };
+  const onClose = (name: string) => {
+    if (rawDepth > 0) {
+      if (RAW.has(name)) {
+        rawDepth--;
+        if (rawDepth === 0 && titleText !== null) {
+          title = normalizeInline(titleText);
+          titleText = null;
+        }
+      }
+      return;
+    }
+    handle({ kind: "close", name, attrs: {} });
+  };
+  function handle(token: { kind: "open" | "close"; name: string; attrs: Record<string, string> }): void {
     const { name } = token;
     if (token.kind === "open") {
-      if (name === "head") {
-        const found = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(token.text);
-        if (found?.[1] !== undefined) title = normalizeInline(decodeEntities(found[1]));
-        for (const m of token.text.matchAll(/<meta\s((?:[^>"']|"[^"]*"|'[^']*')*)>/gi)) {
-          const attrs = parseAttrs(m[1] ?? "");
-          const key = attrs.name ?? attrs.property;
-          if (key !== undefined && attrs.content !== undefined) meta[key.toLowerCase()] = attrs.content;
-        }
-        continue;
-      }
-      if (RAW.has(name)) continue;
       if (/^h[1-6]$/.test(name) && tables.length === 0 && lists.length === 0) {
         flushText();
         heading = Number(name[1]);
@@ -262,7 +192,7 @@ export function htmlToBlocks(html: string, options: HtmlOptions = { embedImages:
       } else if (name === "hr" && tables.length === 0) {
         flushText();
       }
-      continue;
+      return;
     }
     // closing tags
     if (/^h[1-6]$/.test(name) && heading !== null) {
@@ -318,14 +248,18 @@ export function htmlToBlocks(html: string, options: HtmlOptions = { embedImages:
       flushText();
     }
   }
+  const parser = new Parser(
+    { onopentag: onOpen, onclosetag: onClose, ontext: onText },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
   flushItem();
-  if (rootList !== null && rootList.items.length > 0) {
-    blocks.push({ type: "list", ordered: rootList.ordered, items: rootList.items });
+  // Assigned inside the parser's callbacks, which the compiler's narrowing does not follow.
+  const openList = rootList as ListState | null;
+  if (openList !== null && openList.items.length > 0) {
+    blocks.push({ type: "list", ordered: openList.ordered, items: openList.items });
   }
   flushText();
-  if (title === null) {
-    const found = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
-    if (found?.[1] !== undefined) title = normalizeInline(decodeEntities(found[1]));
-  }
   return { blocks, title, meta };
 }

@@ -1,15 +1,20 @@
 import type JSZip from "jszip";
 import type { MetadataValue } from "../document-model.js";
-import { decodeEntities } from "./html.js";
+import { child, parseXml, textContent } from "./ooxml-xml.js";
 
-/** Title, author and dates from an OOXML package's docProps/core.xml. */
+/** Title, author and dates from an OOXML package's docProps/core.xml (a malformed part gives none). */
 export async function readCoreProperties(zip: JSZip): Promise<Record<string, MetadataValue>> {
   const file = zip.file("docProps/core.xml");
   if (file === null) return {};
-  const xml = await file.async("string");
+  let root: ReturnType<typeof parseXml>;
+  try {
+    root = parseXml(await file.async("string"), "docProps/core.xml");
+  } catch {
+    return {};
+  }
   const pick = (tag: string) => {
-    const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`).exec(xml);
-    return m?.[1] === undefined ? undefined : decodeEntities(m[1]).trim();
+    const element = child(root, tag);
+    return element === undefined ? undefined : textContent(element).trim();
   };
   const out: Record<string, MetadataValue> = {};
   const entries: Array<[string, string | undefined]> = [

@@ -1,165 +1,224 @@
 /**
- * PPTX through jszip and the slide XML (DrawingML): slides in presentation order,
- * each headed by its title placeholder (the slide boundary's title), bullet paragraphs as lists, tables, pictures
- * with their descriptions, and speaker notes.
+ * PPTX through jszip and the slide XML (DrawingML) read by a real XML parser (docs/decisions.md,
+ * CP3): slides in presentation order, each headed by its title placeholder (the slide boundary's
+ * title), bullet paragraphs as lists, tables, charts as tables (CP5), pictures with their
+ * descriptions, and speaker notes.
  */
 import type JSZip from "jszip";
 import { DocumentError } from "../document-error.js";
-import { type Block, type ListItem, normalizeInline } from "../document-model.js";
-import { decodeEntities } from "./html.js";
+import { type Block, type ListItem, normalizeInline, type PictureBlock } from "../document-model.js";
+import { chartTable } from "./ooxml-chart.js";
 import { readCoreProperties } from "./ooxml-core.js";
+import {
+  child,
+  childElements,
+  childrenNamed,
+  descendant,
+  descendants,
+  parseXml,
+  relationshipsOf,
+  relsPathOf,
+  resolvePartPath,
+  type XmlElement,
+} from "./ooxml-xml.js";
 import { documentOf, type ParsedDocument, type ParseOptions } from "./parse-context.js";
 
-// PowerPoint writes a soft line break as `<a:br><a:rPr …/></a:br>`, not only `<a:br/>`; either
-// must become a space or the words on both sides of it run together.
-const RUN_TEXT =
-  /<a:t(?:\s[^>]*)?>([\s\S]*?)<\/a:t>|<a:br\b[^>]*\/>|<a:br\b[^>]*>[\s\S]*?<\/a:br>|<a:tab\s*\/>/g;
+type Relationships = ReturnType<typeof relationshipsOf>;
 
-function paragraphText(xml: string): string {
+/** Runs, fields, soft line breaks and tabs of one `a:p`; a break or tab is a space so words never run together. */
+function paragraphText(p: XmlElement): string {
   let text = "";
-  for (const m of xml.matchAll(RUN_TEXT)) {
-    text += m[1] === undefined ? " " : decodeEntities(m[1]);
-  }
+  const walk = (element: XmlElement) => {
+    for (const node of element.children) {
+      if (typeof node === "string") continue;
+      if (node.name === "a:t") {
+        for (const t of node.children) if (typeof t === "string") text += t;
+      } else if (node.name === "a:br" || node.name === "a:tab") text += " ";
+      else if (node.name === "a:r" || node.name === "a:fld") walk(node);
+    }
+  };
+  walk(p);
   return normalizeInline(text);
 }
 
-function paragraphs(xml: string): Array<{ text: string; level: number; bullet: boolean }> {
-  const out: Array<{ text: string; level: number; bullet: boolean }> = [];
-  for (const m of xml.matchAll(/<a:p>([\s\S]*?)<\/a:p>|<a:p\s[^>]*>([\s\S]*?)<\/a:p>/g)) {
-    const body = m[1] ?? m[2] ?? "";
-    const text = paragraphText(body);
+interface Paragraph {
+  text: string;
+  level: number;
+  bullet: boolean;
+  numbered: boolean;
+}
+
+function paragraphs(container: XmlElement | undefined): Paragraph[] {
+  if (container === undefined) return [];
+  const out: Paragraph[] = [];
+  for (const p of descendants(container, "a:p")) {
+    const text = paragraphText(p);
     if (text === "") continue;
-    const pPr = /<a:pPr\b([^>]*)\/?>/.exec(body)?.[1] ?? "";
-    const level = Number(/\blvl="(\d+)"/.exec(pPr)?.[1] ?? "0");
-    const bullet = /<a:bu(Char|AutoNum)\b/.test(body) || level > 0;
-    out.push({ text, level, bullet });
+    const pPr = child(p, "a:pPr");
+    const level = Number(pPr?.attrs.lvl ?? "0");
+    const numbered = pPr !== undefined && child(pPr, "a:buAutoNum") !== undefined;
+    const bullet = numbered || (pPr !== undefined && child(pPr, "a:buChar") !== undefined) || level > 0;
+    out.push({ text, level: Number.isFinite(level) ? level : 0, bullet, numbered });
   }
   return out;
 }
 
-function relationships(xml: string | null): Map<string, string> {
-  const map = new Map<string, string>();
-  if (xml === null) return map;
-  for (const m of xml.matchAll(/<Relationship\b([^>]*)\/?>/g)) {
-    const attrs = m[1] ?? "";
-    const id = /\bId="([^"]+)"/.exec(attrs)?.[1];
-    const target = /\bTarget="([^"]+)"/.exec(attrs)?.[1];
-    if (id !== undefined && target !== undefined) map.set(id, target);
-  }
-  return map;
-}
-
-function resolvePath(base: string, target: string): string {
-  if (target.startsWith("/")) return target.slice(1);
-  const parts = base.split("/").slice(0, -1);
-  for (const part of target.split("/")) {
-    if (part === "..") parts.pop();
-    else if (part !== ".") parts.push(part);
-  }
-  return parts.join("/");
-}
+const MIME: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+};
 
 async function readText(zip: JSZip, path: string): Promise<string | null> {
   const file = zip.file(path);
   return file === null ? null : file.async("string");
 }
 
-async function slideBlocks(zip: JSZip, path: string, index: number, embedImages: boolean): Promise<Block[]> {
-  const xml = (await readText(zip, path)) ?? "";
-  const rels = relationships(await readText(zip, resolvePath(path, `_rels/${path.split("/").pop()}.rels`)));
-  const blocks: Block[] = [];
-  let title: string | null = null;
-  // Shapes, tables and pictures in document order.
-  const shape =
-    /<p:sp>([\s\S]*?)<\/p:sp>|<p:sp\s[^>]*>([\s\S]*?)<\/p:sp>|<p:graphicFrame\b[^>]*>([\s\S]*?)<\/p:graphicFrame>|<p:pic>([\s\S]*?)<\/p:pic>|<p:pic\s[^>]*>([\s\S]*?)<\/p:pic>/g;
-  for (const m of xml.matchAll(shape)) {
-    const sp = m[1] ?? m[2];
-    const frame = m[3];
-    const pic = m[4] ?? m[5];
-    if (sp !== undefined) {
-      const placeholder = /<p:ph\b([^>]*)\/?>/.exec(sp)?.[1];
-      const phType = placeholder === undefined ? null : (/\btype="(\w+)"/.exec(placeholder)?.[1] ?? "body");
-      const found = paragraphs(sp);
-      if (found.length === 0) continue;
-      if ((phType === "title" || phType === "ctrTitle") && title === null) {
-        // The slide's boundary carries its title and renders as its heading (docs/decisions.md, C5).
-        title = found.map((p) => p.text).join(" ");
-        continue;
-      }
-      if (phType === "title" || phType === "ctrTitle") {
-        blocks.push({ type: "heading", level: 2, text: found.map((p) => p.text).join(" ") });
-        continue;
-      }
-      if (phType === "subTitle") {
-        blocks.push({ type: "heading", level: 3, text: found.map((p) => p.text).join(" ") });
-        continue;
-      }
-      // Body placeholders are bulleted by the layout even without explicit bullets.
-      const bulleted = phType === "body" || phType === "obj" || found.some((p) => p.bullet);
-      if (bulleted && found.length > 1) {
-        const items: ListItem[] = found.map((p) => ({ text: p.text, depth: Math.min(p.level, 8) }));
-        blocks.push({ type: "list", ordered: /<a:buAutoNum\b/.test(sp), items });
-      } else {
-        for (const p of found) blocks.push({ type: "paragraph", text: p.text });
-      }
-    } else if (frame?.includes("<a:tbl>")) {
-      const rows: string[][] = [];
-      for (const row of frame.matchAll(/<a:tr\b[^>]*>([\s\S]*?)<\/a:tr>/g)) {
-        const cells = [...(row[1] ?? "").matchAll(/<a:tc\b[^>]*>([\s\S]*?)<\/a:tc>|<a:tc\b[^>]*\/>/g)].map(
-          (cell) =>
-            paragraphs(cell[1] ?? "")
-              .map((p) => p.text)
-              .join(" "),
+/**
+ * A table's cells on its grid: a cell continuing a merge (`hMerge`, `vMerge`) repeats the merged
+ * cell's text, as DOCX tables do (CP2).
+ */
+function tableRows(tbl: XmlElement): string[][] {
+  const rows: string[][] = [];
+  for (const tr of childrenNamed(tbl, "a:tr")) {
+    const cells: string[] = [];
+    for (const tc of childrenNamed(tr, "a:tc")) {
+      const column = cells.length;
+      if (tc.attrs.hMerge === "1" || tc.attrs.hMerge === "true") cells.push(cells[column - 1] ?? "");
+      else if (tc.attrs.vMerge === "1" || tc.attrs.vMerge === "true")
+        cells.push(rows[rows.length - 1]?.[column] ?? "");
+      else
+        cells.push(
+          paragraphs(child(tc, "a:txBody"))
+            .map((p) => p.text)
+            .join(" "),
         );
-        rows.push(cells);
+    }
+    rows.push(cells);
+  }
+  return rows;
+}
+
+interface Slide {
+  zip: JSZip;
+  path: string;
+  rels: Relationships;
+  charts: Map<string, XmlElement>;
+  embedImages: boolean;
+  blocks: Block[];
+  title: string | null;
+}
+
+async function picture(slide: Slide, pic: XmlElement): Promise<PictureBlock> {
+  const cNvPr = descendant(pic, "p:cNvPr");
+  const alt = cNvPr?.attrs.descr || cNvPr?.attrs.name;
+  const block: PictureBlock = { type: "picture", ...(alt ? { alt } : {}) };
+  const embed = descendant(pic, "a:blip")?.attrs["r:embed"];
+  const rel = embed === undefined ? undefined : slide.rels.get(embed);
+  if (rel !== undefined && !rel.external) {
+    const mediaPath = resolvePartPath(slide.path, rel.target);
+    const mime = MIME[mediaPath.split(".").pop()?.toLowerCase() ?? ""];
+    if (mime !== undefined) {
+      block.mimeType = mime;
+      if (slide.embedImages) {
+        const media = slide.zip.file(mediaPath);
+        if (media !== null) block.dataUrl = `data:${mime};base64,${await media.async("base64")}`;
       }
-      if (rows.length > 0) blocks.push({ type: "table", rows, header: true });
-    } else if (pic !== undefined) {
-      const alt =
-        /<p:cNvPr\b[^>]*\bdescr="([^"]*)"/.exec(pic)?.[1] ?? /<p:cNvPr\b[^>]*\bname="([^"]*)"/.exec(pic)?.[1];
-      const embed = /<a:blip\b[^>]*r:embed="([^"]+)"/.exec(pic)?.[1];
-      const target = embed === undefined ? undefined : rels.get(embed);
-      const picture: Block = { type: "picture", ...(alt ? { alt: decodeEntities(alt) } : {}) };
-      if (target !== undefined) {
-        const mediaPath = resolvePath(path, target);
-        const ext = mediaPath.split(".").pop()?.toLowerCase() ?? "";
-        const mime =
-          ext === "png"
-            ? "image/png"
-            : ext === "jpg" || ext === "jpeg"
-              ? "image/jpeg"
-              : ext === "gif"
-                ? "image/gif"
-                : undefined;
-        if (mime !== undefined) {
-          picture.mimeType = mime;
-          if (embedImages) {
-            const media = zip.file(mediaPath);
-            if (media !== null) picture.dataUrl = `data:${mime};base64,${await media.async("base64")}`;
-          }
-        }
-      }
-      blocks.push(picture);
     }
   }
-  // Speaker notes.
-  for (const [, target] of rels) {
-    if (!/notesSlide/.test(target)) continue;
-    const notesXml = await readText(zip, resolvePath(path, target));
-    if (notesXml === null) continue;
-    const notes = [...notesXml.matchAll(/<p:sp>([\s\S]*?)<\/p:sp>/g)]
-      .filter((m) => /<p:ph\b[^>]*type="body"/.test(m[1] ?? ""))
-      .flatMap((m) => paragraphs(m[1] ?? "").map((p) => p.text));
-    if (notes.length > 0) blocks.push({ type: "paragraph", text: `Notes: ${notes.join(" ")}` });
+  return block;
+}
+
+function shape(slide: Slide, sp: XmlElement): void {
+  const ph = descendant(child(sp, "p:nvSpPr") ?? sp, "p:ph");
+  const phType = ph === undefined ? null : (ph.attrs.type ?? "body");
+  const found = paragraphs(child(sp, "p:txBody"));
+  if (found.length === 0) return;
+  const joined = found.map((p) => p.text).join(" ");
+  if (phType === "title" || phType === "ctrTitle") {
+    // The slide's boundary carries its first title and renders as its heading (docs/decisions.md, C5).
+    if (slide.title === null) slide.title = joined;
+    else slide.blocks.push({ type: "heading", level: 2, text: joined });
+    return;
   }
-  return [{ type: "section", kind: "slide", index, title: title ?? `Slide ${index}` }, ...blocks];
+  if (phType === "subTitle") {
+    slide.blocks.push({ type: "heading", level: 3, text: joined });
+    return;
+  }
+  // Body placeholders are bulleted by the layout even without explicit bullets.
+  const bulleted = phType === "body" || phType === "obj" || found.some((p) => p.bullet);
+  if (bulleted && found.length > 1) {
+    const items: ListItem[] = found.map((p) => ({ text: p.text, depth: Math.max(0, Math.min(p.level, 8)) }));
+    slide.blocks.push({ type: "list", ordered: found.some((p) => p.numbered), items });
+  } else {
+    for (const p of found) slide.blocks.push({ type: "paragraph", text: p.text });
+  }
+}
+
+function graphicFrame(slide: Slide, frame: XmlElement): void {
+  const tbl = descendant(frame, "a:tbl");
+  if (tbl !== undefined) {
+    const rows = tableRows(tbl);
+    if (rows.length > 0) slide.blocks.push({ type: "table", rows, header: true });
+    return;
+  }
+  const chart = descendant(frame, "c:chart");
+  const rel = chart === undefined ? undefined : slide.rels.get(chart.attrs["r:id"] ?? "");
+  const part = rel === undefined ? undefined : slide.charts.get(resolvePartPath(slide.path, rel.target));
+  const table = part === undefined ? null : chartTable(part);
+  if (table !== null) slide.blocks.push(table);
+}
+
+/** Shapes, tables, charts and pictures in document (z-) order, groups included. */
+async function shapeTree(slide: Slide, tree: XmlElement): Promise<void> {
+  for (const node of childElements(tree)) {
+    if (node.name === "p:sp") shape(slide, node);
+    else if (node.name === "p:graphicFrame") graphicFrame(slide, node);
+    else if (node.name === "p:pic") slide.blocks.push(await picture(slide, node));
+    else if (node.name === "p:grpSp") await shapeTree(slide, node);
+    else if (node.name === "mc:AlternateContent") {
+      const choice = child(node, "mc:Choice") ?? child(node, "mc:Fallback");
+      if (choice !== undefined) await shapeTree(slide, choice);
+    }
+  }
+}
+
+async function slideBlocks(zip: JSZip, path: string, index: number, embedImages: boolean): Promise<Block[]> {
+  const xml = (await readText(zip, path)) ?? "";
+  const relsPath = relsPathOf(path);
+  const rels = relationshipsOf(await readText(zip, relsPath), relsPath);
+  const charts = new Map<string, XmlElement>();
+  for (const rel of rels.values()) {
+    if (rel.external || !rel.type.endsWith("/chart")) continue;
+    const chartPath = resolvePartPath(path, rel.target);
+    const chartXml = await readText(zip, chartPath);
+    if (chartXml !== null) charts.set(chartPath, parseXml(chartXml, chartPath));
+  }
+  const slide: Slide = { zip, path, rels, charts, embedImages, blocks: [], title: null };
+  if (xml !== "") {
+    const tree = descendant(parseXml(xml, path), "p:spTree");
+    if (tree !== undefined) await shapeTree(slide, tree);
+  }
+  // Speaker notes.
+  for (const rel of rels.values()) {
+    if (rel.external || !/notesSlide$/.test(rel.type)) continue;
+    const notesPath = resolvePartPath(path, rel.target);
+    const notesXml = await readText(zip, notesPath);
+    if (notesXml === null) continue;
+    const notes = descendants(parseXml(notesXml, notesPath), "p:sp")
+      .filter((sp) => descendant(child(sp, "p:nvSpPr") ?? sp, "p:ph")?.attrs.type === "body")
+      .flatMap((sp) => paragraphs(child(sp, "p:txBody")).map((p) => p.text));
+    if (notes.length > 0) slide.blocks.push({ type: "paragraph", text: `Notes: ${notes.join(" ")}` });
+  }
+  return [{ type: "section", kind: "slide", index, title: slide.title ?? `Slide ${index}` }, ...slide.blocks];
 }
 
 export async function parsePptx(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
-  const { default: JSZip } = await import("jszip");
+  const { default: JSZipClass } = await import("jszip");
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(bytes);
+    zip = await JSZipClass.loadAsync(bytes);
   } catch (error) {
     throw new DocumentError(
       "corrupt_document",
@@ -169,11 +228,14 @@ export async function parsePptx(bytes: Uint8Array, options: ParseOptions): Promi
   const presentation = await readText(zip, "ppt/presentation.xml");
   if (presentation === null)
     throw new DocumentError("corrupt_document", "The PPTX has no ppt/presentation.xml");
-  const rels = relationships(await readText(zip, "ppt/_rels/presentation.xml.rels"));
+  const rels = relationshipsOf(
+    await readText(zip, "ppt/_rels/presentation.xml.rels"),
+    "ppt/_rels/presentation.xml.rels",
+  );
   const slidePaths: string[] = [];
-  for (const m of presentation.matchAll(/<p:sldId\b[^>]*r:id="([^"]+)"/g)) {
-    const target = rels.get(m[1] ?? "");
-    if (target !== undefined) slidePaths.push(resolvePath("ppt/presentation.xml", target));
+  for (const sldId of descendants(parseXml(presentation, "ppt/presentation.xml"), "p:sldId")) {
+    const rel = rels.get(sldId.attrs["r:id"] ?? "");
+    if (rel !== undefined) slidePaths.push(resolvePartPath("ppt/presentation.xml", rel.target));
   }
   const limit =
     options.maxPages === undefined ? slidePaths.length : Math.min(options.maxPages, slidePaths.length);
