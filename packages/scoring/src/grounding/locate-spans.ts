@@ -192,7 +192,10 @@ function indexOccurrences(occurrences: ReadonlyArray<Interval & { readings: stri
   for (const occurrence of occurrences) {
     for (const reading of occurrence.readings) {
       let list = index.get(reading);
-      if (list === undefined) index.set(reading, (list = []));
+      if (list === undefined) {
+        list = [];
+        index.set(reading, list);
+      }
       list.push({ start: occurrence.start, end: occurrence.end });
     }
   }
