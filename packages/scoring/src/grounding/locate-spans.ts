@@ -34,11 +34,19 @@ interface Descriptor {
   pieces: number[];
   numbers: string[];
   date: string | null;
-  tokens: string[];
-  partial: boolean;
-  /** Candidate lists per tier, built when first needed. */
-  tiers: Interval[][] | null;
+  /** The folded value, for token alignment; null for a number. */
+  text: string | null;
+  /** A partial match shaped like a file name: its found stem or base name is its span. */
+  fileName: boolean;
+  /** Candidate lists per tier built so far, each merged with the ones before; `next` is the next step. */
+  tiers: Interval[][];
+  next: number;
 }
+
+const TIER_COUNT = 5;
+const HYPHEN_BETWEEN_LETTERS = /\p{L}[-\u2010\u2011]\p{L}/u;
+// A file name found by its stem: the stem is the span, fuzzy alignment of its parts would add nothing.
+const FILE_NAME_LIKE = /^\S+\.[\p{L}\p{N}]{1,8}$/u;
 
 /**
  * Locates each requested value in `text`, in tiers tried in order until the n-th occurrence exists:
@@ -105,32 +113,42 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
   let numberIndex: Map<string, Interval[]> | null = null;
   let dateIndex: Map<string, Interval[]> | null = null;
   let tokenIndex: TokenIndex | null = null;
-  const tiersOf = (descriptor: Descriptor): Interval[][] => {
-    if (descriptor.tiers !== null) return descriptor.tiers;
-    const first = mergeIntervals(descriptor.patterns.map((id) => strong[id]!));
-    const variants: Interval[][] = [];
-    if (descriptor.numbers.length > 0) {
-      numberIndex ??= indexOccurrences(findNumbers(folded));
-      for (const reading of descriptor.numbers) variants.push(numberIndex.get(reading) ?? []);
+  // Tier k of a descriptor, built only when an earlier tier lacks the wanted occurrence: most values
+  // are found verbatim (tier 1), and the number, date and token indexes are then never built.
+  const tierAt = (descriptor: Descriptor, tier: number): Interval[] | null => {
+    const tiers = descriptor.tiers;
+    while (tiers.length <= tier && descriptor.next < TIER_COUNT) {
+      const step = descriptor.next++;
+      const previous = tiers.at(-1) ?? [];
+      if (step === 0) {
+        tiers.push(mergeIntervals(descriptor.patterns.map((id) => strong[id]!)));
+      } else if (step === 1 && (descriptor.numbers.length > 0 || descriptor.date !== null)) {
+        const variants: Interval[][] = [previous];
+        if (descriptor.numbers.length > 0) {
+          numberIndex ??= indexOccurrences(findNumbers(folded));
+          for (const reading of descriptor.numbers) variants.push(numberIndex.get(reading) ?? []);
+        }
+        if (descriptor.date !== null) {
+          dateIndex ??= indexOccurrences(findDates(folded));
+          variants.push(dateIndex.get(descriptor.date) ?? []);
+        }
+        tiers.push(mergeIntervals(variants));
+      } else if (step === 2 && descriptor.text !== null && !descriptor.fileName) {
+        const tokens = tokensOf(descriptor.text);
+        if (tokens.length >= 2) {
+          tokenIndex ??= buildTokenIndex(folded);
+          tiers.push(mergeIntervals([previous, alignTokens(tokenIndex, tokens)]));
+        }
+      } else if (step === 3 && descriptor.pieces.length > 0) {
+        // (For a file name this comes before token alignment, which is skipped.)
+        // The longest piece found stands for the value.
+        const piece = descriptor.pieces.find((id) => strong[id]!.length > 0);
+        if (piece !== undefined) tiers.push(mergeIntervals([previous, strong[piece]!]));
+      } else if (step === 4) {
+        tiers.push(mergeIntervals([previous, ...descriptor.patterns.map((id) => weak[id]!)]));
+      }
     }
-    if (descriptor.date !== null) {
-      dateIndex ??= indexOccurrences(findDates(folded));
-      variants.push(dateIndex.get(descriptor.date) ?? []);
-    }
-    const second = variants.length === 0 ? first : mergeIntervals([first, ...variants]);
-    const tiers = [first, second];
-    if (descriptor.tokens.length >= 2) {
-      tokenIndex ??= buildTokenIndex(folded);
-      tiers.push(mergeIntervals([tiers.at(-1)!, alignTokens(tokenIndex, descriptor.tokens)]));
-    }
-    if (descriptor.pieces.length > 0) {
-      // The longest piece found stands for the value.
-      const piece = descriptor.pieces.find((id) => strong[id]!.length > 0);
-      if (piece !== undefined) tiers.push(mergeIntervals([tiers.at(-1)!, strong[piece]!]));
-    }
-    tiers.push(mergeIntervals([tiers.at(-1)!, ...descriptor.patterns.map((id) => weak[id]!)]));
-    descriptor.tiers = tiers;
-    return tiers;
+    return tiers[tier] ?? null;
   };
 
   const seen = new Map<string, number>();
@@ -140,11 +158,12 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     const key = requestKeys[index]!;
     const nth = seen.get(key) ?? 0;
     seen.set(key, nth + 1);
-    for (const tier of tiersOf(descriptor)) {
-      const interval = tier[nth];
+    for (let tier = 0; ; tier++) {
+      const intervals = tierAt(descriptor, tier);
+      if (intervals === null) return null;
+      const interval = intervals[nth];
       if (interval !== undefined) return toSpan(source, interval);
     }
-    return null;
   });
 }
 
@@ -154,9 +173,10 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
     pieces: [],
     numbers: [],
     date: null,
-    tokens: [],
-    partial: request.partial,
-    tiers: null,
+    text: null,
+    fileName: false,
+    tiers: [],
+    next: 0,
   };
   if (typeof request.value === "number") {
     const canonical = canonicalNumber(request.value);
@@ -170,14 +190,15 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
   if (folded.length < MIN_LOCATED_LENGTH) return descriptor;
   descriptor.patterns.push(patternId(folded));
   // A hyphenated value ("well-known") broken at a line end reads as one word in the folded text.
-  if (/[-\u2010\u2011]/.test(value)) {
+  if (HYPHEN_BETWEEN_LETTERS.test(value)) {
     const joined = foldValue(value.replace(/[-\u2010\u2011]/g, ""));
     if (joined !== folded && joined.length >= MIN_LOCATED_LENGTH) descriptor.patterns.push(patternId(joined));
   }
   descriptor.numbers = numberReadings(value.trim());
   descriptor.date = isoDateOf(value);
-  descriptor.tokens = tokensOf(folded);
+  descriptor.text = folded;
   if (request.partial) {
+    descriptor.fileName = FILE_NAME_LIKE.test(value.trim());
     const pieces = partialCandidates(value)
       .map(foldValue)
       .filter((piece) => piece.length >= MIN_LOCATED_LENGTH && piece !== folded)

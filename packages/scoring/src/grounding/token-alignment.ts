@@ -16,8 +16,6 @@ export const ALIGN_MIN_INSERTED = 3;
 // many are not tried.
 const MAX_ANCHOR_OCCURRENCES = 5000;
 
-const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
-
 export interface TokenIndex {
   starts: Int32Array;
   ends: Int32Array;
@@ -34,17 +32,26 @@ export function buildTokenIndex(text: string): TokenIndex {
   const tokenIds: number[] = [];
   const ids = new Map<string, number>();
   const positions = new Map<number, number[]>();
-  for (const match of text.matchAll(TOKEN)) {
-    let id = ids.get(match[0]);
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    if (!isTokenUnit(text, i)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < length && isTokenUnit(text, i)) i++;
+    const token = text.slice(start, i);
+    let id = ids.get(token);
     if (id === undefined) {
       id = ids.size;
-      ids.set(match[0], id);
+      ids.set(token, id);
       positions.set(id, []);
     }
     positions.get(id)!.push(tokenIds.length);
     tokenIds.push(id);
-    starts.push(match.index);
-    ends.push(match.index + match[0].length);
+    starts.push(start);
+    ends.push(i);
   }
   return {
     starts: Int32Array.from(starts),
@@ -55,8 +62,20 @@ export function buildTokenIndex(text: string): TokenIndex {
   };
 }
 
+const TOKEN_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/** Whether the UTF-16 unit at `at` belongs to a token (a surrogate pair is judged as a whole). */
+function isTokenUnit(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0x80)
+    return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+  if (code >= 0xdc00 && code <= 0xdfff && at > 0) return TOKEN_CHAR.test(text.slice(at - 1, at + 1));
+  return TOKEN_CHAR.test(String.fromCodePoint(text.codePointAt(at)!));
+}
+
 export function tokensOf(folded: string): string[] {
-  return [...folded.matchAll(TOKEN)].map((match) => match[0]);
+  const index = buildTokenIndex(folded);
+  return [...index.tokenIds].map((id) => [...index.ids.keys()][id]!);
 }
 
 export interface Alignment {
