@@ -95,7 +95,7 @@ function buildScoring(
     texts,
     extractionConfig: input.extractionConfig ?? null,
     // Spans point into the whole input, also when the basis was searched chunk by chunk.
-    spanText: typeof input.inputText === "string" ? input.inputText : null,
+    ...(typeof input.inputText === "string" ? { spanText: input.inputText } : {}),
   });
   const thresholds = thresholdHints(settings, arrayPropertyTest(input));
   const confidences =

@@ -25,7 +25,7 @@ export interface GroundingInput {
   /**
    * The whole input text spans are located in (code-point offsets into it). Defaults to the only
    * searched text; a chunked extraction passes its whole document here, so that spans point into the
-   * document rather than a chunk. Without either, no spans are located.
+   * document rather than a chunk. Null: no spans are located.
    */
   spanText?: string | null;
 }
@@ -132,7 +132,8 @@ export function groundFields(input: GroundingInput): FieldGroundings {
     const field = fields[index]!;
     field.grounding = groundSlot(values[index], hints[index], field.keyField, matches);
   }
-  const spanText = input.spanText ?? (input.texts.length === 1 ? input.texts[0]! : null);
+  const spanText =
+    input.spanText === undefined ? (input.texts.length === 1 ? input.texts[0]! : null) : input.spanText;
   if (spanText !== null) attachSpans(fields, values, hints, matches, spanText);
   return summarize(fields);
 }
