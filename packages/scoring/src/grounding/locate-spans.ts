@@ -190,12 +190,15 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
   if (folded.length < MIN_LOCATED_LENGTH) return descriptor;
   descriptor.patterns.push(patternId(folded));
   // A hyphenated value ("well-known") broken at a line end reads as one word in the folded text.
-  if (HYPHEN_BETWEEN_LETTERS.test(value)) {
+  if (mayHaveHyphen(value) && HYPHEN_BETWEEN_LETTERS.test(value)) {
     const joined = foldValue(value.replace(/[-\u2010\u2011]/g, ""));
     if (joined !== folded && joined.length >= MIN_LOCATED_LENGTH) descriptor.patterns.push(patternId(joined));
   }
-  descriptor.numbers = numberReadings(value.trim());
-  descriptor.date = isoDateOf(value);
+  // Cheap first-character tests spare most values the expressions behind them.
+  const lead = value.trimStart().charCodeAt(0);
+  const digitFirst = lead >= 0x30 && lead <= 0x39;
+  if (digitFirst || lead === 0x2b || lead === 0x2d) descriptor.numbers = numberReadings(value.trim());
+  if (digitFirst) descriptor.date = isoDateOf(value);
   descriptor.text = folded;
   if (request.partial) {
     descriptor.fileName = FILE_NAME_LIKE.test(value.trim());
@@ -206,6 +209,10 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
     descriptor.pieces = [...new Set(pieces)].map(patternId);
   }
   return descriptor;
+}
+
+function mayHaveHyphen(value: string): boolean {
+  return value.includes("-") || value.includes("\u2010") || value.includes("\u2011");
 }
 
 function indexOccurrences(occurrences: ReadonlyArray<Interval & { readings: string[] }>) {
