@@ -90,6 +90,32 @@ export interface ExtractionBody {
   model: string;
 }
 
+/**
+ * Where a grounded value lies in the extraction's input text (docs/provenance.md): offsets in Unicode
+ * code points, `end` exclusive.
+ */
+export interface GroundingSpan {
+  start: number;
+  end: number;
+  page?: number;
+  bbox?: [number, number, number, number];
+}
+
+/** A field's `grounding` in `resultMetadata.scoring` of an extraction result. */
+export interface FieldGrounding {
+  score: number;
+  basis:
+    | "exact_match"
+    | "normalized_match"
+    | "partial_match"
+    | "unverifiable"
+    | "not_found"
+    | "default_absent"
+    | "system_assigned";
+  /** For exact, normalized and partial matches, and located numbers. */
+  spans?: GroundingSpan[];
+}
+
 export interface ConvertSourceBody {
   sources: Array<
     | { kind: "http"; url: string; headers?: Record<string, string> }

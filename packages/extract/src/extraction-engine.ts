@@ -289,7 +289,7 @@ export class ExtractionEngine {
       );
       merged = mergeChunkOutputs([merged, output]);
     }
-    return finishChunked(input, merged, chunks);
+    return finishChunked(input, merged, chunks, text);
   }
 
   private async call(
@@ -342,6 +342,8 @@ export function finishChunked(
   input: Pick<ExtractionInput, "jsonSchema" | "extractionConfig">,
   merged: unknown,
   chunks: readonly Pick<TextChunk, "text">[],
+  /** The whole input the chunks were cut from: grounding spans are offsets into it. */
+  document?: string,
 ): Omit<ExtractionResult, "metadata"> {
   const config = input.extractionConfig ?? null;
   let originalItemCount = 0;
@@ -373,6 +375,8 @@ export function finishChunked(
     jsonSchema: input.jsonSchema,
     output: merged,
     chunkTexts,
+    // The basis is searched per chunk; spans are located in the whole input (offsets into the document).
+    ...(document === undefined ? {} : { inputText: document }),
     extractionConfig: config,
     restoredNullPointers,
   });

@@ -154,3 +154,53 @@ describe("properties", () => {
     );
   });
 });
+
+describe("chunk offsets into the revision's text (citations)", () => {
+  /** Places every chunk at its offsets in one code-point array: they must agree wherever they overlap. */
+  function placeAll(drafts: ReturnType<typeof chunkDocument>): string[] {
+    const text: string[] = [];
+    for (const draft of drafts) {
+      const chars = [...draft.text];
+      expect(draft.textEnd - draft.textStart).toBe(chars.length);
+      chars.forEach((char, index) => {
+        const at = draft.textStart + index;
+        if (text[at] !== undefined) expect(text[at]).toBe(char);
+        text[at] = char;
+      });
+    }
+    return text;
+  }
+
+  const word = fc.constantFrom("alpha", "Beta.", "😀", "東京都。", "naïve", "x", "end!");
+  const block = fc.array(word, { minLength: 1, maxLength: 60 }).map((words) => words.join(" "));
+  const document = fc
+    .array(
+      fc.oneof(
+        block.map((text) => ({ kind: "text" as const, text, page: 1 })),
+        word.map((text) => ({ kind: "heading" as const, level: 1, text })),
+      ),
+      { minLength: 1, maxLength: 8 },
+    )
+    .map((blocks): SourceDocument => ({ metadata: {}, blocks }));
+
+  it("every chunk of either strategy lies at its offsets, in code points, consistently with the others", () => {
+    fc.assert(
+      fc.property(document, (source) => {
+        placeAll(
+          chunkHierarchical(source, settings({ chunkSize: 12, chunkOverlap: 4, parentChunkSize: 40 })),
+        );
+        placeAll(chunkFixed(source, settings({ chunkingStrategy: "FIXED", chunkSize: 12, chunkOverlap: 4 })));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("parents are laid end to end, separated by their separator only", () => {
+    const parents = chunkHierarchical(doc, settings()).filter((d) => d.kind === "parent");
+    expect(parents[0]?.textStart).toBe(0);
+    for (let i = 1; i < parents.length; i++) {
+      const gap = parents[i]!.textStart - parents[i - 1]!.textEnd;
+      expect([1, 2]).toContain(gap);
+    }
+  });
+});

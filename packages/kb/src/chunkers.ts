@@ -25,6 +25,13 @@ export interface ChunkDraft {
   pageStart: number | null;
   pageEnd: number | null;
   headingPath: string[];
+  /**
+   * Where the chunk lies in the revision's text — every unit of the document joined as chunks join
+   * them (the HIERARCHICAL parents, or the FIXED windows without their overlaps, laid end to end) — in
+   * code points, end exclusive (docs/decisions.md PV10).
+   */
+  textStart: number;
+  textEnd: number;
 }
 
 interface Unit {
@@ -113,6 +120,30 @@ function sections(document: SourceDocument, maxUnitTokens: number): Section[] {
   return out;
 }
 
+/** Code-point offset of each unit's text in the revision's text (all units joined in order). */
+function unitOffsets(units: readonly Unit[]): Map<Unit, number> {
+  const offsets = new Map<Unit, number>();
+  let offset = 0;
+  units.forEach((unit, index) => {
+    if (index > 0) offset += codePoints(unit.sep);
+    offsets.set(unit, offset);
+    offset += codePoints(unit.text);
+  });
+  return offsets;
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+function span(units: readonly Unit[], offsets: ReadonlyMap<Unit, number>) {
+  const first = units[0]!;
+  const last = units.at(-1)!;
+  return { textStart: offsets.get(first)!, textEnd: offsets.get(last)! + codePoints(last.text) };
+}
+
 function join(units: readonly Unit[]): string {
   return units.map((unit, index) => (index === 0 ? unit.text : unit.sep + unit.text)).join("");
 }
@@ -150,7 +181,9 @@ function windows(units: readonly Unit[], size: number, overlap: number): Unit[][
 
 export function chunkHierarchical(document: SourceDocument, settings: ChunkingSettings): ChunkDraft[] {
   const drafts: ChunkDraft[] = [];
-  for (const section of sections(document, settings.chunkSize)) {
+  const all = sections(document, settings.chunkSize);
+  const offsets = unitOffsets(all.flatMap((section) => section.units));
+  for (const section of all) {
     for (const parentUnits of windows(section.units, settings.parentChunkSize, 0)) {
       const parentPosition = drafts.length;
       const parentText = join(parentUnits);
@@ -162,6 +195,7 @@ export function chunkHierarchical(document: SourceDocument, settings: ChunkingSe
         tokenCount: estimateTokens(parentText),
         ...pages(parentUnits),
         headingPath: section.headingPath,
+        ...span(parentUnits, offsets),
       });
       for (const childUnits of windows(parentUnits, settings.chunkSize, settings.chunkOverlap)) {
         const text = join(childUnits);
@@ -173,6 +207,7 @@ export function chunkHierarchical(document: SourceDocument, settings: ChunkingSe
           tokenCount: estimateTokens(text),
           ...pages(childUnits),
           headingPath: section.headingPath,
+          ...span(childUnits, offsets),
         });
       }
     }
@@ -193,6 +228,7 @@ export function chunkFixed(document: SourceDocument, settings: ChunkingSettings)
       }
     }
   }
+  const offsets = unitOffsets(words);
   return windows(words, settings.chunkSize, settings.chunkOverlap).map((units, position) => {
     const text = join(units);
     return {
@@ -203,6 +239,7 @@ export function chunkFixed(document: SourceDocument, settings: ChunkingSettings)
       tokenCount: estimateTokens(text),
       ...pages(units),
       headingPath: units[0]?.headingPath ?? [],
+      ...span(units, offsets),
     };
   });
 }

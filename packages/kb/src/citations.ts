@@ -19,6 +19,11 @@ export interface ResolvedCitation {
   pageEnd: number | null;
   headings: string[];
   isCurrentVersion: boolean;
+  /**
+   * The cited passage inside its revision's text: code points, end exclusive, and the page it starts on
+   * (null when the format has no pages). Null for chunks ingested before offsets were recorded.
+   */
+  span: { start: number; end: number; page: number | null } | null;
 }
 
 export async function resolveCitation(
@@ -45,5 +50,9 @@ export async function resolveCitation(
     pageEnd: passage.pageEnd,
     headings: passage.headingPath,
     isCurrentVersion: !withdrawn && document?.servingRevisionId === chunk.revisionId,
+    span:
+      typeof passage.textStart === "number" && typeof passage.textEnd === "number"
+        ? { start: passage.textStart, end: passage.textEnd, page: passage.pageStart }
+        : null,
   };
 }

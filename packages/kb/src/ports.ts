@@ -68,6 +68,9 @@ export interface ChunkRecord {
   pageStart: number | null;
   pageEnd: number | null;
   headingPath: string[];
+  /** Code points into the revision's text (chunkers.ts); null for chunks stored before migration 24. */
+  textStart?: number | null;
+  textEnd?: number | null;
 }
 
 export interface NewChunk {
@@ -80,6 +83,8 @@ export interface NewChunk {
   pageStart: number | null;
   pageEnd: number | null;
   headingPath: string[];
+  textStart?: number;
+  textEnd?: number;
 }
 
 export interface RevisionSource {

@@ -17,6 +17,7 @@ export type {
   PropertyConfidenceConfig,
   PropertyValidationConfig,
 } from "./extraction-config.js";
+export { type FoldedText, foldText, foldValue } from "./grounding/fold-text.js";
 export {
   type GroundingInput,
   type GroundingResult,
@@ -26,6 +27,7 @@ export {
   type ScoredField,
 } from "./grounding/ground-output.js";
 export { detectKeyFields, fieldNameWords, isKeyFieldName } from "./grounding/key-fields.js";
+export { locateSpans, type SpanRequest, type TextSpan } from "./grounding/locate-spans.js";
 export { normalizeValue } from "./grounding/normalize-text.js";
 export { PatternMatcher } from "./grounding/pattern-matcher.js";
 export { type MatchBasis, partialCandidates, searchValues } from "./grounding/search-values.js";
@@ -64,6 +66,7 @@ export type {
   SchemaViolation,
   ScoringMethod,
   ScoringReport,
+  SourceSpan,
   ThresholdHint,
   TopLevelGrounding,
   ViolationSource,

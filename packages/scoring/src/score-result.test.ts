@@ -158,7 +158,7 @@ describe("scoring report", () => {
 
   it("fields hold root-level properties with grounding, confidence and provenance", () => {
     expect(score().scoring?.fields.invoiceNumber).toEqual({
-      grounding: { score: 1, basis: "exact_match" },
+      grounding: { score: 1, basis: "exact_match", spans: [{ start: 8, end: 13 }] },
       confidence: { score: 1, basis: "grounded" },
       provenance: ["grounding"],
     });

@@ -27,7 +27,10 @@ export interface ScoringInput {
   /** The structured output; never modified. */
   output: unknown;
   inputText?: string | null;
-  /** When given, the texts grounding searches (the chunks of a chunked extraction). */
+  /**
+   * When given, the texts grounding searches (the chunks of a chunked extraction). Spans are still
+   * located in `inputText` when that is given too.
+   */
   chunkTexts?: readonly string[];
   extractionConfig?: ExtractionConfig | null;
   /** Pointers of required fields the chunk merge restored as null (violation source RESTORED_NULL). */
@@ -91,6 +94,8 @@ function buildScoring(
     output: input.output,
     texts,
     extractionConfig: input.extractionConfig ?? null,
+    // Spans point into the whole input, also when the basis was searched chunk by chunk.
+    ...(typeof input.inputText === "string" ? { spanText: input.inputText } : {}),
   });
   const thresholds = thresholdHints(settings, arrayPropertyTest(input));
   const confidences =

@@ -61,9 +61,29 @@ export type GroundingBasis =
   | "default_absent"
   | "system_assigned";
 
+/**
+ * Where a grounded value lies in the input text. Provenance, not scoring: it never changes a basis or
+ * a score (docs/provenance.md).
+ */
+export interface SourceSpan {
+  /** Offset into the extraction's input text in Unicode code points (not UTF-16 units). */
+  start: number;
+  /** End offset, exclusive, in code points. */
+  end: number;
+  /** 1-based page, when the input text came from a converted document that knows its pages. */
+  page?: number;
+  /** `[x0, y0, x1, y1]` in PDF points of the text block the span starts in, for a PDF. */
+  bbox?: [number, number, number, number];
+}
+
 export interface FieldGrounding {
   score: number;
   basis: GroundingBasis;
+  /**
+   * For `exact_match`, `normalized_match` and `partial_match` (one per located element, in order, for
+   * an array of strings); for a number (`unverifiable`) only when located. Absent otherwise.
+   */
+  spans?: SourceSpan[];
 }
 
 export interface TopLevelGrounding {

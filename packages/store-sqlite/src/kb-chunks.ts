@@ -17,8 +17,8 @@ export class KbChunkStore extends KbDocumentStore {
       this.sql("DELETE FROM kb_chunks WHERE revision_id = ?").run(revisionId);
       const insert = this.sql(
         `INSERT INTO kb_chunks (id, knowledge_base_id, document_id, revision_id, kind, parent_id, position, text,
-           token_count, page_start, page_end, heading_path, active)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+           token_count, page_start, page_end, heading_path, active, text_start, text_end)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
       );
       const idsByPosition = new Map<number, string>();
       for (const chunk of chunks) {
@@ -37,6 +37,8 @@ export class KbChunkStore extends KbDocumentStore {
           chunk.pageStart,
           chunk.pageEnd,
           JSON.stringify(chunk.headingPath),
+          chunk.textStart ?? null,
+          chunk.textEnd ?? null,
         );
       }
     })();

@@ -133,6 +133,8 @@ export interface ChunkRow {
   page_start: number | null;
   page_end: number | null;
   heading_path: string;
+  text_start: number | null;
+  text_end: number | null;
 }
 
 export function toChunk(row: ChunkRow): ChunkRecord {
@@ -148,11 +150,13 @@ export function toChunk(row: ChunkRow): ChunkRecord {
     pageStart: row.page_start,
     pageEnd: row.page_end,
     headingPath: JSON.parse(row.heading_path) as string[],
+    textStart: row.text_start,
+    textEnd: row.text_end,
   };
 }
 
 export const REVISION_COLUMNS =
   "id, document_id, knowledge_base_id, organization_id, version_no, status, mime, byte_size, error, api_key_id, job_id, created_at, updated_at";
 export const CHUNK_COLUMNS =
-  "seq, id, knowledge_base_id, document_id, revision_id, kind, parent_id, position, text, page_start, page_end, heading_path";
+  "seq, id, knowledge_base_id, document_id, revision_id, kind, parent_id, position, text, page_start, page_end, heading_path, text_start, text_end";
 export const IN_PROGRESS = "('PENDING', 'PARSING', 'CHUNKING', 'EMBEDDING')";

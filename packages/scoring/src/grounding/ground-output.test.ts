@@ -20,40 +20,69 @@ const itemField = (value: unknown, config?: ExtractionConfig, name = "note") =>
 
 describe("grounding basis table", () => {
   it("exact_match 1.0: value found verbatim", () => {
-    expect(field({ vendor: "Acme Corporation" }, "vendor")).toEqual({ score: 1, basis: "exact_match" });
+    expect(field({ vendor: "Acme Corporation" }, "vendor")).toEqual({
+      score: 1,
+      basis: "exact_match",
+      spans: [{ start: 31, end: 47 }],
+    });
   });
 
   it("normalized_match 0.9: found after normalizing underscores", () => {
-    expect(field({ invoice: "INV_2024_001" }, "invoice")).toEqual({ score: 0.9, basis: "normalized_match" });
+    expect(field({ invoice: "INV_2024_001" }, "invoice")).toEqual({
+      score: 0.9,
+      basis: "normalized_match",
+      spans: [{ start: 8, end: 20 }],
+    });
   });
 
   it("normalized_match 0.9: found after normalizing hyphens", () => {
-    expect(field({ file: "bracket-rev3.pdf" }, "file")).toEqual({ score: 0.9, basis: "normalized_match" });
+    expect(field({ file: "bracket-rev3.pdf" }, "file")).toEqual({
+      score: 0.9,
+      basis: "normalized_match",
+      spans: [{ start: 67, end: 83 }],
+    });
   });
 
   it("normalized_match 0.9: found after normalizing spaces", () => {
-    expect(field({ invoice: "INV 2024 001" }, "invoice")).toEqual({ score: 0.9, basis: "normalized_match" });
+    expect(field({ invoice: "INV 2024 001" }, "invoice")).toEqual({
+      score: 0.9,
+      basis: "normalized_match",
+      spans: [{ start: 8, end: 20 }],
+    });
     expect(field({ vendor: "Acme   Corporation" }, "vendor")).toEqual({
       score: 0.9,
       basis: "normalized_match",
+      spans: [{ start: 31, end: 47 }],
     });
   });
 
   it("partial_match 0.8: substring of the value found", () => {
+    // The span is the part found: "Acme Corporation".
     expect(field({ vendor: "Acme Corporation Ltd." }, "vendor")).toEqual({
       score: 0.8,
       basis: "partial_match",
+      spans: [{ start: 31, end: 47 }],
     });
   });
 
   it("partial_match 0.8: file-name stem found", () => {
     const text = "see the drawing bracket_rev3 attached";
     const result = ground({ attachment: "drawings/bracket_rev3.dwg" }, undefined, {}, [text]);
-    expect(result.fields.attachment).toEqual({ score: 0.8, basis: "partial_match" });
+    expect(result.fields.attachment).toEqual({
+      score: 0.8,
+      basis: "partial_match",
+      spans: [{ start: 16, end: 28 }],
+    });
   });
 
   it("unverifiable 0.5: numbers", () => {
-    expect(field({ amount: 2024 }, "amount")).toEqual({ score: 0.5, basis: "unverifiable" });
+    // Located (in "INV-2024-001") but still unverifiable: span location is provenance, not scoring.
+    expect(field({ amount: 2024 }, "amount")).toEqual({
+      score: 0.5,
+      basis: "unverifiable",
+      spans: [{ start: 12, end: 16 }],
+    });
+    expect(field({ amount: 7777 }, "amount")).toEqual({ score: 0.5, basis: "unverifiable" });
   });
 
   it("unverifiable 0.5: booleans", () => {
@@ -81,6 +110,10 @@ describe("grounding basis table", () => {
     expect(field({ tags: ["Steel bolt", "Brass_nut"] }, "tags")).toEqual({
       score: 0.9,
       basis: "normalized_match",
+      spans: [
+        { start: 117, end: 127 },
+        { start: 140, end: 149 },
+      ],
     });
     expect(field({ tags: ["Steel bolt", "Titanium screw"] }, "tags")).toEqual({
       score: 0.1,

@@ -8,9 +8,11 @@ import {
   type ScoringSettings,
 } from "../extraction-config.js";
 import { setOwn } from "../set-own.js";
-import type { FieldGrounding, GroundingBasis, TopLevelGrounding } from "../types.js";
+import type { FieldGrounding, GroundingBasis, SourceSpan, TopLevelGrounding } from "../types.js";
 import { detectKeyFields, isKeyFieldName } from "./key-fields.js";
+import { locateSpans, type SpanRequest } from "./locate-spans.js";
 import { codePointLengthUpTo } from "./normalize-text.js";
+import { canonicalNumber } from "./number-forms.js";
 import { SchemaNavigator } from "./schema-navigation.js";
 import { type MatchBasis, searchValues } from "./search-values.js";
 
@@ -20,6 +22,12 @@ export interface GroundingInput {
   /** The texts searched: the input text, or the chunk texts of a chunked extraction. */
   texts: readonly string[];
   extractionConfig?: ExtractionConfig | null;
+  /**
+   * The whole input text spans are located in (code-point offsets into it). Defaults to the only
+   * searched text; a chunked extraction passes its whole document here, so that spans point into the
+   * document rather than a chunk. Null: no spans are located.
+   */
+  spanText?: string | null;
 }
 
 /** One scored field with what later stages need to attribute signals and thresholds to it. */
@@ -124,7 +132,71 @@ export function groundFields(input: GroundingInput): FieldGroundings {
     const field = fields[index]!;
     field.grounding = groundSlot(values[index], hints[index], field.keyField, matches);
   }
+  const spanText =
+    input.spanText === undefined ? (input.texts.length === 1 ? input.texts[0]! : null) : input.spanText;
+  if (spanText !== null) attachSpans(fields, values, hints, matches, spanText);
   return summarize(fields);
+}
+
+const LOCATED_BASES: ReadonlySet<GroundingBasis> = new Set([
+  "exact_match",
+  "normalized_match",
+  "partial_match",
+]);
+// A number of one or two digits occurs almost anywhere; where it lies says nothing.
+const MIN_LOCATED_NUMBER_DIGITS = 3;
+
+/**
+ * Adds `spans` to the groundings of located values (locate-spans.ts). A repeated value of the same
+ * field takes the next mention in reading order for each next item or element.
+ */
+function attachSpans(
+  fields: ScoredField[],
+  values: readonly unknown[],
+  hints: ReadonlyArray<FieldHint | undefined>,
+  matches: ReadonlyMap<string, MatchBasis>,
+  text: string,
+): void {
+  const requests: SpanRequest[] = [];
+  const owners: number[] = [];
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index]!;
+    const value = values[index];
+    const series = field.group === null ? field.key : `${field.group}\u0000${field.name}`;
+    if (LOCATED_BASES.has(field.grounding.basis)) {
+      const elements = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
+      for (const element of elements) {
+        if (!isSearchable(element)) continue;
+        const basis = matchOf(element, hints[index], matches);
+        if (basis === "not_found") continue;
+        requests.push({ value: element, series, partial: basis === "partial_match" });
+        owners.push(index);
+      }
+    } else if (typeof value === "number" && field.grounding.basis === "unverifiable") {
+      const canonical = canonicalNumber(value);
+      if (canonical === null || canonical.replace(".", "").length < MIN_LOCATED_NUMBER_DIGITS) continue;
+      requests.push({ value, series, partial: false });
+      owners.push(index);
+    }
+  }
+  if (requests.length === 0) return;
+  const located = locateSpans(text, requests);
+  const spans = new Map<number, SourceSpan[]>();
+  located.forEach((span, request) => {
+    const owner = owners[request]!;
+    let list = spans.get(owner);
+    if (list === undefined) {
+      list = [];
+      spans.set(owner, list);
+    }
+    if (span !== null) list.push(span);
+  });
+  for (const [index, list] of spans) {
+    const field = fields[index]!;
+    // A number is unverifiable either way: it carries spans only when it was located.
+    if (list.length === 0 && !LOCATED_BASES.has(field.grounding.basis)) continue;
+    field.grounding = { ...field.grounding, spans: list };
+  }
 }
 
 function collectSlots(output: unknown, schemas: SchemaNavigator, settings: ScoringSettings): Slots {

@@ -24,6 +24,7 @@ import { annotationQueues } from "./020-annotation-queues.js";
 import { tracing } from "./021-tracing.js";
 import { analytics } from "./022-analytics.js";
 import { billing } from "./023-billing.js";
+import { chunkOffsets } from "./024-chunk-offsets.js";
 import { traceWritePath } from "./026-trace-write-path.js";
 import type { Migration } from "./migration.js";
 
@@ -52,5 +53,6 @@ export const migrations: readonly Migration[] = [
   tracing,
   analytics,
   billing,
+  chunkOffsets,
   traceWritePath,
 ];

@@ -160,6 +160,17 @@ interface Result {
   resultMetadata: Record<string, Record<string, unknown> | null>;
 }
 
+interface SpanGrounding {
+  score: number;
+  basis: string;
+  spans?: Array<{ start: number; end: number }>;
+}
+
+interface Scoring {
+  fields: Record<string, { grounding: SpanGrounding }>;
+  items: Record<string, { fields: Record<string, { grounding: SpanGrounding }> }>;
+}
+
 async function poll(location: string): Promise<Body> {
   for (let i = 0; i < 400; i++) {
     const current = await json("GET", location, undefined, tenant.keys.viewer);
@@ -468,6 +479,46 @@ describe("chunked extraction (50K–100K estimated tokens)", () => {
       expect.objectContaining({ fieldPath: "/vendor", source: "RESTORED_NULL" }),
     );
     expect(result.resultMetadata.scoring).not.toBeNull();
+
+    // Spans point into the whole document, not into the chunk the item came from.
+    const last = lines - 1;
+    const items = (result.resultMetadata.scoring as unknown as Scoring).items;
+    const partNumber = output.lines[last]!.partNumber;
+    const spans = items[`lines[${last}]`]!.fields.partNumber!.grounding.spans!;
+    expect(spans).toEqual([{ start: text.lastIndexOf(partNumber), end: text.lastIndexOf(partNumber) + 8 }]);
+  });
+});
+
+describe("grounding spans in the extraction response", () => {
+  it("locates every grounded value in the input, in code points, the n-th repeated value at its n-th mention", async () => {
+    const { schemaId } = await schemaWithVersion();
+    // Emoji and CJK before the values: UTF-16 offsets would be off by one per emoji.
+    const text = `😀😀 請求書\n${documentOf(3)}`;
+    const created = await json(
+      "POST",
+      "/v1/extractions",
+      { schemaId, inputText: text, model: MODEL },
+      undefined,
+      201,
+    );
+    const scoring = (created.result as unknown as Result).resultMetadata.scoring as unknown as Scoring;
+    const codePoints = [...text];
+    const cut = (span: { start: number; end: number }) => codePoints.slice(span.start, span.end).join("");
+
+    const invoice = scoring.fields.invoiceNumber!.grounding;
+    expect(invoice).toMatchObject({ basis: "exact_match", spans: [{ start: 15, end: 27 }] });
+    expect(cut(invoice.spans![0]!)).toBe("INV-2024-001");
+    // "widget" is every line's description: line n's is the n-th "widget" of the text.
+    const widgets = [...text.matchAll(/widget/g)].map((match) => [...text.slice(0, match.index)].length);
+    for (let line = 0; line < 3; line++) {
+      const grounding = scoring.items[`lines[${line}]`]!.fields.description!.grounding;
+      expect(grounding.spans).toEqual([{ start: widgets[line], end: widgets[line]! + 6 }]);
+    }
+    // lineNumber is a one-digit number: unverifiable and without spans.
+    expect(scoring.items["lines[0]"]!.fields.lineNumber!.grounding).toEqual({
+      score: 0.5,
+      basis: "unverifiable",
+    });
   });
 });
 

@@ -262,6 +262,8 @@ describe("revisions", () => {
       isCurrentVersion: false,
     });
     expect(old.text).toContain("cheque");
+    // The passage's place in its revision's text: code points, and the page it starts on.
+    expect(old.span).toEqual({ start: 0, end: [...(old.text as string)].length, page: null });
     const current = await bodyOf(
       await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/${hits[0]?.chunkId}`),
     );
