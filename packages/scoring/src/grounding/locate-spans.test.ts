@@ -67,6 +67,18 @@ describe("span location", () => {
     ]);
   });
 
+  it("never hands a later mention an earlier interval that a looser tier found (reading order holds)", () => {
+    // The exact "Acme Bolt" is the first request's; token alignment also finds "acme Müller Bolt"
+    // before it, which must not become the second request's span.
+    const text = "acme Müller Bolt Acme Bolt";
+    const requests: SpanRequest[] = [0, 1].map(() => ({
+      value: "acme bolt",
+      series: "items.name",
+      partial: false,
+    }));
+    expect(locateSpans(text, requests)).toEqual([{ start: 17, end: 26 }, null]);
+  });
+
   it("maps spans in NFD-stored text back to the original offsets", () => {
     const text = "Cafe\u0301 Mu\u0308ller GmbH";
     const span = locate(text, "Café Müller");

@@ -151,18 +151,26 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     return tiers[tier] ?? null;
   };
 
-  const seen = new Map<string, number>();
+  // Where the previous mention of each (series, value) ended: the next one is the first mention
+  // after it, in the lowest tier that has one. (Counting mentions per tier instead would hand a
+  // later request an interval a lower tier already gave, when a looser tier finds an earlier one.)
+  const lastEnd = new Map<string, number>();
   return requests.map((_, index) => {
     const descriptor = requestDescriptors[index];
     if (descriptor === null || descriptor === undefined) return null;
     const key = requestKeys[index]!;
-    const nth = seen.get(key) ?? 0;
-    seen.set(key, nth + 1);
+    const after = lastEnd.get(key) ?? 0;
     for (let tier = 0; ; tier++) {
       const intervals = tierAt(descriptor, tier);
-      if (intervals === null) return null;
-      const interval = intervals[nth];
-      if (interval !== undefined) return toSpan(source, interval);
+      if (intervals === null) {
+        lastEnd.set(key, Number.POSITIVE_INFINITY);
+        return null;
+      }
+      const interval = intervals.find((candidate) => candidate.start >= after);
+      if (interval !== undefined) {
+        lastEnd.set(key, interval.end);
+        return toSpan(source, interval);
+      }
     }
   });
 }
