@@ -34,7 +34,7 @@ async function blocksOf(bytes: Uint8Array): Promise<Block[]> {
     limits: DEFAULT_LIMITS,
     expansionBudget: 0,
   });
-  return parsed.model.blocks.filter((b) => b.type !== "page");
+  return (parsed.model?.blocks ?? []).filter((b) => b.type !== "page");
 }
 
 const BODY = "Plain body text that runs long enough to be the most common size on the page by far.";
