@@ -12,7 +12,7 @@ import { compactMetadata, type ParsedDocument, type ParseOptions } from "./parse
 import { hasRtl, logicalLineText, type PositionedRun } from "./pdf/bidi.js";
 import { fontStatistics, headingLevel } from "./pdf/heading-detection.js";
 import { rulingsOf } from "./pdf/rulings.js";
-import { detectTables, mayHoldTable } from "./pdf/table-detection.js";
+import { detectTables, mayHoldTable, needsRulings } from "./pdf/table-detection.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof openPdf>>["getPage"]>>;
@@ -134,8 +134,11 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
 async function withTables(page: PdfPage, lines: Line[], OPS: PdfJs["OPS"]): Promise<Line[]> {
   // The operator list (ruling lines) is built only for pages whose text is laid out like a table.
   if (!mayHoldTable(lines)) return lines;
-  const rulings = rulingsOf(await page.getOperatorList(), OPS);
-  const tables = detectTables(lines, rulings);
+  let tables = detectTables(lines, []);
+  // Rulings are read (the operator list built) only where they could change the tables found from text.
+  if (needsRulings(lines, tables)) {
+    tables = detectTables(lines, rulingsOf(await page.getOperatorList(), OPS));
+  }
   if (tables.length === 0) return lines;
   const out: Line[] = [];
   let next = 0;

@@ -151,6 +151,24 @@ function ruledBox(lines: TableLine[], first: number, last: number, rulings: Ruli
   return { xs, boxTop, boxBottom, horizontals };
 }
 
+/**
+ * Whether rulings could change a table found from text alone: a row missing a cell (an empty or
+ * merged cell, a wrapped line) or a line just above or below it (a row of one cell). When none
+ * could, the operator list is not needed (decision CF7).
+ */
+export function needsRulings(lines: TableLine[], tables: DetectedTable[]): boolean {
+  for (const table of tables) {
+    if (table.rows.some((row) => row.some((cell) => cell === ""))) return true;
+    const first = lines[table.first] as TableLine;
+    const last = lines[table.last] as TableLine;
+    const before = lines[table.first - 1];
+    const after = lines[table.last + 1];
+    if (before !== undefined && Math.abs(before.y - first.y) <= first.size * 1.5) return true;
+    if (after !== undefined && Math.abs(last.y - after.y) <= last.size * 1.5) return true;
+  }
+  return false;
+}
+
 /** Tables among one page's lines (top to bottom, as read), with the rulings drawn on the page. */
 export function detectTables(lines: TableLine[], rulings: Ruling[]): DetectedTable[] {
   const tables: DetectedTable[] = [];
