@@ -53,11 +53,23 @@ function isRowLike(cells: Cell[]): boolean {
   return cells.length >= 2 && cells.every((cell) => cell.text.length <= LONGEST_CELL);
 }
 
+/** A gap wide enough to separate cells between two runs (runs out of x order count too); no allocation. */
+function hasWideGap(line: TableLine): boolean {
+  const { runs } = line;
+  for (let i = 1; i < runs.length; i++) {
+    const previous = runs[i - 1] as PositionedRun;
+    const run = runs[i] as PositionedRun;
+    const gap = run.x - previous.end;
+    if (gap > Math.max(run.size, line.size) * CELL_GAP || gap < -line.size) return true;
+  }
+  return false;
+}
+
 /** Whether a page's lines may hold a table: two consecutive lines of several short cells. Cheap. */
 export function mayHoldTable(lines: TableLine[]): boolean {
   let previous = false;
   for (const line of lines) {
-    const rowLike = line.runs.length >= 2 && isRowLike(cellsOf(line));
+    const rowLike = hasWideGap(line) && isRowLike(cellsOf(line));
     if (rowLike && previous) return true;
     previous = rowLike;
   }
