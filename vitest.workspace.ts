@@ -25,7 +25,7 @@ const packageProjects = packages.map((name) => ({
   test: {
     name: name as string,
     root: `packages/${name}`,
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "fidelity/**/*.test.ts"],
     benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 }));

@@ -4,12 +4,16 @@
  * - fast pipeline vs raw pdfjs-dist text extraction on a generated 200-page PDF (pages/s)
  * - peak RSS converting a generated 500-page PDF (a fresh child process running dist/: build first)
  * - a generated 100-page DOCX vs raw mammoth (convertToHtml, and extractRawText for reference)
+ * - fast pipeline vs raw pdfjs on a generated report PDF with headings and a ruled or unruled table on
+ *   every page (the heading/table/ruling-line path, fidelity/writers.ts), and its peak RSS at 500 pages
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildLongDocx, buildTextPdf, makeTempDir } from "@groundwork/testkit";
+import { type SpecBlock, TextMaker } from "../fidelity/spec.js";
+import { writePdf } from "../fidelity/writers.js";
 import { DocumentConverter } from "../src/index.js";
 
 const RUNS = 5;
@@ -59,6 +63,26 @@ function rssOf(file: string, mode: "convert" | "raw"): { peakRssMb: number; ms: 
   };
 }
 
+/** A report of about `pages` pages: each section a numbered heading, a paragraph and a table. */
+async function buildStructuredPdf(pages: number): Promise<Uint8Array> {
+  const t = new TextMaker(7);
+  const blocks: SpecBlock[] = [];
+  for (let s = 1; s <= pages * 3; s++) {
+    blocks.push({ kind: "heading", level: 2, text: `${s} ${t.title()}` });
+    blocks.push({ kind: "paragraph", text: t.paragraph(3) });
+    blocks.push({ kind: "table", rows: t.table(5, 4), ruled: s % 2 === 0 });
+  }
+  return writePdf({ name: "bench", title: "Bench", blocks }, { headingSizes: [18, 14, 12], bodySize: 10.5 });
+}
+
+async function pagesOf(bytes: Uint8Array): Promise<number> {
+  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, verbosity: 0 }).promise;
+  const pages = doc.numPages;
+  await doc.destroy();
+  return pages;
+}
+
 async function main(): Promise<void> {
   const converter = new DocumentConverter({ workers: 1 });
   const pdf = buildTextPdf(200);
@@ -80,6 +104,24 @@ async function main(): Promise<void> {
   }
   const rawPps = 200 / (median(raw) / 1000);
   const oursPps = 200 / (median(ours) / 1000);
+
+  // The structure path: headings, tables and ruling lines on every page, measured in the same run.
+  const structured = await buildStructuredPdf(200);
+  const structuredPages = await pagesOf(structured);
+  await rawPdfjs(structured);
+  await converter.convert([{ bytes: structured.slice(), filename: "warm.pdf" }]);
+  const rawStructured: number[] = [];
+  const oursStructured: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    rawStructured.push(await rawPdfjs(structured));
+    oursStructured.push(
+      await timed(() =>
+        converter.convert([{ bytes: structured.slice(), filename: "bench.pdf" }], {
+          options: { outputFormats: ["MD", "TEXT"] },
+        }),
+      ),
+    );
+  }
 
   const mammoth = (await import("mammoth")).default;
   const docx = await buildLongDocx(100);
@@ -104,6 +146,9 @@ async function main(): Promise<void> {
   writeFileSync(file, buildTextPdf(500));
   const rss = rssOf(file, "convert");
   const rawRss = rssOf(file, "raw");
+  const structuredFile = join(temp.path, "500-structured.pdf");
+  writeFileSync(structuredFile, await buildStructuredPdf(500));
+  const structuredRss = rssOf(structuredFile, "convert");
   temp.remove();
 
   const report = {
@@ -113,6 +158,14 @@ async function main(): Promise<void> {
       ratio: Math.round((oursPps / rawPps) * 100) / 100,
       rawMedianMs: Math.round(median(raw)),
       fastMedianMs: Math.round(median(ours)),
+    },
+    pdfStructured: {
+      pages: structuredPages,
+      rawPdfjsMedianMs: Math.round(median(rawStructured)),
+      fastMedianMs: Math.round(median(oursStructured)),
+      ratio: Math.round((median(rawStructured) / median(oursStructured)) * 100) / 100,
+      peakRssMbAt500Sections: structuredRss.peakRssMb,
+      pagesAt500Sections: structuredRss.pages,
     },
     pdf500: {
       peakRssMb: rss.peakRssMb,

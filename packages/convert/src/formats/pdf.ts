@@ -9,8 +9,13 @@ import { pathToFileURL } from "node:url";
 import { DocumentError } from "../document-error.js";
 import type { Block, MetadataValue } from "../document-model.js";
 import { compactMetadata, type ParsedDocument, type ParseOptions } from "./parse-context.js";
+import { hasRtl, logicalLineText, type PositionedRun } from "./pdf/bidi.js";
+import { fontStatistics, headingLevel } from "./pdf/heading-detection.js";
+import { rulingsOf } from "./pdf/rulings.js";
+import { detectTables, mayHoldTable, needsRulings } from "./pdf/table-detection.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof openPdf>>["getPage"]>>;
 let pdfjsPromise: Promise<PdfJs> | null = null;
 
 function loadPdfJs(): Promise<PdfJs> {
@@ -32,6 +37,10 @@ interface Line {
   page: number;
   /** Distance to the previous line on the same page, in points (0 for the first). */
   gap: number;
+  /** The positioned text runs the line was built from (table and right-to-left layout). */
+  runs: PositionedRun[];
+  /** Set on the line that stands for a table detected on the page (the table's other lines are dropped). */
+  table?: string[][];
 }
 
 interface TextItemLike {
@@ -72,11 +81,21 @@ export async function openPdf(bytes: Uint8Array) {
 
 function pageLines(items: TextItemLike[], page: number): Line[] {
   const lines: Line[] = [];
-  let current: { parts: string[]; size: number; y: number; x: number; lastEnd: number } | null = null;
+  let current: {
+    parts: string[];
+    size: number;
+    y: number;
+    x: number;
+    lastEnd: number;
+    runs: PositionedRun[];
+  } | null = null;
   const finish = () => {
     if (current === null) return;
-    const text = current.parts.join("").replace(/\s+/g, " ").trim();
-    if (text !== "") lines.push({ text, size: current.size, y: current.y, x: current.x, page, gap: 0 });
+    let text = current.parts.join("").replace(/\s+/g, " ").trim();
+    // Right-to-left runs come in visual order: put the line back in reading order (bidi.ts).
+    if (current.runs.length > 1 && hasRtl(text)) text = logicalLineText(current.runs);
+    if (text !== "")
+      lines.push({ text, size: current.size, y: current.y, x: current.x, page, gap: 0, runs: current.runs });
     current = null;
   };
   for (const item of items) {
@@ -87,7 +106,7 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
       finish();
     if (item.str === "" && !item.hasEOL) continue;
     if (current === null) {
-      current = { parts: [], size, y: f, x: e, lastEnd: e };
+      current = { parts: [], size, y: f, x: e, lastEnd: e, runs: [] };
     } else if (
       item.str !== "" &&
       e - current.lastEnd > size * 0.25 &&
@@ -96,7 +115,10 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
       current.parts.push(" ");
     }
     current.parts.push(item.str);
-    if (item.str.trim() !== "") current.size = Math.max(current.size, size);
+    if (item.str.trim() !== "") {
+      current.size = Math.max(current.size, size);
+      current.runs.push({ text: item.str, x: e, end: e + item.width, size });
+    }
     current.lastEnd = e + item.width;
     if (item.hasEOL) finish();
   }
@@ -108,21 +130,31 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
   return lines;
 }
 
+/** The page's lines with each detected table standing in for the lines it covers. */
+async function withTables(page: PdfPage, lines: Line[], OPS: PdfJs["OPS"]): Promise<Line[]> {
+  // The operator list (ruling lines) is built only for pages whose text is laid out like a table.
+  if (!mayHoldTable(lines)) return lines;
+  let tables = detectTables(lines, []);
+  // Rulings are read (the operator list built) only where they could change the tables found from text.
+  if (needsRulings(lines, tables)) {
+    tables = detectTables(lines, rulingsOf(await page.getOperatorList(), OPS));
+  }
+  if (tables.length === 0) return lines;
+  const out: Line[] = [];
+  let next = 0;
+  for (const table of tables) {
+    out.push(...lines.slice(next, table.first));
+    const first = lines[table.first] as Line;
+    out.push({ ...first, text: "", table: table.rows });
+    next = table.last + 1;
+  }
+  out.push(...lines.slice(next));
+  return out;
+}
+
 /** Groups lines into blocks: headings by font size rank, list items by bullets, paragraphs by spacing. */
 function linesToBlocks(lines: Line[], pageCount: number): Block[] {
-  // Body text is the size most lines use (ties go to the smaller size: headings are rarely the majority).
-  const weights = new Map<number, number>();
-  for (const line of lines) weights.set(line.size, (weights.get(line.size) ?? 0) + 1);
-  let body = 0;
-  let best = -1;
-  for (const [size, weight] of weights) {
-    if (weight > best || (weight === best && size < body)) {
-      best = weight;
-      body = size;
-    }
-  }
-  const headingSizes = [...weights.keys()].filter((size) => size >= body * 1.15).sort((x, y) => y - x);
-  const levelOf = (size: number) => Math.min(6, headingSizes.indexOf(size) + 1);
+  const stats = fontStatistics(lines);
 
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
@@ -159,11 +191,17 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
       for (let p = page + 1; p <= line.page; p++) blocks.push({ type: "page", number: p });
       page = line.page;
     }
-    if (headingSizes.includes(line.size) && line.text.length <= 200) {
+    if (line.table !== undefined) {
+      flushParagraph();
+      flushList();
+      blocks.push({ type: "table", rows: line.table, header: true, page: line.page });
+      continue;
+    }
+    const level = headingLevel(line, stats);
+    if (level !== null) {
       flushParagraph();
       flushList();
       const previous = blocks[blocks.length - 1];
-      const level = levelOf(line.size);
       // A heading wrapped over two lines of the same size is one heading.
       if (
         previous?.type === "heading" &&
@@ -222,6 +260,7 @@ function pdfDate(value: unknown): string | undefined {
 }
 
 export async function parsePdf(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
+  const pdfjs = await loadPdfJs();
   const doc = await openPdf(bytes);
   try {
     const total = doc.numPages;
@@ -234,7 +273,7 @@ export async function parsePdf(bytes: Uint8Array, options: ParseOptions): Promis
         const content = await page.getTextContent();
         const found = pageLines(content.items as TextItemLike[], number);
         if (found.reduce((sum, line) => sum + line.text.length, 0) < 8) pagesWithoutText.push(number);
-        for (const line of found) lines.push(line);
+        for (const line of await withTables(page, found, pdfjs.OPS)) lines.push(line);
       } finally {
         page.cleanup();
       }
