@@ -11,7 +11,9 @@
  * so a neighbour's load on a shared machine moves both sides of a ratio alike. CPU per request is
  * read from /proc/<pid>/stat of the serving process (user + system). Run from the repository root:
  *   node --import tsx packages/server/bench/gateway-overhead.ts [requestsPerCase] [rounds]
- * With GATEWAY_BENCH_PROFILE=<dir> the gateway process writes a `--cpu-prof` profile there.
+ * With GATEWAY_BENCH_PROFILE=<dir> the gateway process writes a `--cpu-prof` profile there. Tracing is
+ * on as PLATFORM.md §13 defaults it (every call is a trace); GATEWAY_BENCH_TRACING=off turns it off
+ * for the organization first (`PUT /v1/tracing/settings`), to see the gateway's own share.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -237,9 +239,19 @@ async function main(): Promise<void> {
   const proxy = await startRole("proxy", upstream.url);
   const gateway = await startRole("gateway", upstream.url);
   const key = gateway.key ?? "";
+  const tracing = process.env.GATEWAY_BENCH_TRACING === "off" ? "off" : "on (the default)";
+  if (tracing === "off") {
+    const answer = await request(`${gateway.url}/v1/tracing/settings`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ enabled: false }),
+    });
+    if (answer.statusCode !== 200) throw new Error(`tracing settings: ${await answer.body.text()}`);
+    await answer.body.dump();
+  }
   const load = [loadavg()[0]];
   console.log(
-    `node ${process.version}, ${total} requests per case, ${rounds} interleaved rounds, load average at start ${load[0]?.toFixed(2)}\n`,
+    `node ${process.version}, ${total} requests per case, ${rounds} interleaved rounds, tracing ${tracing}, load average at start ${load[0]?.toFixed(2)}\n`,
   );
   console.log(
     "case           | conc. | rounds | gateway/proxy req/s | gateway/proxy CPU | gateway, proxy CPU µs/req | added p50 ms vs direct (proxy's) | gateway, proxy p99 ms",
