@@ -176,11 +176,17 @@ async function measure(
   const latencies: number[] = [];
   const one = async (record: boolean) => {
     const started = performance.now();
-    const response = await request(`${url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body,
-      dispatcher: client,
+    const send = () =>
+      request(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+        dispatcher: client,
+      });
+    // A kept-alive socket the server closed while another target was measured fails at once; once more.
+    const response = await send().catch((error: unknown) => {
+      if ((error as { code?: string }).code !== "UND_ERR_SOCKET") throw error;
+      return send();
     });
     if (response.statusCode !== 200)
       throw new Error(`status ${response.statusCode}: ${await response.body.text()}`);
