@@ -185,7 +185,8 @@ async function measure(
       });
     // A kept-alive socket the server closed while another target was measured fails at once; once more.
     const response = await send().catch((error: unknown) => {
-      if ((error as { code?: string }).code !== "UND_ERR_SOCKET") throw error;
+      const code = (error as { code?: string }).code;
+      if (code !== "UND_ERR_SOCKET" && code !== "ECONNRESET") throw error;
       return send();
     });
     if (response.statusCode !== 200)
