@@ -10,13 +10,32 @@ import { Agent, request } from "undici";
 type FetchInput = Parameters<typeof globalThis.fetch>[0];
 type FetchInit = Parameters<typeof globalThis.fetch>[1];
 
+/** undici's `request` on the fast fetch's own pool, for callers that read Node streams. */
+export type RawRequest = (
+  url: string,
+  options: {
+    method: "POST";
+    headers: Record<string, string>;
+    body: string;
+    signal: AbortSignal | null;
+    headersTimeout: number;
+  },
+) => ReturnType<typeof request>;
+
+const RAW_REQUEST = Symbol("groundwork.rawRequest");
+
+/** The raw request behind a fast fetch; null for any other fetch (which is then used as it is). */
+export function rawRequestOf(fetchImpl: typeof globalThis.fetch | undefined): RawRequest | null {
+  return (fetchImpl as { [RAW_REQUEST]?: RawRequest } | undefined)?.[RAW_REQUEST] ?? null;
+}
+
 export function createFastFetch(options: { connections?: number } = {}): typeof globalThis.fetch {
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,
     connections: options.connections ?? 256,
     pipelining: 1,
   });
-  return async (input: FetchInput, init?: FetchInit): Promise<Response> => {
+  const fastFetch = async (input: FetchInput, init?: FetchInit): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const headers: Record<string, string> = {};
     const given = init?.headers ?? (input instanceof Request ? input.headers : undefined);
@@ -44,6 +63,8 @@ export function createFastFetch(options: { connections?: number } = {}): typeof 
       headers: responseHeaders,
     });
   };
+  const raw: RawRequest = (url, options) => request(url, { ...options, dispatcher });
+  return Object.assign(fastFetch, { [RAW_REQUEST]: raw });
 }
 
 /** Strings and bytes go as they are; anything else (FormData, streams) is serialised by a Request. */

@@ -1,12 +1,19 @@
 /**
- * Gateway overhead, side by side in one run (issue 5's benchmark):
+ * Gateway overhead against a bare proxy, measured in one run (issues 5 and 25):
  *   direct  — the client calls the loopback upstream itself;
  *   proxy   — a bare undici pass-through proxy in front of it (the floor for any proxy);
- *   gateway — the Groundwork server (auth, validation, routing, SDK adapter, usage metering).
+ *   gateway — the whole Groundwork server as `groundwork serve` starts it (serveGroundwork: the
+ *             platform, plan allowance, key auth, rate limit, body validation, the SDK adapter,
+ *             usage written to a WAL database, the access log), calling the built-in model.
  * The upstream, the proxy and the gateway each run in their own process, like in production, and
- * the load generator in this one. p50/p99 latency at concurrency 1 and 10, non-streaming and
- * time-to-first-byte streaming, and requests per second. Run from the repository root:
- *   node --import tsx packages/server/bench/gateway-overhead.ts [requestsPerCase]
+ * the load generator in this one. Cases are interleaved (direct, proxy, gateway, proxy, gateway, …
+ * for several rounds) and every figure is a median over rounds of a ratio taken within one round,
+ * so a neighbour's load on a shared machine moves both sides of a ratio alike. CPU per request is
+ * read from /proc/<pid>/stat of the serving process (user + system). Run from the repository root:
+ *   node --import tsx packages/server/bench/gateway-overhead.ts [requestsPerCase] [rounds]
+ * With GATEWAY_BENCH_PROFILE=<dir> the gateway process writes a `--cpu-prof` profile there. Tracing is
+ * on as PLATFORM.md §13 defaults it (every call is a trace); GATEWAY_BENCH_TRACING=off turns it off
+ * for the organization first (`PUT /v1/tracing/settings`), to see the gateway's own share.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,11 +22,9 @@ import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createFastFetch, Gateway } from "@groundwork/gateway";
-import { openStore } from "@groundwork/store-sqlite";
 import { Agent, request } from "undici";
-import { createApp } from "../src/app.js";
-import { listen } from "../src/http-server.js";
+import { loadConfig } from "../src/config.js";
+import { serveGroundwork } from "../src/serve.js";
 
 const [role, target] = process.argv.slice(2);
 
@@ -85,24 +90,23 @@ function runProxy(upstream: string): void {
 }
 
 async function runGateway(upstream: string): Promise<void> {
-  // A file database in WAL mode, as the server runs, so usage metering pays its real cost.
+  // The server as `groundwork serve` runs it: a file database in WAL mode (usage metering pays its
+  // real cost), the first-start enterprise organization and its admin key, the access log at info.
   const directory = mkdtempSync(join(tmpdir(), "groundwork-bench-"));
-  const store = openStore({ file: join(directory, "bench.db"), secret: "bench-secret-0123456789" });
-  const org = store.organizations.create("bench", "enterprise");
-  const { key } = store.apiKeys.create({ organizationId: org.id, role: "member" });
-  const gateway = new Gateway({
-    builtin: { baseUrl: `${upstream}/v1`, apiKey: "upstream-key" },
-    fetch: createFastFetch(),
-    providers: { find: () => null, list: () => [] },
-    usage: { record: (event) => void store.usage.record(event), chargedSince: () => 0 },
+  const config = loadConfig(
+    { dataDir: directory, host: "127.0.0.1", port: "0" },
+    {
+      GROUNDWORK_BUILTIN_BASE_URL: `${upstream}/v1`,
+      GROUNDWORK_BUILTIN_API_KEY: "upstream-key",
+      GROUNDWORK_SECRET: "bench-secret-0123456789",
+    },
+  );
+  const server = await serveGroundwork(config);
+  process.stdout.write(`KEY ${server.bootstrap?.key ?? ""}\n`);
+  // A clean exit on SIGINT lets `node --cpu-prof` write its profile.
+  process.once("SIGINT", () => {
+    void server.close().finally(() => process.exit(0));
   });
-  const server = await listen(createApp({ store, gateway, builtinConfigured: true }), {
-    host: "127.0.0.1",
-    port: 0,
-  });
-  process.stdout.write(`KEY ${key}\n`);
-  // A clean exit on SIGINT lets `node --cpu-prof` write its profile when profiling this role alone.
-  process.once("SIGINT", () => process.exit(0));
   process.once("exit", () => rmSync(directory, { recursive: true, force: true }));
   announce(server.port);
 }
@@ -134,12 +138,13 @@ function startRole(
   arg?: string,
 ): Promise<{ url: string; key: string | null; child: ChildProcess }> {
   const script = fileURLToPath(import.meta.url);
+  const profileDir = process.env.GATEWAY_BENCH_PROFILE;
+  const profile = name === "gateway" && profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", script, name, ...(arg === undefined ? [] : [arg])],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
+    [...profile, "--import", "tsx", script, name, ...(arg === undefined ? [] : [arg])],
+    // The gateway's access log (a line per request on stderr) is written and dropped, as a log shipper would.
+    { stdio: ["ignore", "pipe", name === "gateway" ? "ignore" : "inherit"] },
   );
   return new Promise((resolve, reject) => {
     let output = "";
@@ -171,11 +176,18 @@ async function measure(
   const latencies: number[] = [];
   const one = async (record: boolean) => {
     const started = performance.now();
-    const response = await request(`${url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body,
-      dispatcher: client,
+    const send = () =>
+      request(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+        dispatcher: client,
+      });
+    // A kept-alive socket the server closed while another target was measured fails at once; once more.
+    const response = await send().catch((error: unknown) => {
+      const code = (error as { code?: string }).code;
+      if (code !== "UND_ERR_SOCKET" && code !== "ECONNRESET") throw error;
+      return send();
     });
     if (response.statusCode !== 200)
       throw new Error(`status ${response.statusCode}: ${await response.body.text()}`);
@@ -190,7 +202,10 @@ async function measure(
       if (record) latencies.push(performance.now() - started);
     }
   };
-  for (let i = 0; i < 300; i++) await one(false); // connections, JIT
+  const warmup = async () => {
+    for (let i = 0; i < 20; i++) await one(false);
+  };
+  await Promise.all(Array.from({ length: concurrency }, warmup)); // connections, JIT
   let issued = 0;
   const worker = async () => {
     while (issued < total) {
@@ -213,37 +228,97 @@ async function measure(
   };
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+const fixed = (value: number | null, digits: number, width: number) =>
+  (value === null ? "n/a" : value.toFixed(digits)).padStart(width);
+
 async function main(): Promise<void> {
-  const total = Number(role ?? 4000);
+  const total = Number(role ?? 3000);
+  const rounds = Number(target ?? 5);
   const upstream = await startRole("upstream");
   const proxy = await startRole("proxy", upstream.url);
   const gateway = await startRole("gateway", upstream.url);
-  const targets = [
-    ["direct", upstream.url, upstream.child],
-    ["undici proxy", proxy.url, proxy.child],
-    ["gateway", gateway.url, gateway.child],
-  ] as const;
+  const key = gateway.key ?? "";
+  const tracing = process.env.GATEWAY_BENCH_TRACING === "off" ? "off" : "on (the default)";
+  if (tracing === "off") {
+    const answer = await request(`${gateway.url}/v1/tracing/settings`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ enabled: false }),
+    });
+    if (answer.statusCode !== 200) throw new Error(`tracing settings: ${await answer.body.text()}`);
+    await answer.body.dump();
+  }
+  const load = [loadavg()[0]];
   console.log(
-    `node ${process.version}, ${total} requests per case, load average ${loadavg()[0]?.toFixed(2)}\n`,
+    `node ${process.version}, ${total} requests per case, ${rounds} interleaved rounds, tracing ${tracing}, load average at start ${load[0]?.toFixed(2)}\n`,
   );
-  console.log("case                       | conc. | p50 ms | p99 ms |  req/s | server CPU µs/req");
-  console.log("---------------------------|-------|--------|--------|--------|------------------");
-  const results = new Map<string, Result>();
+  console.log(
+    "case           | conc. | rounds | gateway/proxy req/s | gateway/proxy CPU | gateway, proxy CPU µs/req | added p50 ms vs direct (proxy's) | gateway, proxy p99 ms",
+  );
+  console.log(
+    "---------------|-------|--------|---------------------|-------------------|---------------------------|----------------------------------|----------------------",
+  );
   for (const stream of [false, true]) {
     for (const concurrency of [1, 10]) {
-      for (const [name, url, child] of targets) {
-        const result = await measure(url, gateway.key ?? "", concurrency, stream, total, child.pid);
-        const label = `${name} ${stream ? "stream TTFB" : "JSON"}`;
-        results.set(`${label} c${concurrency}`, result);
-        console.log(
-          `${label.padEnd(26)} | ${String(concurrency).padStart(5)} | ${result.p50.toFixed(3).padStart(6)} | ${result.p99.toFixed(3).padStart(6)} | ${result.rps.toFixed(0).padStart(6)} | ${result.cpuMicros === null ? "n/a" : result.cpuMicros.toFixed(0).padStart(6)}`,
+      const throughput: number[] = [];
+      const cpu: number[] = [];
+      const gatewayCpu: number[] = [];
+      const proxyCpu: number[] = [];
+      const addedGateway: number[] = [];
+      const addedProxy: number[] = [];
+      const gatewayP99: number[] = [];
+      const proxyP99: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        // Alternate which side goes first, so a drift in the machine's load favours neither.
+        const direct = await measure(upstream.url, key, concurrency, stream, total, upstream.child.pid);
+        const first = round % 2 === 0;
+        const a = await measure(
+          first ? proxy.url : gateway.url,
+          key,
+          concurrency,
+          stream,
+          total,
+          (first ? proxy : gateway).child.pid,
         );
+        const b = await measure(
+          first ? gateway.url : proxy.url,
+          key,
+          concurrency,
+          stream,
+          total,
+          (first ? gateway : proxy).child.pid,
+        );
+        const [p, g] = first ? [a, b] : [b, a];
+        throughput.push(g.rps / p.rps);
+        if (g.cpuMicros !== null && p.cpuMicros !== null) {
+          cpu.push(g.cpuMicros / p.cpuMicros);
+          gatewayCpu.push(g.cpuMicros);
+          proxyCpu.push(p.cpuMicros);
+        }
+        addedGateway.push(g.p50 - direct.p50);
+        addedProxy.push(p.p50 - direct.p50);
+        gatewayP99.push(g.p99);
+        proxyP99.push(p.p99);
       }
+      load.push(loadavg()[0]);
+      const label = stream ? "stream (TTFB)" : "JSON";
+      console.log(
+        `${label.padEnd(14)} | ${String(concurrency).padStart(5)} | ${String(rounds).padStart(6)} | ${fixed(median(throughput), 2, 19)} | ${fixed(cpu.length === 0 ? null : median(cpu), 2, 17)} | ${`${fixed(median(gatewayCpu), 0, 6)}, ${fixed(median(proxyCpu), 0, 6)}`.padStart(25)} | ${`${fixed(median(addedGateway), 3, 6)} (${fixed(median(addedProxy), 3, 6)})`.padStart(32)} | ${`${fixed(median(gatewayP99), 2, 6)}, ${fixed(median(proxyP99), 2, 6)}`.padStart(21)}`,
+      );
     }
   }
-  const added = (results.get("gateway JSON c1")?.p50 ?? 0) - (results.get("direct JSON c1")?.p50 ?? 0);
-  console.log(`\ngateway added p50 latency at concurrency 1 (JSON): ${added.toFixed(3)} ms`);
-  for (const role of [upstream, proxy, gateway]) role.child.kill("SIGINT");
+  console.log(
+    `\nload average after each case: ${load.map((l) => l?.toFixed(2)).join(", ")} (2 is a full 2-core machine)`,
+  );
+  for (const started of [upstream, proxy, gateway]) started.child.kill("SIGINT");
   await client.close();
 }
 

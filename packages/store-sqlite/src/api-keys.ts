@@ -2,6 +2,11 @@
  * API keys: `gw_` followed by 43 base64url characters (256 random bits). Only a
  * SHA-256 hash is stored — a slow password hash buys nothing against 256-bit
  * secrets and would cost every request — so the key is shown once, at creation.
+ *
+ * Verified keys are remembered by their hash for VERIFIED_TTL_MS, so a burst of calls with
+ * one key reads the database once a second instead of once a call. A revocation or a plan
+ * change through this store forgets them all at once; one made by another process (the
+ * `groundwork keys revoke` command beside a running server) takes effect within the TTL.
  */
 import { createHash, randomBytes } from "node:crypto";
 import {
@@ -19,6 +24,10 @@ const KEY_PREFIX = "gw_";
 const SHOWN_PREFIX_LENGTH = 10;
 /** Writing last-use on every request would turn reads into writes; once a minute is enough. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** How long a verified key is trusted without reading the database again. */
+const VERIFIED_TTL_MS = 1_000;
+/** Remembered keys at most (the oldest goes first); a server sees far fewer active keys. */
+const VERIFIED_LIMIT = 10_000;
 
 export interface ApiKeyRecord {
   id: string;
@@ -62,6 +71,7 @@ export function hashApiKey(key: string): string {
 
 export class ApiKeyStore {
   private readonly sql: (text: string) => Statement;
+  private readonly verified = new Map<string, { principal: Principal; verifiedAt: number }>();
 
   constructor(
     db: Database,
@@ -105,11 +115,20 @@ export class ApiKeyStore {
   /** The caller behind a presented key, or null when the key is unknown or revoked. */
   authenticate(key: string): Principal | null {
     if (!key.startsWith(KEY_PREFIX)) return null;
+    const hash = hashApiKey(key);
+    const now = this.clock.now();
+    const remembered = this.verified.get(hash);
+    if (remembered !== undefined) {
+      if (now - remembered.verifiedAt < VERIFIED_TTL_MS && now >= remembered.verifiedAt) {
+        return { ...remembered.principal };
+      }
+      this.verified.delete(hash);
+    }
     const row = this.sql(
       `SELECT k.id AS key_id, k.role, k.last_used_at, o.id AS org_id, o.name AS org_name, o.plan
          FROM api_keys k JOIN organizations o ON o.id = k.organization_id
          WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    ).get(hashApiKey(key)) as
+    ).get(hash) as
       | {
           key_id: string;
           role: Role;
@@ -120,21 +139,32 @@ export class ApiKeyStore {
         }
       | undefined;
     if (row === undefined) return null;
-    const now = this.clock.now();
     if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
       this.sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, row.key_id);
     }
-    return {
+    const principal: Principal = {
       organizationId: row.org_id,
       organizationName: row.org_name,
       plan: row.plan,
       role: row.role,
       apiKeyId: row.key_id,
     };
+    if (this.verified.size >= VERIFIED_LIMIT) {
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
+    this.verified.set(hash, { principal, verifiedAt: now });
+    return { ...principal };
+  }
+
+  /** Forgets every verified key, so the next call of each reads its row (revocations, plan changes). */
+  forgetVerified(): void {
+    this.verified.clear();
   }
 
   /** Revokes by key id or by the key itself; false when nothing active matched. */
   revoke(idOrKey: string): boolean {
+    this.forgetVerified();
     const result = this.sql(
       "UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL",
     ).run(this.clock.now(), idOrKey, hashApiKey(idOrKey));

@@ -94,11 +94,12 @@ export function openStore(options: OpenStoreOptions): Store {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? defaultIdGenerator;
   const usage = new UsageRecordStore(db, clock, ids);
+  const apiKeys = new ApiKeyStore(db, clock, ids);
   const cipher = new CredentialCipher(options.secret ?? null);
   return {
     db,
-    organizations: new OrganizationStore(db, clock, ids),
-    apiKeys: new ApiKeyStore(db, clock, ids),
+    organizations: new OrganizationStore(db, clock, ids, () => apiKeys.forgetVerified()),
+    apiKeys,
     jobs: new SqliteJobQueue(db, clock, ids),
     providers: new ProviderStore(db, cipher, clock, ids),
     usage,

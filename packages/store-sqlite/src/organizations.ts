@@ -27,6 +27,8 @@ export class OrganizationStore {
     db: Database,
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
+    /** Told after a plan change (the verified-key cache holds the plan). */
+    private readonly onPlanChange: (organizationId: string) => void = () => {},
   ) {
     this.sql = statementCache(db);
   }
@@ -63,6 +65,7 @@ export class OrganizationStore {
 
   setPlan(id: string, plan: Plan): void {
     this.sql("UPDATE organizations SET plan = ? WHERE id = ?").run(plan, id);
+    this.onPlanChange(id);
   }
 
   count(): number {

@@ -5,6 +5,11 @@
  * inserts everything queued a few milliseconds later (a commit per call was a
  * visible share of a gateway request). Reads see every recorded call: listing flushes
  * first, the charged total adds the queued rows, and closing the store flushes.
+ *
+ * The charged total is asked before every built-in call (the plan allowance), so it is kept
+ * in memory per organization: read once from the hourly rollup, then advanced by every batch
+ * this store writes, and read again after CHARGED_REFRESH_MS in case another process wrote
+ * to the same database (a SUM over the month's raw rows cost more than the rest of a call).
  */
 import {
   type Clock,
@@ -34,12 +39,23 @@ const FLUSH_DELAY_MS = 20;
 const FLUSH_AT_ROWS = 256;
 /** A failed batch is tried again after this long (the database was busy or full). */
 const RETRY_MS = 250;
+/** A cached charged total is read from the database again after this long. */
+const CHARGED_REFRESH_MS = 1_000;
+const HOUR_MS = 3_600_000;
+
+/** An organization's charged total (built-in calls) since `since`, as written to the table at `readAt`. */
+interface ChargedTotal {
+  since: number;
+  total: number;
+  readAt: number;
+}
 
 export class UsageRecordStore {
   private readonly sql: (text: string) => Statement;
   private readonly insertAll: (records: readonly UsageRecord[]) => void;
   private pending: UsageRecord[] = [];
   private scheduled = false;
+  private readonly charged = new Map<string, ChargedTotal>();
 
   constructor(
     private readonly db: Database,
@@ -84,6 +100,12 @@ export class UsageRecordStore {
       this.pending = batch.concat(this.pending); // nothing is dropped; the next flush tries again
       throw error;
     }
+    for (const record of batch) {
+      const cached = this.charged.get(record.organizationId);
+      if (cached !== undefined && !record.byok && record.createdAt >= cached.since) {
+        cached.total += record.costEur;
+      }
+    }
   }
 
   private flushOrRetry(): void {
@@ -114,10 +136,29 @@ export class UsageRecordStore {
         queued += record.costEur;
       }
     }
-    const row = this.sql(
-      "SELECT COALESCE(SUM(cost_eur), 0) AS total FROM usage_records WHERE organization_id = ? AND byok = 0 AND created_at >= ?",
+    return this.writtenChargedSince(organizationId, since) + queued;
+  }
+
+  /** The charged total of the rows already written, from the cache while it is fresh. */
+  private writtenChargedSince(organizationId: string, since: number): number {
+    const now = this.clock.now();
+    const cached = this.charged.get(organizationId);
+    if (cached !== undefined && cached.since === since && now - cached.readAt < CHARGED_REFRESH_MS) {
+      return cached.total;
+    }
+    // From an hour boundary on (the month's start always is one) the hourly rollup holds the same sum.
+    const row = (
+      since % HOUR_MS === 0
+        ? this.sql(
+            "SELECT COALESCE(SUM(cost_eur), 0) AS total FROM usage_hourly WHERE organization_id = ? AND hour >= ? AND byok = 0",
+          )
+        : this.sql(
+            "SELECT COALESCE(SUM(cost_eur), 0) AS total FROM usage_records WHERE organization_id = ? AND byok = 0 AND created_at >= ?",
+          )
     ).get(organizationId, since) as { total: number };
-    return row.total + queued;
+    // One entry per organization: the allowance asks with the current month's start.
+    this.charged.set(organizationId, { since, total: row.total, readAt: now });
+    return row.total;
   }
 
   list(organizationId: string, limit = 100): UsageRecord[] {

@@ -27,6 +27,7 @@ import {
   type VendorStreamEvent,
 } from "../responses/chat-via-responses.js";
 import { mapUpstream, requestOptions, type UpstreamAccount } from "../upstream-errors.js";
+import { createChatTransport } from "./openai-chat-transport.js";
 
 export interface OpenAICompatibleOptions {
   /** Name used in error messages, e.g. `hosted-a`. */
@@ -50,6 +51,7 @@ export interface OpenAICompatibleOptions {
 
 /** The SDK insists on a key; servers that take none ignore this placeholder. */
 const NO_KEY = "no-key";
+const DEFAULT_TIMEOUT_MS = 120_000;
 
 export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions): ProviderAdapter {
   const client = new OpenAI({
@@ -58,8 +60,16 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     organization: options.organizationId ?? null,
     // Retries are the gateway's decision (only where safe), never the SDK's.
     maxRetries: 0,
-    timeout: options.timeoutMs ?? 120_000,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  // Chat completions, the hot path, skip the SDK's request layers (openai-chat-transport.ts).
+  const chat = createChatTransport({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey ?? NO_KEY,
+    organizationId: options.organizationId,
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
   const provider = options.provider;
   // The key the provider may quote back when it refuses it; no key means no secret.
@@ -84,14 +94,9 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
           return chatCompletionFromResponse(response as unknown as VendorResponse, provider);
         });
       }
-      return mapUpstream(account, async () => {
-        const body = {
-          ...upstreamBody(request),
-          stream: false,
-        } as OpenAI.ChatCompletionCreateParamsNonStreaming;
-        const completion = await client.chat.completions.create(body, requestOptions(call));
-        return completion as unknown as ChatCompletion;
-      });
+      return mapUpstream(account, () =>
+        chat.complete({ ...upstreamBody(request), stream: false }, call.signal),
+      );
     },
 
     async *stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
@@ -114,15 +119,8 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       }
       // Usage is always asked for upstream, so calls are metered; the gateway drops
       // the usage chunk when the client did not ask for it.
-      const body = {
-        ...upstreamBody(request),
-        stream: true,
-        stream_options: { include_usage: true },
-      } as OpenAI.ChatCompletionCreateParamsStreaming;
-      const stream = await mapUpstream(account, () =>
-        client.chat.completions.create(body, requestOptions(call)),
-      );
-      yield* mapStream(account, stream as AsyncIterable<unknown> as AsyncIterable<ChatCompletionChunk>);
+      const body = { ...upstreamBody(request), stream: true, stream_options: { include_usage: true } };
+      yield* mapStream(account, chat.stream(body, call.signal));
     },
 
     listModels(call: CallOptions = {}): Promise<string[]> {

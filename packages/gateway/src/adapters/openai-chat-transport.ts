@@ -1,0 +1,271 @@
+/**
+ * Chat completions on an OpenAI-compatible endpoint without the SDK's request machinery: one
+ * POST, the JSON answer parsed once, a stream's `data:` events parsed as they arrive. The SDK
+ * built each request through several promise layers, an AbortController, header merging and
+ * debug-log formatting done even with logging off — a visible share of a gateway call that
+ * only passes a body through (docs/perf/gateway-profile.md).
+ *
+ * Failures are the SDK's own error classes, built the way the SDK builds them, so mapping
+ * them to gateway errors (upstream-errors.ts) is unchanged: `APIError.generate` for an error
+ * status, `APIConnectionError` / `APIConnectionTimeoutError` when nothing came back,
+ * `APIUserAbortError` when the caller gave up.
+ *
+ * With the fast fetch (fast-fetch.ts) the request goes straight to its undici pool and the
+ * body is read as Node buffers; any other fetch (tests, a guarded fetch) is used as it is.
+ */
+import type { ChatCompletion, ChatCompletionChunk } from "@groundwork/core";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { type RawRequest, rawRequestOf } from "../fast-fetch.js";
+
+export interface ChatTransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  organizationId?: string | undefined;
+  fetch?: typeof fetch | undefined;
+  timeoutMs: number;
+}
+
+/** An upstream answer, whichever way it was fetched. */
+interface Answer {
+  status: number;
+  header(name: string): string | undefined;
+  headers(): Headers;
+  text(): Promise<string>;
+  chunks(): AsyncIterable<Uint8Array>;
+  discard(): void;
+}
+
+export interface ChatTransport {
+  complete(body: object, signal: AbortSignal | undefined): Promise<ChatCompletion>;
+  stream(body: object, signal: AbortSignal | undefined): AsyncIterable<ChatCompletionChunk>;
+}
+
+export function createChatTransport(options: ChatTransportOptions): ChatTransport {
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "content-type": "application/json",
+    authorization: `Bearer ${options.apiKey}`,
+    "user-agent": "groundwork-gateway",
+  };
+  if (options.organizationId !== undefined) headers["openai-organization"] = options.organizationId;
+  const raw = rawRequestOf(options.fetch);
+  const post = (body: object, signal: AbortSignal | undefined): Promise<Answer> =>
+    raw === null
+      ? postWithFetch(
+          options.fetch ?? globalThis.fetch,
+          url,
+          headers,
+          JSON.stringify(body),
+          signal,
+          options.timeoutMs,
+        )
+      : postRaw(raw, url, headers, JSON.stringify(body), signal, options.timeoutMs);
+
+  return {
+    async complete(body, signal) {
+      const answer = await post(body, signal);
+      await throwIfFailed(answer);
+      const text = await readOrAbort(answer, signal);
+      return JSON.parse(text) as ChatCompletion;
+    },
+
+    async *stream(body, signal) {
+      const answer = await post(body, signal);
+      await throwIfFailed(answer);
+      let finished = false;
+      let done = false;
+      try {
+        for await (const data of sseData(answer.chunks())) {
+          // Read on to the end after [DONE], so the connection goes back to the pool whole.
+          if (done) continue;
+          if (data.startsWith("[DONE]")) {
+            done = true;
+            continue;
+          }
+          const parsed = JSON.parse(data) as ChatCompletionChunk & { error?: unknown };
+          if (parsed?.error) {
+            throw new APIError(undefined, parsed.error as object, undefined, answer.headers());
+          }
+          yield parsed;
+        }
+        finished = true;
+      } catch (error) {
+        // The caller going away ends the stream quietly, as the SDK's stream does.
+        if (signal?.aborted === true || isAbort(error)) return;
+        throw error;
+      } finally {
+        if (!finished) answer.discard();
+      }
+    },
+  };
+}
+
+/** An error status becomes the SDK's error for it (message, body and headers as the SDK reads them). */
+async function throwIfFailed(answer: Answer): Promise<void> {
+  if (answer.status >= 200 && answer.status < 300) return;
+  const text = await answer.text().catch((error: unknown) => String(error));
+  let json: object | undefined;
+  try {
+    json = JSON.parse(text) as object;
+  } catch {
+    json = undefined;
+  }
+  throw APIError.generate(answer.status, json, json === undefined ? text : undefined, answer.headers());
+}
+
+async function readOrAbort(answer: Answer, signal: AbortSignal | undefined): Promise<string> {
+  try {
+    return await answer.text();
+  } catch (error) {
+    if (signal?.aborted === true) throw new APIUserAbortError();
+    throw new APIConnectionError({ cause: error as Error });
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error instanceof APIUserAbortError);
+}
+
+/** What nothing-came-back looks like to the caller: aborted, timed out, or a connection error. */
+function connectionFailure(error: unknown, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted === true) return new APIUserAbortError();
+  const code = (error as { code?: string } | null)?.code;
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || isAbort(error)) {
+    return new APIConnectionTimeoutError();
+  }
+  return new APIConnectionError({ cause: error as Error });
+}
+
+async function postRaw(
+  raw: RawRequest,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<Answer> {
+  if (signal?.aborted === true) throw new APIUserAbortError();
+  let response: Awaited<ReturnType<RawRequest>>;
+  try {
+    // Like the SDK's timeout, the limit is on the answer's headers; a long stream may run on.
+    response = await raw(url, {
+      method: "POST",
+      headers,
+      body,
+      signal: signal ?? null,
+      headersTimeout: timeoutMs,
+    });
+  } catch (error) {
+    throw connectionFailure(error, signal);
+  }
+  const answerHeaders = response.headers;
+  return {
+    status: response.statusCode,
+    header: (name) => {
+      const value = answerHeaders[name];
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+    headers: () => {
+      const result = new Headers();
+      for (const [name, value] of Object.entries(answerHeaders)) {
+        if (Array.isArray(value)) for (const v of value) result.append(name, v);
+        else if (value !== undefined) result.set(name, value);
+      }
+      return result;
+    },
+    text: () => response.body.text(),
+    chunks: () => response.body,
+    discard: () => response.body.destroy(),
+  };
+}
+
+async function postWithFetch(
+  fetchImpl: typeof fetch,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<Answer> {
+  if (signal?.aborted === true) throw new APIUserAbortError();
+  const controller = new AbortController();
+  const abort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", abort, { once: true });
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { method: "POST", headers, body, signal: controller.signal });
+  } catch (error) {
+    throw connectionFailure(error, signal);
+  } finally {
+    clearTimeout(timer);
+  }
+  const release = () => signal?.removeEventListener("abort", abort);
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name) ?? undefined,
+    headers: () => response.headers,
+    text: () => response.text().finally(release),
+    async *chunks() {
+      try {
+        if (response.body === null) return;
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) yield chunk;
+      } finally {
+        release();
+      }
+    },
+    discard: () => {
+      release();
+      controller.abort();
+    },
+  };
+}
+
+/**
+ * The `data` of each Server-Sent Event, decoded across chunk boundaries (lines end in LF, CRLF
+ * or CR; a blank line ends an event; multi-line data is joined with LF; comments and other
+ * fields are skipped).
+ */
+export async function* sseData(chunks: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let data: string[] = [];
+  const lines = function* (final: boolean): Generator<string> {
+    let start = 0;
+    for (let i = 0; i < buffer.length; i++) {
+      const char = buffer.charCodeAt(i);
+      if (char !== 10 && char !== 13) continue;
+      // A CR at the very end may be the first half of a CRLF split across chunks.
+      if (char === 13 && i === buffer.length - 1 && !final) break;
+      yield buffer.slice(start, i);
+      if (char === 13 && buffer.charCodeAt(i + 1) === 10) i++;
+      start = i + 1;
+    }
+    buffer = buffer.slice(start);
+  };
+  const take = (line: string): string | null => {
+    if (line === "") {
+      if (data.length === 0) return null;
+      const event = data.join("\n");
+      data = [];
+      return event;
+    }
+    if (line.startsWith("data:")) data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+    return null;
+  };
+  for await (const chunk of chunks) {
+    buffer += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    for (const line of lines(false)) {
+      const event = take(line);
+      if (event !== null) yield event;
+    }
+  }
+  buffer += decoder.decode();
+  for (const line of lines(true)) {
+    const event = take(line);
+    if (event !== null) yield event;
+  }
+  if (buffer !== "") take(buffer);
+  if (data.length > 0) yield data.join("\n");
+}
