@@ -1,27 +1,16 @@
 /**
- * The job queue on PostgreSQL: core's JobQueue contract on PGlite (in-process) and on a real
- * PostgreSQL server, beside the SQLite queue held to the same contract; and what only a server
+ * The job queue on PostgreSQL: core's JobQueue contract (the SQLite queue's tests hold it to the
+ * same) on PGlite (in-process) and on a real PostgreSQL server; and what only a server
  * shared by processes shows — wake-ups by NOTIFY across connections and concurrent migrations.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeJobQueueContract } from "../../core/test/job-queue-contract.js";
 import { startTestServer, type TestServer } from "../test/embedded-server.js";
-import { describeJobQueueContract } from "../test/job-queue-contract.js";
 import { runPostgresMigrations } from "./migrations.js";
 import { PostgresJobQueue } from "./postgres-job-queue.js";
 import { fromPGlite, fromPgPool, type PGliteLike, type SqlClient } from "./sql-client.js";
-
-const sqliteStores: Store[] = [];
-afterAll(() => {
-  for (const store of sqliteStores.splice(0)) store.close();
-});
-describeJobQueueContract("SQLite", async (clock) => {
-  const store = openStore({ file: ":memory:", clock });
-  sqliteStores.push(store);
-  return store.jobs;
-});
 
 let lite: SqlClient;
 beforeAll(async () => {

@@ -3,19 +3,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Clock, JobWorker } from "@groundwork/core";
+import { JobWorker } from "@groundwork/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { describeJobQueueContract } from "../../core/test/job-queue-contract.js";
+import { ManualClock } from "../../core/test/manual-clock.js";
 import { openStore, type Store } from "./open-store.js";
-
-class ManualClock implements Clock {
-  constructor(public time = 1_700_000_000_000) {}
-  now(): number {
-    return this.time;
-  }
-  advance(ms: number): void {
-    this.time += ms;
-  }
-}
 
 const opened: Store[] = [];
 afterEach(() => {
@@ -28,98 +20,7 @@ function memoryQueue(clock = new ManualClock()) {
   return { queue: store.jobs, clock };
 }
 
-describe("SqliteJobQueue", () => {
-  it("hands a job to one worker at a time and records its result", async () => {
-    const { queue } = memoryQueue();
-    const job = await queue.enqueue("convert", { file: "a.pdf" });
-    expect(job).toMatchObject({ status: "queued", attempts: 0, payload: { file: "a.pdf" } });
-
-    const claimed = await queue.claim(["convert"], "w1", 1000);
-    expect(claimed).toMatchObject({ id: job.id, status: "running", attempts: 1, leaseOwner: "w1" });
-    expect(await queue.claim(["convert"], "w2", 1000)).toBeNull();
-    expect(await queue.claim(["other"], "w2", 1000)).toBeNull();
-
-    expect(await queue.complete(job.id, "w1", { pages: 3 })).toBe(true);
-    expect(await queue.get(job.id)).toMatchObject({
-      status: "succeeded",
-      result: { pages: 3 },
-      leaseOwner: null,
-    });
-  });
-
-  it("gives a job whose worker stopped renewing its lease to the next worker", async () => {
-    const { queue, clock } = memoryQueue();
-    const job = await queue.enqueue("ingest", {});
-    await queue.claim(["ingest"], "dead-worker", 1000);
-
-    clock.advance(999);
-    expect(await queue.claim(["ingest"], "w2", 1000)).toBeNull();
-    clock.advance(1);
-    const again = await queue.claim(["ingest"], "w2", 1000);
-    expect(again).toMatchObject({ id: job.id, attempts: 2, leaseOwner: "w2" });
-
-    // The dead worker waking up cannot complete or extend what it no longer holds.
-    expect(await queue.complete(job.id, "dead-worker", "late")).toBe(false);
-    expect(await queue.heartbeat(job.id, "dead-worker", 1000)).toBe(false);
-    expect(await queue.complete(job.id, "w2", "done")).toBe(true);
-  });
-
-  it("keeps a lease alive with heartbeats", async () => {
-    const { queue, clock } = memoryQueue();
-    const job = await queue.enqueue("ingest", {});
-    await queue.claim(["ingest"], "w1", 1000);
-    clock.advance(900);
-    expect(await queue.heartbeat(job.id, "w1", 1000)).toBe(true);
-    clock.advance(900);
-    expect(await queue.claim(["ingest"], "w2", 1000)).toBeNull();
-  });
-
-  it("retries failures after the delay until attempts run out, then fails", async () => {
-    const { queue, clock } = memoryQueue();
-    const job = await queue.enqueue("extract", {}, { maxAttempts: 2 });
-    await queue.claim(["extract"], "w1", 1000);
-    expect(await queue.fail(job.id, "w1", "boom", { retryInMs: 500 })).toBe("retrying");
-    expect(await queue.claim(["extract"], "w1", 1000)).toBeNull();
-    clock.advance(500);
-    await queue.claim(["extract"], "w1", 1000);
-    expect(await queue.fail(job.id, "w1", "boom again")).toBe("failed");
-    expect(await queue.get(job.id)).toMatchObject({ status: "failed", attempts: 2, lastError: "boom again" });
-  });
-
-  it("fails permanent errors at once and ignores failures from a worker that lost the job", async () => {
-    const { queue } = memoryQueue();
-    const job = await queue.enqueue("extract", {}, { maxAttempts: 5 });
-    await queue.claim(["extract"], "w1", 1000);
-    expect(await queue.fail(job.id, "w2", "not mine")).toBe("lost");
-    expect(await queue.fail(job.id, "w1", "bad input", { permanent: true })).toBe("failed");
-  });
-
-  it("marks a job failed when its last allowed claim was lost", async () => {
-    const { queue, clock } = memoryQueue();
-    const job = await queue.enqueue("convert", {}, { maxAttempts: 1 });
-    await queue.claim(["convert"], "w1", 1000);
-    clock.advance(1000);
-    expect(await queue.claim(["convert"], "w2", 1000)).toBeNull();
-    const failed = await queue.get(job.id);
-    expect(failed?.status).toBe("failed");
-    expect(failed?.lastError).toMatch(/stopped responding/);
-  });
-
-  it("claims ready jobs oldest first and leaves scheduled ones alone", async () => {
-    const { queue, clock } = memoryQueue();
-    const later = await queue.enqueue("k", "later", { runAt: clock.now() + 10_000 });
-    const first = await queue.enqueue("k", "first");
-    clock.advance(1);
-    const second = await queue.enqueue("k", "second");
-    expect((await queue.claim(["k"], "w", 1000))?.id).toBe(first.id);
-    expect((await queue.claim(["k"], "w", 1000))?.id).toBe(second.id);
-    expect(await queue.claim(["k"], "w", 1000)).toBeNull();
-    await queue.complete(first.id, "w");
-    await queue.complete(second.id, "w");
-    clock.advance(10_000);
-    expect((await queue.claim(["k"], "w", 1000))?.id).toBe(later.id);
-  });
-});
+describeJobQueueContract("SQLite", async (clock) => memoryQueue(clock).queue);
 
 describe("JobWorker on SQLite", () => {
   it("runs handlers, retries thrown errors and records results", async () => {

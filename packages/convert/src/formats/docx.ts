@@ -10,7 +10,7 @@ import { DocumentError } from "../document-error.js";
 import { type Block, type ListItem, normalizeInline, type PictureBlock } from "../document-model.js";
 import { latexOf } from "./omml-latex.js";
 import { chartTable } from "./ooxml-chart.js";
-import { readCoreProperties } from "./ooxml-core.js";
+import { IMAGE_MIME_TYPES, readCoreProperties, readPartText } from "./ooxml-core.js";
 import {
   child,
   childElements,
@@ -45,25 +45,6 @@ interface Context {
   charts: Map<string, XmlElement>;
   /** Media parts read ahead as base64 when pictures are embedded. */
   media: Map<string, string>;
-}
-
-const MIME: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  bmp: "image/bmp",
-  tif: "image/tiff",
-  tiff: "image/tiff",
-  svg: "image/svg+xml",
-  webp: "image/webp",
-  emf: "image/emf",
-  wmf: "image/wmf",
-};
-
-async function readPart(zip: JSZip, path: string): Promise<string | null> {
-  const file = zip.file(path);
-  return file === null ? null : file.async("string");
 }
 
 function readStyles(xml: string | null): Map<string, Style> {
@@ -161,7 +142,7 @@ function picture(context: Context, element: XmlElement, alt: string | undefined)
   const rel = id === undefined ? undefined : context.rels.get(id);
   if (rel !== undefined && !rel.external) {
     const path = resolvePartPath(context.part, rel.target);
-    const mime = MIME[path.split(".").pop()?.toLowerCase() ?? ""];
+    const mime = IMAGE_MIME_TYPES[path.split(".").pop()?.toLowerCase() ?? ""];
     if (mime !== undefined) {
       block.mimeType = mime;
       const data = context.media.get(path);
@@ -453,7 +434,7 @@ async function readAhead(
     if (rel.external) continue;
     const path = resolvePartPath(part, rel.target);
     if (rel.type.endsWith("/chart")) {
-      const xml = await readPart(zip, path);
+      const xml = await readPartText(zip, path);
       if (xml !== null) charts.set(path, parseXml(xml, path));
     } else if (embedImages && rel.type.endsWith("/image")) {
       const file = zip.file(path);
@@ -474,15 +455,15 @@ export async function parseDocx(bytes: Uint8Array, options: ParseOptions): Promi
       `The DOCX could not be read: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const packageRels = relationshipsOf(await readPart(zip, "_rels/.rels"), "_rels/.rels");
+  const packageRels = relationshipsOf(await readPartText(zip, "_rels/.rels"), "_rels/.rels");
   const main = [...packageRels.values()].find((rel) => rel.type.endsWith("/officeDocument"));
   const part = main === undefined ? "word/document.xml" : resolvePartPath("", main.target);
-  const documentXml = await readPart(zip, part);
+  const documentXml = await readPartText(zip, part);
   if (documentXml === null) throw new DocumentError("corrupt_document", `The DOCX has no ${part}`);
-  const rels = relationshipsOf(await readPart(zip, relsPathOf(part)), relsPathOf(part));
+  const rels = relationshipsOf(await readPartText(zip, relsPathOf(part)), relsPathOf(part));
   const partOf = (suffix: string) => {
     const rel = [...rels.values()].find((r) => r.type.endsWith(suffix) && !r.external);
-    return rel === undefined ? null : readPart(zip, resolvePartPath(part, rel.target));
+    return rel === undefined ? null : readPartText(zip, resolvePartPath(part, rel.target));
   };
   const [stylesXml, numberingXml, footnotesXml, endnotesXml] = await Promise.all([
     partOf("/styles"),

@@ -30,3 +30,24 @@ export async function readCoreProperties(zip: JSZip): Promise<Record<string, Met
   for (const [key, value] of entries) if (value !== undefined && value !== "") out[key] = value;
   return out;
 }
+
+/** Image media types by file extension, for pictures embedded in Office packages. */
+export const IMAGE_MIME_TYPES: Readonly<Record<string, string>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  bmp: "image/bmp",
+  tif: "image/tiff",
+  tiff: "image/tiff",
+  svg: "image/svg+xml",
+  webp: "image/webp",
+  emf: "image/emf",
+  wmf: "image/wmf",
+};
+
+/** A package part as text, or null when the package has no such part. */
+export async function readPartText(zip: JSZip, path: string): Promise<string | null> {
+  const file = zip.file(path);
+  return file === null ? null : file.async("string");
+}

@@ -8,7 +8,7 @@ import type JSZip from "jszip";
 import { DocumentError } from "../document-error.js";
 import { type Block, type ListItem, normalizeInline, type PictureBlock } from "../document-model.js";
 import { chartTable } from "./ooxml-chart.js";
-import { readCoreProperties } from "./ooxml-core.js";
+import { IMAGE_MIME_TYPES, readCoreProperties, readPartText } from "./ooxml-core.js";
 import {
   child,
   childElements,
@@ -63,18 +63,6 @@ function paragraphs(container: XmlElement | undefined): Paragraph[] {
   return out;
 }
 
-const MIME: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-};
-
-async function readText(zip: JSZip, path: string): Promise<string | null> {
-  const file = zip.file(path);
-  return file === null ? null : file.async("string");
-}
-
 /**
  * A table's cells on its grid: a cell continuing a merge (`hMerge`, `vMerge`) repeats the merged
  * cell's text, as DOCX tables do (CP2).
@@ -118,7 +106,7 @@ async function picture(slide: Slide, pic: XmlElement): Promise<PictureBlock> {
   const rel = embed === undefined ? undefined : slide.rels.get(embed);
   if (rel !== undefined && !rel.external) {
     const mediaPath = resolvePartPath(slide.path, rel.target);
-    const mime = MIME[mediaPath.split(".").pop()?.toLowerCase() ?? ""];
+    const mime = IMAGE_MIME_TYPES[mediaPath.split(".").pop()?.toLowerCase() ?? ""];
     if (mime !== undefined) {
       block.mimeType = mime;
       if (slide.embedImages) {
@@ -185,14 +173,14 @@ async function shapeTree(slide: Slide, tree: XmlElement): Promise<void> {
 }
 
 async function slideBlocks(zip: JSZip, path: string, index: number, embedImages: boolean): Promise<Block[]> {
-  const xml = (await readText(zip, path)) ?? "";
+  const xml = (await readPartText(zip, path)) ?? "";
   const relsPath = relsPathOf(path);
-  const rels = relationshipsOf(await readText(zip, relsPath), relsPath);
+  const rels = relationshipsOf(await readPartText(zip, relsPath), relsPath);
   const charts = new Map<string, XmlElement>();
   for (const rel of rels.values()) {
     if (rel.external || !rel.type.endsWith("/chart")) continue;
     const chartPath = resolvePartPath(path, rel.target);
-    const chartXml = await readText(zip, chartPath);
+    const chartXml = await readPartText(zip, chartPath);
     if (chartXml !== null) charts.set(chartPath, parseXml(chartXml, chartPath));
   }
   const slide: Slide = { zip, path, rels, charts, embedImages, blocks: [], title: null };
@@ -204,7 +192,7 @@ async function slideBlocks(zip: JSZip, path: string, index: number, embedImages:
   for (const rel of rels.values()) {
     if (rel.external || !/notesSlide$/.test(rel.type)) continue;
     const notesPath = resolvePartPath(path, rel.target);
-    const notesXml = await readText(zip, notesPath);
+    const notesXml = await readPartText(zip, notesPath);
     if (notesXml === null) continue;
     const notes = descendants(parseXml(notesXml, notesPath), "p:sp")
       .filter((sp) => descendant(child(sp, "p:nvSpPr") ?? sp, "p:ph")?.attrs.type === "body")
@@ -225,11 +213,11 @@ export async function parsePptx(bytes: Uint8Array, options: ParseOptions): Promi
       `The PPTX could not be read: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const presentation = await readText(zip, "ppt/presentation.xml");
+  const presentation = await readPartText(zip, "ppt/presentation.xml");
   if (presentation === null)
     throw new DocumentError("corrupt_document", "The PPTX has no ppt/presentation.xml");
   const rels = relationshipsOf(
-    await readText(zip, "ppt/_rels/presentation.xml.rels"),
+    await readPartText(zip, "ppt/_rels/presentation.xml.rels"),
     "ppt/_rels/presentation.xml.rels",
   );
   const slidePaths: string[] = [];

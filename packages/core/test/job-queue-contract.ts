@@ -1,10 +1,11 @@
 /**
- * The JobQueue contract (core's port), run against every queue: SQLite, PGlite and a real
- * PostgreSQL server. Each backend passes `open`, which returns an empty queue on a clock the
+ * The JobQueue contract (this package's port), run against every queue: SQLite
+ * (store-sqlite's tests), PGlite and a real PostgreSQL server (store-postgres's tests). Each backend passes `open`, which returns an empty queue on a clock the
  * tests move by hand.
  */
-import type { JobQueue } from "@groundwork/core";
+
 import { describe, expect, it } from "vitest";
+import type { JobQueue } from "../src/ports.js";
 import { ManualClock } from "./manual-clock.js";
 
 export type OpenQueue = (clock: ManualClock) => Promise<JobQueue>;

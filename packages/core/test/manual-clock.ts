@@ -1,4 +1,4 @@
-import type { Clock } from "@groundwork/core";
+import type { Clock } from "../src/ports.js";
 
 /** A clock the test moves by hand (lease expiry, retry delays). */
 export class ManualClock implements Clock {
