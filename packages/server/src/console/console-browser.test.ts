@@ -7,6 +7,7 @@
  * `CONSOLE_SCREENSHOTS=1` also saves a PNG of each page (1280 px) into docs/console/.
  */
 import { mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFastFetch } from "@groundwork/gateway";
@@ -138,12 +139,42 @@ async function until<T>(what: string, read: () => Promise<T | null | undefined>)
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Serves a document the Convert page converts by URL. */
+let documents: Server;
+
+/** A one-page PDF showing `text`, written by hand (offsets computed), so the test needs no PDF library. */
+function onePagePdf(text: string): Buffer {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${`BT /F1 18 Tf 20 100 Td (${text}) Tj ET`.length} >>\nstream\nBT /F1 18 Tf 20 100 Td (${text}) Tj ET\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let pdf = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(pdf.length);
+    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, "latin1");
+}
+
 beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: [MODEL], handler: reply });
   tenant = createTestTenant("enterprise");
   groundwork = createGroundwork({
     store: tenant.store,
-    config: { builtin: { baseUrl: upstream.url, apiKey: "builtin-secret" }, workers: { pollMs: 20 } },
+    config: {
+      builtin: { baseUrl: upstream.url, apiKey: "builtin-secret" },
+      workers: { pollMs: 20 },
+      // The URL the Convert page is given points at a document server on loopback.
+      allowPrivateNetwork: true,
+    },
     fetch: createFastFetch(),
   });
   http = await listen(createApp({ groundwork, consoleDir: await buildConsole() }), {
@@ -187,10 +218,18 @@ beforeAll(async () => {
   );
   traceId = await until("the trace", async () => (await call("GET", "/v1/traces")).content[0]?.id);
 
+  documents = createServer((request, response) => {
+    if (request.url === "/reports/quarterly.md") {
+      response.writeHead(200, { "content-type": "text/markdown" }).end(REPORT);
+    } else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
+
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
 }, 120_000);
 
 afterAll(async () => {
+  documents?.close();
   await browser?.close();
   await http?.close();
   await groundwork?.close();
@@ -288,6 +327,9 @@ for (const width of [1280, 390]) {
       const table = result.getByRole("table");
       expect(await table.count()).toBe(1);
       expect(await table.getByRole("cell", { name: "South" }).count()).toBe(1);
+      // The original beside it, as the browser shows a text file.
+      const original = result.getByRole("region", { name: "Original" });
+      expect(await original.getByText("# Quarterly report").count()).toBe(1);
       const [download] = await Promise.all([
         page.waitForEvent("download"),
         result.getByRole("link", { name: "Download" }).click(),
@@ -311,7 +353,7 @@ for (const width of [1280, 390]) {
       await page.getByLabel("Run as background task").check();
       await page.getByRole("button", { name: "Convert" }).click();
       const result = page.getByRole("region", { name: "Result" });
-      await result.getByText("Revenue grew in both regions.").waitFor();
+      await result.getByText("Revenue grew in both regions.").first().waitFor();
       const progress = page.getByRole("progressbar", { name: "Conversion progress" });
       expect(await progress.getAttribute("value")).toBe("1");
       expect(await page.getByRole("status").filter({ hasText: "1 of 1 documents processed" }).count()).toBe(
@@ -320,6 +362,40 @@ for (const width of [1280, 390]) {
       expect(await result.getByRole("link", { name: "Download" }).getAttribute("download")).toBe(
         "report.txt",
       );
+    });
+
+    it("converts a document given by URL, with the original linked beside the result", async () => {
+      await page.getByLabel("Document").setInputFiles([]);
+      await page.getByLabel("Run as background task").uncheck();
+      const address = `http://127.0.0.1:${(documents.address() as { port: number }).port}/reports/quarterly.md`;
+      await page.getByLabel("Or a URL").fill(address);
+      await page.getByLabel("Output").selectOption({ label: "Markdown" });
+      await page.getByRole("button", { name: "Convert" }).click();
+      const result = page.getByRole("region", { name: "Result" });
+      await result.getByRole("heading", { name: "Quarterly report", level: 1 }).waitFor();
+      const original = result.getByRole("region", { name: "Original" });
+      expect(await original.getByRole("link", { name: address }).count()).toBe(1);
+      expect(await result.getByRole("link", { name: "Download" }).getAttribute("download")).toBe(
+        "quarterly.md",
+      );
+      await page.getByLabel("Or a URL").fill("");
+    });
+
+    it("shows an uploaded PDF in the browser's viewer beside its Markdown", async () => {
+      await page.getByLabel("Document").setInputFiles({
+        name: "memo.pdf",
+        mimeType: "application/pdf",
+        buffer: onePagePdf("Harbour memo"),
+      });
+      await page.getByLabel("Output").selectOption({ label: "Markdown" });
+      await page.getByRole("button", { name: "Convert" }).click();
+      const result = page.getByRole("region", { name: "Result" });
+      await result.getByText("Harbour memo").first().waitFor();
+      const frame = result
+        .getByRole("region", { name: "Original" })
+        .locator("iframe[title='Original document']");
+      expect(await frame.getAttribute("src")).toMatch(/^blob:/);
+      await expectNoSidewaysScroll(page, width);
     });
 
     it("lists extractions and reviews one: marks at the grounded values, the Fields table focuses them", async () => {
@@ -497,7 +573,10 @@ for (const width of [1280, 390]) {
     });
 
     it("sent no request to another origin", () => {
-      const foreign = requests.filter((url) => !url.startsWith(`${base}/`) && !/^(blob|data):/.test(url));
+      // The browser's own PDF viewer (chrome: and extension pages showing the uploaded PDF) is not the network.
+      const foreign = requests.filter(
+        (url) => !url.startsWith(`${base}/`) && !/^(blob|data|chrome|chrome-extension):/.test(url),
+      );
       expect(foreign).toEqual([]);
       expect(requests.some((url) => url.includes(tenant.keys.member))).toBe(false);
     });

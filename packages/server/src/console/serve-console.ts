@@ -33,6 +33,8 @@ export const CONSOLE_CSP = [
   "img-src 'self' data: blob:",
   "connect-src 'self'",
   "object-src 'none'",
+  // The Convert page shows an uploaded PDF in the browser's viewer from a blob: URL.
+  "frame-src blob:",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
