@@ -30,6 +30,14 @@ interface Task {
   taskMeta: { numDocs: number; numProcessed: number };
 }
 
+type Pipeline = "fast" | "ocr" | "vlm";
+
+const PIPELINES: Array<[Pipeline, string]> = [
+  ["fast", "Fast"],
+  ["ocr", "OCR"],
+  ["vlm", "VLM (vision model)"],
+];
+
 const OUTPUTS: Array<[Format, string]> = [
   ["MD", "Markdown"],
   ["HTML", "HTML"],
@@ -63,6 +71,11 @@ export function renderConvert(main: HTMLElement): void {
     { id: "output", name: "output" },
     OUTPUTS.map(([value, label]) => h("option", { value }, label)),
   );
+  const pipeline = h(
+    "select",
+    { id: "pipeline", name: "pipeline" },
+    PIPELINES.map(([value, label]) => h("option", { value }, label)),
+  );
   const background = h("input", { id: "background", type: "checkbox" });
   const submit = h("button", { type: "submit" }, "Convert");
   const progress = h("div", { class: "progress-area" });
@@ -72,6 +85,7 @@ export function renderConvert(main: HTMLElement): void {
     { class: "card convert-form" },
     h("div", { class: "field" }, h("label", { for: "document" }, "Document"), file),
     h("div", { class: "field" }, h("label", { for: "source-url" }, "Or a URL"), url),
+    h("div", { class: "field" }, h("label", { for: "pipeline" }, "Pipeline"), pipeline),
     h("div", { class: "field" }, h("label", { for: "output" }, "Output"), output),
     h(
       "div",
@@ -100,7 +114,13 @@ export function renderConvert(main: HTMLElement): void {
     result.hidden = true;
     replace(progress, statusLine("Converting…"));
     try {
-      const converted = await convert(source, format, background.checked, progress);
+      const converted = await convert(
+        source,
+        pipeline.value as Pipeline,
+        format,
+        background.checked,
+        progress,
+      );
       await showResult(result, converted, format, source);
       // A background task keeps its finished progress bar; a direct conversion just says it is done.
       if (!background.checked) replace(progress, statusLine(`Converted ${sourceName(source)}.`));
@@ -132,6 +152,7 @@ function sourceName(source: Source): string {
 
 async function convert(
   source: Source,
+  pipeline: Pipeline,
   format: Format,
   background: boolean,
   progress: HTMLElement,
@@ -143,12 +164,16 @@ async function convert(
   if (source.kind === "file") {
     const form = new FormData();
     form.append("files", source.file, source.file.name);
+    form.append("pipeline", pipeline);
     form.append("options", JSON.stringify({ outputFormats: formats }));
     body = form;
     path = "/v1/convert/file";
   } else {
     // Pipeline options sit one level down on the source endpoints (`options.options`).
-    body = { sources: [{ kind: "http", url: source.url }], options: { options: { outputFormats: formats } } };
+    body = {
+      sources: [{ kind: "http", url: source.url }],
+      options: { pipeline, options: { outputFormats: formats } },
+    };
     path = "/v1/convert/source";
   }
   if (!background) return (await api<ConversionResult>("POST", path, body)).body;

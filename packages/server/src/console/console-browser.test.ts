@@ -398,6 +398,15 @@ for (const width of [1280, 390]) {
       await expectNoSidewaysScroll(page, width);
     });
 
+    it("sends the chosen pipeline: VLM without a vision model fails the document with the reason", async () => {
+      await page.getByLabel("Pipeline").selectOption({ label: "VLM (vision model)" });
+      await page.getByRole("button", { name: "Convert" }).click();
+      const result = page.getByRole("region", { name: "Result" });
+      await result.getByRole("alert").waitFor();
+      expect(await result.getByRole("alert").textContent()).toMatch(/needs a vision model/);
+      await page.getByLabel("Pipeline").selectOption({ label: "Fast" });
+    });
+
     it("lists extractions and reviews one: marks at the grounded values, the Fields table focuses them", async () => {
       await page.getByRole("link", { name: "Extractions", exact: true }).click();
       await page.getByRole("link", { name: extractionId }).click();
