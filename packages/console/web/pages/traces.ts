@@ -45,9 +45,22 @@ export async function renderTraces(main: HTMLElement): Promise<void> {
     h("option", { value: "ok" }, "ok"),
     h("option", { value: "error" }, "error"),
   );
+  // The API lists the last 24 hours unless given `from`, and spans at most 31 days.
+  const since = h(
+    "select",
+    { id: "trace-since" },
+    h("option", { value: "" }, "Last 24 hours"),
+    h("option", { value: "7" }, "Last 7 days"),
+    h("option", { value: "31" }, "Last 31 days"),
+  );
   const list = h("div", {});
   const load = () => {
     const query = new URLSearchParams({ size: "100" });
+    if (since.value !== "") {
+      // A minute inside the API's limit, so a slow click never asks for more than 31 days.
+      const days = Number(since.value);
+      query.set("from", new Date(Date.now() - days * 86_400_000 + 60_000).toISOString());
+    }
     if (filter.value.trim() !== "") query.set("model", filter.value.trim());
     if (statusSelect.value !== "") query.set("status", statusSelect.value);
     replace(list);
@@ -107,6 +120,7 @@ export async function renderTraces(main: HTMLElement): Promise<void> {
     { class: "filters", role: "search", "aria-label": "Filter traces" },
     h("div", { class: "field" }, h("label", { for: "trace-model" }, "Model"), filter),
     h("div", { class: "field" }, h("label", { for: "trace-status" }, "Status"), statusSelect),
+    h("div", { class: "field" }, h("label", { for: "trace-since" }, "Since"), since),
     h("button", { type: "submit", class: "secondary" }, "Filter"),
   );
   form.addEventListener("submit", (event) => {

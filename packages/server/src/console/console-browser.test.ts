@@ -502,6 +502,23 @@ for (const width of [1280, 390]) {
       const cells = await row.getByRole("cell").allTextContents();
       expect(cells[2]).toBe(MODEL);
       expect(cells[3]).toBe("9 in / 5 out");
+      // Over a wider window, errors only: the failed vlm conversion, not the chat call.
+      await page.getByLabel("Since").selectOption({ label: "Last 31 days" });
+      await page.getByLabel("Status").selectOption({ label: "error" });
+      await page.getByRole("search", { name: "Filter traces" }).getByRole("button").click();
+      await traces.getByRole("row").filter({ hasText: "convert" }).first().waitFor();
+      expect(
+        await traces
+          .getByRole("row")
+          .filter({ hasText: `chat ${MODEL}` })
+          .count(),
+      ).toBe(0);
+      await page.getByLabel("Status").selectOption({ label: "Any" });
+      await page.getByRole("search", { name: "Filter traces" }).getByRole("button").click();
+      await traces
+        .getByRole("row")
+        .filter({ hasText: `chat ${MODEL}` })
+        .waitFor();
       await screenshot(page, "traces", width);
       await row.getByRole("link").click();
       const tree = page.getByRole("tree");
