@@ -41,6 +41,10 @@ function onConnection(client: Pool | PoolClient): SqlQueryable {
 
 /** A client over a node-postgres pool (a real PostgreSQL server). `close` ends the pool. */
 export function fromPgPool(pool: Pool): SqlClient {
+  // An idle pooled connection that the server drops (a restart, an administrator's terminate) is
+  // discarded by the pool and the next query connects anew; without a listener Node would treat
+  // the pool's `error` event as an uncaught exception and stop the process.
+  pool.on("error", () => {});
   return {
     ...onConnection(pool),
     async transaction(work) {
@@ -60,6 +64,9 @@ export function fromPgPool(pool: Pool): SqlClient {
     async listen(channel, onNotify) {
       // A dedicated connection: a pooled one would be handed to other queries between notifications.
       const connection = await pool.connect();
+      // A dropped listening connection only stops the wake-ups: the workers' polls go on.
+      const dropped = () => {};
+      connection.on("error", dropped);
       const name = channelName(channel);
       const handler = (message: { channel: string; payload?: string | undefined }) => {
         if (message.channel === name) onNotify(message.payload ?? "");
@@ -69,6 +76,7 @@ export function fromPgPool(pool: Pool): SqlClient {
       return async () => {
         connection.off("notification", handler);
         await connection.query(`UNLISTEN ${name}`).catch(() => {});
+        connection.off("error", dropped);
         connection.release();
       };
     },

@@ -24,11 +24,17 @@ export interface FontStatistics {
 /** Longest line (characters) that can be a heading. */
 const LONGEST_HEADING = 200;
 const LONGEST_NUMBERED_HEADING = 90;
+/** Below this many characters in all, font statistics are not trusted (see fontStatistics). */
+const SHORT_DOCUMENT = 200;
 const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,4})(\.?)\s+(\S.*)$/u;
 
 export function fontStatistics(lines: Array<{ text: string; size: number }>): FontStatistics {
   const weights = new Map<number, number>();
-  for (const line of lines) weights.set(line.size, (weights.get(line.size) ?? 0) + line.text.length);
+  let characters = 0;
+  for (const line of lines) {
+    weights.set(line.size, (weights.get(line.size) ?? 0) + line.text.length);
+    characters += line.text.length;
+  }
   // Ties go to the smaller size: headings rarely carry most of the text.
   let body = 0;
   let best = -1;
@@ -38,6 +44,9 @@ export function fontStatistics(lines: Array<{ text: string; size: number }>): Fo
       body = size;
     }
   }
+  // Too little text for statistics (a cover, a one-line memo under its title): the title can carry
+  // most of the characters, so the smallest size is the body.
+  if (characters < SHORT_DOCUMENT) body = Math.min(...weights.keys());
   const headingSizes = [...weights.keys()].filter((size) => size >= body * 1.15).sort((x, y) => y - x);
   return { body, headingSizes };
 }

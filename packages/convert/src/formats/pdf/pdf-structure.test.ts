@@ -59,15 +59,22 @@ describe("PDF headings", () => {
 
   it("body size is the size carrying the most characters, not the most lines", () => {
     const stats = fontStatistics([
-      { text: "A", size: 16 },
-      { text: "B", size: 16 },
-      { text: "C", size: 16 },
-      { text: "A long paragraph line of body text", size: 10 },
+      ..."ABCDEFGHIJ".split("").map((text) => ({ text, size: 16 })),
+      ...Array.from({ length: 6 }, () => ({ text: "A long paragraph line of body text", size: 10 })),
     ]);
     expect(stats.body).toBe(10);
     expect(headingLevel({ text: "B", size: 16, gap: 0 }, stats)).toBe(1);
     expect(headingLevel({ text: "3.2 Results", size: 10, gap: 5 }, stats)).toBeNull();
     expect(headingLevel({ text: "3.2 Results", size: 10, gap: 20 }, stats)).toBe(3);
+  });
+
+  it("in a document too short for statistics the smallest size is the body (a title over one line)", () => {
+    const stats = fontStatistics([
+      { text: "Uploaded PDF", size: 20 },
+      { text: "Body", size: 12 },
+    ]);
+    expect(stats.body).toBe(12);
+    expect(headingLevel({ text: "Uploaded PDF", size: 20, gap: 0 }, stats)).toBe(1);
   });
 });
 
