@@ -398,7 +398,6 @@ export class TraceStore extends SqliteStore {
     );
     // The trace's later batches (a long agent run) merge into the row its first batch made.
     if (inserted.changes === 0) this.sql(UPSERT_TRACE).run(row);
-    const id = row.id;
     const insertSpan = this.sql(
       `INSERT INTO spans (id, trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, duration_ms,
            status, status_message, attributes)
@@ -407,7 +406,7 @@ export class TraceStore extends SqliteStore {
     for (const span of spans) {
       insertSpan.run(
         this.ids("spn"),
-        id,
+        row.id,
         span.spanId,
         span.parentSpanId,
         span.name,

@@ -4,11 +4,11 @@ import { child, parseXml, textContent } from "./ooxml-xml.js";
 
 /** Title, author and dates from an OOXML package's docProps/core.xml (a malformed part gives none). */
 export async function readCoreProperties(zip: JSZip): Promise<Record<string, MetadataValue>> {
-  const file = zip.file("docProps/core.xml");
-  if (file === null) return {};
+  const xml = await readPartText(zip, "docProps/core.xml");
+  if (xml === null) return {};
   let root: ReturnType<typeof parseXml>;
   try {
-    root = parseXml(await file.async("string"), "docProps/core.xml");
+    root = parseXml(xml, "docProps/core.xml");
   } catch {
     return {};
   }
