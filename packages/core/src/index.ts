@@ -73,6 +73,7 @@ export type {
   ChatToolChoice,
   ChatUsage,
   Clock,
+  ConcurrencySlots,
   EmbeddingModel,
   EmbeddingRequest,
   EmbeddingResult,
@@ -82,6 +83,8 @@ export type {
   Job,
   JobQueue,
   JobStatus,
+  MaybePromise,
+  RequestCounter,
   UsageEvent,
   UsageSurface,
 } from "./ports.js";

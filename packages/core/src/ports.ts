@@ -188,6 +188,36 @@ export interface JobQueue {
 
 // ---- Usage metering ----
 
+/** What a port may answer: a value at once (in-process stores) or later (a networked database). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Requests per organization per time window (the plan's requests per minute, PLATFORM.md §15),
+ * counted once for every process that admits requests: in memory for one process, a table shared
+ * through the database for several (issue #24). Admission is one atomic step, so processes
+ * racing for the last request of a window never admit more than the limit between them.
+ */
+export interface RequestCounter {
+  /**
+   * Counts one request in the window starting at `windowStart` unless `limit` requests are
+   * already counted there (`null`: no limit). Answers the window's new count, or null when refused.
+   */
+  admit(organizationId: string, windowStart: number, limit: number | null): MaybePromise<number | null>;
+  /** Requests counted in the window starting at `windowStart`. */
+  count(organizationId: string, windowStart: number): MaybePromise<number>;
+}
+
+/**
+ * Slots of concurrent work per key (calls to an organization's own providers), shared by every
+ * process that takes them. A slot of a process that died is given back when its lease lapses.
+ */
+export interface ConcurrencySlots {
+  /** Takes a slot unless `limit` are taken; answers the function that gives it back (once), or null. */
+  acquire(key: string, limit: number): MaybePromise<(() => void) | null>;
+  /** Slots taken for the key. */
+  inUse(key: string): MaybePromise<number>;
+}
+
 /** The analytics surface of a model call (spec document 1, rule 4: images make a call VISION). */
 export type UsageSurface = "CHAT" | "VISION" | "EMBEDDINGS" | "RESPONSES" | "AUDIO";
 

@@ -3,9 +3,10 @@
  * is held for the whole call, streaming included, and released exactly once.
  */
 import { rateLimited } from "@groundwork/core";
+import { LocalConcurrencySlots } from "./local-concurrency-slots.js";
 
 export class ConcurrencyLimiter {
-  private readonly active = new Map<string, number>();
+  private readonly slots = new LocalConcurrencySlots();
 
   constructor(private readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1)
@@ -14,25 +15,17 @@ export class ConcurrencyLimiter {
 
   /** Takes a slot or throws 429 with Retry-After; call the returned function to release it. */
   acquire(key: string): () => void {
-    const current = this.active.get(key) ?? 0;
-    if (current >= this.limit) {
+    const release = this.slots.acquire(key, this.limit);
+    if (release === null) {
       throw rateLimited(
         `Too many concurrent calls to your own providers (limit ${this.limit}); retry shortly`,
         1,
       );
     }
-    this.active.set(key, current + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const now = (this.active.get(key) ?? 1) - 1;
-      if (now === 0) this.active.delete(key);
-      else this.active.set(key, now);
-    };
+    return release;
   }
 
   inUse(key: string): number {
-    return this.active.get(key) ?? 0;
+    return this.slots.inUse(key);
   }
 }

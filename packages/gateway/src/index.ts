@@ -25,6 +25,7 @@ export { createFastFetch } from "./fast-fetch.js";
 export { BUILTIN_EMBEDDING_MODELS, type EmbeddingsResult, Gateway, type ModelEntry } from "./gateway.js";
 export { type CallOutcome, completionMessages, GatewayTracing, providerName } from "./gateway-tracing.js";
 export { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from "./hash-embedding.js";
+export { LocalConcurrencySlots } from "./local-concurrency-slots.js";
 export { type ModelRoute, parseModelString } from "./model-string.js";
 export { createPlanAllowance, type PlanAllowanceOptions } from "./plan-allowance.js";
 export type {

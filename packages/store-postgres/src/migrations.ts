@@ -38,6 +38,25 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX jobs_claimable ON jobs (kind, status, run_at, id);
     `,
   },
+  {
+    version: 2,
+    name: "limits shared by processes",
+    // One row per organization and minute; `concurrency_slots` rows are leases (decision PG30).
+    sql: `
+      CREATE TABLE request_windows (
+        organization_id TEXT NOT NULL,
+        window_start BIGINT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (organization_id, window_start)
+      );
+      CREATE TABLE concurrency_slots (
+        id TEXT PRIMARY KEY,
+        key TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX concurrency_slots_key ON concurrency_slots (key, expires_at);
+    `,
+  },
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

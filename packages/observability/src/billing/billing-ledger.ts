@@ -154,14 +154,13 @@ export class BillingLedger {
   /** Counts one `/v1` request; `enforce` refuses it (429, not counted) when the minute's limit is reached. */
   admitRequest(organizationId: string, plan: Plan, enforce: boolean): void {
     const now = this.clock.now();
-    const limit = this.tierTable[plan].limits.requests_per_minute;
-    if (enforce && limit !== null && this.requests.count(organizationId, now) >= limit) {
+    const limit = enforce ? this.tierTable[plan].limits.requests_per_minute : null;
+    if (this.requests.admit(organizationId, minuteWindow(now).start, limit) === null) {
       throw rateLimited(
         `${MESSAGES.rate_limit_exceeded}: the ${plan} plan allows ${limit} requests per minute`,
         secondsToNextMinute(now),
       );
     }
-    this.requests.add(organizationId, now);
   }
 
   /** A 402 when `amount` more of a metered resource does not fit the plan; null when it does. */
@@ -191,7 +190,7 @@ export class BillingLedger {
       case "storage_bytes":
         return this.meter.storedBytes(organizationId);
       case "requests_per_minute":
-        return this.requests.count(organizationId, now);
+        return this.requests.count(organizationId, minuteWindow(now).start);
       case "seats":
         return this.meter.activeKeys(organizationId);
     }

@@ -1,27 +1,26 @@
 /**
- * Requests per organization in the current UTC minute, counted in this process
- * (PLATFORM.md §15 `requests_per_minute`). Several server processes on one database would
- * each count their own share: a shared counter is issue #24's (PostgreSQL), see BI decisions.
+ * Requests per organization in the current window, counted in this process (PLATFORM.md §15
+ * `requests_per_minute`): the in-memory `RequestCounter`. Several server processes on one
+ * database share `PostgresRequestCounter` instead (issue #24, decision PG30).
  */
-import { minuteWindow } from "./billing-period.js";
+import type { RequestCounter } from "@groundwork/core";
 
-export class RequestWindow {
+export class RequestWindow implements RequestCounter {
   private readonly counts = new Map<string, { start: number; count: number }>();
 
-  /** Requests counted for the organization in the minute holding `now`. */
-  count(organizationId: string, now: number): number {
+  count(organizationId: string, windowStart: number): number {
     const entry = this.counts.get(organizationId);
-    return entry !== undefined && entry.start === minuteWindow(now).start ? entry.count : 0;
+    return entry !== undefined && entry.start === windowStart ? entry.count : 0;
   }
 
-  /** Counts one request in the minute holding `now`; answers the new count. */
-  add(organizationId: string, now: number): number {
-    const start = minuteWindow(now).start;
+  admit(organizationId: string, windowStart: number, limit: number | null): number | null {
     const entry = this.counts.get(organizationId);
-    if (entry === undefined || entry.start !== start) {
-      // A new minute: the organizations idle since the last one are dropped (the map stays small).
-      if (entry === undefined && this.counts.size > 10_000) this.prune(start);
-      this.counts.set(organizationId, { start, count: 1 });
+    const current = entry !== undefined && entry.start === windowStart ? entry.count : 0;
+    if (limit !== null && current >= limit) return null;
+    if (entry === undefined || entry.start !== windowStart) {
+      // A new window: the organizations idle since the last one are dropped (the map stays small).
+      if (entry === undefined && this.counts.size > 10_000) this.prune(windowStart);
+      this.counts.set(organizationId, { start: windowStart, count: 1 });
       return 1;
     }
     entry.count++;
