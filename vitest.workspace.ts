@@ -26,6 +26,8 @@ const packageProjects = packages.map((name) => ({
     name: name as string,
     root: `packages/${name}`,
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "fidelity/**/*.test.ts"],
+    // One real PostgreSQL server shared by the package's test files (starting one takes seconds).
+    globalSetup: name === "store-postgres" ? ["test/global-setup.ts"] : [],
     benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 }));

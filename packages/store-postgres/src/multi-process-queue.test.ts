@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../test/embedded-server.js";
+import { createTestDatabase } from "../test/test-database.js";
 import { runPostgresMigrations } from "./migrations.js";
 import { PostgresJobQueue } from "./postgres-job-queue.js";
 import { fromPgPool, type SqlClient } from "./sql-client.js";
@@ -15,14 +15,12 @@ import { fromPgPool, type SqlClient } from "./sql-client.js";
 const CHILD = fileURLToPath(new URL("../test/queue-worker-child.ts", import.meta.url));
 const JOBS = 200;
 
-let server: TestServer;
 let url: string;
 let client: SqlClient;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  url = await server.createDatabase("multi_process");
+  url = await createTestDatabase("multi_process");
   client = fromPgPool(new pg.Pool({ connectionString: url, max: 4 }));
   await runPostgresMigrations(client);
   await client.exec("CREATE TABLE job_effects (job_id TEXT NOT NULL, worker TEXT NOT NULL)");
@@ -30,7 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
   await client?.close();
-  await server?.stop();
 }, 60_000);
 
 /** Starts a worker process and resolves once it printed `line` (a prefix) on stdout. */

