@@ -1,3 +1,11 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
+export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
+export {
+  HNSW_MAX_DIM,
+  PostgresVectorIndex,
+  type PostgresVectorIndexOptions,
+  type VectorMode,
+} from "./postgres-vector-index.js";
 export { fromPGlite, fromPgPool, type PGliteLike, type SqlClient, type SqlQueryable } from "./sql-client.js";

@@ -4,6 +4,7 @@
  * Timestamps are epoch milliseconds (BIGINT) from the application's clock, as in the SQLite
  * store, so both stores answer the same values.
  */
+import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import type { SqlClient } from "./sql-client.js";
 
 export interface PostgresMigration {
@@ -38,6 +39,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX jobs_claimable ON jobs (kind, status, run_at, id);
     `,
   },
+  knowledgeBaseTables,
+  pgvectorColumn,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */
