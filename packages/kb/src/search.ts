@@ -125,7 +125,12 @@ export async function searchKnowledgeBases(
         const terms = queryTerms(request.query, kb.textSearchLanguage);
         if (terms.length > 0) {
           keyword = (
-            await deps.keywords.search({ ...base, language: kb.textSearchLanguage, terms, text: request.query })
+            await deps.keywords.search({
+              ...base,
+              language: kb.textSearchLanguage,
+              terms,
+              text: request.query,
+            })
           ).map((hit) => hit.chunkId);
         }
       }

