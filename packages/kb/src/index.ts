@@ -17,7 +17,17 @@ export {
 } from "./config.js";
 export { errorMessage, isEmbeddingRefusal, searchMustAnswerRefusal } from "./embedding-errors.js";
 export { Ingestion, type IngestionDeps, type IngestionOutcome, type IngestionRun } from "./ingestion.js";
+export {
+  buildColumns,
+  type ColumnSource,
+  documentMask,
+  emptyColumns,
+  int8Code,
+  scanCandidates,
+  type VectorCache,
+} from "./int8-scan.js";
 export { bestSentence } from "./matched-span.js";
+export { metadataMatches } from "./metadata-filter.js";
 export {
   type ChunkRecord,
   type DocumentParser,

@@ -143,7 +143,10 @@ export interface VectorIndex {
   search(query: IndexQuery & { vector: Float32Array }): MaybePromise<IndexHit[]>;
 }
 
-/** Keyword (FTS5) rows of indexed chunks, one set per text-search language. */
+/**
+ * Keyword rows of indexed chunks, one set per text-search language: FTS5 over the engine's
+ * terms (SQLite), or tsvectors the database analyses from the chunk text (PostgreSQL).
+ */
 export interface KeywordIndex {
   /** Adds the analyzed terms of chunks for one language. */
   add(
@@ -152,7 +155,15 @@ export interface KeywordIndex {
     entries: ReadonlyArray<{ chunkId: string; terms: string }>,
   ): MaybePromise<void>;
   search(
-    query: IndexQuery & { language: TextSearchLanguage; terms: readonly string[] },
+    query: IndexQuery & {
+      language: TextSearchLanguage;
+      terms: readonly string[];
+      /**
+       * The query as typed, for an index whose database analyses text itself (PostgreSQL's
+       * text-search configurations); an index over the engine's terms ignores it.
+       */
+      text?: string;
+    },
   ): MaybePromise<IndexHit[]>;
 }
 

@@ -124,9 +124,14 @@ export async function searchKnowledgeBases(
       if (kb.hybridSearchEnabled || failed) {
         const terms = queryTerms(request.query, kb.textSearchLanguage);
         if (terms.length > 0) {
-          keyword = (await deps.keywords.search({ ...base, language: kb.textSearchLanguage, terms })).map(
-            (hit) => hit.chunkId,
-          );
+          keyword = (
+            await deps.keywords.search({
+              ...base,
+              language: kb.textSearchLanguage,
+              terms,
+              text: request.query,
+            })
+          ).map((hit) => hit.chunkId);
         }
       }
       return { dense, keyword, failed };

@@ -4,5 +4,13 @@ export {
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
+export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
+export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export {
+  HNSW_MAX_DIM,
+  PostgresVectorIndex,
+  type PostgresVectorIndexOptions,
+  type VectorMode,
+} from "./postgres-vector-index.js";
 export { fromPGlite, fromPgPool, type PGliteLike, type SqlClient, type SqlQueryable } from "./sql-client.js";

@@ -4,6 +4,7 @@
  * Timestamps are epoch milliseconds (BIGINT) from the application's clock, as in the SQLite
  * store, so both stores answer the same values.
  */
+import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import type { SqlClient } from "./sql-client.js";
 
 export interface PostgresMigration {
@@ -38,8 +39,10 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX jobs_claimable ON jobs (kind, status, run_at, id);
     `,
   },
+  knowledgeBaseTables,
+  pgvectorColumn,
   {
-    version: 2,
+    version: 4,
     name: "limits shared by processes",
     // One row per organization and minute; `concurrency_slots` rows are leases (decision PG30).
     sql: `

@@ -1,3 +1,4 @@
+export { int8Code } from "@groundwork/kb";
 export {
   type AgentConversationRecord,
   type AgentLabelRecord,
@@ -105,7 +106,6 @@ export {
   type ExtractionStrategyName,
 } from "./extractions.js";
 export { type FileRecord, FileStore } from "./files.js";
-export { int8Code } from "./int8-scan.js";
 export { type AcceptedUpload, metadataMatches } from "./kb-documents.js";
 export { anyTermQuery, SqliteKeywordIndex } from "./kb-keyword-index.js";
 export { type KbIndexOptions, SqliteVectorIndex } from "./kb-vector-index.js";

@@ -13,12 +13,13 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type {
-  DocumentRecord,
-  KnowledgeBaseRecord,
-  RevisionRecord,
-  RevisionSource,
-  RevisionStatus,
+import {
+  type DocumentRecord,
+  type KnowledgeBaseRecord,
+  metadataMatches,
+  type RevisionRecord,
+  type RevisionSource,
+  type RevisionStatus,
 } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
 import {
@@ -324,15 +325,5 @@ export class KbDocumentStore {
   }
 }
 
-/**
- * Metadata filter: every key must match. A scalar matches an equal value or an
- * array value that contains it; an array in the filter matches when any of its
- * values does.
- */
-export function metadataMatches(metadata: Record<string, unknown>, filter: Record<string, unknown>): boolean {
-  return Object.entries(filter).every(([key, wanted]) => {
-    const actual = metadata[key];
-    const options = Array.isArray(wanted) ? wanted : [wanted];
-    return options.some((option) => (Array.isArray(actual) ? actual.includes(option) : actual === option));
-  });
-}
+/** Kept importable from here: the filter moved to the kb engine, shared with the PostgreSQL store. */
+export { metadataMatches };

@@ -29,7 +29,7 @@ import {
   int8Code,
   scanCandidates,
   type VectorCache,
-} from "./int8-scan.js";
+} from "@groundwork/kb";
 import { statementCache } from "./statement-cache.js";
 
 export interface KbIndexOptions {

@@ -1,8 +1,9 @@
 /**
  * The first step of dense search on a large knowledge base: an int8 copy of its
  * served vectors held in memory, column-major (one contiguous run per
- * dimension), scanned for the candidates that sqlite-vec then rescores exactly
- * (kb-vector-index.ts). Each vector is quantized with its own range
+ * dimension), scanned for the candidates that the store then rescores exactly
+ * (store-sqlite's kb-vector-index.ts with sqlite-vec; store-postgres's vector index where
+ * pgvector is missing). Pure, so both stores share it. Each vector is quantized with its own range
  * (max |component| → 127, DESIGN.md: a fixed 'unit' scale loses recall). A
  * sparse query (≤ `maxScanDims` components carry 99 % of its energy —
  * hash-embedding-1536 queries have a few hundred non-zero ones) is applied in

