@@ -267,7 +267,9 @@ function bodyBlocks(context: Context, container: XmlElement): Block[] {
         const content = paragraphInline(context, node);
         const heading = (() => {
           const outline = childValue(pPr, "w:outlineLvl");
-          if (outline !== undefined && Number(outline) < 9) return Math.min(6, Number(outline) + 1);
+          // A direct outline level wins over the style's; level 9 is Word's "Body Text".
+          if (outline !== undefined && Number.isInteger(Number(outline)))
+            return Number(outline) < 9 ? Math.min(6, Number(outline) + 1) : null;
           return styleHeading(context, styleId);
         })();
         const numPr = pPr === undefined ? undefined : child(pPr, "w:numPr");
