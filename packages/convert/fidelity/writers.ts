@@ -34,11 +34,19 @@ export interface PdfStyle {
   /** Heading font sizes by level (1–3); equal to the body size for bold-only headings. */
   headingSizes: [number, number, number];
   bodySize: number;
+  /** A running header (this text, top right) and footer (`Page n of N`) on every page: not content. */
+  runningHeader?: string;
 }
 
 /** PDF through pdfkit, laid out like a report: flowing paragraphs, tables drawn cell by cell. */
 export async function writePdf(spec: DocSpec, style: PdfStyle): Promise<Uint8Array> {
-  const doc = new PDFDocument({ size: "A4", margin: 64, info: { Title: spec.title } });
+  const running = style.runningHeader;
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: 64,
+    info: { Title: spec.title },
+    ...(running === undefined ? {} : { bufferPages: true }),
+  });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((resolve) => doc.on("end", () => resolve()));
@@ -145,6 +153,26 @@ export async function writePdf(spec: DocSpec, style: PdfStyle): Promise<Uint8Arr
       case "equation":
       case "textbox":
         throw new Error(`${block.kind} is a DOCX-only block`);
+    }
+  }
+  if (running !== undefined) {
+    // Drawn last, as many typesetters do: in the content stream after the page's body text.
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      const margins = doc.page.margins;
+      const saved = margins.bottom;
+      margins.bottom = 0;
+      doc.font("sans").fontSize(8.5).text(running, left, 36, { width, align: "right", lineBreak: false });
+      doc
+        .font("sans")
+        .fontSize(8.5)
+        .text(`Page ${i + 1} of ${range.count}`, left, doc.page.height - 44, {
+          width,
+          align: "center",
+          lineBreak: false,
+        });
+      margins.bottom = saved;
     }
   }
   doc.end();
