@@ -130,11 +130,13 @@ export async function writePdf(spec: DocSpec, style: PdfStyle): Promise<Uint8Arr
             const x = left + c * colWidth;
             if (block.ruled) doc.lineWidth(0.6).rect(x, y, colWidth, rowHeight).stroke();
             const text = row[c] ?? "";
-            if (text !== "")
-              doc
-                .font(r === 0 ? "bold" : "sans")
-                .fontSize(style.bodySize - 1)
-                .text(text, x + 4, y + rowHeight * 0.25, { width: colWidth - 8, lineBreak: false });
+            if (text === "") continue;
+            // Shrunk to fit its cell, as a typesetter would: text running into the next column is no layout.
+            doc.font(r === 0 ? "bold" : "sans").fontSize(style.bodySize - 1);
+            const fits = Math.min(1, (colWidth - 12) / doc.widthOfString(text));
+            doc
+              .fontSize((style.bodySize - 1) * fits)
+              .text(text, x + 4, y + rowHeight * 0.25, { width: colWidth - 8, lineBreak: false });
           }
           y += rowHeight;
         });
