@@ -4,16 +4,24 @@
  * - DOCX: the XML reader vs mammoth's HTML conversion alone, and vs the old path (mammoth + HTML reader)
  * - PPTX: the XML reader vs the old regular-expression reader
  * - HTML: htmlparser2 vs the old hand tokenizer
+ * - Markdown: markdown-it (with the walk to blocks) vs the old hand reader, and the parsers not
+ *   taken (mdast-util-from-markdown + GFM table, marked's lexer) parsing alone (CP9)
  */
 import { buildLongDocx, buildPptx, type PptxSlide } from "@groundwork/testkit";
+import { marked } from "marked";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmTableFromMarkdown } from "mdast-util-gfm-table";
+import { gfmTable } from "micromark-extension-gfm-table";
 import { bench, describe } from "vitest";
 import { parseDocx } from "../src/formats/docx.js";
 import { htmlToBlocks } from "../src/formats/html.js";
+import { markdownToBlocks } from "../src/formats/markdown.js";
 import type { ParseOptions } from "../src/formats/parse-context.js";
 import { parsePptx } from "../src/formats/pptx.js";
 import { DEFAULT_LIMITS } from "../src/limits.js";
 import { parseDocx as legacyDocx } from "./legacy/docx.js";
 import { htmlToBlocks as legacyHtml } from "./legacy/html.js";
+import { markdownToBlocks as legacyMarkdown } from "./legacy/markdown.js";
 import { parsePptx as legacyPptx } from "./legacy/pptx.js";
 
 const options: ParseOptions = {
@@ -111,5 +119,44 @@ describe("HTML, 400 sections (~130 KB)", () => {
       legacyHtml(html);
     },
     runs,
+  );
+});
+
+const markdownParts: string[] = [];
+for (let i = 1; i <= 400; i++)
+  markdownParts.push(
+    `## Section ${i}\n\nThe quick **brown** fox _jumps_ over \`code\` and [link ${i}](https://example.com/${i}).\nA second line &amp; caf&eacute;.\n`,
+    `- one ${i}\n- two\n  - nested ${i}\n\n| Item | Qty |\n| --- | --- |\n| Widget ${i} | ${i} |\n\n\`\`\`ts\nconst x = ${i};\n\`\`\`\n`,
+  );
+const markdown = markdownParts.join("\n");
+
+describe(`Markdown, 400 sections (~${Math.round(markdown.length / 1024)} KB)`, () => {
+  bench(
+    "groundwork: markdown-it + walk to blocks",
+    () => {
+      markdownToBlocks(markdown);
+    },
+    runs,
+  );
+  bench(
+    "baseline: old hand reader",
+    () => {
+      legacyMarkdown(markdown);
+    },
+    runs,
+  );
+  bench(
+    "not taken: marked lexer alone",
+    () => {
+      marked.lexer(markdown);
+    },
+    runs,
+  );
+  bench(
+    "not taken: mdast-util-from-markdown + GFM table alone",
+    () => {
+      fromMarkdown(markdown, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
+    },
+    { iterations: 3, warmupIterations: 1, time: 0 },
   );
 });

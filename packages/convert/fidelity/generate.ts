@@ -245,7 +245,11 @@ function sheetsTruth(name: string, workbook: SheetSpec[]): DocSpec {
   return { name, title: name, blocks };
 }
 
+/** `generate.ts <file>` rewrites that one file (and its truth) only, leaving the committed others. */
+const only = process.argv[2];
+
 function write(format: string, file: string, bytes: Uint8Array | string, truth: DocSpec): void {
+  if (only !== undefined && file !== only) return;
   const dir = join(CORPUS, format);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, file), bytes);
@@ -284,6 +288,19 @@ async function main(): Promise<void> {
   for (const [name, spec, sizes] of pdfs) {
     write("pdf", `${name}.pdf`, await writePdf(spec, { headingSizes: sizes, bodySize: 10.5 }), spec);
   }
+  // Page furniture: a running header and "Page n of N" footers, which are not content (Docling drops them too).
+  const running = report("running-headers", 18, {
+    sections: 6,
+    numbered: true,
+    lists: true,
+    table: "unruled",
+  });
+  write(
+    "pdf",
+    "running-headers.pdf",
+    await writePdf(running, { headingSizes: [16, 13, 11.5], bodySize: 10.5, runningHeader: running.title }),
+    running,
+  );
 
   // DOCX, written by docx.
   const docxSpecs: DocSpec[] = [

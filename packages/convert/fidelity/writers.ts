@@ -34,11 +34,19 @@ export interface PdfStyle {
   /** Heading font sizes by level (1–3); equal to the body size for bold-only headings. */
   headingSizes: [number, number, number];
   bodySize: number;
+  /** A running header (this text, top right) and footer (`Page n of N`) on every page: not content. */
+  runningHeader?: string;
 }
 
 /** PDF through pdfkit, laid out like a report: flowing paragraphs, tables drawn cell by cell. */
 export async function writePdf(spec: DocSpec, style: PdfStyle): Promise<Uint8Array> {
-  const doc = new PDFDocument({ size: "A4", margin: 64, info: { Title: spec.title } });
+  const running = style.runningHeader;
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: 64,
+    info: { Title: spec.title },
+    ...(running === undefined ? {} : { bufferPages: true }),
+  });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((resolve) => doc.on("end", () => resolve()));
@@ -122,11 +130,13 @@ export async function writePdf(spec: DocSpec, style: PdfStyle): Promise<Uint8Arr
             const x = left + c * colWidth;
             if (block.ruled) doc.lineWidth(0.6).rect(x, y, colWidth, rowHeight).stroke();
             const text = row[c] ?? "";
-            if (text !== "")
-              doc
-                .font(r === 0 ? "bold" : "sans")
-                .fontSize(style.bodySize - 1)
-                .text(text, x + 4, y + rowHeight * 0.25, { width: colWidth - 8, lineBreak: false });
+            if (text === "") continue;
+            // Shrunk to fit its cell, as a typesetter would: text running into the next column is no layout.
+            doc.font(r === 0 ? "bold" : "sans").fontSize(style.bodySize - 1);
+            const fits = Math.min(1, (colWidth - 12) / doc.widthOfString(text));
+            doc
+              .fontSize((style.bodySize - 1) * fits)
+              .text(text, x + 4, y + rowHeight * 0.25, { width: colWidth - 8, lineBreak: false });
           }
           y += rowHeight;
         });
@@ -145,6 +155,26 @@ export async function writePdf(spec: DocSpec, style: PdfStyle): Promise<Uint8Arr
       case "equation":
       case "textbox":
         throw new Error(`${block.kind} is a DOCX-only block`);
+    }
+  }
+  if (running !== undefined) {
+    // Drawn last, as many typesetters do: in the content stream after the page's body text.
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      const margins = doc.page.margins;
+      const saved = margins.bottom;
+      margins.bottom = 0;
+      doc.font("sans").fontSize(8.5).text(running, left, 36, { width, align: "right", lineBreak: false });
+      doc
+        .font("sans")
+        .fontSize(8.5)
+        .text(`Page ${i + 1} of ${range.count}`, left, doc.page.height - 44, {
+          width,
+          align: "center",
+          lineBreak: false,
+        });
+      margins.bottom = saved;
     }
   }
   doc.end();

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { chartXml, docxOf, para } from "../../test/ooxml-parts.js";
+import { chartXml, docxOf, para, W_NS } from "../../test/ooxml-parts.js";
 import { DocumentConverter } from "../converter.js";
 
 const converter = new DocumentConverter({ workers: 1 });
@@ -143,5 +143,34 @@ describe("DOCX structure", () => {
   it("a malformed document part is a corrupt document, not a crash", async () => {
     const result = await converter.convert([{ bytes: await docxOf("<w:p><w:r>"), filename: "bad.docx" }]);
     expect(result.errors[0]?.message ?? "").toMatch(/not well-formed|could not be read|corrupt/i);
+  });
+});
+
+describe("DOCX headings from custom styles (real-world templates)", () => {
+  const styles = `<?xml version="1.0" encoding="UTF-8"?><w:styles ${W_NS}>
+<w:style w:type="paragraph" w:styleId="berschrift1"><w:name w:val="heading 1"/></w:style>
+<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="Heading 2"/><w:basedOn w:val="berschrift1"/></w:style>
+<w:style w:type="paragraph" w:styleId="ReportSection"><w:name w:val="Report Section"/><w:basedOn w:val="Heading2"/></w:style>
+<w:style w:type="paragraph" w:styleId="Chapter"><w:name w:val="Chapter"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style>
+<w:style w:type="paragraph" w:styleId="Lead"><w:name w:val="Lead"/><w:basedOn w:val="Chapter"/></w:style>
+</w:styles>`;
+  const styled = (style: string, text: string, direct = "") =>
+    `<w:p><w:pPr><w:pStyle w:val="${style}"/>${direct}</w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+
+  it("follows basedOn to Heading N under a localised id, reads a style's outline level, and lets a direct level 9 make body text", async () => {
+    const body = [
+      styled("berschrift1", "Einleitung"),
+      styled("ReportSection", "Findings"),
+      styled("Lead", "Part One"),
+      styled("Heading2", "Not a heading", '<w:outlineLvl w:val="9"/>'),
+      para("Plain body text."),
+    ].join("");
+    const md = await markdownOf(
+      await docxOf(body, {
+        parts: { "word/styles.xml": styles },
+        rels: [{ id: "rId9", type: "styles", target: "styles.xml" }],
+      }),
+    );
+    expect(md).toBe("# Einleitung\n\n## Findings\n\n# Part One\n\nNot a heading\n\nPlain body text.\n");
   });
 });

@@ -5,12 +5,12 @@
  * paragraph that anchors them, charts as tables, pictures, OMML equations as LaTeX, footnotes
  * and endnotes at the end.
  */
-import type JSZip from "jszip";
 import { DocumentError } from "../document-error.js";
 import { type Block, type ListItem, normalizeInline, type PictureBlock } from "../document-model.js";
 import { latexOf } from "./omml-latex.js";
 import { chartTable } from "./ooxml-chart.js";
-import { IMAGE_MIME_TYPES, readCoreProperties, readPartText } from "./ooxml-core.js";
+import { IMAGE_MIME_TYPES, readCoreProperties } from "./ooxml-core.js";
+import { type OoxmlPackage, openOoxmlPackage } from "./ooxml-package.js";
 import {
   child,
   childElements,
@@ -34,7 +34,7 @@ interface Style {
 }
 
 interface Context {
-  zip: JSZip;
+  pkg: OoxmlPackage;
   part: string;
   rels: Map<string, { target: string; type: string; external: boolean }>;
   styles: Map<string, Style>;
@@ -267,7 +267,9 @@ function bodyBlocks(context: Context, container: XmlElement): Block[] {
         const content = paragraphInline(context, node);
         const heading = (() => {
           const outline = childValue(pPr, "w:outlineLvl");
-          if (outline !== undefined && Number(outline) < 9) return Math.min(6, Number(outline) + 1);
+          // A direct outline level wins over the style's; level 9 is Word's "Body Text".
+          if (outline !== undefined && Number.isInteger(Number(outline)))
+            return Number(outline) < 9 ? Math.min(6, Number(outline) + 1) : null;
           return styleHeading(context, styleId);
         })();
         const numPr = pPr === undefined ? undefined : child(pPr, "w:numPr");
@@ -423,7 +425,7 @@ function notes(context: Context, xml: string | null, part: string, noteName: str
 
 /** The parts a walk needs synchronously: charts always, media when pictures are embedded. */
 async function readAhead(
-  zip: JSZip,
+  pkg: OoxmlPackage,
   part: string,
   rels: Context["rels"],
   embedImages: boolean,
@@ -434,36 +436,27 @@ async function readAhead(
     if (rel.external) continue;
     const path = resolvePartPath(part, rel.target);
     if (rel.type.endsWith("/chart")) {
-      const xml = await readPartText(zip, path);
+      const xml = await pkg.text(path);
       if (xml !== null) charts.set(path, parseXml(xml, path));
     } else if (embedImages && rel.type.endsWith("/image")) {
-      const file = zip.file(path);
-      if (file !== null) media.set(path, await file.async("base64"));
+      const data = await pkg.base64(path);
+      if (data !== null) media.set(path, data);
     }
   }
   return { charts, media };
 }
 
 export async function parseDocx(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
-  const { default: JSZipClass } = await import("jszip");
-  let zip: JSZip;
-  try {
-    zip = await JSZipClass.loadAsync(bytes);
-  } catch (error) {
-    throw new DocumentError(
-      "corrupt_document",
-      `The DOCX could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const packageRels = relationshipsOf(await readPartText(zip, "_rels/.rels"), "_rels/.rels");
+  const pkg = await openOoxmlPackage(bytes, "DOCX", options.limits.maxEntryBytes);
+  const packageRels = relationshipsOf(await pkg.text("_rels/.rels"), "_rels/.rels");
   const main = [...packageRels.values()].find((rel) => rel.type.endsWith("/officeDocument"));
   const part = main === undefined ? "word/document.xml" : resolvePartPath("", main.target);
-  const documentXml = await readPartText(zip, part);
+  const documentXml = await pkg.text(part);
   if (documentXml === null) throw new DocumentError("corrupt_document", `The DOCX has no ${part}`);
-  const rels = relationshipsOf(await readPartText(zip, relsPathOf(part)), relsPathOf(part));
+  const rels = relationshipsOf(await pkg.text(relsPathOf(part)), relsPathOf(part));
   const partOf = (suffix: string) => {
     const rel = [...rels.values()].find((r) => r.type.endsWith(suffix) && !r.external);
-    return rel === undefined ? null : readPartText(zip, resolvePartPath(part, rel.target));
+    return rel === undefined ? null : pkg.text(resolvePartPath(part, rel.target));
   };
   const [stylesXml, numberingXml, footnotesXml, endnotesXml] = await Promise.all([
     partOf("/styles"),
@@ -473,13 +466,13 @@ export async function parseDocx(bytes: Uint8Array, options: ParseOptions): Promi
   ]);
   const document = parseXml(documentXml, part);
   const context: Context = {
-    zip,
+    pkg,
     part,
     rels,
     styles: readStyles(stylesXml),
     numbering: readNumbering(numberingXml),
     embedImages: options.embedImages,
-    ...(await readAhead(zip, part, rels, options.embedImages)),
+    ...(await readAhead(pkg, part, rels, options.embedImages)),
   };
   const body = child(document, "w:body");
   if (body === undefined) throw new DocumentError("corrupt_document", `The DOCX's ${part} has no body`);
@@ -498,6 +491,6 @@ export async function parseDocx(bytes: Uint8Array, options: ParseOptions): Promi
   ];
   if (noteTexts.length > 0)
     blocks.push({ type: "list", ordered: true, items: noteTexts.map((text) => ({ text, depth: 0 })) });
-  const metadata = await readCoreProperties(zip);
+  const metadata = await readCoreProperties(pkg);
   return documentOf("docx", blocks, metadata);
 }

@@ -1,177 +1,321 @@
-/** Markdown (CommonMark/GFM subset) to the document model; also reads vision-model answers. */
+/**
+ * Markdown to the document model through markdown-it (CommonMark with GFM tables and
+ * strikethrough; docs/decisions.md, CP9); also reads vision-model answers. The token stream is
+ * walked once: headings, paragraphs, nested lists, tables, code (fenced and indented), block
+ * quotes (their content), HTML blocks (through the HTML reader) and a YAML front matter's title.
+ */
+import MarkdownIt from "markdown-it";
+import type Token from "markdown-it/lib/token.mjs";
 import { type Block, type ListItem, normalizeInline } from "../document-model.js";
+import { htmlToBlocks } from "./html.js";
 
-/** Inline images become their alt text: pictures are exported by the picture blocks' own rules. */
-function withoutImages(text: string): string {
-  return text.replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1");
-}
+/** Raw HTML is recognised (then read by the HTML reader); bare URLs and typography are left as written. */
+const parser = new MarkdownIt("default", { html: true, linkify: false, typographer: false });
+// A link's target stays as written (percent-encoding and punycode are a browser's business, and
+// cost a URL parse per link); markdown-it still refuses `javascript:` and the like.
+parser.normalizeLink = (url: string) => url;
 
-/** Removes bold, italic, link, image and code-span markup, keeping their text. */
-function stripFormatting(text: string): string {
-  return withoutImages(text)
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/(\*\*|__)(.+?)\1/g, "$2")
-    .replace(/(^|[^*\w])[*_]([^*_]+)[*_](?=[^*\w]|$)/g, "$1$2")
-    .replace(/`([^`]+)`/g, "$1");
-}
-
-function inline(text: string): string {
-  return normalizeInline(stripFormatting(text).replace(/\\([\\`*_{}[\]()#+\-.!|>=])/g, "$1"));
+/** An inline run: its plain words, its Markdown, and whether that Markdown carries formatting. */
+interface Inline {
+  text: string;
+  markdown: string;
+  formatted: boolean;
 }
 
 /**
- * The source's inline Markdown (whitespace normalised) when it has bold, italic, links or
- * code spans, so a Markdown rendering can give them back; `text` keeps the plain words.
+ * Text re-escaped for the Markdown field, so the field parses back to the same words: markup
+ * characters, and `_` only where it could open or close emphasis (not inside `snake_case`).
  */
-function markdownOf(source: string): string | undefined {
-  const kept = withoutImages(source);
-  return stripFormatting(kept) === kept ? undefined : normalizeInline(kept);
+const MARKUP_CHARACTER = /[\\`*[\]_|]/;
+
+function escapeText(text: string, inTable: boolean): string {
+  if (!MARKUP_CHARACTER.test(text)) return text;
+  const escaped = text
+    .replace(/[\\`*[\]]/g, "\\$&")
+    .replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (match) => match.replace("_", "\\_"));
+  return inTable ? escaped.replace(/\|/g, "\\|") : escaped;
 }
 
-/** Inline text of a block: its plain words, plus its Markdown when it is formatted. */
-function textOf(source: string): { text: string; markdown?: string } {
-  const markdown = markdownOf(source);
-  return markdown === undefined ? { text: inline(source) } : { text: inline(source), markdown };
+/** `` ` `` runs inside a code span need a longer fence and, at its edges, a space. */
+function codeSpan(content: string, markup: string): string {
+  const padded = content.startsWith("`") || content.endsWith("`") ? ` ${content} ` : content;
+  return `${markup}${padded}${markup}`;
 }
 
-function splitCells(line: string): string[] {
-  let body = line.trim();
-  if (body.startsWith("|")) body = body.slice(1);
-  if (body.endsWith("|") && !body.endsWith("\\|")) body = body.slice(0, -1);
-  return body.split(/(?<!\\)\|/);
+function linkTarget(token: Token): string {
+  const href = token.attrGet("href") ?? "";
+  const title = token.attrGet("title");
+  const target = /[\s()<>]/.test(href) ? `<${href}>` : href;
+  return title === null ? target : `${target} "${title.replace(/"/g, '\\"')}"`;
 }
 
-function splitRow(line: string): string[] {
-  return splitCells(line).map((cell) => inline(cell.replace(/\\\|/g, "|")));
+/** Tokens whose Markdown differs from their words (inline HTML too: `<br>` is read apart). */
+const FORMATTING = new Set(["code_inline", "strong_open", "em_open", "s_open", "link_open", "html_inline"]);
+
+/** Whitespace other than single inner spaces: only then is the run normalised (most runs need not be). */
+const IRREGULAR_SPACE = /[^\S ]| {2}|^ | $/;
+
+function tidy(text: string): string {
+  return IRREGULAR_SPACE.test(text) ? normalizeInline(text) : text;
 }
 
-/** The table's cells as Markdown (escaped pipes kept) when any cell is formatted. */
-function markdownRowsOf(lines: string[]): { markdownRows?: string[][] } {
-  const rows = lines.map((line) => splitCells(line));
-  if (!rows.some((row) => row.some((cell) => markdownOf(cell) !== undefined))) return {};
-  return { markdownRows: rows.map((row) => row.map((cell) => normalizeInline(withoutImages(cell)))) };
+/** A paragraph that is one image (and blanks) is a picture block. */
+function onlyImage(children: Token[] | null): Token | undefined {
+  let image: Token | undefined;
+  for (const token of children ?? []) {
+    if (token.type === "image" && image === undefined) image = token;
+    else if (!(token.type === "text" && token.content.trim() === "") && token.type !== "softbreak")
+      return undefined;
+  }
+  return image;
 }
 
-const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
-const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+const LINE_BREAK_TAG = /^<br\s*\/?>$/i;
+
+/**
+ * Plain words (images give their alt text, inline HTML tags are dropped, `<br>` is a space) and
+ * the Markdown of the formatting the plain words lose: bold, italic, strikethrough, links, code.
+ */
+function inlineOf(children: Token[] | null, inTable = false): Inline {
+  if (!(children ?? []).some((token) => FORMATTING.has(token.type))) {
+    // Most runs are plain words: their Markdown is only needed when something is formatted.
+    let text = "";
+    for (const token of children ?? [])
+      text += token.type === "softbreak" || token.type === "hardbreak" ? " " : token.content;
+    const plain = tidy(text);
+    return { text: plain, markdown: escapeText(plain, inTable), formatted: false };
+  }
+  let text = "";
+  let markdown = "";
+  let formatted = false;
+  let autolink = false;
+  const links: Token[] = [];
+  for (const token of children ?? []) {
+    switch (token.type) {
+      case "text":
+        text += token.content;
+        markdown += autolink ? token.content : escapeText(token.content, inTable);
+        break;
+      case "code_inline":
+        text += token.content;
+        markdown += codeSpan(token.content, token.markup);
+        formatted = true;
+        break;
+      case "softbreak":
+      case "hardbreak":
+        text += " ";
+        markdown += " ";
+        break;
+      case "strong_open":
+      case "strong_close":
+      case "em_open":
+      case "em_close":
+      case "s_open":
+      case "s_close":
+        markdown += token.markup;
+        formatted = true;
+        break;
+      case "link_open":
+        autolink = token.markup === "autolink";
+        markdown += autolink ? "<" : "[";
+        links.push(token);
+        formatted = true;
+        break;
+      case "link_close":
+        {
+          const opener = links.pop();
+          markdown += autolink ? ">" : `](${opener === undefined ? "" : linkTarget(opener)})`;
+          autolink = false;
+        }
+        break;
+      case "image":
+        // Pictures are exported by the picture blocks' own rules: inline, an image is its alt text.
+        text += token.content;
+        markdown += escapeText(token.content, inTable);
+        break;
+      case "html_inline":
+        if (LINE_BREAK_TAG.test(token.content)) {
+          text += " ";
+          markdown += " ";
+        } else {
+          markdown += token.content;
+          formatted = true;
+        }
+        break;
+      default:
+        text += token.content;
+        markdown += escapeText(token.content, inTable);
+    }
+  }
+  return { text: tidy(text), markdown: tidy(markdown), formatted };
+}
+
+/** `text` always; `markdown` only when the source was formatted. */
+function fields(run: Inline): { text: string; markdown?: string } {
+  return run.formatted ? { text: run.text, markdown: run.markdown } : { text: run.text };
+}
+
+const TASK_MARKER = /^\[[ xX]\]\s+/;
+
+/** A task list's `[ ]` / `[x]` is the item's state, not its words. */
+function withoutTaskMarker(run: Inline): Inline {
+  if (!TASK_MARKER.test(run.text)) return run;
+  return {
+    ...run,
+    text: run.text.replace(TASK_MARKER, ""),
+    markdown: run.markdown.replace(/^\\?\[[ xX]\\?\]\s+/, ""),
+  };
+}
+
+/** A YAML front matter is metadata: its `title:` is the document's title, the rest is skipped. */
+function frontMatter(source: string): { body: string; title: string | null } {
+  if (!source.startsWith("---\n")) return { body: source, title: null };
+  const end = source.indexOf("\n---\n", 3);
+  const close = end >= 0 ? end : source.endsWith("\n---") ? source.length - 4 : -1;
+  if (close < 0) return { body: source, title: null };
+  let title: string | null = null;
+  for (const line of source.slice(4, close).split("\n")) {
+    const m = /^title:\s*["']?(.*?)["']?\s*$/.exec(line);
+    if (m?.[1] !== undefined) title = m[1];
+  }
+  // Blank lines keep the body's line numbers; they are not content.
+  const skipped = source.slice(0, close + 4).replace(/[^\n]/g, "");
+  return { body: skipped + source.slice(close + 4), title };
+}
+
+/** One list item being read: its text grows with each paragraph it holds. */
+interface ItemFrame {
+  item: ListItem | null;
+  run: Inline | null;
+  depth: number;
+}
 
 export function markdownToBlocks(source: string): { blocks: Block[]; title: string | null } {
-  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const { body, title: metaTitle } = frontMatter(source.replace(/\r\n?/g, "\n"));
+  const tokens = parser.parse(body, {});
   const blocks: Block[] = [];
-  let paragraph: string[] = [];
-  let title: string | null = null;
-  const flush = () => {
-    if (paragraph.length > 0) {
-      const inlineText = textOf(paragraph.join(" "));
-      if (inlineText.text !== "") blocks.push({ type: "paragraph", ...inlineText });
+  let title = metaTitle;
+  // The list block being filled (all nesting levels of one top-level list), its nesting depth and items.
+  let list: { ordered: boolean; items: ListItem[] } | null = null;
+  let depth = -1;
+  const frames: ItemFrame[] = [];
+  let table: { rows: string[][]; markdownRows: string[][]; formatted: boolean } | null = null;
+
+  /** A block inside a list item (a fence, a table) ends the list block there; the list goes on after it. */
+  const emit = (block: Block) => {
+    if (list !== null && list.items.length > 0) {
+      blocks.push({ type: "list", ordered: list.ordered, items: list.items });
+      list = { ordered: list.ordered, items: [] };
     }
-    paragraph = [];
+    blocks.push(block);
   };
-  let i = 0;
-  // YAML front matter: title only.
-  if (lines[0] === "---") {
-    const end = lines.indexOf("---", 1);
-    if (end > 0) {
-      for (const line of lines.slice(1, end)) {
-        const m = /^title:\s*["']?(.*?)["']?\s*$/.exec(line);
-        if (m?.[1] !== undefined) title = m[1];
-      }
-      i = end + 1;
+
+  const addToItem = (frame: ItemFrame, run: Inline) => {
+    if (list === null) return;
+    if (frame.run === null || frame.item === null) {
+      frame.run = withoutTaskMarker(run);
+      frame.item = { ...fields(frame.run), depth: frame.depth };
+      list.items.push(frame.item);
+      return;
     }
-  }
-  while (i < lines.length) {
-    const line = lines[i] as string;
-    const fence = /^\s*(```+|~~~+)\s*([\w+-]*)/.exec(line);
-    if (fence !== null) {
-      flush();
-      const marker = fence[1] as string;
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !(lines[i] as string).trim().startsWith(marker))
-        body.push(lines[i++] as string);
-      i++;
-      blocks.push({ type: "code", text: body.join("\n"), ...(fence[2] ? { language: fence[2] } : {}) });
-      continue;
-    }
-    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading !== null) {
-      flush();
-      const inlineText = textOf(heading[2] ?? "");
-      blocks.push({ type: "heading", level: (heading[1] as string).length, ...inlineText });
-      if (title === null && heading[1] === "#") title = inlineText.text;
-      i++;
-      continue;
-    }
-    const next = lines[i + 1];
-    if (
-      line.trim() !== "" &&
-      next !== undefined &&
-      /^\s{0,3}(=+|-+)\s*$/.test(next) &&
-      paragraph.length === 0 &&
-      !LIST_ITEM.test(line)
-    ) {
-      blocks.push({ type: "heading", level: next.trim().startsWith("=") ? 1 : 2, ...textOf(line) });
-      i += 2;
-      continue;
-    }
-    if (line.includes("|") && next !== undefined && TABLE_RULE.test(next)) {
-      flush();
-      const rowLines = [line];
-      i += 2;
-      while (i < lines.length && (lines[i] as string).includes("|") && (lines[i] as string).trim() !== "") {
-        rowLines.push(lines[i] as string);
-        i++;
-      }
-      blocks.push({ type: "table", rows: rowLines.map(splitRow), header: true, ...markdownRowsOf(rowLines) });
-      continue;
-    }
-    const item = LIST_ITEM.exec(line);
-    if (item !== null) {
-      flush();
-      const ordered = /\d/.test(item[2] as string);
-      const items: ListItem[] = [];
-      // Each item's source text, so continuation lines keep their formatting too.
-      const sources: string[] = [];
-      const indents: number[] = [];
-      while (i < lines.length) {
-        const m = LIST_ITEM.exec(lines[i] as string);
-        if (m === null) {
-          const cont = lines[i] as string;
-          if (cont.trim() !== "" && /^\s+/.test(cont) && items.length > 0) {
-            const last = items.length - 1;
-            sources[last] = `${sources[last]} ${cont}`;
-            items[last] = { ...textOf(sources[last] as string), depth: (items[last] as ListItem).depth };
-            i++;
-            continue;
-          }
+    const joined = {
+      text: `${frame.run.text} ${run.text}`.trim(),
+      markdown: `${frame.run.markdown} ${run.markdown}`.trim(),
+      formatted: frame.run.formatted || run.formatted,
+    };
+    frame.run = joined;
+    const next = { ...fields(joined), depth: frame.depth };
+    list.items[list.items.indexOf(frame.item)] = next;
+    frame.item = next;
+  };
+
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    switch (token.type) {
+      case "bullet_list_open":
+      case "ordered_list_open":
+        if (depth < 0) list = { ordered: token.type === "ordered_list_open", items: [] };
+        depth++;
+        break;
+      case "bullet_list_close":
+      case "ordered_list_close":
+        depth--;
+        if (depth < 0 && list !== null) {
+          if (list.items.length > 0) blocks.push({ type: "list", ordered: list.ordered, items: list.items });
+          list = null;
+        }
+        break;
+      case "list_item_open":
+        frames.push({ item: null, run: null, depth });
+        break;
+      case "list_item_close":
+        frames.pop();
+        break;
+      case "heading_open": {
+        const run = inlineOf((tokens[i + 1] as Token).children);
+        i += 2;
+        const frame = frames[frames.length - 1];
+        if (frame !== undefined) {
+          addToItem(frame, run);
           break;
         }
-        const indent = (m[1] as string).length;
-        while (indents.length > 0 && indent < (indents[indents.length - 1] as number)) indents.pop();
-        if (indents.length === 0 || indent > (indents[indents.length - 1] as number)) indents.push(indent);
-        const itemSource = (m[3] as string).replace(/^\[[ xX]\]\s+/, "");
-        sources.push(itemSource);
-        items.push({ ...textOf(itemSource), depth: indents.length - 1 });
-        i++;
+        const level = Number(token.tag.slice(1));
+        emit({ type: "heading", level, ...fields(run) });
+        if (title === null && level === 1) title = run.text;
+        break;
       }
-      blocks.push({ type: "list", ordered, items });
-      continue;
+      case "paragraph_open": {
+        const inlineToken = tokens[i + 1] as Token;
+        i += 2;
+        const frame = frames[frames.length - 1];
+        const image = frame === undefined ? onlyImage(inlineToken.children) : undefined;
+        if (image !== undefined) {
+          blocks.push({ type: "picture", ...(image.content ? { alt: image.content } : {}) });
+          break;
+        }
+        const run = inlineOf(inlineToken.children);
+        if (frame !== undefined) addToItem(frame, run);
+        else if (run.text !== "") blocks.push({ type: "paragraph", ...fields(run) });
+        break;
+      }
+      case "fence": {
+        const language = /^[\w+-]+/.exec(token.info.trim())?.[0];
+        emit({ type: "code", text: token.content.replace(/\n$/, ""), ...(language ? { language } : {}) });
+        break;
+      }
+      case "code_block":
+        emit({ type: "code", text: token.content.replace(/\n$/, "") });
+        break;
+      case "html_block":
+        for (const block of htmlToBlocks(token.content).blocks) emit(block);
+        break;
+      case "table_open":
+        table = { rows: [], markdownRows: [], formatted: false };
+        break;
+      case "tr_open":
+        table?.rows.push([]);
+        table?.markdownRows.push([]);
+        break;
+      case "inline":
+        // Only table cells reach here: headings and paragraphs consume their inline token.
+        if (table !== null) {
+          const run = inlineOf(token.children, true);
+          table.rows[table.rows.length - 1]?.push(run.text);
+          table.markdownRows[table.markdownRows.length - 1]?.push(run.markdown);
+          table.formatted ||= run.formatted;
+        }
+        break;
+      case "table_close":
+        if (table !== null)
+          emit({
+            type: "table",
+            rows: table.rows,
+            header: true,
+            ...(table.formatted ? { markdownRows: table.markdownRows } : {}),
+          });
+        table = null;
+        break;
     }
-    const image = /^\s*!\[([^\]]*)\]\(([^)\s]*)[^)]*\)\s*$/.exec(line);
-    if (image !== null) {
-      flush();
-      blocks.push({ type: "picture", ...(image[1] ? { alt: image[1] } : {}) });
-      i++;
-      continue;
-    }
-    if (line.trim() === "" || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
-      flush();
-      i++;
-      continue;
-    }
-    paragraph.push(line.replace(/^\s{0,3}>\s?/, ""));
-    i++;
   }
-  flush();
   return { blocks, title };
 }

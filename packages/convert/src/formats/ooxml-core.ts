@@ -1,10 +1,10 @@
-import type JSZip from "jszip";
 import type { MetadataValue } from "../document-model.js";
+import type { OoxmlPackage } from "./ooxml-package.js";
 import { child, parseXml, textContent } from "./ooxml-xml.js";
 
 /** Title, author and dates from an OOXML package's docProps/core.xml (a malformed part gives none). */
-export async function readCoreProperties(zip: JSZip): Promise<Record<string, MetadataValue>> {
-  const xml = await readPartText(zip, "docProps/core.xml");
+export async function readCoreProperties(pkg: OoxmlPackage): Promise<Record<string, MetadataValue>> {
+  const xml = await pkg.text("docProps/core.xml");
   if (xml === null) return {};
   let root: ReturnType<typeof parseXml>;
   try {
@@ -45,9 +45,3 @@ export const IMAGE_MIME_TYPES: Readonly<Record<string, string>> = {
   emf: "image/emf",
   wmf: "image/wmf",
 };
-
-/** A package part as text, or null when the package has no such part. */
-export async function readPartText(zip: JSZip, path: string): Promise<string | null> {
-  const file = zip.file(path);
-  return file === null ? null : file.async("string");
-}

@@ -11,6 +11,7 @@ import type { Block, MetadataValue } from "../document-model.js";
 import { compactMetadata, type ParsedDocument, type ParseOptions } from "./parse-context.js";
 import { hasRtl, logicalLineText, type PositionedRun } from "./pdf/bidi.js";
 import { fontStatistics, headingLevel } from "./pdf/heading-detection.js";
+import { withoutPageFurniture } from "./pdf/page-furniture.js";
 import { rulingsOf } from "./pdf/rulings.js";
 import { detectTables, mayHoldTable, needsRulings } from "./pdf/table-detection.js";
 
@@ -303,7 +304,7 @@ export async function parsePdf(bytes: Uint8Array, options: ParseOptions): Promis
         pageCount: total,
         metadata,
         notes,
-        blocks: linesToBlocks(lines, pageCount),
+        blocks: linesToBlocks(withoutPageFurniture(lines), pageCount),
       },
       children: [],
       pagesWithoutText,

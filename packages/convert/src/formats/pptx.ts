@@ -1,14 +1,14 @@
 /**
- * PPTX through jszip and the slide XML (DrawingML) read by a real XML parser (docs/decisions.md,
+ * PPTX through its package parts (ooxml-package.ts) and the slide XML (DrawingML) read by a real XML parser (docs/decisions.md,
  * CP3): slides in presentation order, each headed by its title placeholder (the slide boundary's
  * title), bullet paragraphs as lists, tables, charts as tables (CP5), pictures with their
  * descriptions, and speaker notes.
  */
-import type JSZip from "jszip";
 import { DocumentError } from "../document-error.js";
 import { type Block, type ListItem, normalizeInline, type PictureBlock } from "../document-model.js";
 import { chartTable } from "./ooxml-chart.js";
-import { IMAGE_MIME_TYPES, readCoreProperties, readPartText } from "./ooxml-core.js";
+import { IMAGE_MIME_TYPES, readCoreProperties } from "./ooxml-core.js";
+import { type OoxmlPackage, openOoxmlPackage } from "./ooxml-package.js";
 import {
   child,
   childElements,
@@ -89,7 +89,7 @@ function tableRows(tbl: XmlElement): string[][] {
 }
 
 interface Slide {
-  zip: JSZip;
+  pkg: OoxmlPackage;
   path: string;
   rels: Relationships;
   charts: Map<string, XmlElement>;
@@ -110,8 +110,8 @@ async function picture(slide: Slide, pic: XmlElement): Promise<PictureBlock> {
     if (mime !== undefined) {
       block.mimeType = mime;
       if (slide.embedImages) {
-        const media = slide.zip.file(mediaPath);
-        if (media !== null) block.dataUrl = `data:${mime};base64,${await media.async("base64")}`;
+        const media = await slide.pkg.base64(mediaPath);
+        if (media !== null) block.dataUrl = `data:${mime};base64,${media}`;
       }
     }
   }
@@ -172,18 +172,23 @@ async function shapeTree(slide: Slide, tree: XmlElement): Promise<void> {
   }
 }
 
-async function slideBlocks(zip: JSZip, path: string, index: number, embedImages: boolean): Promise<Block[]> {
-  const xml = (await readPartText(zip, path)) ?? "";
+async function slideBlocks(
+  pkg: OoxmlPackage,
+  path: string,
+  index: number,
+  embedImages: boolean,
+): Promise<Block[]> {
+  const xml = (await pkg.text(path)) ?? "";
   const relsPath = relsPathOf(path);
-  const rels = relationshipsOf(await readPartText(zip, relsPath), relsPath);
+  const rels = relationshipsOf(await pkg.text(relsPath), relsPath);
   const charts = new Map<string, XmlElement>();
   for (const rel of rels.values()) {
     if (rel.external || !rel.type.endsWith("/chart")) continue;
     const chartPath = resolvePartPath(path, rel.target);
-    const chartXml = await readPartText(zip, chartPath);
+    const chartXml = await pkg.text(chartPath);
     if (chartXml !== null) charts.set(chartPath, parseXml(chartXml, chartPath));
   }
-  const slide: Slide = { zip, path, rels, charts, embedImages, blocks: [], title: null };
+  const slide: Slide = { pkg, path, rels, charts, embedImages, blocks: [], title: null };
   if (xml !== "") {
     const tree = descendant(parseXml(xml, path), "p:spTree");
     if (tree !== undefined) await shapeTree(slide, tree);
@@ -192,7 +197,7 @@ async function slideBlocks(zip: JSZip, path: string, index: number, embedImages:
   for (const rel of rels.values()) {
     if (rel.external || !/notesSlide$/.test(rel.type)) continue;
     const notesPath = resolvePartPath(path, rel.target);
-    const notesXml = await readPartText(zip, notesPath);
+    const notesXml = await pkg.text(notesPath);
     if (notesXml === null) continue;
     const notes = descendants(parseXml(notesXml, notesPath), "p:sp")
       .filter((sp) => descendant(child(sp, "p:nvSpPr") ?? sp, "p:ph")?.attrs.type === "body")
@@ -203,21 +208,12 @@ async function slideBlocks(zip: JSZip, path: string, index: number, embedImages:
 }
 
 export async function parsePptx(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
-  const { default: JSZipClass } = await import("jszip");
-  let zip: JSZip;
-  try {
-    zip = await JSZipClass.loadAsync(bytes);
-  } catch (error) {
-    throw new DocumentError(
-      "corrupt_document",
-      `The PPTX could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const presentation = await readPartText(zip, "ppt/presentation.xml");
+  const pkg = await openOoxmlPackage(bytes, "PPTX", options.limits.maxEntryBytes);
+  const presentation = await pkg.text("ppt/presentation.xml");
   if (presentation === null)
     throw new DocumentError("corrupt_document", "The PPTX has no ppt/presentation.xml");
   const rels = relationshipsOf(
-    await readPartText(zip, "ppt/_rels/presentation.xml.rels"),
+    await pkg.text("ppt/_rels/presentation.xml.rels"),
     "ppt/_rels/presentation.xml.rels",
   );
   const slidePaths: string[] = [];
@@ -229,8 +225,8 @@ export async function parsePptx(bytes: Uint8Array, options: ParseOptions): Promi
     options.maxPages === undefined ? slidePaths.length : Math.min(options.maxPages, slidePaths.length);
   const blocks: Block[] = [];
   for (let i = 0; i < limit; i++)
-    blocks.push(...(await slideBlocks(zip, slidePaths[i] as string, i + 1, options.embedImages)));
-  const metadata = await readCoreProperties(zip);
+    blocks.push(...(await slideBlocks(pkg, slidePaths[i] as string, i + 1, options.embedImages)));
+  const metadata = await readCoreProperties(pkg);
   metadata.slides = slidePaths.length;
   return documentOf("pptx", blocks, metadata, { pageCount: slidePaths.length });
 }

@@ -42,7 +42,7 @@ function escapeLineStarts(text: string): string {
   return text
     .split("\n")
     .map((line) =>
-      line.replace(/^(\s*)(\d{1,9})([.)])(\s)/, "$1$2\\$3$4").replace(/^(\s*)([#>+\-*|=])/, "$1\\$2"),
+      line.replace(/^(\s*)(\d{1,9})([.)])(\s|$)/, "$1$2\\$3$4").replace(/^(\s*)([#>+\-*|=])/, "$1\\$2"),
     )
     .join("\n");
 }
@@ -56,7 +56,7 @@ function escapeMarkdownLineStarts(text: string): string {
     .split("\n")
     .map((line) =>
       line
-        .replace(/^(\s*)(\d{1,9})([.)])(\s)/, "$1$2\\$3$4")
+        .replace(/^(\s*)(\d{1,9})([.)])(\s|$)/, "$1$2\\$3$4")
         .replace(/^(\s*)([#>+\-|=]|[*_](?=\s|[*_\s]*$)|```|~~~)/, "$1\\$2"),
     )
     .join("\n");

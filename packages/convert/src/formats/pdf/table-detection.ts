@@ -105,6 +105,22 @@ function columnOf(columns: Array<[number, number]>, cell: Cell): number {
   return best;
 }
 
+/** A cell that spans several columns, re-read run by run: each column's runs are one cell. */
+function splitAtColumns(line: TableLine, cell: Cell, columns: Array<[number, number]>): Cell[] {
+  const spanned = columns.filter(([from, to]) => cell.x < to && cell.end > from).length;
+  if (spanned < 2) return [cell];
+  const runs = line.runs.filter((run) => run.x >= cell.x - 0.5 && run.end <= cell.end + 0.5);
+  const groups = new Map<number, PositionedRun[]>();
+  for (const run of runs) {
+    const column = columnOf(columns, { text: run.text, x: run.x, end: run.end });
+    const group = groups.get(column);
+    if (group === undefined) groups.set(column, [run]);
+    else group.push(run);
+  }
+  if (groups.size < 2) return [cell];
+  return [...groups.values()].flatMap((group) => cellsOf({ ...line, runs: group }));
+}
+
 function grid(rows: Cell[][][], width: number): string[][] {
   return rows.map((row) =>
     Array.from({ length: width }, (_, c) => (row[c] ?? []).map((cell) => cell.text).join(" ")),
@@ -239,14 +255,19 @@ export function detectTables(lines: TableLine[], rulings: Ruling[]): DetectedTab
       });
       rows = grid(byBand, columns.length);
     } else {
-      const columns = columnsFromCells(lineCells);
+      // Columns from the rows split into the most cells: one row whose cells sit closer than the
+      // cell gap (a long text beside a number) must not merge two columns for the whole table.
+      const most = Math.max(...lineCells.map((row) => row.length));
+      const columns = columnsFromCells(lineCells.filter((row) => row.length === most));
       if (columns.length < 2) {
         i = j + 1;
         continue;
       }
-      const byLine = lineCells.map((row) => {
+      const byLine = lineCells.map((row, k) => {
         const out: Cell[][] = columns.map(() => []);
-        for (const cell of row) (out[columnOf(columns, cell)] as Cell[]).push(cell);
+        for (const cell of row)
+          for (const part of splitAtColumns(span[k] as TableLine, cell, columns))
+            (out[columnOf(columns, part)] as Cell[]).push(part);
         return out;
       });
       rows = grid(byLine, columns.length);
