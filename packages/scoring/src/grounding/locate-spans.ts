@@ -1,9 +1,10 @@
 import { findDates, isoDateOf } from "./date-forms.js";
 import { type FoldedText, foldText, foldValue } from "./fold-text.js";
 import { canonicalNumber, findNumbers, numberReadings } from "./number-forms.js";
-import { PatternMatcher } from "./pattern-matcher.js";
 import { partialCandidates } from "./search-values.js";
 import { alignTokens, buildTokenIndex, type TokenIndex, tokensOf } from "./token-alignment.js";
+import { boundaryFit, REJECTED, STRONG } from "./word-boundaries.js";
+import { buildWordIndex, candidateStarts, type WordIndex } from "./word-index.js";
 
 /** Where a value lies in the input text: code-point offsets, end exclusive (as Python counts). */
 export interface TextSpan {
@@ -67,13 +68,11 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
 
   const patternIds = new Map<string, number>();
   const patterns: string[] = [];
-  const need: number[] = [];
   const patternId = (pattern: string): number => {
     let id = patternIds.get(pattern);
     if (id === undefined) {
       id = patterns.push(pattern) - 1;
       patternIds.set(pattern, id);
-      need.push(0);
     }
     return id;
   };
@@ -87,28 +86,39 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
       descriptor = describe(request, patternId);
       descriptors.set(key, descriptor);
     }
-    for (const id of descriptor.patterns) need[id]!++;
-    for (const id of descriptor.pieces) need[id]!++;
     requestDescriptors.push(descriptor.patterns.length + descriptor.numbers.length > 0 ? descriptor : null);
     requestKeys.push(`${request.series}\u0000${key}`);
   }
 
-  const strong: Interval[][] = patterns.map(() => []);
-  const weak: Interval[][] = patterns.map(() => []);
-  if (patterns.length > 0) {
-    const matcher = new PatternMatcher(patterns);
-    const verify = new Uint8Array(patterns.length).fill(1);
-    const found = new Uint8Array(patterns.length);
-    matcher.scan(folded, found, verify, (id, start, end) => {
-      const fit = boundaryFit(folded, start, end);
-      if (fit === REJECTED) return;
-      const list = fit === STRONG ? strong[id]! : weak[id]!;
-      const last = list.at(-1);
-      if (last !== undefined && start < last.end) return;
-      if (list.length < need[id]!) list.push({ start, end });
-      if (strong[id]!.length >= need[id]!) verify[id] = 0;
-    });
-  }
+  // The mentions of each pattern at word boundaries (strong) and inside longer words (weak), each in
+  // reading order without overlaps, found when first asked for.
+  const strongHits: Array<Interval[] | undefined> = [];
+  const weakHits: Array<Interval[] | undefined> = [];
+  let wordIndex: WordIndex | null = null;
+  const strong = (id: number): Interval[] => {
+    let hits = strongHits[id];
+    if (hits === undefined) {
+      wordIndex ??= buildWordIndex(folded);
+      hits = findStrong(folded, wordIndex, patterns[id]!);
+      if (hits === null) {
+        const both = searchHits(folded, patterns[id]!);
+        hits = both.strong;
+        weakHits[id] = both.weak;
+      }
+      strongHits[id] = hits;
+    }
+    return hits;
+  };
+  const weak = (id: number): Interval[] => {
+    let hits = weakHits[id];
+    if (hits === undefined) {
+      const both = searchHits(folded, patterns[id]!);
+      hits = both.weak;
+      weakHits[id] = hits;
+      strongHits[id] ??= both.strong;
+    }
+    return hits;
+  };
 
   let numberIndex: Map<string, Interval[]> | null = null;
   let dateIndex: Map<string, Interval[]> | null = null;
@@ -121,7 +131,7 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
       const step = descriptor.next++;
       const previous = tiers.at(-1) ?? [];
       if (step === 0) {
-        tiers.push(mergeIntervals(descriptor.patterns.map((id) => strong[id]!)));
+        tiers.push(mergeIntervals(descriptor.patterns.map(strong)));
       } else if (step === 1 && (descriptor.numbers.length > 0 || descriptor.date !== null)) {
         const variants: Interval[][] = [previous];
         if (descriptor.numbers.length > 0) {
@@ -142,10 +152,10 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
       } else if (step === 3 && descriptor.pieces.length > 0) {
         // (For a file name this comes before token alignment, which is skipped.)
         // The longest piece found stands for the value.
-        const piece = descriptor.pieces.find((id) => strong[id]!.length > 0);
-        if (piece !== undefined) tiers.push(mergeIntervals([previous, strong[piece]!]));
+        const piece = descriptor.pieces.find((id) => strong(id).length > 0);
+        if (piece !== undefined) tiers.push(mergeIntervals([previous, strong(piece)]));
       } else if (step === 4) {
-        tiers.push(mergeIntervals([previous, ...descriptor.patterns.map((id) => weak[id]!)]));
+        tiers.push(mergeIntervals([previous, ...descriptor.patterns.map(weak)]));
       }
     }
     return tiers[tier] ?? null;
@@ -166,7 +176,7 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
         lastEnd.set(key, Number.POSITIVE_INFINITY);
         return null;
       }
-      const interval = intervals.find((candidate) => candidate.start >= after);
+      const interval = intervals[firstStartingAt(intervals, after)];
       if (interval !== undefined) {
         lastEnd.set(key, interval.end);
         return toSpan(source, interval);
@@ -235,6 +245,8 @@ function indexOccurrences(occurrences: ReadonlyArray<Interval & { readings: stri
       list.push({ start: occurrence.start, end: occurrence.end });
     }
   }
+  // The date forms are found form by form: each list is put in reading order for the look-up.
+  for (const list of index.values()) list.sort((a, b) => a.start - b.start);
   return index;
 }
 
@@ -257,61 +269,49 @@ function toSpan(source: FoldedText, interval: Interval): TextSpan {
   return { start: source.origin[interval.start]!, end: source.origin[interval.end - 1]! + 1 };
 }
 
-const REJECTED = 0;
-const WEAK = 1;
-const STRONG = 2;
-
-const WORD = /[\p{L}\p{N}\p{M}]/u;
-const MARK = /\p{M}/u;
-// Scripts written without spaces between words: a value may sit inside a longer run of them.
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
-
-function isWordCode(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  if (code < 0x80) return isDigit(code) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-  return WORD.test(charAt(text, at));
-}
-
-function charAt(text: string, at: number): string {
-  return String.fromCodePoint(text.codePointAt(at)!);
-}
-
-/** A decimal or grouping mark between two digits: "948566.20" continues past "948566.2". */
-function continuesNumber(text: string, mark: number, digit: number): boolean {
-  const code = text.charCodeAt(mark);
-  return (code === 0x2e || code === 0x2c || code === 0x27) && isDigit(text.charCodeAt(digit));
-}
-
-function boundaryFit(text: string, start: number, end: number): number {
-  const first = text.charCodeAt(start);
-  const last = text.charCodeAt(end - 1);
-  // Never inside a longer number, nor starting or ending inside one character's decomposition.
-  if (isDigit(first) && start > 0) {
-    if (isDigit(text.charCodeAt(start - 1))) return REJECTED;
-    if (start > 1 && continuesNumber(text, start - 1, start - 2)) return REJECTED;
+/** Index of the first interval starting at or after `offset` (intervals sorted by start). */
+function firstStartingAt(intervals: readonly Interval[], offset: number): number {
+  let low = 0;
+  let high = intervals.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (intervals[middle]!.start < offset) low = middle + 1;
+    else high = middle;
   }
-  if (isDigit(last) && end < text.length) {
-    if (isDigit(text.charCodeAt(end))) return REJECTED;
-    if (end + 1 < text.length && continuesNumber(text, end, end + 1)) return REJECTED;
-  }
-  if (end < text.length && text.charCodeAt(end) >= 0x300 && MARK.test(charAt(text, end))) return REJECTED;
-  if (text.charCodeAt(start) >= 0x300 && MARK.test(charAt(text, start))) return REJECTED;
-  const before = start > 0 && isWordCode(text, start - 1) && isWordCode(text, start);
-  const after = end < text.length && isWordCode(text, end) && isWordCode(text, end - 1);
-  if (!before && !after) return STRONG;
-  const inside =
-    (before && !(UNSPACED.test(charAt(text, start)) || UNSPACED.test(charBefore(text, start)))) ||
-    (after && !(UNSPACED.test(charBefore(text, end)) || UNSPACED.test(charAt(text, end))));
-  return inside ? WEAK : STRONG;
+  return low;
 }
 
-function charBefore(text: string, at: number): string {
-  const code = text.charCodeAt(at - 1);
-  if (code >= 0xdc00 && code <= 0xdfff && at >= 2) return text.slice(at - 2, at);
-  return text[at - 1]!;
+/** Keeps `[start, end)` unless it overlaps the last interval kept: the earliest mentions win. */
+function keep(list: Interval[], start: number, end: number): void {
+  const last = list.at(-1);
+  if (last === undefined || start >= last.end) list.push({ start, end });
+}
+
+/**
+ * The mentions of `pattern` at word boundaries, found through the word index: the value's strong
+ * mentions consist of whole words of the text, so each is an occurrence of its rarest word. Null when
+ * the pattern has no word to look up by.
+ */
+function findStrong(text: string, index: WordIndex, pattern: string): Interval[] | null {
+  const starts = candidateStarts(index, pattern);
+  if (starts === null) return null;
+  const hits: Interval[] = [];
+  for (const start of starts) {
+    if (start < 0 || !text.startsWith(pattern, start)) continue;
+    const end = start + pattern.length;
+    if (boundaryFit(text, start, end) === STRONG) keep(hits, start, end);
+  }
+  return hits;
+}
+
+/** Every mention of `pattern`, by a search through the text: the fallback and the weak tier. */
+function searchHits(text: string, pattern: string): { strong: Interval[]; weak: Interval[] } {
+  const strong: Interval[] = [];
+  const weak: Interval[] = [];
+  for (let start = text.indexOf(pattern); start !== -1; start = text.indexOf(pattern, start + 1)) {
+    const end = start + pattern.length;
+    const fit = boundaryFit(text, start, end);
+    if (fit !== REJECTED) keep(fit === STRONG ? strong : weak, start, end);
+  }
+  return { strong, weak };
 }
