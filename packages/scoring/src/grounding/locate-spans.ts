@@ -42,6 +42,12 @@ interface Descriptor {
   /** Candidate lists per tier built so far, each merged with the ones before; `next` is the next step. */
   tiers: Interval[][];
   next: number;
+  /**
+   * Where the previous mention of this value ended, per series: the next one is the first mention
+   * after it, in the lowest tier that has one. (Counting mentions per tier instead would hand a later
+   * request an interval a lower tier already gave, when a looser tier finds an earlier one.)
+   */
+  lastEnd: Map<number, number>;
 }
 
 const TIER_COUNT = 5;
@@ -76,19 +82,33 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     }
     return id;
   };
-  const descriptors = new Map<string, Descriptor>();
+  // One descriptor per distinct (kind, partial, value), found without building a key string: values
+  // are looked up as they are, in one map per kind.
+  const descriptors = [
+    new Map<unknown, Descriptor>(),
+    new Map<unknown, Descriptor>(),
+    new Map<unknown, Descriptor>(),
+    new Map<unknown, Descriptor>(),
+  ];
   const requestDescriptors: Array<Descriptor | null> = [];
-  const requestKeys: string[] = [];
-  for (const request of requests) {
-    const key = `${typeof request.value === "number" ? "n" : "s"}${request.partial ? "p" : "-"}${request.value}`;
-    let descriptor = descriptors.get(key);
+  // Per request, the (series, descriptor) pair it continues, as a number.
+  const seriesIds = new Map<string, number>();
+  const requestSeries = new Int32Array(requests.length);
+  requests.forEach((request, index) => {
+    const kind = (typeof request.value === "number" ? 2 : 0) + (request.partial ? 1 : 0);
+    let descriptor = descriptors[kind]!.get(request.value);
     if (descriptor === undefined) {
       descriptor = describe(request, patternId);
-      descriptors.set(key, descriptor);
+      descriptors[kind]!.set(request.value, descriptor);
     }
     requestDescriptors.push(descriptor.patterns.length + descriptor.numbers.length > 0 ? descriptor : null);
-    requestKeys.push(`${request.series}\u0000${key}`);
-  }
+    let series = seriesIds.get(request.series);
+    if (series === undefined) {
+      series = seriesIds.size;
+      seriesIds.set(request.series, series);
+    }
+    requestSeries[index] = series;
+  });
 
   // The mentions of each pattern at word boundaries (strong) and inside longer words (weak), each in
   // reading order without overlaps, found when first asked for.
@@ -96,23 +116,23 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
   const weakHits: Array<Interval[] | undefined> = [];
   let wordIndex: WordIndex | null = null;
   const strong = (id: number): Interval[] => {
-    let hits = strongHits[id];
-    if (hits === undefined) {
-      wordIndex ??= buildWordIndex(folded);
-      hits = findStrong(folded, wordIndex, patterns[id]!);
-      if (hits === null) {
-        const both = searchHits(folded, patterns[id]!);
-        hits = both.strong;
-        weakHits[id] = both.weak;
-      }
-      strongHits[id] = hits;
+    const known = strongHits[id];
+    if (known !== undefined) return known;
+    wordIndex ??= buildWordIndex(folded);
+    let hits = findStrong(folded, wordIndex, patterns[id]!);
+    if (hits === null) {
+      const both = searchHits(folded, wordIndex, patterns[id]!);
+      hits = both.strong;
+      weakHits[id] = both.weak;
     }
+    strongHits[id] = hits;
     return hits;
   };
   const weak = (id: number): Interval[] => {
     let hits = weakHits[id];
     if (hits === undefined) {
-      const both = searchHits(folded, patterns[id]!);
+      wordIndex ??= buildWordIndex(folded);
+      const both = searchHits(folded, wordIndex, patterns[id]!);
       hits = both.weak;
       weakHits[id] = hits;
       strongHits[id] ??= both.strong;
@@ -161,24 +181,20 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     return tiers[tier] ?? null;
   };
 
-  // Where the previous mention of each (series, value) ended: the next one is the first mention
-  // after it, in the lowest tier that has one. (Counting mentions per tier instead would hand a
-  // later request an interval a lower tier already gave, when a looser tier finds an earlier one.)
-  const lastEnd = new Map<string, number>();
   return requests.map((_, index) => {
     const descriptor = requestDescriptors[index];
     if (descriptor === null || descriptor === undefined) return null;
-    const key = requestKeys[index]!;
-    const after = lastEnd.get(key) ?? 0;
+    const series = requestSeries[index]!;
+    const after = descriptor.lastEnd.get(series) ?? 0;
     for (let tier = 0; ; tier++) {
       const intervals = tierAt(descriptor, tier);
       if (intervals === null) {
-        lastEnd.set(key, Number.POSITIVE_INFINITY);
+        descriptor.lastEnd.set(series, Number.POSITIVE_INFINITY);
         return null;
       }
       const interval = intervals[firstStartingAt(intervals, after)];
       if (interval !== undefined) {
-        lastEnd.set(key, interval.end);
+        descriptor.lastEnd.set(series, interval.end);
         return toSpan(source, interval);
       }
     }
@@ -195,6 +211,7 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
     fileName: false,
     tiers: [],
     next: 0,
+    lastEnd: new Map(),
   };
   if (typeof request.value === "number") {
     const canonical = canonicalNumber(request.value);
@@ -304,14 +321,29 @@ function findStrong(text: string, index: WordIndex, pattern: string): Interval[]
   return hits;
 }
 
-/** Every mention of `pattern`, by a search through the text: the fallback and the weak tier. */
-function searchHits(text: string, pattern: string): { strong: Interval[]; weak: Interval[] } {
+/**
+ * Every mention of `pattern`, at word boundaries or not: through the word index when the pattern holds
+ * a whole word, else by a search through the text. The fallback for patterns without a word, and the
+ * weak tier.
+ */
+function searchHits(
+  text: string,
+  index: WordIndex,
+  pattern: string,
+): { strong: Interval[]; weak: Interval[] } {
   const strong: Interval[] = [];
   const weak: Interval[] = [];
-  for (let start = text.indexOf(pattern); start !== -1; start = text.indexOf(pattern, start + 1)) {
+  const add = (start: number) => {
     const end = start + pattern.length;
     const fit = boundaryFit(text, start, end);
     if (fit !== REJECTED) keep(fit === STRONG ? strong : weak, start, end);
+  };
+  const starts = candidateStarts(index, pattern, true);
+  if (starts !== null) {
+    for (const start of starts) if (start >= 0 && text.startsWith(pattern, start)) add(start);
+  } else {
+    for (let start = text.indexOf(pattern); start !== -1; start = text.indexOf(pattern, start + 1))
+      add(start);
   }
   return { strong, weak };
 }

@@ -25,32 +25,53 @@ export interface ValueWord {
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** Calls `visit(start, hash)` for each word of `text`, in reading order. */
-function forEachWord(text: string, visit: (start: number, hash: number) => void): void {
+// Letters and digits of ASCII: the text's common case, decided without a call.
+const ASCII_WORD = new Uint8Array(0x80);
+for (const [from, to] of [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x61, 0x7a],
+]) {
+  ASCII_WORD.fill(1, from!, to! + 1);
+}
+
+/** Where the next word at or after `at` starts (the text's length when none does). */
+function wordStart(text: string, at: number): number {
   const length = text.length;
-  let at = 0;
-  while (at < length) {
-    if (!isWordCode(text, at)) {
-      at++;
-      continue;
-    }
-    const start = at;
-    let hash = Math.imul(FNV_OFFSET ^ text.charCodeAt(at), FNV_PRIME);
-    at++;
-    while (at < length && joinedAt(text, at)) {
-      hash = Math.imul(hash ^ text.charCodeAt(at), FNV_PRIME);
-      at++;
-    }
-    visit(start, hash);
+  for (; at < length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80 ? ASCII_WORD[code] === 1 : isWordCode(text, at)) return at;
   }
+  return length;
+}
+
+/** Where the word starting at `start` ends. */
+function wordEnd(text: string, start: number): number {
+  const length = text.length;
+  let previous = text.charCodeAt(start);
+  let at = start + 1;
+  for (; at < length; at++) {
+    const code = text.charCodeAt(at);
+    // Between two ASCII characters, a word goes on exactly while letters and digits do.
+    if (code < 0x80 && previous < 0x80 ? ASCII_WORD[code] === 0 : !joinedAt(text, at)) break;
+    previous = code;
+  }
+  return at;
+}
+
+function hashOf(text: string, start: number, end: number): number {
+  let hash = FNV_OFFSET;
+  for (let at = start; at < end; at++) hash = Math.imul(hash ^ text.charCodeAt(at), FNV_PRIME);
+  return hash;
 }
 
 export function buildWordIndex(text: string): WordIndex {
-  // At most one word per two code units (a word and its boundary), plus one.
-  let starts = new Int32Array(1024);
-  let hashes = new Int32Array(1024);
+  const length = text.length;
+  let starts = new Int32Array(Math.max(1024, length >> 2));
+  let hashes = new Int32Array(starts.length);
   let count = 0;
-  forEachWord(text, (start, hash) => {
+  for (let start = wordStart(text, 0); start < length; ) {
+    const end = wordEnd(text, start);
     if (count === starts.length) {
       const grownStarts = new Int32Array(count * 2);
       grownStarts.set(starts);
@@ -60,8 +81,9 @@ export function buildWordIndex(text: string): WordIndex {
       hashes = grownHashes;
     }
     starts[count] = start;
-    hashes[count++] = hash;
-  });
+    hashes[count++] = hashOf(text, start, end);
+    start = wordStart(text, end);
+  }
   // About two buckets per word keeps unrelated words mostly apart.
   let size = 1024;
   while (size < count * 2) size *= 2;
@@ -78,22 +100,33 @@ export function buildWordIndex(text: string): WordIndex {
 /** The words of a folded value, split exactly as the text's words are. */
 export function wordsOf(value: string): ValueWord[] {
   const words: ValueWord[] = [];
-  forEachWord(value, (offset, hash) => {
-    words.push({ offset, hash });
-  });
+  for (let start = wordStart(value, 0); start < value.length; ) {
+    const end = wordEnd(value, start);
+    words.push({ offset: start, hash: hashOf(value, start, end) });
+    start = wordStart(value, end);
+  }
   return words;
 }
 
 /**
- * Where `value` may start in the indexed text if it lies there at word boundaries: one candidate per
- * occurrence of (the bucket of) its rarest word, in reading order. Null when the value has no word to
- * look up by (the caller searches for it instead).
+ * Where `value` may start in the indexed text: one candidate per occurrence of (the bucket of) one of
+ * its words, the rarest, in reading order. With `anywhere`, the candidates cover every occurrence of
+ * the value, also inside longer words; then only a word inside the value qualifies (its first and last
+ * words may be parts of longer words of the text). Otherwise they cover its occurrences at word
+ * boundaries. Null when the value has no word to look up by (the caller searches for it instead).
  */
-export function candidateStarts(index: WordIndex, value: string): Int32Array | null {
+export function candidateStarts(index: WordIndex, value: string, anywhere = false): Int32Array | null {
   // A value opening with a lone low surrogate could hide a boundary the text does not have.
   const first = value.charCodeAt(0);
   if (first >= 0xdc00 && first <= 0xdfff) return null;
   const words = wordsOf(value);
+  if (anywhere) {
+    const last = words.at(-1);
+    // Whole words only: not one the value opens or closes with.
+    if (words[0]?.offset === 0) words.shift();
+    if (last !== undefined && words.at(-1) === last && wordEnd(value, last.offset) === value.length)
+      words.pop();
+  }
   if (words.length === 0) return null;
   let best = words[0]!;
   let bestSize = Number.POSITIVE_INFINITY;
