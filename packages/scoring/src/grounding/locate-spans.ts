@@ -31,23 +31,32 @@ interface Interval {
 }
 
 interface Descriptor {
+  request: SpanRequest;
   patterns: number[];
-  pieces: number[];
-  numbers: string[];
-  date: string | null;
+  /** The other forms of the value, worked out when a tier first needs them (most values never do). */
+  variants: Variants | null;
   /** The folded value, for token alignment; null for a number. */
   text: string | null;
-  /** A partial match shaped like a file name: its found stem or base name is its span. */
-  fileName: boolean;
   /** Candidate lists per tier built so far, each merged with the ones before; `next` is the next step. */
   tiers: Interval[][];
   next: number;
   /**
    * Where the previous mention of this value ended, per series: the next one is the first mention
    * after it, in the lowest tier that has one. (Counting mentions per tier instead would hand a later
-   * request an interval a lower tier already gave, when a looser tier finds an earlier one.)
+   * request an interval a lower tier already gave, when a looser tier finds an earlier one.) Most
+   * values belong to one series: its cursor is kept inline, the others in a map.
    */
-  lastEnd: Map<number, number>;
+  series: number;
+  seriesEnd: number;
+  otherSeries: Map<number, number> | null;
+}
+
+interface Variants {
+  pieces: number[];
+  numbers: string[];
+  date: string | null;
+  /** A partial match shaped like a file name: its found stem or base name is its span. */
+  fileName: boolean;
 }
 
 const TIER_COUNT = 5;
@@ -101,7 +110,7 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
       descriptor = describe(request, patternId);
       descriptors[kind]!.set(request.value, descriptor);
     }
-    requestDescriptors.push(descriptor.patterns.length + descriptor.numbers.length > 0 ? descriptor : null);
+    requestDescriptors.push(descriptor.patterns.length > 0 ? descriptor : null);
     let series = seriesIds.get(request.series);
     if (series === undefined) {
       series = seriesIds.size;
@@ -151,28 +160,31 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
       const step = descriptor.next++;
       const previous = tiers.at(-1) ?? [];
       if (step === 0) {
-        tiers.push(mergeIntervals(descriptor.patterns.map(strong)));
-      } else if (step === 1 && (descriptor.numbers.length > 0 || descriptor.date !== null)) {
+        const { patterns } = descriptor;
+        tiers.push(patterns.length === 1 ? strong(patterns[0]!) : mergeIntervals(patterns.map(strong)));
+      } else if (step === 1) {
+        const { numbers, date } = variantsOf(descriptor, patternId);
+        if (numbers.length === 0 && date === null) continue;
         const variants: Interval[][] = [previous];
-        if (descriptor.numbers.length > 0) {
+        if (numbers.length > 0) {
           numberIndex ??= indexOccurrences(findNumbers(folded));
-          for (const reading of descriptor.numbers) variants.push(numberIndex.get(reading) ?? []);
+          for (const reading of numbers) variants.push(numberIndex.get(reading) ?? []);
         }
-        if (descriptor.date !== null) {
+        if (date !== null) {
           dateIndex ??= indexOccurrences(findDates(folded));
-          variants.push(dateIndex.get(descriptor.date) ?? []);
+          variants.push(dateIndex.get(date) ?? []);
         }
         tiers.push(mergeIntervals(variants));
-      } else if (step === 2 && descriptor.text !== null && !descriptor.fileName) {
+      } else if (step === 2 && descriptor.text !== null && !variantsOf(descriptor, patternId).fileName) {
         const tokens = tokensOf(descriptor.text);
         if (tokens.length >= 2) {
           tokenIndex ??= buildTokenIndex(folded);
           tiers.push(mergeIntervals([previous, alignTokens(tokenIndex, tokens)]));
         }
-      } else if (step === 3 && descriptor.pieces.length > 0) {
+      } else if (step === 3) {
         // (For a file name this comes before token alignment, which is skipped.)
         // The longest piece found stands for the value.
-        const piece = descriptor.pieces.find((id) => strong(id).length > 0);
+        const piece = variantsOf(descriptor, patternId).pieces.find((id) => strong(id).length > 0);
         if (piece !== undefined) tiers.push(mergeIntervals([previous, strong(piece)]));
       } else if (step === 4) {
         tiers.push(mergeIntervals([previous, ...descriptor.patterns.map(weak)]));
@@ -185,39 +197,54 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     const descriptor = requestDescriptors[index];
     if (descriptor === null || descriptor === undefined) return null;
     const series = requestSeries[index]!;
-    const after = descriptor.lastEnd.get(series) ?? 0;
+    const after = cursorOf(descriptor, series);
     for (let tier = 0; ; tier++) {
       const intervals = tierAt(descriptor, tier);
       if (intervals === null) {
-        descriptor.lastEnd.set(series, Number.POSITIVE_INFINITY);
+        moveCursor(descriptor, series, Number.POSITIVE_INFINITY);
         return null;
       }
       const interval = intervals[firstStartingAt(intervals, after)];
       if (interval !== undefined) {
-        descriptor.lastEnd.set(series, interval.end);
+        moveCursor(descriptor, series, interval.end);
         return toSpan(source, interval);
       }
     }
   });
 }
 
+function cursorOf(descriptor: Descriptor, series: number): number {
+  if (descriptor.series === series) return descriptor.seriesEnd;
+  return descriptor.otherSeries?.get(series) ?? 0;
+}
+
+function moveCursor(descriptor: Descriptor, series: number, end: number): void {
+  if (descriptor.series === -1) descriptor.series = series;
+  if (descriptor.series === series) {
+    descriptor.seriesEnd = end;
+    return;
+  }
+  descriptor.otherSeries ??= new Map();
+  descriptor.otherSeries.set(series, end);
+}
+
 function describe(request: SpanRequest, patternId: (pattern: string) => number): Descriptor {
   const descriptor: Descriptor = {
+    request,
     patterns: [],
-    pieces: [],
-    numbers: [],
-    date: null,
+    variants: null,
     text: null,
-    fileName: false,
     tiers: [],
     next: 0,
-    lastEnd: new Map(),
+    series: -1,
+    seriesEnd: 0,
+    otherSeries: null,
   };
   if (typeof request.value === "number") {
     const canonical = canonicalNumber(request.value);
     if (canonical === null) return descriptor;
     descriptor.patterns.push(patternId(canonical));
-    descriptor.numbers.push(canonical);
+    descriptor.variants = { pieces: [], numbers: [canonical], date: null, fileName: false };
     return descriptor;
   }
   const value = request.value;
@@ -229,21 +256,32 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
     const joined = foldValue(value.replace(/[-\u2010\u2011]/g, ""));
     if (joined !== folded && joined.length >= MIN_LOCATED_LENGTH) descriptor.patterns.push(patternId(joined));
   }
+  descriptor.text = folded;
+  return descriptor;
+}
+
+/** The number readings, ISO date and partial pieces of a string value (worked out once). */
+function variantsOf(descriptor: Descriptor, patternId: (pattern: string) => number): Variants {
+  if (descriptor.variants !== null) return descriptor.variants;
+  const variants: Variants = { pieces: [], numbers: [], date: null, fileName: false };
+  descriptor.variants = variants;
+  const { value, partial } = descriptor.request;
+  if (typeof value !== "string" || descriptor.text === null) return variants;
   // Cheap first-character tests spare most values the expressions behind them.
   const lead = value.trimStart().charCodeAt(0);
   const digitFirst = lead >= 0x30 && lead <= 0x39;
-  if (digitFirst || lead === 0x2b || lead === 0x2d) descriptor.numbers = numberReadings(value.trim());
-  if (digitFirst) descriptor.date = isoDateOf(value);
-  descriptor.text = folded;
-  if (request.partial) {
-    descriptor.fileName = FILE_NAME_LIKE.test(value.trim());
+  if (digitFirst || lead === 0x2b || lead === 0x2d) variants.numbers = numberReadings(value.trim());
+  if (digitFirst) variants.date = isoDateOf(value);
+  if (partial) {
+    variants.fileName = FILE_NAME_LIKE.test(value.trim());
+    const folded = descriptor.text;
     const pieces = partialCandidates(value)
       .map(foldValue)
       .filter((piece) => piece.length >= MIN_LOCATED_LENGTH && piece !== folded)
       .sort((a, b) => b.length - a.length);
-    descriptor.pieces = [...new Set(pieces)].map(patternId);
+    variants.pieces = [...new Set(pieces)].map(patternId);
   }
-  return descriptor;
+  return variants;
 }
 
 function mayHaveHyphen(value: string): boolean {
@@ -310,10 +348,12 @@ function keep(list: Interval[], start: number, end: number): void {
  * the pattern has no word to look up by.
  */
 function findStrong(text: string, index: WordIndex, pattern: string): Interval[] | null {
-  const starts = candidateStarts(index, pattern);
-  if (starts === null) return null;
+  const candidates = candidateStarts(index, pattern);
+  if (candidates === null) return null;
   const hits: Interval[] = [];
-  for (const start of starts) {
+  const { positions } = index;
+  for (let at = candidates.from; at < candidates.to; at++) {
+    const start = positions[at]! - candidates.shift;
     if (start < 0 || !text.startsWith(pattern, start)) continue;
     const end = start + pattern.length;
     if (boundaryFit(text, start, end) === STRONG) keep(hits, start, end);
@@ -338,9 +378,12 @@ function searchHits(
     const fit = boundaryFit(text, start, end);
     if (fit !== REJECTED) keep(fit === STRONG ? strong : weak, start, end);
   };
-  const starts = candidateStarts(index, pattern, true);
-  if (starts !== null) {
-    for (const start of starts) if (start >= 0 && text.startsWith(pattern, start)) add(start);
+  const candidates = candidateStarts(index, pattern, true);
+  if (candidates !== null) {
+    for (let at = candidates.from; at < candidates.to; at++) {
+      const start = index.positions[at]! - candidates.shift;
+      if (start >= 0 && text.startsWith(pattern, start)) add(start);
+    }
   } else {
     for (let start = text.indexOf(pattern); start !== -1; start = text.indexOf(pattern, start + 1))
       add(start);

@@ -16,12 +16,6 @@ export interface WordIndex {
   mask: number;
 }
 
-/** A word of a value: its offset in the value and its hash. */
-export interface ValueWord {
-  offset: number;
-  hash: number;
-}
-
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
@@ -97,15 +91,11 @@ export function buildWordIndex(text: string): WordIndex {
   return { bucketStart, positions, mask };
 }
 
-/** The words of a folded value, split exactly as the text's words are. */
-export function wordsOf(value: string): ValueWord[] {
-  const words: ValueWord[] = [];
-  for (let start = wordStart(value, 0); start < value.length; ) {
-    const end = wordEnd(value, start);
-    words.push({ offset: start, hash: hashOf(value, start, end) });
-    start = wordStart(value, end);
-  }
-  return words;
+/** Where a value may start: `positions[from … to)` of the index, each minus `shift`. */
+export interface Candidates {
+  from: number;
+  to: number;
+  shift: number;
 }
 
 /**
@@ -115,32 +105,23 @@ export function wordsOf(value: string): ValueWord[] {
  * words may be parts of longer words of the text). Otherwise they cover its occurrences at word
  * boundaries. Null when the value has no word to look up by (the caller searches for it instead).
  */
-export function candidateStarts(index: WordIndex, value: string, anywhere = false): Int32Array | null {
+export function candidateStarts(index: WordIndex, value: string, anywhere = false): Candidates | null {
   // A value opening with a lone low surrogate could hide a boundary the text does not have.
   const first = value.charCodeAt(0);
   if (first >= 0xdc00 && first <= 0xdfff) return null;
-  const words = wordsOf(value);
-  if (anywhere) {
-    const last = words.at(-1);
-    // Whole words only: not one the value opens or closes with.
-    if (words[0]?.offset === 0) words.shift();
-    if (last !== undefined && words.at(-1) === last && wordEnd(value, last.offset) === value.length)
-      words.pop();
-  }
-  if (words.length === 0) return null;
-  let best = words[0]!;
-  let bestSize = Number.POSITIVE_INFINITY;
-  for (const word of words) {
-    const bucket = word.hash & index.mask;
-    const size = index.bucketStart[bucket + 1]! - index.bucketStart[bucket]!;
-    if (size < bestSize) {
-      best = word;
-      bestSize = size;
+  const { bucketStart, mask } = index;
+  let best: Candidates | null = null;
+  const length = value.length;
+  for (let start = wordStart(value, 0); start < length; ) {
+    const end = wordEnd(value, start);
+    // With `anywhere`, whole words only: not one the value opens or closes with.
+    if (!anywhere || (start > 0 && end < length)) {
+      const bucket = hashOf(value, start, end) & mask;
+      const from = bucketStart[bucket]!;
+      const to = bucketStart[bucket + 1]!;
+      if (best === null || to - from < best.to - best.from) best = { from, to, shift: start };
     }
+    start = wordStart(value, end);
   }
-  const bucket = best.hash & index.mask;
-  const from = index.bucketStart[bucket]!;
-  const candidates = new Int32Array(bestSize);
-  for (let i = 0; i < bestSize; i++) candidates[i] = index.positions[from + i]! - best.offset;
-  return candidates;
+  return best;
 }
