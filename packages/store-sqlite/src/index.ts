@@ -103,6 +103,7 @@ export {
   type ExtractionStatus,
   ExtractionStore,
   type ExtractionStrategyName,
+  type SourcePlacement,
 } from "./extractions.js";
 export { type FileRecord, FileStore } from "./files.js";
 export { int8Code } from "./int8-scan.js";

@@ -62,7 +62,11 @@ describe("PDF block boxes and their places in the Markdown output", () => {
       if (other.type === "paragraph") expect(other.bbox).toHaveLength(4);
     }
 
-    const { markdown, placements } = renderPlacedMarkdown(model);
+    const { markdown, placements } = renderPlacedMarkdown({
+      ...model,
+      filename: "invoice.pdf",
+      pipeline: "fast",
+    });
     const codePoints = [...markdown];
     const at = codePoints.join("").indexOf("INV-2024-0042");
     const placement = placements.find((candidate) => candidate.start <= at && at < candidate.end);
