@@ -78,7 +78,7 @@ async function uploadPdf(key = tenant.keys.member): Promise<string> {
   form.append("purpose", "knowledge");
   const response = await app.request("/v1/files", { method: "POST", headers: bearer(key), body: form });
   expect(response.status).toBe(201);
-  return ((await bodyOf(response)) as { id: string }).id;
+  return ((await bodyOf(response)) as Body).id as string;
 }
 
 async function schemaId(): Promise<string> {
