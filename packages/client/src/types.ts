@@ -87,6 +87,8 @@ export interface ExtractionBody {
   schemaVersionId?: string;
   inputText?: string;
   inputImages?: Array<{ data: string; mimeType: string }>;
+  /** An uploaded file (`POST /v1/files`) converted to Markdown as the input text; spans then carry pages and PDF boxes. */
+  fileId?: string;
   model: string;
 }
 

@@ -83,7 +83,14 @@ describe("every input format, every output format", () => {
     expect(html).toContain("<h1>Annual Report 2024</h1>");
     expect(html).toContain("<li>Hire ten engineers</li>");
     expect(json.pageCount).toBe(2);
-    expect(json.blocks).toContainEqual({ type: "heading", level: 2, text: "Outlook", page: 2 });
+    expect(json.blocks).toContainEqual({
+      type: "heading",
+      level: 2,
+      text: "Outlook",
+      page: 2,
+      // Helvetica 16 pt at x = 72, baseline 740 − 1.5 × 16 (testkit's PDF), box −0.2 … +0.9 × size.
+      bbox: [72, 712.8, expect.any(Number), 730.4],
+    });
     expect(metadata).toMatchObject({
       format: "pdf",
       title: "Annual Report",

@@ -9,6 +9,14 @@ export const DOCUMENT_MODEL_VERSION = "groundwork.document/v1";
 
 export type MetadataValue = string | number | boolean | null | string[];
 
+/**
+ * Where a block lies on its PDF page: `[x0, y0, x1, y1]` in PDF points, in the page's user space as
+ * pdf.js reports text positions (origin bottom-left, y upwards; x0 < x1, y0 < y1). The union of the
+ * boxes of the text runs the block was built from; each run spans its baseline − 0.2 × font size to
+ * baseline + 0.9 × font size. Only blocks built from PDF text carry one.
+ */
+export type BoundingBox = [number, number, number, number];
+
 export interface HeadingBlock {
   type: "heading";
   /** 1 (title) to 6. */
@@ -17,6 +25,7 @@ export interface HeadingBlock {
   /** The text with its inline formatting as Markdown (bold, italic, links, code spans); only when the source had some. */
   markdown?: string;
   page?: number;
+  bbox?: BoundingBox;
 }
 
 export interface ParagraphBlock {
@@ -25,6 +34,7 @@ export interface ParagraphBlock {
   /** The text with its inline formatting as Markdown (bold, italic, links, code spans); only when the source had some. */
   markdown?: string;
   page?: number;
+  bbox?: BoundingBox;
 }
 
 export interface ListItem {
@@ -34,6 +44,8 @@ export interface ListItem {
 
   /** Nesting depth, 0 for top-level items. */
   depth: number;
+  /** The item's own box on the page (PDF). */
+  bbox?: BoundingBox;
 }
 
 export interface ListBlock {
@@ -41,6 +53,7 @@ export interface ListBlock {
   ordered: boolean;
   items: ListItem[];
   page?: number;
+  bbox?: BoundingBox;
 }
 
 export interface TableBlock {
@@ -52,6 +65,7 @@ export interface TableBlock {
   header: boolean;
   caption?: string;
   page?: number;
+  bbox?: BoundingBox;
 }
 
 export interface PictureBlock {

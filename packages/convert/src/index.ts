@@ -12,6 +12,7 @@ export {
 export { DocumentError, type DocumentErrorCode, isDocumentError } from "./document-error.js";
 export {
   type Block,
+  type BoundingBox,
   type CodeBlock,
   DOCUMENT_MODEL_VERSION,
   type DocumentModel,
@@ -51,7 +52,7 @@ export {
   unsupportedOcrEngineMessage,
 } from "./options.js";
 export { renderHtml } from "./render/html.js";
-export { renderMarkdown } from "./render/markdown.js";
+export { type BlockPlacement, renderMarkdown, renderPlacedMarkdown } from "./render/markdown.js";
 export { renderText } from "./render/text.js";
 export { type VisionModel, VLM_PROMPT } from "./vlm.js";
 export { ooxmlKindOf } from "./zip-directory.js";

@@ -34,6 +34,7 @@ import { EvaluatorService } from "./evaluators/evaluator-service.js";
 import { ExperimentRunWorker } from "./experiments/experiment-run-worker.js";
 import { ExperimentService } from "./experiments/experiment-service.js";
 import { ExtractionService } from "./extraction/extraction-service.js";
+import { fileInputConverter } from "./extraction/file-input.js";
 import { SchemaService } from "./extraction/schema-service.js";
 import { FileService } from "./files/file-service.js";
 import { ProviderService } from "./gateway/provider-service.js";
@@ -227,6 +228,7 @@ export class Groundwork {
       leaseMs: config.workers.leaseMs,
       pollMs: config.workers.pollMs,
       traceHooks,
+      convertFile: fileInputConverter(this.files, this.conversion),
     });
     this.schemas = new SchemaService(options.store, this.extraction);
     this.knowledge = new KnowledgeService(options.store, this.gateway, {

@@ -17,6 +17,14 @@ import { statementCache } from "./statement-cache.js";
 export type ExtractionStatus = "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
 export type ExtractionStrategyName = "SINGLE_SHOT" | "CHUNKED" | "ASYNC";
 
+/** Where a block of a converted input lies in the input text (code points, end exclusive), its page and PDF box. */
+export interface SourcePlacement {
+  start: number;
+  end: number;
+  page: number;
+  bbox?: [number, number, number, number];
+}
+
 export interface ExtractionRecord {
   id: string;
   organizationId: string;
@@ -26,6 +34,8 @@ export interface ExtractionRecord {
   strategy: ExtractionStrategyName;
   model: string;
   inputText: string | null;
+  /** When the input text is a conversion's Markdown: where each block lies in it (pages, PDF boxes). */
+  sourcePlacements: SourcePlacement[] | null;
   imageCount: number;
   inputTokens: number;
   /** `{structuredOutput, metadata, resultMetadata}` once COMPLETED. */
@@ -50,6 +60,7 @@ export interface ExtractionInsert {
   strategy: ExtractionStrategyName;
   model: string;
   inputText: string | null;
+  sourcePlacements?: SourcePlacement[] | null;
   imageCount: number;
   inputTokens: number;
   result?: Record<string, unknown> | null;
@@ -97,6 +108,7 @@ interface ExtractionRow {
   strategy: ExtractionStrategyName;
   model: string;
   input_text: string | null;
+  source_placements: string | null;
   image_count: number;
   input_tokens: number;
   result: string | null;
@@ -120,6 +132,8 @@ function toRecord(row: ExtractionRow): ExtractionRecord {
     strategy: row.strategy,
     model: row.model,
     inputText: row.input_text,
+    sourcePlacements:
+      row.source_placements === null ? null : (JSON.parse(row.source_placements) as SourcePlacement[]),
     imageCount: row.image_count,
     inputTokens: row.input_tokens,
     result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
@@ -167,8 +181,8 @@ export class ExtractionStore {
         `INSERT INTO extractions (id, organization_id, schema_id, schema_version_id, status, strategy, model,
              input_text, image_count, input_tokens, result, error_message, rerun_of, api_key_id, created_at,
              updated_at, started_at, completed_at, confidence, flag_count, validation_applied, violation_count,
-             quality_computed)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             quality_computed, source_placements)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         id,
         input.organizationId,
@@ -189,6 +203,7 @@ export class ExtractionStore {
         input.startedAt ?? null,
         input.completedAt ?? null,
         ...qualityColumns(input.result == null ? null : input.quality),
+        input.sourcePlacements == null ? null : JSON.stringify(input.sourcePlacements),
       );
       const insertImage = this.sql(
         "INSERT INTO extraction_images (extraction_id, position, mime_type, data) VALUES (?, ?, ?, ?)",

@@ -104,6 +104,7 @@ export {
   type ExtractionStatus,
   ExtractionStore,
   type ExtractionStrategyName,
+  type SourcePlacement,
 } from "./extractions.js";
 export { type FileRecord, FileStore } from "./files.js";
 export { type AcceptedUpload, metadataMatches } from "./kb-documents.js";

@@ -7,9 +7,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DocumentError } from "../document-error.js";
-import type { Block, MetadataValue } from "../document-model.js";
+import type { Block, BoundingBox, MetadataValue } from "../document-model.js";
 import { compactMetadata, type ParsedDocument, type ParseOptions } from "./parse-context.js";
 import { hasRtl, logicalLineText, type PositionedRun } from "./pdf/bidi.js";
+import { roundBox, runBox, unionBox } from "./pdf/boxes.js";
 import { fontStatistics, headingLevel } from "./pdf/heading-detection.js";
 import { withoutPageFurniture } from "./pdf/page-furniture.js";
 import { rulingsOf } from "./pdf/rulings.js";
@@ -42,6 +43,8 @@ interface Line {
   runs: PositionedRun[];
   /** Set on the line that stands for a table detected on the page (the table's other lines are dropped). */
   table?: string[][];
+  /** The union of its runs' boxes (for a table line, of the table's lines). */
+  box?: BoundingBox;
 }
 
 interface TextItemLike {
@@ -89,6 +92,7 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
     x: number;
     lastEnd: number;
     runs: PositionedRun[];
+    box?: BoundingBox;
   } | null = null;
   const finish = () => {
     if (current === null) return;
@@ -96,7 +100,16 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
     // Right-to-left runs come in visual order: put the line back in reading order (bidi.ts).
     if (current.runs.length > 1 && hasRtl(text)) text = logicalLineText(current.runs);
     if (text !== "")
-      lines.push({ text, size: current.size, y: current.y, x: current.x, page, gap: 0, runs: current.runs });
+      lines.push({
+        text,
+        size: current.size,
+        y: current.y,
+        x: current.x,
+        page,
+        gap: 0,
+        runs: current.runs,
+        ...(current.box === undefined ? {} : { box: current.box }),
+      });
     current = null;
   };
   for (const item of items) {
@@ -119,6 +132,7 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
     if (item.str.trim() !== "") {
       current.size = Math.max(current.size, size);
       current.runs.push({ text: item.str, x: e, end: e + item.width, size });
+      current.box = unionBox(current.box, runBox(e, e + item.width, f, size)) as BoundingBox;
     }
     current.lastEnd = e + item.width;
     if (item.hasEOL) finish();
@@ -146,7 +160,9 @@ async function withTables(page: PdfPage, lines: Line[], OPS: PdfJs["OPS"]): Prom
   for (const table of tables) {
     out.push(...lines.slice(next, table.first));
     const first = lines[table.first] as Line;
-    out.push({ ...first, text: "", table: table.rows });
+    let box: BoundingBox | undefined;
+    for (const line of lines.slice(table.first, table.last + 1)) box = unionBox(box, line.box);
+    out.push({ ...first, text: "", table: table.rows, ...(box === undefined ? {} : { box }) });
     next = table.last + 1;
   }
   out.push(...lines.slice(next));
@@ -159,7 +175,12 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
 
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
-  let list: { items: string[]; ordered: boolean; page: number } | null = null;
+  let list: {
+    items: string[];
+    boxes: Array<BoundingBox | undefined>;
+    ordered: boolean;
+    page: number;
+  } | null = null;
   const flushParagraph = () => {
     if (paragraph.length > 0) {
       const first = paragraph[0] as Line;
@@ -169,7 +190,9 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
         else if (text.endsWith("-") && /^[a-z]/.test(line.text)) text = text.slice(0, -1) + line.text;
         else text = `${text} ${line.text}`;
       }
-      blocks.push({ type: "paragraph", text, page: first.page });
+      let box: BoundingBox | undefined;
+      for (const line of paragraph) box = unionBox(box, line.box);
+      blocks.push({ type: "paragraph", text, page: first.page, ...boxField(box) });
     }
     paragraph = [];
   };
@@ -178,8 +201,9 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
       blocks.push({
         type: "list",
         ordered: list.ordered,
-        items: list.items.map((text) => ({ text, depth: 0 })),
+        items: list.items.map((text, index) => ({ text, depth: 0, ...boxField(list?.boxes[index]) })),
         page: list.page,
+        ...boxField(list.boxes.reduce(unionBox, undefined)),
       });
     }
     list = null;
@@ -195,7 +219,7 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
     if (line.table !== undefined) {
       flushParagraph();
       flushList();
-      blocks.push({ type: "table", rows: line.table, header: true, page: line.page });
+      blocks.push({ type: "table", rows: line.table, header: true, page: line.page, ...boxField(line.box) });
       continue;
     }
     const level = headingLevel(line, stats);
@@ -211,7 +235,8 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
         line.gap < line.size * 1.6
       ) {
         previous.text = `${previous.text} ${line.text}`;
-      } else blocks.push({ type: "heading", level, text: line.text, page: line.page });
+        Object.assign(previous, boxField(unionBox(previous.bbox, line.box)));
+      } else blocks.push({ type: "heading", level, text: line.text, page: line.page, ...boxField(line.box) });
       continue;
     }
     const bullet = BULLET.exec(line.text);
@@ -220,9 +245,10 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
       const ordered = /\d/.test(bullet[1] as string);
       if (list === null || list.ordered !== ordered) {
         flushList();
-        list = { items: [], ordered, page: line.page };
+        list = { items: [], boxes: [], ordered, page: line.page };
       }
       list.items.push(line.text.slice(bullet[0].length));
+      list.boxes.push(line.box);
       continue;
     }
     if (
@@ -234,6 +260,7 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
     ) {
       // Continuation line of a list item.
       list.items[list.items.length - 1] = `${list.items[list.items.length - 1]} ${line.text}`;
+      list.boxes[list.boxes.length - 1] = unionBox(list.boxes[list.boxes.length - 1], line.box);
       continue;
     }
     flushList();
@@ -250,6 +277,12 @@ function linesToBlocks(lines: Line[], pageCount: number): Block[] {
   flushList();
   for (let p = page + 1; p <= pageCount; p++) blocks.push({ type: "page", number: p });
   return blocks;
+}
+
+/** `bbox` for a block, rounded, or nothing when no run gave a box. */
+function boxField(box: BoundingBox | undefined): { bbox?: BoundingBox } {
+  const rounded = roundBox(box);
+  return rounded === undefined ? {} : { bbox: rounded };
 }
 
 function pdfDate(value: unknown): string | undefined {

@@ -1,4 +1,4 @@
-import type { Block, DocumentModel, ListBlock, TableBlock } from "../document-model.js";
+import type { Block, BoundingBox, DocumentModel, ListBlock, TableBlock } from "../document-model.js";
 
 const IMAGE_PLACEHOLDER = "<!-- image -->";
 
@@ -94,10 +94,68 @@ function renderBlock(block: Block): string | null {
 }
 
 export function renderMarkdown(document: DocumentModel): string {
+  return renderPlacedMarkdown(document).markdown;
+}
+
+/**
+ * Where a block's text lies in the Markdown output: code-point offsets (end exclusive), the page and,
+ * for PDF, the box. A list has one entry per item (its line), other blocks one each; only blocks that
+ * know their page are listed.
+ */
+export interface BlockPlacement {
+  start: number;
+  end: number;
+  page: number;
+  bbox?: BoundingBox;
+}
+
+/** The Markdown output and, beside it, where each paged block's text lies in it (decision PV12). */
+export function renderPlacedMarkdown(document: DocumentModel): {
+  markdown: string;
+  placements: BlockPlacement[];
+} {
   const parts: string[] = [];
+  const placements: BlockPlacement[] = [];
+  let offset = 0;
   for (const block of document.blocks) {
     const text = renderBlock(block);
-    if (text !== null && text !== "") parts.push(text);
+    if (text === null || text === "") continue;
+    if (parts.length > 0) offset += 2; // the "\n\n" between blocks
+    const length = codePointCount(text);
+    if (block.type !== "page" && block.type !== "section" && block.page !== undefined) {
+      const lines = text.split("\n");
+      if (block.type === "list" && lines.length === block.items.length) {
+        let start = offset;
+        block.items.forEach((item, index) => {
+          const end = start + codePointCount(lines[index]!);
+          placements.push(placement(start, end, block.page!, item.bbox ?? block.bbox));
+          start = end + 1;
+        });
+      } else
+        placements.push(
+          placement(offset, offset + length, block.page, "bbox" in block ? block.bbox : undefined),
+        );
+    }
+    parts.push(text);
+    offset += length;
   }
-  return parts.length === 0 ? "" : `${parts.join("\n\n")}\n`;
+  return { markdown: parts.length === 0 ? "" : `${parts.join("\n\n")}\n`, placements };
+}
+
+function placement(start: number, end: number, page: number, bbox: BoundingBox | undefined): BlockPlacement {
+  return bbox === undefined ? { start, end, page } : { start, end, page, bbox };
+}
+
+function codePointCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A low surrogate after a high one is the second half of one code point.
+    if (code >= 0xdc00 && code <= 0xdfff && i > 0) {
+      const previous = text.charCodeAt(i - 1);
+      if (previous >= 0xd800 && previous <= 0xdbff) continue;
+    }
+    count++;
+  }
+  return count;
 }

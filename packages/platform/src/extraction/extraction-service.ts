@@ -8,6 +8,7 @@ import { tracedSpan } from "@groundwork/agents";
 import {
   type ChatUsage,
   conflict,
+  invalidRequest,
   isGroundworkError,
   type Job,
   type JobContext,
@@ -28,11 +29,18 @@ import {
 import { type Gateway, parseModelString, type TokenPrice } from "@groundwork/gateway";
 import { extractionQuality, GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
 import type { ExtractionConfig } from "@groundwork/scoring";
-import type { ExtractionRecord, SchemaRecord, SchemaVersionRecord, Store } from "@groundwork/store-sqlite";
+import type {
+  ExtractionRecord,
+  SchemaRecord,
+  SchemaVersionRecord,
+  SourcePlacement,
+  Store,
+} from "@groundwork/store-sqlite";
 import { builtinCostEur } from "../gateway/builtin-cost.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import { describeExtraction, extractionFailed, extractionSucceeded } from "./extraction-span.js";
 import { gatewayChatModel } from "./gateway-chat-model.js";
+import { placeResultSpans } from "./span-placement.js";
 
 export const EXTRACTION_JOB_KIND = "extraction";
 
@@ -45,6 +53,17 @@ export interface ExtractionServiceOptions {
   pollMs?: number;
   /** Traces each extraction as `extract {schema name}` (PLATFORM.md §13); by default the global provider's. */
   traceHooks?: TraceHooks;
+  /**
+   * Converts an uploaded file (`fileId`) to the Markdown an extraction reads, with where each block
+   * lies in it (pages, PDF boxes); without it, `fileId` is refused.
+   */
+  convertFile?: (organizationId: string, fileId: string, signal?: AbortSignal) => Promise<ConvertedInput>;
+}
+
+/** A converted file as an extraction's input: its Markdown and where each block lies in it. */
+export interface ConvertedInput {
+  markdown: string;
+  placements: SourcePlacement[];
 }
 
 /** What one extraction is asked to do (the body of `POST /v1/extractions`). */
@@ -56,6 +75,8 @@ export interface ExtractionRequest {
   model: string;
   inputText?: string | null | undefined;
   inputImages?: ReadonlyArray<{ data?: unknown; mimeType?: unknown }> | null | undefined;
+  /** An uploaded file (`POST /v1/files`) whose conversion to Markdown is the input text (not with inputText). */
+  fileId?: string | null | undefined;
   /** Run in the background even when the input is small (`/v1/extractions/async`). */
   background?: boolean;
   /** Cancels a synchronous run (the caller went away). */
@@ -69,6 +90,8 @@ export interface ExtractionPlan {
   inputText: string | null;
   images: InputImage[];
   rerunOf?: string;
+  /** Where each block of a converted input lies in `inputText` (spans get their pages and boxes). */
+  placements?: SourcePlacement[] | null;
 }
 
 interface JobPayload {
@@ -142,21 +165,47 @@ export class ExtractionService {
    * job the worker runs. The record says which.
    */
   async extract(principal: Principal, request: ExtractionRequest): Promise<ExtractionRecord> {
-    const images = checkExtractionInput(request);
+    const converted = await this.convertedInput(principal, request);
+    const images = checkExtractionInput(
+      converted === null ? request : { ...request, inputText: converted.markdown },
+    );
     parseModelString(request.model);
     const { schema, version } = this.resolveVersion(
       principal.organizationId,
       request.schemaId,
       request.schemaVersionId,
     );
-    const inputText =
-      typeof request.inputText === "string" && request.inputText.trim() !== "" ? request.inputText : null;
+    const text = converted?.markdown ?? request.inputText;
+    const inputText = typeof text === "string" && text.trim() !== "" ? text : null;
     return this.start(
       principal,
-      { schema, version, model: request.model, inputText, images },
+      { schema, version, model: request.model, inputText, images, placements: converted?.placements ?? null },
       request.background ?? false,
       request.signal,
     );
+  }
+
+  /** The Markdown of the request's `fileId` with its block placements; null without a file. */
+  private async convertedInput(
+    principal: Principal,
+    request: ExtractionRequest,
+  ): Promise<ConvertedInput | null> {
+    if (request.fileId === undefined || request.fileId === null) return null;
+    if (typeof request.inputText === "string" && request.inputText !== "") {
+      throw invalidRequest("Give either fileId or inputText, not both", { param: "fileId" });
+    }
+    if (this.options.convertFile === undefined) {
+      throw invalidRequest("Extraction from a file is not available here", { param: "fileId" });
+    }
+    const converted = await this.options.convertFile(
+      principal.organizationId,
+      request.fileId,
+      request.signal,
+    );
+    if (converted.markdown.trim() === "") {
+      throw invalidRequest(`The file ${request.fileId} holds no text to extract from`, { param: "fileId" });
+    }
+    return converted;
   }
 
   /** Runs a finished extraction again on its stored input, the way the original ran; a new record. */
@@ -183,6 +232,7 @@ export class ExtractionService {
       inputText: original.inputText,
       images: [],
       rerunOf: original.id,
+      placements: original.sourcePlacements,
     };
     // "Runs the way the original ran": a background original reruns in the background.
     return this.start(principal, plan, original.strategy === "ASYNC", signal);
@@ -243,7 +293,8 @@ export class ExtractionService {
             ...(signal === undefined ? {} : { signal }),
           });
           const stored = toStoredResult(result);
-          const record = this.store.extractions.create({
+          placeResultSpans(stored, plan.placements ?? null);
+          const record = await this.store.extractions.create({
             ...common,
             status: "COMPLETED",
             result: stored,
@@ -298,6 +349,7 @@ export class ExtractionService {
       strategy,
       model: plan.model,
       inputText: plan.inputText,
+      sourcePlacements: plan.placements ?? null,
       imageCount: plan.images.length,
       inputTokens,
       apiKeyId: principal.apiKeyId,
@@ -365,6 +417,7 @@ export class ExtractionService {
             { strategy: "ASYNC", signal: context.signal },
           );
           const stored = toStoredResult(result);
+          placeResultSpans(stored, record.sourcePlacements);
           extractions.finish(extractionId, {
             status: "COMPLETED",
             result: stored,

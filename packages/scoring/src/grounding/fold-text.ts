@@ -33,25 +33,19 @@ function foldCodePoint(codePoint: number): string {
   return folded;
 }
 
+// Decodes the folded units in one native call; a BOM stays a character.
+const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+
 /** Folds `text`; offsets in `origin` count code points from `baseOffset`. */
 export function foldText(text: string, baseOffset = 0): FoldedText {
   const length = text.length;
-  // Typed buffers sized for the common case (one unit per character), grown for decompositions.
-  let units = new Uint16Array(length + 16);
-  let origins = new Int32Array(length + 16);
+  // Typed buffers sized for the common case (one unit per character), grown for decompositions. No
+  // closure writes to them: the loop below runs once per character and stays on local variables.
+  let units: Uint16Array = new Uint16Array(length + 16);
+  let origins: Int32Array = new Int32Array(length + 16);
   let size = 0;
-  const push = (unit: number, offset: number) => {
-    if (size === units.length) {
-      const grownUnits = new Uint16Array(units.length * 2);
-      grownUnits.set(units);
-      units = grownUnits;
-      const grownOrigins = new Int32Array(origins.length * 2);
-      grownOrigins.set(origins);
-      origins = grownOrigins;
-    }
-    units[size] = unit;
-    origins[size++] = offset;
-  };
+  // A lone surrogate would not survive decoding as UTF-16: such text is decoded unit by unit.
+  let loneSurrogate = false;
   let codePoint = baseOffset;
   let lastWasSeparator = true; // no leading space
   let lastWasLetter = false;
@@ -62,11 +56,9 @@ export function foldText(text: string, baseOffset = 0): FoldedText {
       lastWasSeparator = false;
       const lower = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
       lastWasLetter = (lower >= 0x61 && lower <= 0x7a) || (lower >= 0x30 && lower <= 0x39);
-      if (size === units.length) push(lower, offset);
-      else {
-        units[size] = lower;
-        origins[size++] = offset;
-      }
+      if (size === units.length) [units, origins] = grow(units, origins, size + 1);
+      units[size] = lower;
+      origins[size++] = offset;
       continue;
     }
     if (SEPARATOR_CODES[code] === 1) {
@@ -81,7 +73,9 @@ export function foldText(text: string, baseOffset = 0): FoldedText {
       lastWasLetter = false;
       if (lastWasSeparator) continue;
       lastWasSeparator = true;
-      push(0x20, offset);
+      if (size === units.length) [units, origins] = grow(units, origins, size + 1);
+      units[size] = 0x20;
+      origins[size++] = offset;
       continue;
     }
     if (code === SOFT_HYPHEN) continue;
@@ -93,21 +87,38 @@ export function foldText(text: string, baseOffset = 0): FoldedText {
         i++;
       }
     }
+    if (full >= 0xd800 && full <= 0xdfff) loneSurrogate = true;
     lastWasSeparator = false;
     const folded = foldCodePoint(full);
     lastWasLetter = LETTER.test(folded) || (lastWasLetter && MARKS_ONLY.test(folded));
-    for (let unit = 0; unit < folded.length; unit++) push(folded.charCodeAt(unit), offset);
+    if (size + folded.length > units.length) [units, origins] = grow(units, origins, size + folded.length);
+    for (let unit = 0; unit < folded.length; unit++) {
+      units[size] = folded.charCodeAt(unit);
+      origins[size++] = offset;
+    }
   }
   // A trailing space is never part of a hit; dropping it keeps folded values trimmed.
   if (size > 0 && units[size - 1] === 0x20) size--;
   let folded = "";
-  for (let start = 0; start < size; start += 8192) {
-    folded += String.fromCharCode.apply(
-      null,
-      units.subarray(start, Math.min(size, start + 8192)) as unknown as number[],
-    );
+  if (!loneSurrogate) folded = UTF16.decode(units.subarray(0, size));
+  else {
+    for (let start = 0; start < size; start += 8192) {
+      folded += String.fromCharCode.apply(
+        null,
+        units.subarray(start, Math.min(size, start + 8192)) as unknown as number[],
+      );
+    }
   }
   return { folded, origin: origins.slice(0, size), codePoints: codePoint - baseOffset };
+}
+
+function grow(units: Uint16Array, origins: Int32Array, needed: number): [Uint16Array, Int32Array] {
+  const capacity = Math.max(needed, units.length * 2);
+  const grownUnits = new Uint16Array(capacity);
+  grownUnits.set(units);
+  const grownOrigins = new Int32Array(capacity);
+  grownOrigins.set(origins);
+  return [grownUnits, grownOrigins];
 }
 
 /** A hyphen at `at` followed by optional blanks, one line break and a letter: a word broken at a line end. */

@@ -159,10 +159,26 @@ function attachSpans(
 ): void {
   const requests: SpanRequest[] = [];
   const owners: number[] = [];
+  // One series string per (array, field name), made once: every item's field then hands the locator
+  // the same string, hashed once, instead of a fresh concatenation per field.
+  const seriesNames = new Map<string, Map<string, string>>();
+  const seriesOf = (group: string, name: string): string => {
+    let names = seriesNames.get(group);
+    if (names === undefined) {
+      names = new Map();
+      seriesNames.set(group, names);
+    }
+    let series = names.get(name);
+    if (series === undefined) {
+      series = `${group}\u0000${name}`;
+      names.set(name, series);
+    }
+    return series;
+  };
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
     const value = values[index];
-    const series = field.group === null ? field.key : `${field.group}\u0000${field.name}`;
+    const series = field.group === null ? field.key : seriesOf(field.group, field.name);
     if (LOCATED_BASES.has(field.grounding.basis)) {
       const elements = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
       for (const element of elements) {

@@ -1,9 +1,10 @@
 import { findDates, isoDateOf } from "./date-forms.js";
 import { type FoldedText, foldText, foldValue } from "./fold-text.js";
 import { canonicalNumber, findNumbers, numberReadings } from "./number-forms.js";
-import { PatternMatcher } from "./pattern-matcher.js";
 import { partialCandidates } from "./search-values.js";
 import { alignTokens, buildTokenIndex, type TokenIndex, tokensOf } from "./token-alignment.js";
+import { boundaryFit, REJECTED, STRONG } from "./word-boundaries.js";
+import { buildWordIndex, candidateStarts, type WordIndex } from "./word-index.js";
 
 /** Where a value lies in the input text: code-point offsets, end exclusive (as Python counts). */
 export interface TextSpan {
@@ -30,17 +31,32 @@ interface Interval {
 }
 
 interface Descriptor {
+  request: SpanRequest;
   patterns: number[];
-  pieces: number[];
-  numbers: string[];
-  date: string | null;
+  /** The other forms of the value, worked out when a tier first needs them (most values never do). */
+  variants: Variants | null;
   /** The folded value, for token alignment; null for a number. */
   text: string | null;
-  /** A partial match shaped like a file name: its found stem or base name is its span. */
-  fileName: boolean;
   /** Candidate lists per tier built so far, each merged with the ones before; `next` is the next step. */
   tiers: Interval[][];
   next: number;
+  /**
+   * Where the previous mention of this value ended, per series: the next one is the first mention
+   * after it, in the lowest tier that has one. (Counting mentions per tier instead would hand a later
+   * request an interval a lower tier already gave, when a looser tier finds an earlier one.) Most
+   * values belong to one series: its cursor is kept inline, the others in a map.
+   */
+  series: number;
+  seriesEnd: number;
+  otherSeries: Map<number, number> | null;
+}
+
+interface Variants {
+  pieces: number[];
+  numbers: string[];
+  date: string | null;
+  /** A partial match shaped like a file name: its found stem or base name is its span. */
+  fileName: boolean;
 }
 
 const TIER_COUNT = 5;
@@ -67,48 +83,71 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
 
   const patternIds = new Map<string, number>();
   const patterns: string[] = [];
-  const need: number[] = [];
   const patternId = (pattern: string): number => {
     let id = patternIds.get(pattern);
     if (id === undefined) {
       id = patterns.push(pattern) - 1;
       patternIds.set(pattern, id);
-      need.push(0);
     }
     return id;
   };
-  const descriptors = new Map<string, Descriptor>();
+  // One descriptor per distinct (kind, partial, value), found without building a key string: values
+  // are looked up as they are, in one map per kind.
+  const descriptors = [
+    new Map<unknown, Descriptor>(),
+    new Map<unknown, Descriptor>(),
+    new Map<unknown, Descriptor>(),
+    new Map<unknown, Descriptor>(),
+  ];
   const requestDescriptors: Array<Descriptor | null> = [];
-  const requestKeys: string[] = [];
-  for (const request of requests) {
-    const key = `${typeof request.value === "number" ? "n" : "s"}${request.partial ? "p" : "-"}${request.value}`;
-    let descriptor = descriptors.get(key);
+  // Per request, the (series, descriptor) pair it continues, as a number.
+  const seriesIds = new Map<string, number>();
+  const requestSeries = new Int32Array(requests.length);
+  requests.forEach((request, index) => {
+    const kind = (typeof request.value === "number" ? 2 : 0) + (request.partial ? 1 : 0);
+    let descriptor = descriptors[kind]!.get(request.value);
     if (descriptor === undefined) {
       descriptor = describe(request, patternId);
-      descriptors.set(key, descriptor);
+      descriptors[kind]!.set(request.value, descriptor);
     }
-    for (const id of descriptor.patterns) need[id]!++;
-    for (const id of descriptor.pieces) need[id]!++;
-    requestDescriptors.push(descriptor.patterns.length + descriptor.numbers.length > 0 ? descriptor : null);
-    requestKeys.push(`${request.series}\u0000${key}`);
-  }
+    requestDescriptors.push(descriptor.patterns.length > 0 ? descriptor : null);
+    let series = seriesIds.get(request.series);
+    if (series === undefined) {
+      series = seriesIds.size;
+      seriesIds.set(request.series, series);
+    }
+    requestSeries[index] = series;
+  });
 
-  const strong: Interval[][] = patterns.map(() => []);
-  const weak: Interval[][] = patterns.map(() => []);
-  if (patterns.length > 0) {
-    const matcher = new PatternMatcher(patterns);
-    const verify = new Uint8Array(patterns.length).fill(1);
-    const found = new Uint8Array(patterns.length);
-    matcher.scan(folded, found, verify, (id, start, end) => {
-      const fit = boundaryFit(folded, start, end);
-      if (fit === REJECTED) return;
-      const list = fit === STRONG ? strong[id]! : weak[id]!;
-      const last = list.at(-1);
-      if (last !== undefined && start < last.end) return;
-      if (list.length < need[id]!) list.push({ start, end });
-      if (strong[id]!.length >= need[id]!) verify[id] = 0;
-    });
-  }
+  // The mentions of each pattern at word boundaries (strong) and inside longer words (weak), each in
+  // reading order without overlaps, found when first asked for.
+  const strongHits: Array<Interval[] | undefined> = [];
+  const weakHits: Array<Interval[] | undefined> = [];
+  let wordIndex: WordIndex | null = null;
+  const strong = (id: number): Interval[] => {
+    const known = strongHits[id];
+    if (known !== undefined) return known;
+    wordIndex ??= buildWordIndex(folded);
+    let hits = findStrong(folded, wordIndex, patterns[id]!);
+    if (hits === null) {
+      const both = searchHits(folded, wordIndex, patterns[id]!);
+      hits = both.strong;
+      weakHits[id] = both.weak;
+    }
+    strongHits[id] = hits;
+    return hits;
+  };
+  const weak = (id: number): Interval[] => {
+    let hits = weakHits[id];
+    if (hits === undefined) {
+      wordIndex ??= buildWordIndex(folded);
+      const both = searchHits(folded, wordIndex, patterns[id]!);
+      hits = both.weak;
+      weakHits[id] = hits;
+      strongHits[id] ??= both.strong;
+    }
+    return hits;
+  };
 
   let numberIndex: Map<string, Interval[]> | null = null;
   let dateIndex: Map<string, Interval[]> | null = null;
@@ -121,76 +160,91 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
       const step = descriptor.next++;
       const previous = tiers.at(-1) ?? [];
       if (step === 0) {
-        tiers.push(mergeIntervals(descriptor.patterns.map((id) => strong[id]!)));
-      } else if (step === 1 && (descriptor.numbers.length > 0 || descriptor.date !== null)) {
+        const { patterns } = descriptor;
+        tiers.push(patterns.length === 1 ? strong(patterns[0]!) : mergeIntervals(patterns.map(strong)));
+      } else if (step === 1) {
+        const { numbers, date } = variantsOf(descriptor, patternId);
+        if (numbers.length === 0 && date === null) continue;
         const variants: Interval[][] = [previous];
-        if (descriptor.numbers.length > 0) {
+        if (numbers.length > 0) {
           numberIndex ??= indexOccurrences(findNumbers(folded));
-          for (const reading of descriptor.numbers) variants.push(numberIndex.get(reading) ?? []);
+          for (const reading of numbers) variants.push(numberIndex.get(reading) ?? []);
         }
-        if (descriptor.date !== null) {
+        if (date !== null) {
           dateIndex ??= indexOccurrences(findDates(folded));
-          variants.push(dateIndex.get(descriptor.date) ?? []);
+          variants.push(dateIndex.get(date) ?? []);
         }
         tiers.push(mergeIntervals(variants));
-      } else if (step === 2 && descriptor.text !== null && !descriptor.fileName) {
+      } else if (step === 2 && descriptor.text !== null && !variantsOf(descriptor, patternId).fileName) {
         const tokens = tokensOf(descriptor.text);
         if (tokens.length >= 2) {
           tokenIndex ??= buildTokenIndex(folded);
           tiers.push(mergeIntervals([previous, alignTokens(tokenIndex, tokens)]));
         }
-      } else if (step === 3 && descriptor.pieces.length > 0) {
+      } else if (step === 3) {
         // (For a file name this comes before token alignment, which is skipped.)
         // The longest piece found stands for the value.
-        const piece = descriptor.pieces.find((id) => strong[id]!.length > 0);
-        if (piece !== undefined) tiers.push(mergeIntervals([previous, strong[piece]!]));
+        const piece = variantsOf(descriptor, patternId).pieces.find((id) => strong(id).length > 0);
+        if (piece !== undefined) tiers.push(mergeIntervals([previous, strong(piece)]));
       } else if (step === 4) {
-        tiers.push(mergeIntervals([previous, ...descriptor.patterns.map((id) => weak[id]!)]));
+        tiers.push(mergeIntervals([previous, ...descriptor.patterns.map(weak)]));
       }
     }
     return tiers[tier] ?? null;
   };
 
-  // Where the previous mention of each (series, value) ended: the next one is the first mention
-  // after it, in the lowest tier that has one. (Counting mentions per tier instead would hand a
-  // later request an interval a lower tier already gave, when a looser tier finds an earlier one.)
-  const lastEnd = new Map<string, number>();
   return requests.map((_, index) => {
     const descriptor = requestDescriptors[index];
     if (descriptor === null || descriptor === undefined) return null;
-    const key = requestKeys[index]!;
-    const after = lastEnd.get(key) ?? 0;
+    const series = requestSeries[index]!;
+    const after = cursorOf(descriptor, series);
     for (let tier = 0; ; tier++) {
       const intervals = tierAt(descriptor, tier);
       if (intervals === null) {
-        lastEnd.set(key, Number.POSITIVE_INFINITY);
+        moveCursor(descriptor, series, Number.POSITIVE_INFINITY);
         return null;
       }
-      const interval = intervals.find((candidate) => candidate.start >= after);
+      const interval = intervals[firstStartingAt(intervals, after)];
       if (interval !== undefined) {
-        lastEnd.set(key, interval.end);
+        moveCursor(descriptor, series, interval.end);
         return toSpan(source, interval);
       }
     }
   });
 }
 
+function cursorOf(descriptor: Descriptor, series: number): number {
+  if (descriptor.series === series) return descriptor.seriesEnd;
+  return descriptor.otherSeries?.get(series) ?? 0;
+}
+
+function moveCursor(descriptor: Descriptor, series: number, end: number): void {
+  if (descriptor.series === -1) descriptor.series = series;
+  if (descriptor.series === series) {
+    descriptor.seriesEnd = end;
+    return;
+  }
+  descriptor.otherSeries ??= new Map();
+  descriptor.otherSeries.set(series, end);
+}
+
 function describe(request: SpanRequest, patternId: (pattern: string) => number): Descriptor {
   const descriptor: Descriptor = {
+    request,
     patterns: [],
-    pieces: [],
-    numbers: [],
-    date: null,
+    variants: null,
     text: null,
-    fileName: false,
     tiers: [],
     next: 0,
+    series: -1,
+    seriesEnd: 0,
+    otherSeries: null,
   };
   if (typeof request.value === "number") {
     const canonical = canonicalNumber(request.value);
     if (canonical === null) return descriptor;
     descriptor.patterns.push(patternId(canonical));
-    descriptor.numbers.push(canonical);
+    descriptor.variants = { pieces: [], numbers: [canonical], date: null, fileName: false };
     return descriptor;
   }
   const value = request.value;
@@ -202,21 +256,32 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
     const joined = foldValue(value.replace(/[-\u2010\u2011]/g, ""));
     if (joined !== folded && joined.length >= MIN_LOCATED_LENGTH) descriptor.patterns.push(patternId(joined));
   }
+  descriptor.text = folded;
+  return descriptor;
+}
+
+/** The number readings, ISO date and partial pieces of a string value (worked out once). */
+function variantsOf(descriptor: Descriptor, patternId: (pattern: string) => number): Variants {
+  if (descriptor.variants !== null) return descriptor.variants;
+  const variants: Variants = { pieces: [], numbers: [], date: null, fileName: false };
+  descriptor.variants = variants;
+  const { value, partial } = descriptor.request;
+  if (typeof value !== "string" || descriptor.text === null) return variants;
   // Cheap first-character tests spare most values the expressions behind them.
   const lead = value.trimStart().charCodeAt(0);
   const digitFirst = lead >= 0x30 && lead <= 0x39;
-  if (digitFirst || lead === 0x2b || lead === 0x2d) descriptor.numbers = numberReadings(value.trim());
-  if (digitFirst) descriptor.date = isoDateOf(value);
-  descriptor.text = folded;
-  if (request.partial) {
-    descriptor.fileName = FILE_NAME_LIKE.test(value.trim());
+  if (digitFirst || lead === 0x2b || lead === 0x2d) variants.numbers = numberReadings(value.trim());
+  if (digitFirst) variants.date = isoDateOf(value);
+  if (partial) {
+    variants.fileName = FILE_NAME_LIKE.test(value.trim());
+    const folded = descriptor.text;
     const pieces = partialCandidates(value)
       .map(foldValue)
       .filter((piece) => piece.length >= MIN_LOCATED_LENGTH && piece !== folded)
       .sort((a, b) => b.length - a.length);
-    descriptor.pieces = [...new Set(pieces)].map(patternId);
+    variants.pieces = [...new Set(pieces)].map(patternId);
   }
-  return descriptor;
+  return variants;
 }
 
 function mayHaveHyphen(value: string): boolean {
@@ -235,6 +300,8 @@ function indexOccurrences(occurrences: ReadonlyArray<Interval & { readings: stri
       list.push({ start: occurrence.start, end: occurrence.end });
     }
   }
+  // The date forms are found form by form: each list is put in reading order for the look-up.
+  for (const list of index.values()) list.sort((a, b) => a.start - b.start);
   return index;
 }
 
@@ -257,61 +324,69 @@ function toSpan(source: FoldedText, interval: Interval): TextSpan {
   return { start: source.origin[interval.start]!, end: source.origin[interval.end - 1]! + 1 };
 }
 
-const REJECTED = 0;
-const WEAK = 1;
-const STRONG = 2;
-
-const WORD = /[\p{L}\p{N}\p{M}]/u;
-const MARK = /\p{M}/u;
-// Scripts written without spaces between words: a value may sit inside a longer run of them.
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
-
-function isWordCode(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  if (code < 0x80) return isDigit(code) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-  return WORD.test(charAt(text, at));
-}
-
-function charAt(text: string, at: number): string {
-  return String.fromCodePoint(text.codePointAt(at)!);
-}
-
-/** A decimal or grouping mark between two digits: "948566.20" continues past "948566.2". */
-function continuesNumber(text: string, mark: number, digit: number): boolean {
-  const code = text.charCodeAt(mark);
-  return (code === 0x2e || code === 0x2c || code === 0x27) && isDigit(text.charCodeAt(digit));
-}
-
-function boundaryFit(text: string, start: number, end: number): number {
-  const first = text.charCodeAt(start);
-  const last = text.charCodeAt(end - 1);
-  // Never inside a longer number, nor starting or ending inside one character's decomposition.
-  if (isDigit(first) && start > 0) {
-    if (isDigit(text.charCodeAt(start - 1))) return REJECTED;
-    if (start > 1 && continuesNumber(text, start - 1, start - 2)) return REJECTED;
+/** Index of the first interval starting at or after `offset` (intervals sorted by start). */
+function firstStartingAt(intervals: readonly Interval[], offset: number): number {
+  let low = 0;
+  let high = intervals.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (intervals[middle]!.start < offset) low = middle + 1;
+    else high = middle;
   }
-  if (isDigit(last) && end < text.length) {
-    if (isDigit(text.charCodeAt(end))) return REJECTED;
-    if (end + 1 < text.length && continuesNumber(text, end, end + 1)) return REJECTED;
-  }
-  if (end < text.length && text.charCodeAt(end) >= 0x300 && MARK.test(charAt(text, end))) return REJECTED;
-  if (text.charCodeAt(start) >= 0x300 && MARK.test(charAt(text, start))) return REJECTED;
-  const before = start > 0 && isWordCode(text, start - 1) && isWordCode(text, start);
-  const after = end < text.length && isWordCode(text, end) && isWordCode(text, end - 1);
-  if (!before && !after) return STRONG;
-  const inside =
-    (before && !(UNSPACED.test(charAt(text, start)) || UNSPACED.test(charBefore(text, start)))) ||
-    (after && !(UNSPACED.test(charBefore(text, end)) || UNSPACED.test(charAt(text, end))));
-  return inside ? WEAK : STRONG;
+  return low;
 }
 
-function charBefore(text: string, at: number): string {
-  const code = text.charCodeAt(at - 1);
-  if (code >= 0xdc00 && code <= 0xdfff && at >= 2) return text.slice(at - 2, at);
-  return text[at - 1]!;
+/** Keeps `[start, end)` unless it overlaps the last interval kept: the earliest mentions win. */
+function keep(list: Interval[], start: number, end: number): void {
+  const last = list.at(-1);
+  if (last === undefined || start >= last.end) list.push({ start, end });
+}
+
+/**
+ * The mentions of `pattern` at word boundaries, found through the word index: the value's strong
+ * mentions consist of whole words of the text, so each is an occurrence of its rarest word. Null when
+ * the pattern has no word to look up by.
+ */
+function findStrong(text: string, index: WordIndex, pattern: string): Interval[] | null {
+  const candidates = candidateStarts(index, pattern);
+  if (candidates === null) return null;
+  const hits: Interval[] = [];
+  const { positions } = index;
+  for (let at = candidates.from; at < candidates.to; at++) {
+    const start = positions[at]! - candidates.shift;
+    if (start < 0 || !text.startsWith(pattern, start)) continue;
+    const end = start + pattern.length;
+    if (boundaryFit(text, start, end) === STRONG) keep(hits, start, end);
+  }
+  return hits;
+}
+
+/**
+ * Every mention of `pattern`, at word boundaries or not: through the word index when the pattern holds
+ * a whole word, else by a search through the text. The fallback for patterns without a word, and the
+ * weak tier.
+ */
+function searchHits(
+  text: string,
+  index: WordIndex,
+  pattern: string,
+): { strong: Interval[]; weak: Interval[] } {
+  const strong: Interval[] = [];
+  const weak: Interval[] = [];
+  const add = (start: number) => {
+    const end = start + pattern.length;
+    const fit = boundaryFit(text, start, end);
+    if (fit !== REJECTED) keep(fit === STRONG ? strong : weak, start, end);
+  };
+  const candidates = candidateStarts(index, pattern, true);
+  if (candidates !== null) {
+    for (let at = candidates.from; at < candidates.to; at++) {
+      const start = index.positions[at]! - candidates.shift;
+      if (start >= 0 && text.startsWith(pattern, start)) add(start);
+    }
+  } else {
+    for (let start = text.indexOf(pattern); start !== -1; start = text.indexOf(pattern, start + 1))
+      add(start);
+  }
+  return { strong, weak };
 }

@@ -26,6 +26,7 @@ import { analytics } from "./022-analytics.js";
 import { billing } from "./023-billing.js";
 import { chunkOffsets } from "./024-chunk-offsets.js";
 import { traceWritePath } from "./026-trace-write-path.js";
+import { extractionSourcePlacements } from "./027-extraction-source-placements.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   billing,
   chunkOffsets,
   traceWritePath,
+  extractionSourcePlacements,
 ];

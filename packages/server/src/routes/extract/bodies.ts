@@ -50,6 +50,8 @@ export const extractionBody = z.object({
   schemaVersionId: z.string().min(1).optional(),
   inputText: z.string().nullable().optional(),
   inputImages: z.array(image).nullable().optional(),
+  /** An uploaded file converted to Markdown as the input text (decision PV12). */
+  fileId: z.string().min(1).nullable().optional(),
   model: z.string().trim().min(1),
 });
 export type ExtractionBody = z.output<typeof extractionBody>;
