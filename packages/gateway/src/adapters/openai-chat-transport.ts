@@ -15,7 +15,7 @@
  */
 import type { ChatCompletion, ChatCompletionChunk } from "@groundwork/core";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { type RawRequest, rawRequestOf } from "../fast-fetch.js";
+import { type RawRequest, type RawTarget, rawRequestOf, rawTargetOf } from "../fast-fetch.js";
 import { SseDataParser } from "./sse-data.js";
 
 export interface ChatTransportOptions {
@@ -51,6 +51,12 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
   };
   if (options.organizationId !== undefined) headers["openai-organization"] = options.organizationId;
   const raw = rawRequestOf(options.fetch);
+  // Parsed on the first call (a bad URL fails that call, as it always did), then kept.
+  let target: RawTarget | null = null;
+  const targetOf = () => {
+    target ??= rawTargetOf(url);
+    return target;
+  };
   const post = (body: object, signal: AbortSignal | undefined): Promise<Answer> =>
     raw === null
       ? postWithFetch(
@@ -61,7 +67,7 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
           signal,
           options.timeoutMs,
         )
-      : postRaw(raw, url, headers, JSON.stringify(body), signal, options.timeoutMs);
+      : postRaw(raw, targetOf, headers, JSON.stringify(body), signal, options.timeoutMs);
 
   return {
     async complete(body, signal) {
@@ -156,7 +162,7 @@ function connectionFailure(error: unknown, signal: AbortSignal | undefined): Err
 
 async function postRaw(
   raw: RawRequest,
-  url: string,
+  target: () => RawTarget,
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal | undefined,
@@ -166,7 +172,7 @@ async function postRaw(
   let response: Awaited<ReturnType<RawRequest>>;
   try {
     // Like the SDK's timeout, the limit is on the answer's headers; a long stream may run on.
-    response = await raw(url, {
+    response = await raw(target(), {
       method: "POST",
       headers,
       body,
