@@ -16,6 +16,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from "@groundwork/core";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { type RawRequest, type RawTarget, rawRequestOf, rawTargetOf } from "../fast-fetch.js";
+import { rememberUpstreamText } from "../upstream-text.js";
 import { SseDataParser } from "./sse-data.js";
 
 export interface ChatTransportOptions {
@@ -74,7 +75,9 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
       const answer = await post(body, signal);
       await throwIfFailed(answer);
       const text = await readOrAbort(answer, signal);
-      return JSON.parse(text) as ChatCompletion;
+      const completion = JSON.parse(text) as ChatCompletion;
+      rememberUpstreamText(completion, text);
+      return completion;
     },
 
     async *stream(body, signal) {

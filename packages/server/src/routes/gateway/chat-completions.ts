@@ -24,6 +24,8 @@ export function registerChatCompletions(app: Hono<AppEnv>, gateway: Gateway): vo
           }),
       });
     }
-    return c.json(await gateway.chat(body, context));
+    // The upstream's own bytes when the gateway changed nothing in them (c.json would serialise again).
+    // (A fresh headers object: the Node adapter may add Content-Length to the one it is given.)
+    return c.body(await gateway.chatJson(body, context), 200, { "Content-Type": "application/json" });
   });
 }
