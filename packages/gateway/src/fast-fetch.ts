@@ -10,9 +10,12 @@ import { Agent, request } from "undici";
 type FetchInput = Parameters<typeof globalThis.fetch>[0];
 type FetchInit = Parameters<typeof globalThis.fetch>[1];
 
-/** undici's `request` on the fast fetch's own pool, for callers that read Node streams. */
+/**
+ * A request on the fast fetch's own pool, for callers that read Node streams. The target is
+ * given parsed (origin and path), so a caller that always posts to the same URL parses it once.
+ */
 export type RawRequest = (
-  url: string,
+  target: RawTarget,
   options: {
     method: "POST";
     headers: Record<string, string>;
@@ -21,6 +24,17 @@ export type RawRequest = (
     headersTimeout: number;
   },
 ) => ReturnType<typeof request>;
+
+/** Where a raw request goes: `origin` (`http://host:port`) and `path` (with the query). */
+export interface RawTarget {
+  origin: string;
+  path: string;
+}
+
+export function rawTargetOf(url: string): RawTarget {
+  const parsed = new URL(url);
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+}
 
 const RAW_REQUEST = Symbol("groundwork.rawRequest");
 
@@ -63,7 +77,17 @@ export function createFastFetch(options: { connections?: number } = {}): typeof 
       headers: responseHeaders,
     });
   };
-  const raw: RawRequest = (url, options) => request(url, { ...options, dispatcher });
+  // The dispatcher's own request: undici's `request(url)` would parse the URL again on every call.
+  const raw: RawRequest = (target, options) =>
+    dispatcher.request({
+      origin: target.origin,
+      path: target.path,
+      method: options.method,
+      headers: options.headers,
+      body: options.body,
+      signal: options.signal,
+      headersTimeout: options.headersTimeout,
+    });
   return Object.assign(fastFetch, { [RAW_REQUEST]: raw });
 }
 

@@ -36,6 +36,7 @@ import {
 import type { ResponsesRequestBody } from "./responses/responses-request.js";
 import { TargetResolver } from "./target-resolver.js";
 import { withSafeRetry } from "./upstream-errors.js";
+import { completionJson, forgetUpstreamText } from "./upstream-text.js";
 import { estimateRequestTokens, outcomeOf, UsageMetering } from "./usage-metering.js";
 
 export interface EmbeddingsResult {
@@ -85,6 +86,15 @@ export class Gateway {
     return this.completeRouted(prepared, { model: body.model, endUser: body.user }, context);
   }
 
+  /**
+   * {@link chat}, answered as the JSON text the client receives: the upstream's own bytes when the
+   * gateway changed nothing in them (the same model name, no cache details to drop), so a body that
+   * only passes through is not serialised a second time.
+   */
+  async chatJson(body: ChatRequestBody, context: CallContext): Promise<string> {
+    return completionJson(await this.chat(body, context));
+  }
+
   /** Starts a chat call's span and resolves its target (a refused target ends the span failed). */
   private async openChatCall(prepared: PreparedChat, labels: CallLabels, context: CallContext) {
     const organizationId = context.principal.organizationId;
@@ -120,9 +130,13 @@ export class Gateway {
       );
       outcome = "ok";
       responseModel = completion.model;
-      completion.model = labels.model;
-      if (!target.byok && !cacheKeySent && completion.usage !== undefined) {
-        delete completion.usage.prompt_tokens_details;
+      const cacheDetails =
+        !target.byok && !cacheKeySent && completion.usage?.prompt_tokens_details !== undefined;
+      // Unchanged, the upstream's own bytes can be the answer (upstream-text.ts); changed, they cannot.
+      if (completion.model !== labels.model || cacheDetails) {
+        forgetUpstreamText(completion);
+        completion.model = labels.model;
+        if (cacheDetails) delete completion.usage?.prompt_tokens_details;
       }
       return completion;
     } catch (error) {

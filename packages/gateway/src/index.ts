@@ -12,6 +12,7 @@ export {
   type OpenAICompatibleOptions,
 } from "./adapters/openai-compatible-adapter.js";
 export { type ChatRequestBody, chatRequestSchema, imageUrls, toChatRequest } from "./chat-request.js";
+export { parseChatRequestFast } from "./chat-request-fast.js";
 export { ConcurrencyLimiter } from "./concurrency-limiter.js";
 export { type EmbeddingCatalogue, embeddingCatalogue } from "./embedding-catalogue.js";
 export {

@@ -11,7 +11,9 @@
  * so a neighbour's load on a shared machine moves both sides of a ratio alike. CPU per request is
  * read from /proc/<pid>/stat of the serving process (user + system). Run from the repository root:
  *   node --import tsx packages/server/bench/gateway-overhead.ts [requestsPerCase] [rounds]
- * With GATEWAY_BENCH_PROFILE=<dir> the gateway process writes a `--cpu-prof` profile there. Tracing is
+ * With GATEWAY_BENCH_PROFILE=<dir> the gateway process writes a `--cpu-prof` profile to <dir>/gateway
+ * (GATEWAY_BENCH_PROFILE_ROLES=gateway,proxy profiles the bare proxy too, into <dir>/proxy), and
+ * GATEWAY_BENCH_CASES=json10 (or json1, stream1, stream10, comma-separated) runs only those cases. Tracing is
  * on as PLATFORM.md §13 defaults it (every call is a trace); GATEWAY_BENCH_TRACING=off turns it off
  * for the organization first (`PUT /v1/tracing/settings`), to see the gateway's own share.
  */
@@ -86,6 +88,8 @@ function runProxy(upstream: string): void {
       () => res.writeHead(502).end(),
     );
   });
+  // A clean exit on SIGINT lets `node --cpu-prof` write its profile.
+  process.once("SIGINT", () => process.exit(0));
   server.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port));
 }
 
@@ -133,18 +137,34 @@ function processCpuMicros(pid: number | undefined): number | null {
   }
 }
 
-function startRole(
-  name: string,
-  arg?: string,
-): Promise<{ url: string; key: string | null; child: ChildProcess }> {
-  const script = fileURLToPath(import.meta.url);
+interface Started {
+  url: string;
+  key: string | null;
+  child: ChildProcess;
+}
+
+/**
+ * Starts a role in its own process. `checkout` runs it from another copy of the repository (the
+ * baseline gateway: the same bench file there, with that copy's sources through its tsconfig).
+ */
+function startRole(name: string, arg?: string, checkout?: string): Promise<Started> {
+  const script =
+    checkout === undefined
+      ? fileURLToPath(import.meta.url)
+      : join(checkout, "packages/server/bench/gateway-overhead.ts");
   const profileDir = process.env.GATEWAY_BENCH_PROFILE;
-  const profile = name === "gateway" && profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const label = checkout === undefined ? name : "baseline";
+  // GATEWAY_BENCH_PROFILE_ROLES (default `gateway`) names the processes to profile, e.g. `gateway,proxy`.
+  const profiled = (process.env.GATEWAY_BENCH_PROFILE_ROLES ?? "gateway").split(",").includes(label);
+  const profile = profiled && profileDir ? ["--cpu-prof", `--cpu-prof-dir=${join(profileDir, label)}`] : [];
   const child = spawn(
     process.execPath,
     [...profile, "--import", "tsx", script, name, ...(arg === undefined ? [] : [arg])],
     // The gateway's access log (a line per request on stderr) is written and dropped, as a log shipper would.
-    { stdio: ["ignore", "pipe", name === "gateway" ? "ignore" : "inherit"] },
+    {
+      stdio: ["ignore", "pipe", name === "gateway" ? "ignore" : "inherit"],
+      ...(checkout === undefined ? {} : { cwd: checkout }),
+    },
   );
   return new Promise((resolve, reject) => {
     let output = "";
@@ -239,86 +259,119 @@ const median = (values: number[]): number => {
 const fixed = (value: number | null, digits: number, width: number) =>
   (value === null ? "n/a" : value.toFixed(digits)).padStart(width);
 
+/** What one case gathers over its rounds for one gateway (this checkout's, or the baseline's). */
+class Series {
+  readonly throughput: number[] = [];
+  readonly cpu: number[] = [];
+  readonly ownCpu: number[] = [];
+  readonly proxyCpu: number[] = [];
+  readonly added: number[] = [];
+  readonly addedProxy: number[] = [];
+  readonly p99: number[] = [];
+  readonly proxyP99: number[] = [];
+
+  add(own: Result, proxy: Result, direct: Result): void {
+    this.throughput.push(own.rps / proxy.rps);
+    if (own.cpuMicros !== null && proxy.cpuMicros !== null) {
+      this.cpu.push(own.cpuMicros / proxy.cpuMicros);
+      this.ownCpu.push(own.cpuMicros);
+      this.proxyCpu.push(proxy.cpuMicros);
+    }
+    this.added.push(own.p50 - direct.p50);
+    this.addedProxy.push(proxy.p50 - direct.p50);
+    this.p99.push(own.p99);
+    this.proxyP99.push(proxy.p99);
+  }
+
+  row(label: string, concurrency: number, rounds: number): string {
+    return `${label.padEnd(24)} | ${String(concurrency).padStart(5)} | ${String(rounds).padStart(6)} | ${fixed(median(this.throughput), 2, 19)} | ${fixed(this.cpu.length === 0 ? null : median(this.cpu), 2, 17)} | ${`${fixed(median(this.ownCpu), 0, 6)}, ${fixed(median(this.proxyCpu), 0, 6)}`.padStart(25)} | ${`${fixed(median(this.added), 3, 6)} (${fixed(median(this.addedProxy), 3, 6)})`.padStart(32)} | ${`${fixed(median(this.p99), 2, 6)}, ${fixed(median(this.proxyP99), 2, 6)}`.padStart(21)}`;
+  }
+}
+
+async function turnTracingOff(gateway: Started): Promise<void> {
+  const answer = await request(`${gateway.url}/v1/tracing/settings`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${gateway.key ?? ""}`, "content-type": "application/json" },
+    body: JSON.stringify({ enabled: false }),
+  });
+  if (answer.statusCode !== 200) throw new Error(`tracing settings: ${await answer.body.text()}`);
+  await answer.body.dump();
+}
+
 async function main(): Promise<void> {
   const total = Number(role ?? 3000);
   const rounds = Number(target ?? 5);
   const upstream = await startRole("upstream");
   const proxy = await startRole("proxy", upstream.url);
   const gateway = await startRole("gateway", upstream.url);
-  const key = gateway.key ?? "";
+  // GATEWAY_BENCH_BASELINE=<another checkout> also measures that checkout's gateway in the same rounds
+  // (e.g. the commit before a change, unpacked with `git archive`), for a before/after in one run.
+  const baselineDir = process.env.GATEWAY_BENCH_BASELINE;
+  const baseline = baselineDir === undefined ? null : await startRole("gateway", upstream.url, baselineDir);
+  const gateways = baseline === null ? [gateway] : [gateway, baseline];
   const tracing = process.env.GATEWAY_BENCH_TRACING === "off" ? "off" : "on (the default)";
-  if (tracing === "off") {
-    const answer = await request(`${gateway.url}/v1/tracing/settings`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ enabled: false }),
-    });
-    if (answer.statusCode !== 200) throw new Error(`tracing settings: ${await answer.body.text()}`);
-    await answer.body.dump();
-  }
+  if (tracing === "off") for (const started of gateways) await turnTracingOff(started);
   const load = [loadavg()[0]];
   console.log(
-    `node ${process.version}, ${total} requests per case, ${rounds} interleaved rounds, tracing ${tracing}, load average at start ${load[0]?.toFixed(2)}\n`,
+    `node ${process.version}, ${total} requests per case, ${rounds} interleaved rounds, tracing ${tracing}, load average at start ${load[0]?.toFixed(2)}${baseline === null ? "" : `\nbaseline: the gateway of ${baselineDir}, measured in the same rounds`}\n`,
   );
   console.log(
-    "case           | conc. | rounds | gateway/proxy req/s | gateway/proxy CPU | gateway, proxy CPU µs/req | added p50 ms vs direct (proxy's) | gateway, proxy p99 ms",
+    "case                     | conc. | rounds | gateway/proxy req/s | gateway/proxy CPU | gateway, proxy CPU µs/req | added p50 ms vs direct (proxy's) | gateway, proxy p99 ms",
   );
   console.log(
-    "---------------|-------|--------|---------------------|-------------------|---------------------------|----------------------------------|----------------------",
+    "-------------------------|-------|--------|---------------------|-------------------|---------------------------|----------------------------------|----------------------",
   );
+  // GATEWAY_BENCH_CASES picks cases (e.g. `json10,stream10` to profile one load); all four by default.
+  const cases = process.env.GATEWAY_BENCH_CASES?.split(",");
+  const summary: string[] = [];
   for (const stream of [false, true]) {
     for (const concurrency of [1, 10]) {
-      const throughput: number[] = [];
-      const cpu: number[] = [];
-      const gatewayCpu: number[] = [];
-      const proxyCpu: number[] = [];
-      const addedGateway: number[] = [];
-      const addedProxy: number[] = [];
-      const gatewayP99: number[] = [];
-      const proxyP99: number[] = [];
+      if (cases !== undefined && !cases.includes(`${stream ? "stream" : "json"}${concurrency}`)) continue;
+      const series = gateways.map(() => new Series());
+      const versus: number[] = [];
+      const versusCpu: number[] = [];
       for (let round = 0; round < rounds; round++) {
-        // Alternate which side goes first, so a drift in the machine's load favours neither.
-        const direct = await measure(upstream.url, key, concurrency, stream, total, upstream.child.pid);
-        const first = round % 2 === 0;
-        const a = await measure(
-          first ? proxy.url : gateway.url,
-          key,
-          concurrency,
-          stream,
-          total,
-          (first ? proxy : gateway).child.pid,
-        );
-        const b = await measure(
-          first ? gateway.url : proxy.url,
-          key,
-          concurrency,
-          stream,
-          total,
-          (first ? gateway : proxy).child.pid,
-        );
-        const [p, g] = first ? [a, b] : [b, a];
-        throughput.push(g.rps / p.rps);
-        if (g.cpuMicros !== null && p.cpuMicros !== null) {
-          cpu.push(g.cpuMicros / p.cpuMicros);
-          gatewayCpu.push(g.cpuMicros);
-          proxyCpu.push(p.cpuMicros);
+        const direct = await measure(upstream.url, "", concurrency, stream, total, upstream.child.pid);
+        // Rotate the order of the targets each round, so a drift in the machine's load favours none.
+        const targets = [proxy, ...gateways];
+        const order = targets.map((_, i) => targets[(i + round) % targets.length] as Started);
+        const results = new Map<Started, Result>();
+        for (const started of order) {
+          results.set(
+            started,
+            await measure(started.url, started.key ?? "", concurrency, stream, total, started.child.pid),
+          );
         }
-        addedGateway.push(g.p50 - direct.p50);
-        addedProxy.push(p.p50 - direct.p50);
-        gatewayP99.push(g.p99);
-        proxyP99.push(p.p99);
+        const p = results.get(proxy) as Result;
+        gateways.forEach((started, i) => {
+          series[i]?.add(results.get(started) as Result, p, direct);
+        });
+        if (baseline !== null) {
+          const g = results.get(gateway) as Result;
+          const b = results.get(baseline) as Result;
+          versus.push(g.rps / b.rps);
+          if (g.cpuMicros !== null && b.cpuMicros !== null) versusCpu.push(g.cpuMicros / b.cpuMicros);
+        }
       }
       load.push(loadavg()[0]);
       const label = stream ? "stream (TTFB)" : "JSON";
-      console.log(
-        `${label.padEnd(14)} | ${String(concurrency).padStart(5)} | ${String(rounds).padStart(6)} | ${fixed(median(throughput), 2, 19)} | ${fixed(cpu.length === 0 ? null : median(cpu), 2, 17)} | ${`${fixed(median(gatewayCpu), 0, 6)}, ${fixed(median(proxyCpu), 0, 6)}`.padStart(25)} | ${`${fixed(median(addedGateway), 3, 6)} (${fixed(median(addedProxy), 3, 6)})`.padStart(32)} | ${`${fixed(median(gatewayP99), 2, 6)}, ${fixed(median(proxyP99), 2, 6)}`.padStart(21)}`,
-      );
+      console.log(series[0]?.row(label, concurrency, rounds));
+      if (baseline !== null) {
+        console.log(series[1]?.row(`${label}, baseline`, concurrency, rounds));
+        summary.push(
+          `${label} c${concurrency}: ${fixed(median(versus), 2, 0)}× the baseline's req/s, ${fixed(versusCpu.length === 0 ? null : median(versusCpu), 2, 0)}× its CPU per request`,
+        );
+      }
     }
   }
+  if (summary.length > 0)
+    console.log(
+      `\nthis gateway against the baseline, same rounds (medians of ratios):\n${summary.join("\n")}`,
+    );
   console.log(
     `\nload average after each case: ${load.map((l) => l?.toFixed(2)).join(", ")} (2 is a full 2-core machine)`,
   );
-  for (const started of [upstream, proxy, gateway]) started.child.kill("SIGINT");
+  for (const started of [upstream, proxy, ...gateways]) started.child.kill("SIGINT");
   await client.close();
 }
 

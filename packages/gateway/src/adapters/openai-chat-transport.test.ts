@@ -3,12 +3,15 @@
  * completions, streamed chunks, and the same error classes, statuses and messages — through
  * the fast fetch's raw pool and through a plain fetch alike.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import fc from "fast-check";
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFastFetch } from "../fast-fetch.js";
-import { createChatTransport, sseData } from "./openai-chat-transport.js";
+import { createChatTransport } from "./openai-chat-transport.js";
+import { sseData } from "./sse-data.js";
 
 let upstream: Upstream;
 beforeAll(async () => {
@@ -169,6 +172,44 @@ for (const [name, fetchImpl] of Object.entries(fetches)) {
     });
   });
 }
+
+describe("a stream's end", () => {
+  it("comes at [DONE], while the rest of the body is read behind it and the connection is reused", async () => {
+    const ports: number[] = [];
+    const server = createServer((request, response) => {
+      ports.push(request.socket.remotePort ?? 0);
+      request.resume();
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const chunk = { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [] };
+      response.write(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
+      // Whatever an upstream sends after [DONE] comes later; the caller must not wait for it.
+      setTimeout(() => response.end(": done\n\n"), 1_500);
+    });
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const transport = createChatTransport({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: "k",
+        fetch: createFastFetch({ connections: 1 }),
+        timeoutMs: 5_000,
+      });
+      for (let call = 0; call < 2; call++) {
+        const started = performance.now();
+        const chunks = await collect(transport.stream({ ...body, stream: true }, undefined));
+        expect(chunks).toHaveLength(1);
+        expect(performance.now() - started).toBeLessThan(1_000);
+        // The pool's one connection is free again once the body has ended.
+        await new Promise((resolve) => setTimeout(resolve, 1_600));
+      }
+      expect(ports).toHaveLength(2);
+      expect(ports[1]).toBe(ports[0]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+    }
+  });
+});
 
 describe("sseData", () => {
   it("yields the same events however the bytes are split and whichever line ending is used", async () => {

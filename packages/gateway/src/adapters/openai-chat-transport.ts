@@ -15,7 +15,9 @@
  */
 import type { ChatCompletion, ChatCompletionChunk } from "@groundwork/core";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { type RawRequest, rawRequestOf } from "../fast-fetch.js";
+import { type RawRequest, type RawTarget, rawRequestOf, rawTargetOf } from "../fast-fetch.js";
+import { rememberUpstreamText } from "../upstream-text.js";
+import { SseDataParser } from "./sse-data.js";
 
 export interface ChatTransportOptions {
   baseUrl: string;
@@ -50,6 +52,12 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
   };
   if (options.organizationId !== undefined) headers["openai-organization"] = options.organizationId;
   const raw = rawRequestOf(options.fetch);
+  // Parsed on the first call (a bad URL fails that call, as it always did), then kept.
+  let target: RawTarget | null = null;
+  const targetOf = () => {
+    target ??= rawTargetOf(url);
+    return target;
+  };
   const post = (body: object, signal: AbortSignal | undefined): Promise<Answer> =>
     raw === null
       ? postWithFetch(
@@ -60,34 +68,43 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
           signal,
           options.timeoutMs,
         )
-      : postRaw(raw, url, headers, JSON.stringify(body), signal, options.timeoutMs);
+      : postRaw(raw, targetOf, headers, JSON.stringify(body), signal, options.timeoutMs);
 
   return {
     async complete(body, signal) {
       const answer = await post(body, signal);
       await throwIfFailed(answer);
       const text = await readOrAbort(answer, signal);
-      return JSON.parse(text) as ChatCompletion;
+      const completion = JSON.parse(text) as ChatCompletion;
+      rememberUpstreamText(completion, text);
+      return completion;
     },
 
     async *stream(body, signal) {
       const answer = await post(body, signal);
       await throwIfFailed(answer);
+      const chunks = answer.chunks()[Symbol.asyncIterator]();
+      // The events of each chunk are parsed in one go (no generator per event), with one decoder.
+      const parser = new SseDataParser();
       let finished = false;
-      let done = false;
       try {
-        for await (const data of sseData(answer.chunks())) {
-          // Read on to the end after [DONE], so the connection goes back to the pool whole.
-          if (done) continue;
-          if (data.startsWith("[DONE]")) {
-            done = true;
-            continue;
+        for (;;) {
+          const next = await chunks.next();
+          for (const data of next.done === true ? parser.end() : parser.push(next.value)) {
+            if (data.startsWith("[DONE]")) {
+              // The answer is whole: the caller finishes now (its last bytes leave with this tick's),
+              // and the rest is read in the background, so the connection goes back to the pool whole.
+              finished = true;
+              if (next.done !== true) void readToEnd(chunks, answer);
+              return;
+            }
+            const parsed = JSON.parse(data) as ChatCompletionChunk & { error?: unknown };
+            if (parsed?.error) {
+              throw new APIError(undefined, parsed.error as object, undefined, answer.headers());
+            }
+            yield parsed;
           }
-          const parsed = JSON.parse(data) as ChatCompletionChunk & { error?: unknown };
-          if (parsed?.error) {
-            throw new APIError(undefined, parsed.error as object, undefined, answer.headers());
-          }
-          yield parsed;
+          if (next.done === true) break;
         }
         finished = true;
       } catch (error) {
@@ -99,6 +116,15 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
       }
     },
   };
+}
+
+/** Reads what follows `[DONE]` (normally only the end of the body); a failure just drops the connection. */
+async function readToEnd(chunks: AsyncIterator<Uint8Array>, answer: Answer): Promise<void> {
+  try {
+    while ((await chunks.next()).done !== true);
+  } catch {
+    answer.discard();
+  }
 }
 
 /** An error status becomes the SDK's error for it (message, body and headers as the SDK reads them). */
@@ -139,7 +165,7 @@ function connectionFailure(error: unknown, signal: AbortSignal | undefined): Err
 
 async function postRaw(
   raw: RawRequest,
-  url: string,
+  target: () => RawTarget,
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal | undefined,
@@ -149,7 +175,7 @@ async function postRaw(
   let response: Awaited<ReturnType<RawRequest>>;
   try {
     // Like the SDK's timeout, the limit is on the answer's headers; a long stream may run on.
-    response = await raw(url, {
+    response = await raw(target(), {
       method: "POST",
       headers,
       body,
@@ -220,52 +246,4 @@ async function postWithFetch(
       controller.abort();
     },
   };
-}
-
-/**
- * The `data` of each Server-Sent Event, decoded across chunk boundaries (lines end in LF, CRLF
- * or CR; a blank line ends an event; multi-line data is joined with LF; comments and other
- * fields are skipped).
- */
-export async function* sseData(chunks: AsyncIterable<Uint8Array>): AsyncIterable<string> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let data: string[] = [];
-  const lines = function* (final: boolean): Generator<string> {
-    let start = 0;
-    for (let i = 0; i < buffer.length; i++) {
-      const char = buffer.charCodeAt(i);
-      if (char !== 10 && char !== 13) continue;
-      // A CR at the very end may be the first half of a CRLF split across chunks.
-      if (char === 13 && i === buffer.length - 1 && !final) break;
-      yield buffer.slice(start, i);
-      if (char === 13 && buffer.charCodeAt(i + 1) === 10) i++;
-      start = i + 1;
-    }
-    buffer = buffer.slice(start);
-  };
-  const take = (line: string): string | null => {
-    if (line === "") {
-      if (data.length === 0) return null;
-      const event = data.join("\n");
-      data = [];
-      return event;
-    }
-    if (line.startsWith("data:")) data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
-    return null;
-  };
-  for await (const chunk of chunks) {
-    buffer += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    for (const line of lines(false)) {
-      const event = take(line);
-      if (event !== null) yield event;
-    }
-  }
-  buffer += decoder.decode();
-  for (const line of lines(true)) {
-    const event = take(line);
-    if (event !== null) yield event;
-  }
-  if (buffer !== "") take(buffer);
-  if (data.length > 0) yield data.join("\n");
 }

@@ -26,7 +26,13 @@ import {
   type VendorResponse,
   type VendorStreamEvent,
 } from "../responses/chat-via-responses.js";
-import { mapUpstream, requestOptions, type UpstreamAccount } from "../upstream-errors.js";
+import {
+  isAbortError,
+  mapUpstream,
+  requestOptions,
+  toUpstreamError,
+  type UpstreamAccount,
+} from "../upstream-errors.js";
 import { createChatTransport } from "./openai-chat-transport.js";
 
 export interface OpenAICompatibleOptions {
@@ -82,6 +88,26 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     return rest;
   }
 
+  async function* responsesStream(
+    request: ChatRequest,
+    call: CallOptions,
+  ): AsyncIterable<ChatCompletionChunk> {
+    const body = chatToResponsesBody(upstreamBody(request));
+    const events = await mapUpstream(account, () =>
+      client.responses.create(
+        { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
+        requestOptions(call),
+      ),
+    );
+    yield* mapStream(
+      account,
+      chatChunksFromResponseEvents(
+        events as AsyncIterable<unknown> as AsyncIterable<VendorStreamEvent>,
+        provider,
+      ),
+    );
+  }
+
   const adapter: ProviderAdapter = {
     complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatCompletion> {
       if (usesResponsesApi(responsesApi, request)) {
@@ -99,28 +125,12 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       );
     },
 
-    async *stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
-      if (usesResponsesApi(responsesApi, request)) {
-        const body = chatToResponsesBody(upstreamBody(request));
-        const events = await mapUpstream(account, () =>
-          client.responses.create(
-            { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
-            requestOptions(call),
-          ),
-        );
-        yield* mapStream(
-          account,
-          chatChunksFromResponseEvents(
-            events as AsyncIterable<unknown> as AsyncIterable<VendorStreamEvent>,
-            provider,
-          ),
-        );
-        return;
-      }
+    stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
+      if (usesResponsesApi(responsesApi, request)) return responsesStream(request, call);
       // Usage is always asked for upstream, so calls are metered; the gateway drops
       // the usage chunk when the client did not ask for it.
       const body = { ...upstreamBody(request), stream: true, stream_options: { include_usage: true } };
-      yield* mapStream(account, chat.stream(body, call.signal));
+      return mapStream(account, chat.stream(body, call.signal));
     },
 
     listModels(call: CallOptions = {}): Promise<string[]> {
@@ -183,12 +193,15 @@ export async function transcribeWith(
     : { kind: "text", body: await response.text() };
 }
 
-/** Errors after the first chunk still become gateway errors (the caller ends the stream with them). */
+/**
+ * Errors after the first chunk still become gateway errors (the caller ends the stream with them).
+ * One delegating generator rather than a mapped call per chunk; stopping it early stops `stream` too.
+ */
 async function* mapStream<T>(account: UpstreamAccount, stream: AsyncIterable<T>): AsyncIterable<T> {
-  const iterator = stream[Symbol.asyncIterator]();
-  while (true) {
-    const next = await mapUpstream(account, () => iterator.next());
-    if (next.done === true) return;
-    yield next.value;
+  try {
+    yield* stream;
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    throw toUpstreamError(error, account);
   }
 }

@@ -12,10 +12,10 @@ const ROLE_WORDS: Record<Role, string> = {
 /** Viewer reads, Member creates and updates, Admin deletes (spec document 1, Authentication). */
 export function requireRole(role: Role): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!roleAllows(c.var.principal.role, role)) {
-      throw forbidden(
-        `This operation needs the ${ROLE_WORDS[role]} role; the API key has ${c.var.principal.role}`,
-      );
+    // c.get, not c.var: every c.var access builds an object of all the request's variables.
+    const principal = c.get("principal");
+    if (!roleAllows(principal.role, role)) {
+      throw forbidden(`This operation needs the ${ROLE_WORDS[role]} role; the API key has ${principal.role}`);
     }
     await next();
   };

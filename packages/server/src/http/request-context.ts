@@ -19,7 +19,7 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     await withTraceRequestId(requestId, next);
     c.res.headers.set(REQUEST_ID_HEADER, requestId);
     // Path only: query strings and headers may carry secrets.
-    c.var.logger.info("request", {
+    c.get("logger").info("request", {
       requestId,
       method: c.req.method,
       path: c.req.path,
