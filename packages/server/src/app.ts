@@ -94,7 +94,7 @@ export function createApp(options: AppOptions): App {
   app.notFound((c) => errorResponse(c, notFound(`Unknown endpoint ${c.req.method} ${c.req.path}`)));
 
   app.get("/health", (c) => {
-    store.db.prepare("SELECT 1").get();
+    store.ping();
     return c.json({ status: "ok" });
   });
 

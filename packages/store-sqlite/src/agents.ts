@@ -182,6 +182,18 @@ const toRun = (row: RunRow): AgentRunRecord => ({
   updatedAt: row.updated_at,
 });
 
+/** A response's row as the runner stores it. */
+export interface RunInput {
+  id: string;
+  organizationId: string;
+  agentId: string;
+  conversationId: string;
+  previousResponseId: string | null;
+  status: string;
+  state: unknown;
+  pausedAt: number | null;
+}
+
 export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, AgentLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
     super(
@@ -418,16 +430,7 @@ export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, A
   // ---- runs ----
 
   /** Inserts or replaces the state of one response. */
-  saveRun(input: {
-    id: string;
-    organizationId: string;
-    agentId: string;
-    conversationId: string;
-    previousResponseId: string | null;
-    status: string;
-    state: unknown;
-    pausedAt: number | null;
-  }): void {
+  saveRun(input: RunInput): void {
     const now = this.clock.now();
     this.sql(
       `INSERT INTO agent_runs (id, organization_id, agent_id, conversation_id, previous_response_id, status, state,
@@ -467,6 +470,27 @@ export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, A
         "UPDATE agent_runs SET continued_by = ?, updated_at = ? WHERE organization_id = ? AND id = ? AND continued_by IS NULL",
       ).run(continuationId, this.clock.now(), organizationId, id).changes > 0
     );
+  }
+
+  /**
+   * Claims the paused response `pausedId` for the continuation `run` and stores `run`, in one
+   * transaction (a crash in between never leaves a claim pointing at nothing); false, and
+   * nothing stored, when it was continued meanwhile.
+   */
+  claimAndSaveRun(organizationId: string, pausedId: string, run: RunInput): boolean {
+    return this.atomically(() => {
+      if (!this.claimContinuation(organizationId, pausedId, run.id)) return false;
+      this.saveRun(run);
+      return true;
+    });
+  }
+
+  /** Closes a response for good: marks it continued by itself (never continued again) and stores its final state, in one transaction. */
+  closeRun(run: RunInput): void {
+    this.atomically(() => {
+      this.claimContinuation(run.organizationId, run.id, run.id);
+      this.saveRun(run);
+    });
   }
 
   /** Responses of an agent in a given status, oldest first. */

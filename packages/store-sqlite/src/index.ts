@@ -7,6 +7,7 @@ export {
   type AgentRunRecord,
   AgentStore,
   type AgentVersionRecord,
+  type RunInput,
 } from "./agents.js";
 export {
   AnalyticsStore,

@@ -5,8 +5,10 @@
  * and runs a service's read-check-write as one immediate transaction so that quota
  * and `ifMatch` checks see no concurrent write.
  */
+
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import type { Database, Statement } from "better-sqlite3";
+import { runAtomically } from "./atomic-work.js";
 import { statementCache } from "./statement-cache.js";
 
 export interface MemberScope {
@@ -87,7 +89,7 @@ export class MemoryFileStore {
 
   /** Runs `work` in an immediate transaction: no other writer between its reads and its writes. */
   atomically<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    return runAtomically(this.db, work);
   }
 
   get(scope: MemberScope, path: string): MemoryFileWithContent | null {

@@ -76,6 +76,8 @@ export interface Store {
   readonly experiments: ExperimentStore;
   /** Traces, their spans and the organizations' tracing settings (PLATFORM.md §13). */
   readonly traces: TraceStore;
+  /** Answers when the database answers (the server's health check). */
+  ping(): void;
   close(): void;
 }
 
@@ -127,6 +129,9 @@ export function openStore(options: OpenStoreOptions): Store {
     annotationQueues: new AnnotationQueueStore(db, clock, ids),
     experiments: new ExperimentStore(db, clock, ids),
     traces: new TraceStore(db, cipher, clock, ids),
+    ping() {
+      db.prepare("SELECT 1").get();
+    },
     close() {
       if (!db.open) return;
       usage.flush();

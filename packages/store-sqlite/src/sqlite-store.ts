@@ -5,6 +5,7 @@
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import type { Database, Statement } from "better-sqlite3";
+import { runAtomically } from "./atomic-work.js";
 import { statementCache } from "./statement-cache.js";
 
 export abstract class SqliteStore {
@@ -21,8 +22,9 @@ export abstract class SqliteStore {
   /**
    * Runs `work` in an immediate transaction: no other writer between its reads and its
    * writes, and nothing written when it throws (inner store transactions nest as savepoints).
+   * `work` may be async (a service awaiting the store): see atomic-work.ts.
    */
   atomically<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    return runAtomically(this.db, work);
   }
 }

@@ -55,6 +55,7 @@ import type {
   AgentConversationRecord,
   AgentRecord,
   AgentVersionRecord,
+  RunInput,
   Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
@@ -588,15 +589,16 @@ export class AgentRunner {
    * leaves a claim pointing at nothing); false when it was continued meanwhile.
    */
   private claim(org: string, pausedId: string, prepared: RunState): boolean {
-    return this.store.db.transaction(() => {
-      if (!this.store.agents.claimContinuation(org, pausedId, prepared.id)) return false;
-      this.saveState(org, prepared);
-      return true;
-    })();
+    // One store method, one transaction: platform code starts none (issue #24).
+    return this.store.agents.claimAndSaveRun(org, pausedId, this.runRow(org, prepared));
   }
 
   private saveState(org: string, state: RunState): void {
-    this.store.agents.saveRun({
+    this.store.agents.saveRun(this.runRow(org, state));
+  }
+
+  private runRow(org: string, state: RunState): RunInput {
+    return {
       id: state.id,
       organizationId: org,
       agentId: state.agentId,
@@ -605,7 +607,7 @@ export class AgentRunner {
       status: state.status,
       state,
       pausedAt: state.pausedAt,
-    });
+    };
   }
 
   /**
@@ -656,10 +658,7 @@ export class AgentRunner {
     cancelRun(state);
     state.cancelReason = reason;
     state.updatedAt = this.clock.now();
-    this.store.db.transaction(() => {
-      this.store.agents.claimContinuation(org, state.id, state.id);
-      this.saveState(org, state);
-    })();
+    this.store.agents.closeRun(this.runRow(org, state));
     return { responseId: state.id, previousStatus };
   }
 
