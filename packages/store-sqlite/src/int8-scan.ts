@@ -38,8 +38,8 @@ export function int8Code(vector: Float32Array): Buffer {
   return code;
 }
 
-/** One served row as the cache receives it: chunk seq, int8 code, document id, revision id. */
-export type ColumnSource = [number, Buffer, string, string];
+/** One served row as the cache receives it: chunk seq and int8 code. */
+export type ColumnSource = [number, Buffer];
 
 /** The in-memory rows of one knowledge base, as of one index generation. */
 export interface VectorCache {
@@ -115,25 +115,32 @@ export class VectorRows {
     this.dead += this.revisionRows[ordinal] ?? 0;
   }
 
-  /** Appends rows (any order); `expected` sizes the first allocation. Returns false when a code has another width. */
-  append(source: Iterable<ColumnSource>, expected = 0): boolean {
-    for (const [seq, code, documentId, revisionId] of source) {
+  /**
+   * Appends the rows of one served revision (any order); `expected` sizes the allocation.
+   * False when a code has another width (the rows read so far stay, the caller rebuilds).
+   */
+  appendRevision(
+    documentId: string,
+    revisionId: string,
+    source: Iterable<ColumnSource>,
+    expected = 0,
+  ): boolean {
+    const document = this.ordinal(this.documents, this.documentIndex, documentId);
+    const revision = this.ordinal(this.revisions, this.revisionIndex, revisionId);
+    if (revision >= this.revisionLive.length) {
+      const live = new Uint8Array(this.revisionLive.length * 2);
+      live.set(this.revisionLive);
+      this.revisionLive = live;
+    }
+    this.revisionLive[revision] = 1;
+    this.revisionRows[revision] = this.revisionRows[revision] ?? 0;
+    for (const [seq, code] of source) {
       if (code.byteLength - CODE_HEADER !== this.dim) return false;
       const row = this.count;
       if (row >= this.capacity) this.grow(Math.max(expected, row + 1));
       this.seqs[row] = seq;
       this.factors[row] = code.readFloatLE(0) * code.readFloatLE(4);
-      this.documentOrdinals[row] = this.ordinal(this.documents, this.documentIndex, documentId);
-      const revision = this.ordinal(this.revisions, this.revisionIndex, revisionId);
-      if (revision >= this.revisionLive.length) {
-        const live = new Uint8Array(this.revisionLive.length * 2);
-        live.set(this.revisionLive);
-        this.revisionLive = live;
-      }
-      if (this.revisionRows[revision] === undefined) {
-        this.revisionRows[revision] = 0;
-        this.revisionLive[revision] = 1;
-      }
+      this.documentOrdinals[row] = document;
       this.revisionRows[revision] = (this.revisionRows[revision] ?? 0) + 1;
       this.revisionOrdinals[row] = revision;
       const components = new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, this.dim);
@@ -240,7 +247,8 @@ export class VectorRows {
     for (let byte = 0; byte < this.codeBytes; byte++) {
       let bits = 0;
       const first = byte * 8;
-      for (let b = 0; b < 8; b++) if ((components[first + b] ?? 0) > 0) bits |= 1 << b;
+      // Branch-free: (-c) >>> 31 is 1 exactly when c > 0.
+      for (let b = 0; b < 8; b++) bits |= (-(components[first + b] ?? 0) >>> 31) << b;
       codes[byte] = bits;
     }
   }
@@ -274,18 +282,6 @@ export class VectorRows {
     }
     this.capacity = capacity;
   }
-}
-
-/** Loads the rows of a knowledge base (seq order); null when there are none or a code's width differs from the first's. */
-export function buildRows(served: Iterable<ColumnSource>, count: number): VectorRows | null {
-  const iterator = served[Symbol.iterator]();
-  const first = iterator.next();
-  if (first.done === true) return null;
-  const rows = new VectorRows(first.value[1].byteLength - CODE_HEADER);
-  const rest = { [Symbol.iterator]: () => iterator };
-  if (rows.append([first.value], count) && rows.append(rest, count)) return rows;
-  iterator.return?.(); // ends the statement so the read transaction can end
-  return null;
 }
 
 /** Chunk seqs of the `wanted` rows with the best approximate cosine. */

@@ -20,7 +20,7 @@
  */
 import type { IndexHit, IndexQuery, VectorIndex } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
-import { buildRows, type ColumnSource, int8Code, scanCandidates, type VectorCache } from "./int8-scan.js";
+import { type ColumnSource, int8Code, scanCandidates, type VectorCache, VectorRows } from "./int8-scan.js";
 import { statementCache } from "./statement-cache.js";
 
 export interface KbIndexOptions {
@@ -184,32 +184,36 @@ export class SqliteVectorIndex implements VectorIndex {
   private patch(cache: VectorCache, knowledgeBaseId: string, generation: number): VectorCache | null {
     const rows = cache.rows;
     if (rows === null) return null;
-    const served = new Set(
-      this.sql(
-        `SELECT serving_revision_id FROM kb_documents
-         WHERE knowledge_base_id = ? AND deleted_at IS NULL AND serving_revision_id IS NOT NULL`,
-      )
-        .pluck()
-        .all(knowledgeBaseId) as string[],
-    );
+    const served = new Map(this.servedRevisions(knowledgeBaseId));
     for (const revision of rows.liveRevisions()) if (!served.has(revision)) rows.retire(revision);
-    const fresh: string[] = [];
-    for (const revision of served) {
+    const fresh: Array<[string, string]> = [];
+    for (const [revision, document] of served) {
       if (rows.isLive(revision)) continue;
-      if (rows.holds(revision)) return null; // retired, then served again: its rows are gone from the mask
-      fresh.push(revision);
+      if (rows.holds(revision)) return null; // retired, then served again: rebuild rather than revive
+      fresh.push([revision, document]);
     }
     if (rows.dead > rows.count * STALE_LIMIT) return null;
-    if (fresh.length > 0) {
-      const added = this.sql(
-        `SELECT v.chunk_seq, v.code, c.document_id, c.revision_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-         WHERE v.revision_id IN (SELECT value FROM json_each(?)) AND c.active = 1 ORDER BY v.chunk_seq`,
-      )
-        .raw(true)
-        .iterate(JSON.stringify(fresh)) as Iterable<ColumnSource>;
-      if (!rows.append(added)) return null;
+    for (const [revision, document] of fresh) {
+      if (!rows.appendRevision(document, revision, this.revisionCodes(revision))) return null;
     }
     return { generation, served: rows.count - rows.dead, rows };
+  }
+
+  /** Served revision → its document, for the knowledge base's live documents. */
+  private servedRevisions(knowledgeBaseId: string): Array<[string, string]> {
+    return this.sql(
+      `SELECT serving_revision_id, id FROM kb_documents
+       WHERE knowledge_base_id = ? AND deleted_at IS NULL AND serving_revision_id IS NOT NULL`,
+    )
+      .raw(true)
+      .all(knowledgeBaseId) as Array<[string, string]>;
+  }
+
+  /** Seq and int8 code of a revision's vectors (no join, no per-row strings: the cold-start read). */
+  private revisionCodes(revisionId: string): Iterable<ColumnSource> {
+    return this.sql("SELECT chunk_seq, code FROM kb_vectors WHERE revision_id = ?")
+      .raw(true)
+      .iterate(revisionId) as Iterable<ColumnSource>;
   }
 
   private generation(knowledgeBaseId: string): number {
@@ -220,11 +224,11 @@ export class SqliteVectorIndex implements VectorIndex {
     );
   }
 
-  /** Vectors of the knowledge base's served chunks. */
+  /** Vectors of the knowledge base's served chunks (a chunk is active exactly while its revision is served). */
   private servedCount(knowledgeBaseId: string): number {
     return this.sql(
-      `SELECT COUNT(*) FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = ? AND c.active = 1`,
+      `SELECT COUNT(*) FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+       WHERE d.knowledge_base_id = ? AND d.deleted_at IS NULL`,
     )
       .pluck()
       .get(knowledgeBaseId) as number;
@@ -235,12 +239,18 @@ export class SqliteVectorIndex implements VectorIndex {
     const served = this.servedCount(knowledgeBaseId);
     // Small knowledge bases are searched exactly: no rows needed.
     if (served <= this.exactBelow) return { generation, served, rows: null };
-    const source = this.sql(
-      `SELECT v.chunk_seq, v.code, c.document_id, c.revision_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = ? AND c.active = 1 ORDER BY v.chunk_seq`,
+    const dim = this.sql(
+      `SELECT length(v.code) - 8 FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+       WHERE d.knowledge_base_id = ? AND d.deleted_at IS NULL LIMIT 1`,
     )
-      .raw(true)
-      .iterate(knowledgeBaseId) as Iterable<ColumnSource>;
-    return { generation, served, rows: buildRows(source, served) };
+      .pluck()
+      .get(knowledgeBaseId) as number;
+    const rows = new VectorRows(dim);
+    for (const [revision, document] of this.servedRevisions(knowledgeBaseId)) {
+      if (!rows.appendRevision(document, revision, this.revisionCodes(revision), served)) {
+        return { generation, served, rows: null }; // vectors of several widths: exact search
+      }
+    }
+    return { generation, served, rows };
   }
 }
