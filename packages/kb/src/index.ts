@@ -18,13 +18,11 @@ export {
 export { errorMessage, isEmbeddingRefusal, searchMustAnswerRefusal } from "./embedding-errors.js";
 export { Ingestion, type IngestionDeps, type IngestionOutcome, type IngestionRun } from "./ingestion.js";
 export {
-  buildColumns,
   type ColumnSource,
-  documentMask,
-  emptyColumns,
   int8Code,
   scanCandidates,
   type VectorCache,
+  VectorRows,
 } from "./int8-scan.js";
 export { bestSentence } from "./matched-span.js";
 export { metadataMatches } from "./metadata-filter.js";

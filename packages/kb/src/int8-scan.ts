@@ -1,42 +1,22 @@
 /**
- * The first step of dense search on a large knowledge base: an int8 copy of its
- * served vectors held in memory, column-major (one contiguous run per
- * dimension), scanned for the candidates that the store then rescores exactly
- * (store-sqlite's kb-vector-index.ts with sqlite-vec; store-postgres's vector index where
- * pgvector is missing). Pure, so both stores share it. Each vector is quantized with its own range
- * (max |component| → 127, DESIGN.md: a fixed 'unit' scale loses recall). A
- * sparse query (≤ `maxScanDims` components carry 99 % of its energy —
- * hash-embedding-1536 queries have a few hundred non-zero ones) is applied in
- * full precision to those columns only. A dense query (provider embeddings)
- * instead compares sign bits (48 words per row, XOR + popcount) and keeps twice
- * as many candidates.
- * Memory: 1 byte per component (154 MB for 100k × 1536) while a knowledge base
- * is being searched.
+ * The first steps of dense search on a large knowledge base: an int8 copy of its
+ * served vectors and their sign bits held in memory, scanned for the candidates
+ * that sqlite-vec then rescores exactly (kb-vector-index.ts). Each vector is
+ * quantized with its own range (max |component| → 127, DESIGN.md: a fixed 'unit'
+ * scale loses recall).
+ *  - A dense query (provider embeddings, every component non-zero) is compared
+ *    with every row's sign bits first (1 bit per component, Hamming distance by
+ *    `i64.popcnt` in hamming-wasm.ts over one contiguous run of codes); the
+ *    closest `prefilter` rows are then scored on their int8 components.
+ *  - A sparse query (≤ `maxScanDims` components carry 99 % of its energy —
+ *    hash-embedding-1536 queries have a few hundred non-zero ones) is applied in
+ *    full precision to those components of every row.
+ * Rows are appended as revisions are served (no rebuild per document) and
+ * retired by revision when they stop being served (HP20–HP22).
+ * Memory per row: 1 byte per component plus 1 bit per component (1.73 GB for
+ * 1M × 1536) while a knowledge base is being searched; float vectors stay in SQLite.
  */
-
-/** The int8 columns of one knowledge base's served vectors, as of one index generation. */
-export interface VectorCache {
-  generation: number;
-  count: number;
-  dim: number;
-  seqs: Float64Array;
-  /** int8 components, column-major: component j of row i at j * count + i. */
-  columns: Int8Array;
-  /** Per row: quantization step × 1/‖v‖ (the int8 dot product times this is the cosine). */
-  factors: Float32Array;
-  /** Sign bits, row-major, `words` 32-bit words per row (bit set = positive component). */
-  signs: Int32Array;
-  words: number;
-  /** Ordinal of each row's document in `documents`. */
-  documentOrdinals: Int32Array;
-  documents: string[];
-  /** Revisions whose rows the columns hold. */
-  revisions: string[];
-  /** Served rows the columns do not hold (revisions served since the build), scored exactly. */
-  extraSeqs: number[];
-  /** Rows in the columns that are no longer served. */
-  dead: number;
-}
+import { codeBytes, type HammingScan, hammingScan, type WasmMemory, wasmMemory } from "./hamming-wasm.js";
 
 /** Header of the stored int8 code: step (float32) and 1/‖v‖ (float32), then one int8 per component. */
 const CODE_HEADER = 8;
@@ -58,115 +38,262 @@ export function int8Code(vector: Float32Array): Buffer {
   return code;
 }
 
-/** Columns holding no rows, for `count` served ones (a knowledge base searched exactly needs none). */
-export function emptyColumns(generation: number, count: number): VectorCache {
-  return {
-    generation,
-    count,
-    dim: 0,
-    seqs: new Float64Array(0),
-    columns: new Int8Array(0),
-    factors: new Float32Array(0),
-    signs: new Int32Array(0),
-    words: 0,
-    documentOrdinals: new Int32Array(0),
-    documents: [],
-    revisions: [],
-    extraSeqs: [],
-    dead: 0,
-  };
+/** One served row as the cache receives it: chunk seq and int8 code. */
+export type ColumnSource = [number, Buffer];
+
+/** The in-memory rows of one knowledge base, as of one index generation. */
+export interface VectorCache {
+  generation: number;
+  /** Served vectors when the cache was made; `rows` is null when they are few enough for exact search. */
+  served: number;
+  rows: VectorRows | null;
 }
 
-/** One served row as the columns are built from it: chunk seq, int8 code, document id, revision id. */
-export type ColumnSource = [number, Buffer, string, string];
+/** Wasm memory bytes kept for the query code in front of the sign codes. */
+const QUERY_BYTES = 65536;
+const PAGE = 65536;
+/** Most wasm32 pages (4 GiB). */
+const MAX_PAGES = 65536;
+
+/** A run of int8 rows (row-major), allocated as rows arrive so appending never copies old rows. */
+interface Segment {
+  start: number;
+  capacity: number;
+  data: Int8Array;
+}
 
 /**
- * Builds the columns from the served rows (chunk seq, int8 code, document, revision) in seq order;
- * `count` is how many rows were counted beforehand.
+ * Row-major int8 vectors, their sign codes (in wasm memory, contiguous) and per-row seq, scale,
+ * document and revision. Rows of a revision that stopped being served are retired (skipped by
+ * every scan) until the owner rebuilds.
  */
-export function buildColumns(served: Iterable<ColumnSource>, count: number, generation: number): VectorCache {
-  let dim = 0;
-  const seqs = new Float64Array(count);
-  const factors = new Float32Array(count);
-  const documentOrdinals = new Int32Array(count);
-  let columns = new Int8Array(0);
-  let signs = new Int32Array(0);
-  let words = 0;
-  const documents: string[] = [];
-  const ordinals = new Map<string, number>();
-  let row = 0;
-  // Rows are gathered in blocks and transposed a block at a time (contiguous writes per column).
-  const BLOCK = 256;
-  let block = new Int8Array(0);
-  let blockStart = 0;
-  const flush = (rows: number) => {
-    for (let j = 0; j < dim; j++) {
-      const base = j * count + blockStart;
-      for (let r = 0; r < rows; r++) columns[base + r] = block[r * dim + j] ?? 0;
+export class VectorRows {
+  count = 0;
+  /** Rows retired since the build (their revision is no longer served). */
+  dead = 0;
+  readonly documents: string[] = [];
+  private readonly documentIndex = new Map<string, number>();
+  readonly revisions: string[] = [];
+  private readonly revisionIndex = new Map<string, number>();
+  /** Per revision ordinal: 1 while served. */
+  private revisionLive = new Uint8Array(16);
+  private revisionRows: number[] = [];
+  private capacity = 0;
+  seqs = new Float64Array(0);
+  /** Per row: quantization step × 1/‖v‖ (the int8 dot product times this is the cosine). */
+  factors = new Float32Array(0);
+  documentOrdinals = new Int32Array(0);
+  revisionOrdinals = new Int32Array(0);
+  private readonly segments: Segment[] = [];
+  readonly codeBytes: number;
+  private memory: WasmMemory | null = null;
+  private hamming: HammingScan | null = null;
+
+  constructor(readonly dim: number) {
+    this.codeBytes = codeBytes(dim);
+  }
+
+  holds(revisionId: string): boolean {
+    return this.revisionIndex.has(revisionId);
+  }
+
+  isLive(revisionId: string): boolean {
+    const ordinal = this.revisionIndex.get(revisionId);
+    return ordinal !== undefined && this.revisionLive[ordinal] === 1;
+  }
+
+  /** Revisions whose rows are held and still counted as served. */
+  liveRevisions(): string[] {
+    return this.revisions.filter((_, ordinal) => this.revisionLive[ordinal] === 1);
+  }
+
+  /** Skips a revision's rows from now on. */
+  retire(revisionId: string): void {
+    const ordinal = this.revisionIndex.get(revisionId);
+    if (ordinal === undefined || this.revisionLive[ordinal] !== 1) return;
+    this.revisionLive[ordinal] = 0;
+    this.dead += this.revisionRows[ordinal] ?? 0;
+  }
+
+  /**
+   * Appends the rows of one served revision (any order); `expected` sizes the allocation.
+   * False when a code has another width (the rows read so far stay, the caller rebuilds).
+   */
+  appendRevision(
+    documentId: string,
+    revisionId: string,
+    source: Iterable<ColumnSource>,
+    expected = 0,
+  ): boolean {
+    const document = this.ordinal(this.documents, this.documentIndex, documentId);
+    const revision = this.ordinal(this.revisions, this.revisionIndex, revisionId);
+    if (revision >= this.revisionLive.length) {
+      const live = new Uint8Array(this.revisionLive.length * 2);
+      live.set(this.revisionLive);
+      this.revisionLive = live;
     }
-    blockStart += rows;
-  };
-  const revisions = new Set<string>();
-  for (const [seq, code, documentId, revisionId] of served) {
-    revisions.add(revisionId);
-    if (row >= count) break;
-    if (dim === 0) {
-      dim = code.byteLength - CODE_HEADER;
-      columns = new Int8Array(dim * count);
-      block = new Int8Array(BLOCK * dim);
-      words = Math.ceil(dim / 32);
-      signs = new Int32Array(words * count);
+    this.revisionLive[revision] = 1;
+    this.revisionRows[revision] = this.revisionRows[revision] ?? 0;
+    for (const [seq, code] of source) {
+      if (code.byteLength - CODE_HEADER !== this.dim) return false;
+      const row = this.count;
+      if (row >= this.capacity) this.grow(Math.max(expected, row + 1));
+      this.seqs[row] = seq;
+      this.factors[row] = code.readFloatLE(0) * code.readFloatLE(4);
+      this.documentOrdinals[row] = document;
+      this.revisionRows[revision] = (this.revisionRows[revision] ?? 0) + 1;
+      this.revisionOrdinals[row] = revision;
+      const components = new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, this.dim);
+      const segment = this.segmentOf(row);
+      segment.data.set(components, (row - segment.start) * this.dim);
+      this.writeSigns(row, components);
+      this.count++;
     }
-    factors[row] = code.readFloatLE(0) * code.readFloatLE(4);
-    const components = new Int8Array(code.buffer, code.byteOffset + CODE_HEADER, dim);
-    block.set(components, (row - blockStart) * dim);
-    for (let j = 0; j < dim; j++) {
-      if ((components[j] ?? 0) > 0)
-        signs[row * words + (j >> 5)] = (signs[row * words + (j >> 5)] ?? 0) | (1 << (j & 31));
+    return true;
+  }
+
+  /** Per row: 1 where the row may be answered (served revision, allowed document); null when all may. */
+  allowed(documentIds: readonly string[] | null): Uint8Array | null {
+    if (documentIds === null && this.dead === 0) return null;
+    const documentOk = new Uint8Array(this.documents.length).fill(documentIds === null ? 1 : 0);
+    if (documentIds !== null) {
+      for (const id of documentIds) {
+        const ordinal = this.documentIndex.get(id);
+        if (ordinal !== undefined) documentOk[ordinal] = 1;
+      }
     }
-    if (row - blockStart + 1 === BLOCK) flush(BLOCK);
-    seqs[row] = seq;
-    let ordinal = ordinals.get(documentId);
+    const mask = new Uint8Array(this.count);
+    for (let i = 0; i < this.count; i++) {
+      mask[i] =
+        (documentOk[this.documentOrdinals[i] ?? 0] ?? 0) &
+        (this.revisionLive[this.revisionOrdinals[i] ?? 0] ?? 0);
+    }
+    return mask;
+  }
+
+  /** Hamming distance of every row's sign code to the query's (u16 per row, a view valid until the next append). */
+  signDistances(vector: Float32Array): Uint16Array {
+    const memory = this.memory;
+    const hamming = this.hamming;
+    if (memory === null || hamming === null) return new Uint16Array(0);
+    const query = new Uint8Array(memory.buffer, 0, this.codeBytes).fill(0);
+    for (let j = 0; j < this.dim; j++)
+      if ((vector[j] ?? 0) > 0) query[j >> 3] = (query[j >> 3] ?? 0) | (1 << (j & 7));
+    const out = this.outOffset();
+    hamming(0, QUERY_BYTES, this.count, this.codeBytes, this.codeBytes / 32, out);
+    return new Uint16Array(memory.buffer, out, this.count);
+  }
+
+  /** Σ weight × int8 component over the given components of every row (sparse queries). */
+  sparseScores(dims: readonly number[], weights: readonly number[]): Float32Array {
+    const scores = new Float32Array(this.count);
+    const dimsArray = Int32Array.from(dims);
+    const weightArray = Float32Array.from(weights);
+    const terms = dimsArray.length;
+    const dim = this.dim;
+    for (const segment of this.segments) {
+      const { data, start } = segment;
+      const rows = Math.min(segment.capacity, this.count - start);
+      for (let r = 0; r < rows; r++) {
+        const base = r * dim;
+        let sum = 0;
+        for (let t = 0; t < terms; t++)
+          sum += (weightArray[t] ?? 0) * (data[base + (dimsArray[t] ?? 0)] ?? 0);
+        scores[start + r] = sum;
+      }
+    }
+    return scores;
+  }
+
+  /** int8 dot product of the query with one row. */
+  dot(row: number, vector: Float32Array): number {
+    const segment = this.segmentOf(row);
+    const data = segment.data;
+    const base = (row - segment.start) * this.dim;
+    let sum = 0;
+    for (let j = 0; j < this.dim; j++) sum += (vector[j] ?? 0) * (data[base + j] ?? 0);
+    return sum;
+  }
+
+  private ordinal(list: string[], index: Map<string, number>, id: string): number {
+    let ordinal = index.get(id);
     if (ordinal === undefined) {
-      ordinal = documents.length;
-      documents.push(documentId);
-      ordinals.set(documentId, ordinal);
+      ordinal = list.length;
+      list.push(id);
+      index.set(id, ordinal);
     }
-    documentOrdinals[row] = ordinal;
-    row++;
+    return ordinal;
   }
-  if (row > blockStart) flush(row - blockStart);
-  if (row < count) {
-    // Rows vanished between the count and the scan (cannot happen inside the read transaction).
-    return emptyColumns(generation, row);
+
+  private segmentOf(row: number): Segment {
+    const segments = this.segments;
+    let low = 0;
+    let high = segments.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((segments[mid]?.start ?? 0) <= row) low = mid;
+      else high = mid - 1;
+    }
+    return segments[low] as Segment;
   }
-  return {
-    generation,
-    count,
-    dim,
-    seqs,
-    columns,
-    factors,
-    signs,
-    words,
-    documentOrdinals,
-    documents,
-    revisions: [...revisions],
-    extraSeqs: [],
-    dead: 0,
-  };
+
+  private outOffset(): number {
+    return QUERY_BYTES + this.capacity * this.codeBytes;
+  }
+
+  private writeSigns(row: number, components: Int8Array): void {
+    const memory = this.memory as WasmMemory;
+    const codes = new Uint8Array(memory.buffer, QUERY_BYTES + row * this.codeBytes, this.codeBytes);
+    for (let byte = 0; byte < this.codeBytes; byte++) {
+      let bits = 0;
+      const first = byte * 8;
+      // Branch-free: (-c) >>> 31 is 1 exactly when c > 0.
+      for (let b = 0; b < 8; b++) bits |= (-(components[first + b] ?? 0) >>> 31) << b;
+      codes[byte] = bits;
+    }
+  }
+
+  /** Room for at least `rows` rows: a new int8 segment (old rows stay where they are), per-row arrays and wasm memory grown. */
+  private grow(rows: number): void {
+    // Past the first allocation, grow by an eighth: appends stay amortized, memory stays near the row count.
+    const capacity = Math.max(rows, this.capacity === 0 ? rows : Math.ceil(this.capacity * 1.125), 64);
+    const added = capacity - this.capacity;
+    this.segments.push({ start: this.capacity, capacity: added, data: new Int8Array(added * this.dim) });
+    const widen = <T extends Float64Array | Float32Array | Int32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(capacity);
+      next.set(old as never);
+      return next;
+    };
+    this.seqs = widen(this.seqs, (n) => new Float64Array(n));
+    this.factors = widen(this.factors, (n) => new Float32Array(n));
+    this.documentOrdinals = widen(this.documentOrdinals, (n) => new Int32Array(n));
+    this.revisionOrdinals = widen(this.revisionOrdinals, (n) => new Int32Array(n));
+    const bytes = QUERY_BYTES + capacity * (this.codeBytes + 2);
+    const pages = Math.ceil(bytes / PAGE);
+    if (pages > MAX_PAGES)
+      throw new RangeError("The knowledge base's sign codes exceed 4 GiB of wasm memory");
+    if (this.memory === null) {
+      this.memory = wasmMemory(pages, MAX_PAGES);
+      this.hamming = hammingScan(this.memory);
+    } else {
+      const have = this.memory.buffer.byteLength / PAGE;
+      // Growing in place (V8 reserves the whole 4 GiB range up front): the codes do not move.
+      if (pages > have) this.memory.grow(pages - have);
+    }
+    this.capacity = capacity;
+  }
 }
 
 /** Chunk seqs of the `wanted` rows with the best approximate cosine. */
 export function scanCandidates(
-  cache: VectorCache,
+  rows: VectorRows,
   vector: Float32Array,
-  wantedCandidates: number,
-  mask: Uint8Array | null,
+  wanted: number,
+  allowed: Uint8Array | null,
   maxScanDims: number,
+  prefilter: number,
 ): number[] {
-  let wanted = wantedCandidates;
-  const { count, columns } = cache;
+  const count = rows.count;
   // The query's components by decreasing magnitude, until 99 % of its energy (or the cap).
   const order = Array.from(vector.keys()).filter((j) => (vector[j] ?? 0) !== 0);
   order.sort((a, b) => Math.abs(vector[b] ?? 0) - Math.abs(vector[a] ?? 0));
@@ -175,85 +302,93 @@ export function scanCandidates(
   const dims: number[] = [];
   let covered = 0;
   for (const j of order) {
-    if (covered >= 0.99 * total) break;
+    if (covered >= 0.99 * total || dims.length > maxScanDims) break;
     dims.push(j);
     covered += (vector[j] ?? 0) ** 2;
   }
-  let scores: Float32Array;
-  let factors: Float32Array | null = cache.factors;
   if (dims.length <= maxScanDims) {
-    // Sparse query: exact up to int8 rounding, over its own non-zero columns only.
-    scores = new Float32Array(count);
-    for (const j of dims) {
-      const weight = vector[j] ?? 0;
-      const column = columns.subarray(j * count, (j + 1) * count);
-      for (let i = 0; i < count; i++) scores[i] = (scores[i] ?? 0) + weight * (column[i] ?? 0);
-    }
-  } else {
-    // Dense query: agreement of sign bits (1536 components in 48 words), twice the candidates.
-    scores = signAgreement(cache, vector);
-    factors = null;
-    wanted *= 2;
+    // Sparse query: exact up to int8 rounding, over its own non-zero components only.
+    const scores = rows.sparseScores(
+      dims,
+      dims.map((j) => vector[j] ?? 0),
+    );
+    return topRows(count, wanted, (i) =>
+      allowed !== null && allowed[i] !== 1
+        ? Number.NEGATIVE_INFINITY
+        : (scores[i] ?? 0) * (rows.factors[i] ?? 0),
+    ).map((i) => rows.seqs[i] ?? 0);
   }
-  // Top `wanted` by a bounded min-heap (rows in a filtered-out document never enter).
+  // Dense query: the `prefilter` rows nearest in Hamming distance, then their int8 cosine.
+  const near = nearestByHamming(
+    rows.signDistances(vector),
+    rows.codeBytes * 8,
+    Math.max(prefilter, wanted),
+    allowed,
+  );
+  const scored = near.map((i) => ({ row: i, score: rows.dot(i, vector) * (rows.factors[i] ?? 0) }));
+  scored.sort((a, b) => b.score - a.score || a.row - b.row);
+  return scored.slice(0, wanted).map((entry) => rows.seqs[entry.row] ?? 0);
+}
+
+/**
+ * The rows of the `wanted` smallest distances among the allowed ones: a histogram of the
+ * distances (they are small integers) gives the cut-off, one more pass collects the rows.
+ */
+function nearestByHamming(
+  distances: Uint16Array,
+  largest: number,
+  wanted: number,
+  allowed: Uint8Array | null,
+): number[] {
+  const count = distances.length;
+  const histogram = new Uint32Array(largest + 1);
+  for (let i = 0; i < count; i++) {
+    if (allowed !== null && allowed[i] !== 1) continue;
+    const distance = distances[i] ?? 0;
+    histogram[distance] = (histogram[distance] ?? 0) + 1;
+  }
+  let cut = 0;
+  let below = 0;
+  while (cut < largest && below + (histogram[cut] ?? 0) < wanted) {
+    below += histogram[cut] ?? 0;
+    cut++;
+  }
+  // Every row under the cut, and rows at the cut (lowest rows first) until `wanted`.
+  let atCut = wanted - below;
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) {
+    if (allowed !== null && allowed[i] !== 1) continue;
+    const distance = distances[i] ?? 0;
+    if (distance < cut) out.push(i);
+    else if (distance === cut && atCut > 0) {
+      out.push(i);
+      atCut--;
+    }
+  }
+  return out;
+}
+
+/** Indexes of the `wanted` best scores (a bounded min-heap); rows scoring -∞ never enter. */
+function topRows(count: number, wanted: number, score: (row: number) => number): number[] {
   const size = Math.min(wanted, count);
   const heapScores = new Float32Array(size);
   const heapRows = new Int32Array(size);
   let filled = 0;
   for (let i = 0; i < count; i++) {
-    if (mask !== null && mask[cache.documentOrdinals[i] ?? 0] !== 1) continue;
-    const score = factors === null ? (scores[i] ?? 0) : (scores[i] ?? 0) * (factors[i] ?? 0);
+    const value = score(i);
+    if (value === Number.NEGATIVE_INFINITY) continue;
     if (filled < size) {
-      heapScores[filled] = score;
+      heapScores[filled] = value;
       heapRows[filled] = i;
       siftUp(heapScores, heapRows, filled);
       filled++;
-    } else if (score > (heapScores[0] ?? 0)) {
-      heapScores[0] = score;
+    } else if (value > (heapScores[0] ?? 0)) {
+      heapScores[0] = value;
       heapRows[0] = i;
       siftDown(heapScores, heapRows, filled);
     }
   }
-  const out: number[] = [];
-  for (let h = 0; h < filled; h++) out.push(cache.seqs[heapRows[h] ?? 0] ?? 0);
-  return out;
-}
-
-/** Per document ordinal: 1 where the document may be hit; null when every document may. */
-export function documentMask(cache: VectorCache, documentIds: readonly string[] | null): Uint8Array | null {
-  if (documentIds === null) return null;
-  const allowed = new Set(documentIds);
-  const mask = new Uint8Array(cache.documents.length);
-  cache.documents.forEach((id, ordinal) => {
-    if (allowed.has(id)) mask[ordinal] = 1;
-  });
-  return mask;
-}
-
-const POPCOUNT16 = (() => {
-  const table = new Uint8Array(65536);
-  for (let i = 1; i < 65536; i++) table[i] = (table[i >> 1] ?? 0) + (i & 1);
-  return table;
-})();
-
-/** Per row: components whose sign matches the query's (higher is closer). */
-function signAgreement(cache: VectorCache, vector: Float32Array): Float32Array {
-  const { count, words, signs } = cache;
-  const query = new Int32Array(words);
-  for (let j = 0; j < vector.length; j++) {
-    if ((vector[j] ?? 0) > 0) query[j >> 5] = (query[j >> 5] ?? 0) | (1 << (j & 31));
-  }
-  const scores = new Float32Array(count);
-  for (let row = 0; row < count; row++) {
-    let differ = 0;
-    const offset = row * words;
-    for (let w = 0; w < words; w++) {
-      const x = (signs[offset + w] ?? 0) ^ (query[w] ?? 0);
-      differ += (POPCOUNT16[x & 0xffff] ?? 0) + (POPCOUNT16[x >>> 16] ?? 0);
-    }
-    scores[row] = -differ;
-  }
-  return scores;
+  return Array.from(heapRows.subarray(0, filled));
 }
 
 function siftUp(scores: Float32Array, rows: Int32Array, at: number): void {

@@ -6,13 +6,18 @@
  * Environment: KB_BENCH_SIZES (default "10000,100000" chunks), KB_BENCH_QUERIES (default 100),
  * KB_BENCH_INGEST_CHUNKS (default 5000), KB_BENCH_VECTORS ("hash,dense": hash-embedding-1536 of the
  * chunk texts, and/or dense clustered Gaussian vectors shaped like provider embeddings, where every
- * query component is non-zero). It measures
+ * query component is non-zero), KB_BENCH_VEC0 ("0" skips the vec0 baseline table, 6 GB at 1M),
+ * KB_BENCH_DOCUMENT_CHUNKS (default 10000 chunks per corpus document), KB_BENCH_INGEST_AT_SIZE
+ * (chunks ingested through the pipeline into each searched knowledge base afterwards; default 0).
+ * Run with `node --expose-gc` for RSS figures after a collection. For 1M chunks put TMPDIR on a disk
+ * with ~25 GB free. It measures
  *   1. ingestion throughput (chunks/s) through the real pipeline — conversion (TXT), FIXED chunking,
  *      hash-embedding-1536 through the gateway, vector + FTS5 writes, the atomic switch;
  *   2. at each size (1536-wide vectors of synthetic text): p50/p99 of the hybrid search, of the
  *      vector leg (sign-code scan + exact sqlite-vec rescoring), of raw sqlite-vec KNN (brute force
  *      `vec_distance_cosine` and a `vec0` table) on the same vectors, and of the keyword leg;
- *   3. recall@8 of the vector leg against exact search.
+ *   3. recall@8 of the vector leg against exact search;
+ *   4. the cold start (store reopened, first search loading the in-memory rows) and the RSS.
  * Timings depend on the machine's load (printed first).
  */
 import { loadavg } from "node:os";
@@ -27,6 +32,9 @@ import { makeTempDir } from "@groundwork/testkit";
 const SIZES = (process.env.KB_BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 const QUERIES = Number(process.env.KB_BENCH_QUERIES ?? 100);
 const INGEST_CHUNKS = Number(process.env.KB_BENCH_INGEST_CHUNKS ?? 5000);
+const INGEST_AT_SIZE = Number(process.env.KB_BENCH_INGEST_AT_SIZE ?? 0);
+const VEC0 = process.env.KB_BENCH_VEC0 !== "0";
+const DOCUMENT_CHUNKS = Number(process.env.KB_BENCH_DOCUMENT_CHUNKS ?? 10000);
 const K = 8;
 
 const config = (slug: string): KnowledgeBaseConfig => ({
@@ -157,11 +165,15 @@ function denseNear(spread: number): Float32Array {
   return vector.map((value) => value / norm);
 }
 
+/** Resident set size in MB, after a full collection when the process runs with --expose-gc. */
+function rssMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return Math.round(process.memoryUsage().rss / 1048576);
+}
+
 async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): Promise<void> {
-  const store = openStore({
-    file: join(dir, `search-${kind}-${size}.db`),
-    secret: "benchmark-master-secret",
-  });
+  const file = join(dir, `search-${kind}-${size}.db`);
+  let store = openStore({ file, secret: "benchmark-master-secret" });
   const org = store.organizations.create("bench", "enterprise");
   const kb = store.knowledgeBases.create(org.id, config(`kb-${size}`));
   const upload = (filename: string) =>
@@ -173,50 +185,80 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
       metadata: {},
       apiKeyId: null,
     });
-  const accepted = upload("corpus.txt");
-  const texts = Array.from({ length: size }, () => `${sentence(30)} ${sentence(30)}`);
-  const drafts: NewChunk[] = texts.map((text, position) => ({
-    kind: "fixed",
-    parentPosition: null,
-    position,
-    text,
-    tokenCount: 100,
-    pageStart: null,
-    pageEnd: null,
-    headingPath: [],
-  }));
-  const [chunks, insertMs] = time(() => store.knowledgeBases.replaceChunks(accepted.revision.id, drafts));
-  const vectors = new Map<string, Float32Array>();
-  const [, indexMs] = time(() => {
+  // Documents of up to DOCUMENT_CHUNKS chunks, written as the pipeline writes them (chunks, vectors,
+  // FTS5 rows, switch); nothing of a document is kept in memory afterwards but a few query texts.
+  const queryTexts: string[] = [];
+  let insertMs = 0;
+  let indexMs = 0;
+  let vec0Ms = 0;
+  if (VEC0)
+    store.db.exec("CREATE VIRTUAL TABLE bench_vec0 USING vec0(embedding float[1536] distance_metric=cosine)");
+  const insertVec0 = VEC0
+    ? store.db.prepare("INSERT INTO bench_vec0 (rowid, embedding) VALUES (?, ?)")
+    : null;
+  let vec0Rowid = 1;
+  for (let first = 0; first < size; first += DOCUMENT_CHUNKS) {
+    const accepted = upload(`corpus-${first}.txt`);
+    const texts = Array.from(
+      { length: Math.min(DOCUMENT_CHUNKS, size - first) },
+      () => `${sentence(30)} ${sentence(30)}`,
+    );
+    for (let q = 0; q < Math.ceil((QUERIES * texts.length) / size); q++)
+      queryTexts.push(texts[Math.floor(random() * texts.length)] ?? "");
+    const drafts: NewChunk[] = texts.map((text, position) => ({
+      kind: "fixed",
+      parentPosition: null,
+      position,
+      text,
+      tokenCount: 100,
+      pageStart: null,
+      pageEnd: null,
+      headingPath: [],
+    }));
+    const [chunks, chunksMs] = time(() => store.knowledgeBases.replaceChunks(accepted.revision.id, drafts));
+    insertMs += chunksMs;
     for (let start = 0; start < chunks.length; start += 2000) {
       const batch = chunks.slice(start, start + 2000);
       const entries = batch.map((chunk) => ({
         chunkId: chunk.id,
         vector: kind === "hash" ? hashEmbedding(chunk.text ?? "") : denseNear(1.2),
       }));
-      for (const entry of entries) vectors.set(entry.chunkId, entry.vector);
-      store.kbVectors.upsert(kb.id, entries);
-      store.kbKeywords.add(
-        kb.id,
-        "english",
-        batch.map((chunk) => ({ chunkId: chunk.id, terms: indexTerms(chunk.text ?? "", "english") })),
-      );
+      indexMs += time(() => {
+        store.kbVectors.upsert(kb.id, entries);
+        store.kbKeywords.add(
+          kb.id,
+          "english",
+          batch.map((chunk) => ({ chunkId: chunk.id, terms: indexTerms(chunk.text ?? "", "english") })),
+        );
+      })[1];
+      if (insertVec0 !== null) {
+        vec0Ms += time(() =>
+          store.db.transaction(() => {
+            for (const entry of entries)
+              insertVec0.run(BigInt(vec0Rowid++), Buffer.from(entry.vector.buffer));
+          })(),
+        )[1];
+      }
     }
-  });
-  store.knowledgeBases.activateRevision(accepted.revision.id);
-  // The raw sqlite-vec baseline on the same vectors: a vec0 table (brute-force KNN).
-  store.db.exec("CREATE VIRTUAL TABLE bench_vec0 USING vec0(embedding float[1536] distance_metric=cosine)");
-  const insertVec0 = store.db.prepare("INSERT INTO bench_vec0 (rowid, embedding) VALUES (?, ?)");
-  store.db.transaction(() => {
-    let rowid = 1;
-    for (const vector of vectors.values()) insertVec0.run(BigInt(rowid++), Buffer.from(vector.buffer));
-  })();
+    store.knowledgeBases.activateRevision(accepted.revision.id);
+  }
   console.log(
-    `\n${size} chunks, ${kind} vectors: chunks inserted in ${(insertMs / 1000).toFixed(1)} s; embedded + vectors + FTS5 in ${(indexMs / 1000).toFixed(1)} s`,
+    `\n${size} chunks, ${kind} vectors: chunks inserted in ${(insertMs / 1000).toFixed(1)} s; vectors + FTS5 in ${(indexMs / 1000).toFixed(1)} s (raw store writes: ${Math.round(size / ((insertMs + indexMs) / 1000))} chunks/s)${VEC0 ? `; vec0 table in ${(vec0Ms / 1000).toFixed(1)} s` : ""}`,
+  );
+  // Cold start: the store reopened, then the first search (the in-memory rows load from SQLite).
+  store.close();
+  const rssBefore = rssMb();
+  const [reopened, openMs] = time(() => openStore({ file, secret: "benchmark-master-secret" }));
+  store = reopened;
+  const [, loadMs] = time(() =>
+    store.kbVectors.search({ knowledgeBaseId: kb.id, k: K, documentIds: null, vector: denseNear(1.2) }),
+  );
+  const rssAfter = rssMb();
+  console.log(
+    `  cold start: store opened in ${openMs.toFixed(0)} ms, first vector search (rows loaded) ${loadMs.toFixed(0)} ms; RSS ${rssBefore} MB before, ${rssAfter} MB after (${rssAfter - rssBefore} MB for the rows)`,
   );
 
-  const queries = Array.from({ length: QUERIES }, () => {
-    const source = texts[Math.floor(random() * texts.length)] ?? "";
+  const queries = queryTexts.slice(0, QUERIES).map((source) => {
     const words = source.replace(/\./g, "").split(" ");
     const start = Math.floor(random() * (words.length - 6));
     return words.slice(start, start + 3 + Math.floor(random() * 4)).join(" ");
@@ -239,22 +281,15 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
     keywords: store.kbKeywords,
     embedderFor: () => (kind === "hash" ? hashModel : embedder),
   };
-  const [, loadMs] = time(() =>
-    store.kbVectors.search({
-      knowledgeBaseId: kb.id,
-      k: K,
-      documentIds: null,
-      vector: hashEmbedding("warm up"),
-    }),
-  );
-  console.log(`  int8 column cache load (first query after a change): ${loadMs.toFixed(0)} ms`);
   const hybrid: number[] = [];
   const vectorLeg: number[] = [];
   const exact: number[] = [];
   const vec0: number[] = [];
   const keyword: number[] = [];
   let recallSum = 0;
-  const knn = store.db.prepare("SELECT rowid, distance FROM bench_vec0 WHERE embedding MATCH ? AND k = ?");
+  const knn = VEC0
+    ? store.db.prepare("SELECT rowid, distance FROM bench_vec0 WHERE embedding MATCH ? AND k = ?")
+    : null;
   for (const query of queries) {
     const vector = queryVectors.get(query) ?? hashEmbedding(query);
     const [, h] = await timeAsync(() => searchKnowledgeBases(deps, [record], { query, topK: K }));
@@ -267,8 +302,7 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
       store.kbVectors.exactSearch({ knowledgeBaseId: kb.id, k: K, documentIds: null, vector }),
     );
     exact.push(e);
-    const [, r] = time(() => knn.all(Buffer.from(vector.buffer), K));
-    vec0.push(r);
+    if (knn !== null) vec0.push(time(() => knn.all(Buffer.from(vector.buffer), K))[1]);
     const [, kw] = time(() =>
       store.kbKeywords.search({
         knowledgeBaseId: kb.id,
@@ -283,18 +317,27 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
     recallSum += approx.filter((hit) => wanted.has(hit.chunkId)).length / Math.max(1, wanted.size);
   }
   console.log(`  hybrid search (embed + both legs + RRF + hydration): ${stats(hybrid)}`);
-  console.log(`  vector leg (int8 columns or sign bits + rescoring):   ${stats(vectorLeg)}`);
+  console.log(`  vector leg (sign bits or sparse int8 scan + rescoring): ${stats(vectorLeg)}`);
   console.log(`  raw sqlite-vec, vec_distance_cosine brute force:       ${stats(exact)}`);
-  console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
+  if (VEC0) console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
   console.log(`  keyword leg (FTS5 bm25, 50 candidates):                 ${stats(keyword)}`);
   console.log(
-    `  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries`,
+    `  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries; RSS ${rssMb()} MB`,
   );
-  // A small document served after the columns were built: the columns are patched, not rebuilt.
+  // A small document served after the rows were loaded: they are patched (appended), not rebuilt.
   const added = upload("late.txt");
   const late = store.knowledgeBases.replaceChunks(
     added.revision.id,
-    drafts.slice(0, 100).map((draft) => ({ ...draft, text: `late ${draft.text}` })),
+    Array.from({ length: 100 }, (_, position) => ({
+      kind: "fixed" as const,
+      parentPosition: null,
+      position,
+      text: `late ${sentence(30)}`,
+      tokenCount: 100,
+      pageStart: null,
+      pageEnd: null,
+      headingPath: [],
+    })),
   );
   store.kbVectors.upsert(
     kb.id,
@@ -319,7 +362,63 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   console.log(
     `  first query after a 100-chunk document was served: ${patchMs.toFixed(0)} ms (${store.kbVectors.columnBuilds - buildsBefore} rebuilds); vector leg then ${stats(afterPatch)}`,
   );
+  if (INGEST_AT_SIZE > 0) await benchIngestionInto(store, kb, INGEST_AT_SIZE, queries[0] ?? "probe");
   store.close();
+}
+
+/**
+ * Ingestion through the real pipeline into the big knowledge base (the in-memory rows loaded):
+ * documents of ~1,000 chunks, each switched in and searched, so every document patches the rows.
+ */
+async function benchIngestionInto(
+  store: ReturnType<typeof openStore>,
+  kb: NonNullable<ReturnType<ReturnType<typeof openStore>["knowledgeBases"]["getKnowledgeBase"]>>,
+  chunks: number,
+  query: string,
+): Promise<void> {
+  const gateway = createStoreGateway(store);
+  const service = new KnowledgeService(store, gateway);
+  const documents = Math.max(1, Math.round(chunks / 1000));
+  const wordsPerDocument = Math.ceil((chunks / documents) * 72);
+  const buildsBefore = store.kbVectors.columnBuilds;
+  let ms = 0;
+  for (let d = 0; d < documents; d++) {
+    const parts: string[] = [];
+    for (let w = 0; w < wordsPerDocument; w += 12) parts.push(sentence(12));
+    const accepted = store.knowledgeBases.acceptUpload({
+      knowledgeBase: kb,
+      filename: `ingest-${d}.txt`,
+      mime: "text/plain",
+      bytes: new TextEncoder().encode(parts.join(" ")),
+      metadata: {},
+      apiKeyId: null,
+    });
+    ms += (
+      await timeAsync(async () => {
+        await service.enqueueIngest(accepted.revision);
+        await service.drain();
+      })
+    )[1];
+    // The next search patches the rows with the new document.
+    ms += time(() =>
+      store.kbVectors.search({
+        knowledgeBaseId: kb.id,
+        k: K,
+        documentIds: null,
+        vector: hashEmbedding(query),
+      }),
+    )[1];
+  }
+  await service.stopWorker();
+  const added = store.db
+    .prepare(
+      "SELECT COUNT(*) FROM kb_vectors v JOIN kb_documents d ON d.serving_revision_id = v.revision_id WHERE d.name LIKE 'ingest-%' AND d.knowledge_base_id = ?",
+    )
+    .pluck()
+    .get(kb.id) as number;
+  console.log(
+    `  ingestion into it: ${documents} TXT documents, ${added} chunks in ${(ms / 1000).toFixed(2)} s = ${Math.round(added / (ms / 1000))} chunks/s through the pipeline, each followed by a search (${store.kbVectors.columnBuilds - buildsBefore} rebuilds)`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -330,7 +429,7 @@ async function main(): Promise<void> {
   );
   const dir = makeTempDir("kb-bench-");
   try {
-    await benchIngestion(dir.path);
+    if (INGEST_CHUNKS > 0) await benchIngestion(dir.path);
     const kinds = (process.env.KB_BENCH_VECTORS ?? "hash,dense").split(",") as Array<"hash" | "dense">;
     for (const kind of kinds) for (const size of SIZES) await benchSearch(dir.path, size, kind);
   } finally {

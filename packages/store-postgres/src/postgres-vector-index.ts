@@ -15,16 +15,14 @@
  */
 import { createHash } from "node:crypto";
 import {
-  buildColumns,
   type ColumnSource,
-  documentMask,
-  emptyColumns,
   type IndexHit,
   type IndexQuery,
   int8Code,
   scanCandidates,
   type VectorCache,
   type VectorIndex,
+  VectorRows,
 } from "@groundwork/kb";
 import { bytes } from "./kb-rows.js";
 import type { SqlClient, SqlQueryable } from "./sql-client.js";
@@ -38,13 +36,15 @@ export interface PostgresVectorIndexOptions {
   minCandidates?: number;
   /** int8 mode: most query dimensions the scan applies (the largest components first). */
   maxScanDims?: number;
+  /** int8 mode: rows nearest in sign bits (Hamming) that a dense query scores on their int8 components. */
+  prefilter?: number;
   /** pgvector mode: `hnsw.ef_search` at least (raised to 2k for larger k, at most 1000). */
   efSearch?: number;
 }
 
 /** HNSW in pgvector indexes `vector` columns up to this width. */
 export const HNSW_MAX_DIM = 2000;
-/** Share of changed rows up to which the int8 columns are patched instead of rebuilt. */
+/** Share of retired rows up to which the int8 rows are patched instead of rebuilt. */
 const STALE_LIMIT = 0.25;
 
 interface Capabilities {
@@ -81,8 +81,9 @@ export class PostgresVectorIndex implements VectorIndex {
   private readonly oversample: number;
   private readonly minCandidates: number;
   private readonly maxScanDims: number;
+  private readonly prefilter: number;
   private readonly efSearch: number;
-  /** How many times int8 columns were built (for tests and metrics). */
+  /** How many times int8 rows were loaded in full (for tests and metrics). */
   columnBuilds = 0;
 
   constructor(
@@ -92,6 +93,7 @@ export class PostgresVectorIndex implements VectorIndex {
     this.oversample = options.oversample ?? 25;
     this.minCandidates = options.minCandidates ?? 200;
     this.maxScanDims = options.maxScanDims ?? 512;
+    this.prefilter = options.prefilter ?? 2000;
     this.efSearch = options.efSearch ?? 100;
   }
 
@@ -224,19 +226,19 @@ export class PostgresVectorIndex implements VectorIndex {
 
   private async searchInt8(query: IndexQuery & { vector: Float32Array }): Promise<IndexHit[]> {
     const cache = await this.cacheFor(query.knowledgeBaseId);
-    if (cache.count === 0 && cache.extraSeqs.length === 0) return [];
-    if (cache.dim === 0 || cache.dim !== query.vector.length) return this.rescore(query, null);
-    // Rows no longer served can take candidate places; keep more when there are some.
-    const wanted = Math.max(query.k * this.oversample, this.minCandidates) * (cache.dead > 0 ? 2 : 1);
+    if (cache.served === 0) return [];
+    const rows = cache.rows;
+    if (rows === null || rows.dim !== query.vector.length) return this.rescore(query, null);
     const candidates = scanCandidates(
-      cache,
+      rows,
       query.vector,
-      wanted,
-      documentMask(cache, query.documentIds),
+      Math.max(query.k * this.oversample, this.minCandidates),
+      rows.allowed(query.documentIds),
       this.maxScanDims,
+      this.prefilter,
     );
-    if (candidates.length === 0 && cache.extraSeqs.length === 0) return [];
-    return this.rescore(query, candidates.concat(cache.extraSeqs));
+    if (candidates.length === 0) return [];
+    return this.rescore(query, candidates);
   }
 
   /** Exact cosine over the served rows among `seqs` (all of the knowledge base's when null). */
@@ -275,36 +277,69 @@ export class PostgresVectorIndex implements VectorIndex {
     const generation = await this.generation(knowledgeBaseId);
     const cached = this.caches.get(knowledgeBaseId);
     if (cached !== undefined && cached.generation === generation) return cached;
-    if (cached !== undefined && cached.dim > 0) {
-      const patched = await this.patch(cached, knowledgeBaseId, generation);
+    if (cached !== undefined && cached.rows !== null) {
+      const patched = await this.sql.transaction((tx) => this.patch(tx, cached, knowledgeBaseId, generation));
       if (patched !== null) {
         this.caches.set(knowledgeBaseId, patched);
         return patched;
       }
     }
-    this.caches.delete(knowledgeBaseId); // let the old columns go before building new ones
+    this.caches.delete(knowledgeBaseId); // let the old rows go before loading new ones
     const loaded = await this.sql.transaction((tx) => this.load(tx, knowledgeBaseId));
-    if (loaded.dim > 0) this.columnBuilds++;
+    if (loaded.rows !== null) this.columnBuilds++;
     this.caches.set(knowledgeBaseId, loaded);
     return loaded;
   }
 
-  /** The columns with the served set's changes beside them, or null when a rebuild is due. */
+  /**
+   * The rows brought to the served set: revisions no longer served retired, newly served ones
+   * appended (as store-sqlite's index does). Null when a rebuild is due (too many retired rows,
+   * or a retired revision served again).
+   */
   private async patch(
+    tx: SqlQueryable,
     cache: VectorCache,
     knowledgeBaseId: string,
     generation: number,
   ): Promise<VectorCache | null> {
-    const extraSeqs = (
-      await this.sql.query<{ chunk_seq: string | number }>(
-        `SELECT v.chunk_seq FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-         WHERE v.knowledge_base_id = $1 AND c.active AND NOT (c.revision_id = ANY($2::text[]))`,
-        [knowledgeBaseId, cache.revisions],
-      )
-    ).rows.map((row) => Number(row.chunk_seq));
-    const dead = cache.count - ((await this.servedCount(this.sql, knowledgeBaseId)) - extraSeqs.length);
-    if (extraSeqs.length + dead > cache.count * STALE_LIMIT) return null;
-    return { ...cache, generation, extraSeqs, dead };
+    const rows = cache.rows;
+    if (rows === null) return null;
+    await tx.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    const served = new Map(await this.servedRevisions(tx, knowledgeBaseId));
+    for (const revision of rows.liveRevisions()) if (!served.has(revision)) rows.retire(revision);
+    const fresh: Array<[string, string]> = [];
+    for (const [revision, document] of served) {
+      if (rows.isLive(revision)) continue;
+      if (rows.holds(revision)) return null; // retired, then served again: rebuild rather than revive
+      fresh.push([revision, document]);
+    }
+    if (rows.dead > rows.count * STALE_LIMIT) return null;
+    for (const [revision, document] of fresh) {
+      if (!rows.appendRevision(document, revision, await this.revisionCodes(tx, revision))) return null;
+    }
+    return { generation, served: rows.count - rows.dead, rows };
+  }
+
+  /** Served revision → its document, for the knowledge base's live documents. */
+  private async servedRevisions(
+    sql: SqlQueryable,
+    knowledgeBaseId: string,
+  ): Promise<Array<[string, string]>> {
+    const { rows } = await sql.query<{ revision: string; document: string }>(
+      `SELECT serving_revision_id AS revision, id AS document FROM kb_documents
+       WHERE knowledge_base_id = $1 AND deleted_at IS NULL AND serving_revision_id IS NOT NULL`,
+      [knowledgeBaseId],
+    );
+    return rows.map((row) => [row.revision, row.document]);
+  }
+
+  /** Seq and int8 code of a revision's vectors. */
+  private async revisionCodes(sql: SqlQueryable, revisionId: string): Promise<ColumnSource[]> {
+    const { rows } = await sql.query<{ chunk_seq: string | number; code: Uint8Array }>(
+      "SELECT chunk_seq, code FROM kb_vectors WHERE revision_id = $1 AND code IS NOT NULL",
+      [revisionId],
+    );
+    return rows.map((row): ColumnSource => [Number(row.chunk_seq), bytes(row.code)]);
   }
 
   private async generation(knowledgeBaseId: string, sql: SqlQueryable = this.sql): Promise<number> {
@@ -317,37 +352,40 @@ export class PostgresVectorIndex implements VectorIndex {
     return row === undefined ? -1 : Number(row.g);
   }
 
+  /** Vectors of the knowledge base's served revisions. */
   private async servedCount(sql: SqlQueryable, knowledgeBaseId: string): Promise<number> {
     const row = (
       await sql.query<{ n: string | number }>(
-        `SELECT COUNT(*) AS n FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-         WHERE v.knowledge_base_id = $1 AND c.active`,
+        `SELECT COUNT(*) AS n FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+         WHERE d.knowledge_base_id = $1 AND d.deleted_at IS NULL`,
         [knowledgeBaseId],
       )
     ).rows[0];
     return Number(row?.n ?? 0);
   }
 
-  /** Builds the columns from one consistent read (repeatable read: count and rows agree). */
+  /** Loads the rows from one consistent read (repeatable read: count and rows agree). */
   private async load(tx: SqlQueryable, knowledgeBaseId: string): Promise<VectorCache> {
     await tx.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
     const generation = await this.generation(knowledgeBaseId, tx);
-    const count = await this.servedCount(tx, knowledgeBaseId);
-    if (count === 0) return emptyColumns(generation, 0);
-    const rows = await tx.query<{
-      chunk_seq: string | number;
-      code: Uint8Array;
-      document_id: string;
-      revision_id: string;
-    }>(
-      `SELECT v.chunk_seq, v.code, c.document_id, c.revision_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = $1 AND c.active ORDER BY v.chunk_seq`,
-      [knowledgeBaseId],
-    );
-    const served = rows.rows.map(
-      (row): ColumnSource => [Number(row.chunk_seq), bytes(row.code), row.document_id, row.revision_id],
-    );
-    return buildColumns(served, count, generation);
+    const served = await this.servedCount(tx, knowledgeBaseId);
+    // Knowledge bases with no more vectors than the candidates kept are searched exactly.
+    if (served <= this.minCandidates) return { generation, served, rows: null };
+    const dim = (
+      await tx.query<{ dim: number }>(
+        `SELECT v.dim FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+         WHERE d.knowledge_base_id = $1 AND d.deleted_at IS NULL LIMIT 1`,
+        [knowledgeBaseId],
+      )
+    ).rows[0]?.dim;
+    if (dim === undefined) return { generation, served, rows: null };
+    const rows = new VectorRows(Number(dim));
+    for (const [revision, document] of await this.servedRevisions(tx, knowledgeBaseId)) {
+      if (!rows.appendRevision(document, revision, await this.revisionCodes(tx, revision), served)) {
+        return { generation, served, rows: null }; // vectors of several widths: exact search
+      }
+    }
+    return { generation, served, rows };
   }
 
   private detect(): Promise<Capabilities> {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { int8Code } from "@groundwork/kb";
+import { describe, expect, it } from "vitest";
 import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { openStore } from "./open-store.js";
 

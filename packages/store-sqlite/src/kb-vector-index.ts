@@ -5,31 +5,31 @@
  * Dense search. sqlite-vec 0.1.9 scans every vector without SIMD (DESIGN.md:
  * 174 ms per KNN at 100k × 1536), so a knowledge base with more than
  * `exactBelow` served vectors is searched in two steps:
- *  1. Candidates from an int8 copy of the vectors held in memory per knowledge
- *     base (int8-scan.ts).
+ *  1. Candidates from int8 and sign-bit copies of the vectors held in memory per
+ *     knowledge base (int8-scan.ts).
  *  2. The best `max(k × oversample, minCandidates)` candidates are rescored
  *     exactly by sqlite-vec on their float vectors.
  * When the knowledge base's `index_generation` moves (a revision switch, a
- * document deletion) the columns are patched rather than rebuilt while the change
- * is small: rows of revisions the columns do not hold are scored exactly beside
- * the candidates, and rows no longer served drop out at rescoring, so every query
- * still sees exactly the served set. Past `STALE_LIMIT` of the rows the columns
- * are rebuilt (seconds at 100k rows, which would otherwise stall the server after
- * every ingested document).
+ * document deletion) the rows are patched rather than rebuilt: a newly served
+ * revision's rows are read and appended, a revision no longer served is retired
+ * (its rows skipped by every scan), so every query sees exactly the served set.
+ * Past `STALE_LIMIT` retired rows the rows are rebuilt (seconds at 1M rows),
+ * which keeps the memory of a knowledge base whose documents keep changing bounded.
  * Recall against exact search is measured by the benchmark
  * (packages/server/bench/kb-bench.ts).
  */
-import type { IndexHit, IndexQuery, VectorIndex } from "@groundwork/kb";
-import type { Database, Statement } from "better-sqlite3";
+
 import {
-  buildColumns,
   type ColumnSource,
-  documentMask,
-  emptyColumns,
+  type IndexHit,
+  type IndexQuery,
   int8Code,
   scanCandidates,
   type VectorCache,
+  type VectorIndex,
+  VectorRows,
 } from "@groundwork/kb";
+import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
 export interface KbIndexOptions {
@@ -41,9 +41,11 @@ export interface KbIndexOptions {
   minCandidates?: number;
   /** Most query dimensions the int8 scan applies (the largest components first). */
   maxScanDims?: number;
+  /** Rows nearest in sign bits (Hamming) that a dense query scores on their int8 components. */
+  prefilter?: number;
 }
 
-/** Share of changed rows up to which the columns are patched instead of rebuilt. */
+/** Share of retired rows up to which the rows are patched instead of rebuilt. */
 const STALE_LIMIT = 0.25;
 
 function vectorBlob(vector: Float32Array): Buffer {
@@ -57,6 +59,7 @@ export class SqliteVectorIndex implements VectorIndex {
   private readonly oversample: number;
   private readonly minCandidates: number;
   private readonly maxScanDims: number;
+  private readonly prefilter: number;
 
   constructor(
     private readonly db: Database,
@@ -67,6 +70,7 @@ export class SqliteVectorIndex implements VectorIndex {
     this.oversample = options.oversample ?? 25;
     this.minCandidates = options.minCandidates ?? 200;
     this.maxScanDims = options.maxScanDims ?? 512;
+    this.prefilter = options.prefilter ?? 2000;
   }
 
   upsert(knowledgeBaseId: string, entries: ReadonlyArray<{ chunkId: string; vector: Float32Array }>): void {
@@ -109,32 +113,32 @@ export class SqliteVectorIndex implements VectorIndex {
 
   search(query: IndexQuery & { vector: Float32Array }): IndexHit[] {
     const cache = this.cacheFor(query.knowledgeBaseId);
-    if (cache.count === 0) return [];
-    if (cache.count <= this.exactBelow || cache.dim !== query.vector.length) return this.exactSearch(query);
-    // Rows no longer served can take candidate places; keep more when there are some.
-    const wanted = Math.max(query.k * this.oversample, this.minCandidates) * (cache.dead > 0 ? 2 : 1);
+    if (cache.served === 0) return [];
+    const rows = cache.rows;
+    if (rows === null || rows.dim !== query.vector.length) return this.exactSearch(query);
     const candidates = scanCandidates(
-      cache,
+      rows,
       query.vector,
-      wanted,
-      documentMask(cache, query.documentIds),
+      Math.max(query.k * this.oversample, this.minCandidates),
+      rows.allowed(query.documentIds),
       this.maxScanDims,
+      this.prefilter,
     );
-    if (candidates.length === 0 && cache.extraSeqs.length === 0) return [];
+    if (candidates.length === 0) return [];
     const filter =
       query.documentIds === null ? "" : "AND c.document_id IN (SELECT value FROM json_each(@documents))";
-    const rows = this.sql(
+    const hits = this.sql(
       `SELECT c.id AS id, vec_distance_cosine(v.embedding, @vector) AS distance
        FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
        WHERE v.chunk_seq IN (SELECT value FROM json_each(@seqs)) AND c.active = 1 ${filter}
        ORDER BY distance, v.chunk_seq LIMIT @k`,
     ).all({
       vector: vectorBlob(query.vector),
-      seqs: JSON.stringify(cache.extraSeqs.length === 0 ? candidates : candidates.concat(cache.extraSeqs)),
+      seqs: JSON.stringify(candidates),
       k: query.k,
       ...(query.documentIds === null ? {} : { documents: JSON.stringify(query.documentIds) }),
     }) as Array<{ id: string; distance: number }>;
-    return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
+    return hits.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
   }
 
   /** Exact cosine KNN with sqlite-vec over every served vector of the knowledge base. */
@@ -155,45 +159,70 @@ export class SqliteVectorIndex implements VectorIndex {
     return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
   }
 
-  /** Drops the in-memory int8 columns (tests, or after bulk changes made outside this index). */
+  /** Drops the in-memory rows (tests, or after bulk changes made outside this index). */
   invalidate(knowledgeBaseId?: string): void {
     if (knowledgeBaseId === undefined) this.caches.clear();
     else this.caches.delete(knowledgeBaseId);
   }
 
-  /** How many times columns were built (for tests and metrics). */
+  /** How many times rows were loaded in full (for tests and metrics). */
   columnBuilds = 0;
 
   private cacheFor(knowledgeBaseId: string): VectorCache {
     const generation = this.generation(knowledgeBaseId);
     const cached = this.caches.get(knowledgeBaseId);
     if (cached !== undefined && cached.generation === generation) return cached;
-    if (cached !== undefined && cached.dim > 0) {
+    if (cached !== undefined && cached.rows !== null) {
       const patched = this.db.transaction(() => this.patch(cached, knowledgeBaseId, generation))();
       if (patched !== null) {
         this.caches.set(knowledgeBaseId, patched);
         return patched;
       }
     }
-    this.caches.delete(knowledgeBaseId); // let the old columns go before building new ones
+    this.caches.delete(knowledgeBaseId); // let the old rows go before loading new ones
     const loaded = this.db.transaction(() => this.load(knowledgeBaseId))();
-    if (loaded.dim > 0) this.columnBuilds++;
+    if (loaded.rows !== null) this.columnBuilds++;
     this.caches.set(knowledgeBaseId, loaded);
     return loaded;
   }
 
-  /** The columns with the served set's changes beside them, or null when a rebuild is due. */
+  /**
+   * The rows brought to the served set: revisions no longer served retired, newly served ones
+   * appended. Null when a rebuild is due (too many retired rows, or a retired revision served again).
+   */
   private patch(cache: VectorCache, knowledgeBaseId: string, generation: number): VectorCache | null {
-    const extraSeqs = this.sql(
-      `SELECT v.chunk_seq FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = ? AND c.active = 1
-         AND c.revision_id NOT IN (SELECT value FROM json_each(?))`,
+    const rows = cache.rows;
+    if (rows === null) return null;
+    const served = new Map(this.servedRevisions(knowledgeBaseId));
+    for (const revision of rows.liveRevisions()) if (!served.has(revision)) rows.retire(revision);
+    const fresh: Array<[string, string]> = [];
+    for (const [revision, document] of served) {
+      if (rows.isLive(revision)) continue;
+      if (rows.holds(revision)) return null; // retired, then served again: rebuild rather than revive
+      fresh.push([revision, document]);
+    }
+    if (rows.dead > rows.count * STALE_LIMIT) return null;
+    for (const [revision, document] of fresh) {
+      if (!rows.appendRevision(document, revision, this.revisionCodes(revision))) return null;
+    }
+    return { generation, served: rows.count - rows.dead, rows };
+  }
+
+  /** Served revision → its document, for the knowledge base's live documents. */
+  private servedRevisions(knowledgeBaseId: string): Array<[string, string]> {
+    return this.sql(
+      `SELECT serving_revision_id, id FROM kb_documents
+       WHERE knowledge_base_id = ? AND deleted_at IS NULL AND serving_revision_id IS NOT NULL`,
     )
-      .pluck()
-      .all(knowledgeBaseId, JSON.stringify(cache.revisions)) as number[];
-    const dead = cache.count - (this.servedCount(knowledgeBaseId) - extraSeqs.length);
-    if (extraSeqs.length + dead > cache.count * STALE_LIMIT) return null;
-    return { ...cache, generation, extraSeqs, dead };
+      .raw(true)
+      .all(knowledgeBaseId) as Array<[string, string]>;
+  }
+
+  /** Seq and int8 code of a revision's vectors (no join, no per-row strings: the cold-start read). */
+  private revisionCodes(revisionId: string): Iterable<ColumnSource> {
+    return this.sql("SELECT chunk_seq, code FROM kb_vectors WHERE revision_id = ?")
+      .raw(true)
+      .iterate(revisionId) as Iterable<ColumnSource>;
   }
 
   private generation(knowledgeBaseId: string): number {
@@ -204,11 +233,11 @@ export class SqliteVectorIndex implements VectorIndex {
     );
   }
 
-  /** Vectors of the knowledge base's served chunks. */
+  /** Vectors of the knowledge base's served chunks (a chunk is active exactly while its revision is served). */
   private servedCount(knowledgeBaseId: string): number {
     return this.sql(
-      `SELECT COUNT(*) FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = ? AND c.active = 1`,
+      `SELECT COUNT(*) FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+       WHERE d.knowledge_base_id = ? AND d.deleted_at IS NULL`,
     )
       .pluck()
       .get(knowledgeBaseId) as number;
@@ -216,15 +245,21 @@ export class SqliteVectorIndex implements VectorIndex {
 
   private load(knowledgeBaseId: string): VectorCache {
     const generation = this.generation(knowledgeBaseId);
-    const count = this.servedCount(knowledgeBaseId);
-    // Small knowledge bases are searched exactly: no columns needed.
-    if (count <= this.exactBelow) return emptyColumns(generation, count);
-    const served = this.sql(
-      `SELECT v.chunk_seq, v.code, c.document_id, c.revision_id FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = ? AND c.active = 1 ORDER BY v.chunk_seq`,
+    const served = this.servedCount(knowledgeBaseId);
+    // Small knowledge bases are searched exactly: no rows needed.
+    if (served <= this.exactBelow) return { generation, served, rows: null };
+    const dim = this.sql(
+      `SELECT length(v.code) - 8 FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+       WHERE d.knowledge_base_id = ? AND d.deleted_at IS NULL LIMIT 1`,
     )
-      .raw(true)
-      .iterate(knowledgeBaseId) as Iterable<ColumnSource>;
-    return buildColumns(served, count, generation);
+      .pluck()
+      .get(knowledgeBaseId) as number;
+    const rows = new VectorRows(dim);
+    for (const [revision, document] of this.servedRevisions(knowledgeBaseId)) {
+      if (!rows.appendRevision(document, revision, this.revisionCodes(revision), served)) {
+        return { generation, served, rows: null }; // vectors of several widths: exact search
+      }
+    }
+    return { generation, served, rows };
   }
 }
