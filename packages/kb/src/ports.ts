@@ -3,12 +3,10 @@
  * implements the storage ports (`KnowledgeStore`, `VectorIndex`, `KeywordIndex`);
  * the server bridges embeddings to the gateway and parsing to the converter.
  */
-import type { EmbeddingModel } from "@groundwork/core";
+import type { EmbeddingModel, MaybePromise } from "@groundwork/core";
 import type { KnowledgeBaseConfig } from "./config.js";
 import type { SourceDocument } from "./source-document.js";
 import type { TextSearchLanguage } from "./text-analysis.js";
-
-type MaybePromise<T> = T | Promise<T>;
 
 export const REVISION_STATUSES = ["PENDING", "PARSING", "CHUNKING", "EMBEDDING", "READY", "ERROR"] as const;
 export type RevisionStatus = (typeof REVISION_STATUSES)[number];

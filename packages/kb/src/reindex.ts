@@ -5,10 +5,9 @@
  * that cancels the change (the active language sent while another is pending)
  * or picks yet another language makes this run stop without switching.
  */
+import type { MaybePromise } from "@groundwork/core";
 import type { TextSearchLanguage } from "./text-analysis.js";
 import { indexTerms } from "./text-analysis.js";
-
-type MaybePromise<T> = T | Promise<T>;
 
 /** Storage of a reindex (implemented by store-sqlite next to the keyword index). */
 export interface ReindexStore {

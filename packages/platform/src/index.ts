@@ -381,7 +381,7 @@ export {
   type SkillResolutionStatus,
   SkillService,
 } from "./skills/skill-service.js";
-export type { AtomicPort, Awaitable, PlatformStore, StoreFamilies, StorePort } from "./store-port.js";
+export type { AtomicPort, PlatformStore, StoreFamilies, StorePort } from "./store-port.js";
 export {
   DEFAULT_TRACE_WINDOW_MS,
   MAX_EXPORT_HEADERS,

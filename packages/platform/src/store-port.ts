@@ -8,19 +8,17 @@
  * The families' shapes are read from store-sqlite's classes (type-only import); a later
  * step may spell them out as interfaces of their own.
  */
+import type { MaybePromise } from "@groundwork/core";
 import type { Store } from "@groundwork/store-sqlite";
 
-/** A value, or a Promise of it: what a port method may answer. */
-export type Awaitable<T> = T | Promise<T>;
-
 /**
- * A store family as a port: each method answers `Awaitable` of what the SQLite method
+ * A store family as a port: each method answers `MaybePromise` of what the SQLite method
  * answers; non-method members stay as they are. Generic methods lose their type
  * parameter through `infer` (and an overloaded one keeps its last signature), so those
  * few are written out by hand below.
  */
 export type StorePort<F> = {
-  [K in keyof F]: F[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : F[K];
+  [K in keyof F]: F[K] extends (...args: infer A) => infer R ? (...args: A) => MaybePromise<R> : F[K];
 };
 
 /**
@@ -43,6 +41,6 @@ export type StoreFamilies = {
 /** The store a Groundwork runs on: its families as ports, a liveness probe and `close()`. */
 export type PlatformStore = StoreFamilies & {
   /** Answers when the database answers (the server's health check); throws when it does not. */
-  ping(): Awaitable<void>;
-  close(): Awaitable<void>;
+  ping(): MaybePromise<void>;
+  close(): MaybePromise<void>;
 };
