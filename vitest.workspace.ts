@@ -10,6 +10,7 @@ const packages = [
   "extract",
   "kb",
   "agents",
+  "store-rows",
   "store-sqlite",
   "store-postgres",
   "platform",
