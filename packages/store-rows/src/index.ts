@@ -5,4 +5,4 @@
  * text or JSONB parsed to the same value, blobs as bytes), and each store only writes its own
  * SQL. One module per store family; this index re-exports them.
  */
-export {};
+export { bool, int, intOrNull, json } from "./columns.js";
