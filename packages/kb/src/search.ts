@@ -99,6 +99,23 @@ export async function searchKnowledgeBases(
           : await deps.store.documentsMatching(kb.id, request.metadataFilter);
       if (documentIds !== null && documentIds.length === 0) return { dense: [], keyword: [], failed: false };
       const base = { knowledgeBaseId: kb.id, k: depth, documentIds };
+      const terms = queryTerms(request.query, kb.textSearchLanguage);
+      const keywordLeg = async (): Promise<string[]> =>
+        terms.length === 0
+          ? []
+          : (
+              await deps.keywords.search({
+                ...base,
+                language: kb.textSearchLanguage,
+                terms,
+                text: request.query,
+              })
+            ).map((hit) => hit.chunkId);
+      // With hybrid search on, the keyword leg starts beside the dense one: on a database that
+      // answers asynchronously (PostgreSQL) the two legs then overlap instead of adding up.
+      const early = kb.hybridSearchEnabled ? keywordLeg() : null;
+      // Settled later; a rejection here must not go unhandled while the dense leg runs.
+      early?.catch(() => {});
       let dense: string[] = [];
       let failed = false;
       try {
@@ -119,21 +136,8 @@ export async function searchKnowledgeBases(
         failed = true;
         denseFailures.push({ knowledgeBaseId: kb.id, error: errorMessage(error) });
       }
-      let keyword: string[] = [];
       // Keywords always answer when the dense leg failed, even with hybrid search off.
-      if (kb.hybridSearchEnabled || failed) {
-        const terms = queryTerms(request.query, kb.textSearchLanguage);
-        if (terms.length > 0) {
-          keyword = (
-            await deps.keywords.search({
-              ...base,
-              language: kb.textSearchLanguage,
-              terms,
-              text: request.query,
-            })
-          ).map((hit) => hit.chunkId);
-        }
-      }
+      const keyword = early !== null ? await early : failed ? await keywordLeg() : [];
       return { dense, keyword, failed };
     }),
   );

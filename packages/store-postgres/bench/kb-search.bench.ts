@@ -7,7 +7,8 @@
  * bulk insert (without statistics the planner guesses the keyword match count).
  * Run: npx vitest bench --run --project store-postgres kb-search
  */
-import { indexTerms, queryTerms } from "@groundwork/kb";
+import type { EmbeddingModel } from "@groundwork/core";
+import { indexTerms, type KnowledgeBaseRecord, queryTerms, searchKnowledgeBases } from "@groundwork/kb";
 import pg from "pg";
 import { afterAll, bench, describe } from "vitest";
 import { baseConfig, type KbBackend, vectorSource } from "../../kb/test/kb-ports-contract.js";
@@ -34,7 +35,7 @@ const sentence = () =>
   Array.from({ length: 30 }, () => vocabulary[Math.floor(random() ** 2 * 2000)]).join(" ");
 
 /** Loads the same corpus (same texts, same vectors) into a backend and activates it. */
-async function load(backend: KbBackend): Promise<string> {
+async function load(backend: KbBackend): Promise<KnowledgeBaseRecord> {
   seed = 7;
   const nextVector = vectorSource(DIM, 11);
   const kb = await backend.store.create(backend.organizationId, { ...baseConfig, embeddingDim: DIM });
@@ -71,7 +72,7 @@ async function load(backend: KbBackend): Promise<string> {
     );
     await backend.store.activateRevision(revision.id);
   }
-  return kb.id;
+  return kb;
 }
 
 const sqlite = openStore({ file: ":memory:" });
@@ -90,8 +91,10 @@ const postgresBackend: KbBackend = {
   keywords: new PostgresKeywordIndex(client),
   organizationId: "org_bench",
 };
-const sqliteKb = await load(sqliteBackend);
-const postgresKb = await load(postgresBackend);
+const sqliteRecord = await load(sqliteBackend);
+const postgresRecord = await load(postgresBackend);
+const sqliteKb = sqliteRecord.id;
+const postgresKb = postgresRecord.id;
 await client.query("ANALYZE");
 afterAll(async () => {
   await client.close();
@@ -134,5 +137,32 @@ describe(`vector search, ${DOCUMENTS * CHUNKS_PER_DOCUMENT} × ${DIM}, k=${K}`, 
       documentIds: null,
       vector: queries(),
     });
+  });
+});
+
+// The query's embedding stands in for a provider's (the same vectors on both sides); what is
+// measured is the kb engine's hybrid search over each store: both legs, fusion and hydration.
+const hybridQueries = vectorSource(DIM, 99);
+const embedder: EmbeddingModel = {
+  embed: async () => ({ vectors: [hybridQueries()], promptTokens: 1 }),
+};
+const hybrid = (backend: KbBackend, knowledgeBase: KnowledgeBaseRecord) =>
+  searchKnowledgeBases(
+    {
+      store: backend.store,
+      vectors: backend.vectors,
+      keywords: backend.keywords,
+      embedderFor: () => embedder,
+    },
+    [knowledgeBase],
+    { query: text, topK: 10 },
+  );
+
+describe(`hybrid search through the kb engine, ${DOCUMENTS * CHUNKS_PER_DOCUMENT} chunks, top 10`, () => {
+  bench("SQLite (baseline)", async () => {
+    await hybrid(sqliteBackend, sqliteRecord);
+  });
+  bench("PostgreSQL", async () => {
+    await hybrid(postgresBackend, postgresRecord);
   });
 });
