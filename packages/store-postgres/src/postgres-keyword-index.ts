@@ -52,15 +52,23 @@ export class PostgresKeywordIndex implements KeywordIndex {
     const configuration = await this.configurations.configurationFor(query.language);
     // Without the typed text (an older caller) the engine's terms stand in for it.
     const text = query.text ?? query.terms.join(" ");
-    const filter = query.documentIds === null ? "" : "AND c.document_id = ANY($6::text[])";
+    const filter = query.documentIds === null ? "" : "AND d.id = ANY($6::text[])";
+    // Served = of a revision a live document serves (what `kb_chunks.active` records): checked
+    // against the knowledge base's few documents rather than by a chunk lookup per match, and
+    // the chunk rows read for the k best only.
     const rows = await this.sql.query<{ id: string; rank: number }>(
-      `WITH q AS (SELECT ${ANY_LEXEME} AS query)
-       SELECT c.id, ts_rank(k.terms, q.query, 1) AS rank
-       FROM q, kb_keywords k JOIN kb_chunks c ON c.seq = k.chunk_seq
-       WHERE q.query IS NOT NULL AND k.knowledge_base_id = $3 AND k.language = $4 AND k.terms @@ q.query
-         AND c.active ${filter}
-       ORDER BY rank DESC, k.chunk_seq
-       LIMIT $5`,
+      `WITH q AS (SELECT ${ANY_LEXEME} AS query),
+       best AS (
+         SELECT k.chunk_seq, ts_rank(k.terms, q.query, 1) AS rank
+         FROM q, kb_keywords k
+         WHERE q.query IS NOT NULL AND k.knowledge_base_id = $3 AND k.language = $4 AND k.terms @@ q.query
+           AND k.revision_id IN (
+             SELECT d.serving_revision_id FROM kb_documents d
+             WHERE d.knowledge_base_id = $3 AND d.deleted_at IS NULL ${filter})
+         ORDER BY rank DESC, k.chunk_seq
+         LIMIT $5)
+       SELECT c.id, best.rank FROM best JOIN kb_chunks c ON c.seq = best.chunk_seq
+       ORDER BY best.rank DESC, best.chunk_seq`,
       [
         configuration,
         text,
