@@ -6,3 +6,10 @@
  * SQL. One module per store family; this index re-exports them.
  */
 export { bool, int, intOrNull, json } from "./columns.js";
+export {
+  toUsageRecord,
+  USAGE_COLUMNS,
+  type UsageRecord,
+  type UsageRecordInput,
+  usageRowValues,
+} from "./usage.js";

@@ -1,0 +1,63 @@
+/**
+ * What the usage, analytics, billing and traces contracts run on: one store's families over a
+ * clock the test moves, a way to make organizations, and a way to put rows into tables that
+ * other families own (extractions, scores, files, …) so the cross-family reads can be checked.
+ * `sqliteArea` is the reference; `postgresArea` builds the PostgreSQL families over one
+ * migrated client (postgresBackends). Every method is awaited by the contracts, so the
+ * synchronous SQLite families run the same tests.
+ */
+import type { Clock } from "@groundwork/core";
+import type { PlatformStore } from "../../../platform/src/store-port.js";
+import { openStore } from "../../../store-sqlite/src/open-store.js";
+import { PostgresUsageRecordStore } from "../../src/postgres-usage-records.js";
+import type { SqlClient } from "../../src/sql-client.js";
+
+export interface AreaBackend {
+  usage: Omit<PlatformStore["usage"], "close">;
+  /** A fresh organization (a row on SQLite, whose foreign keys need one; a new id on PostgreSQL). */
+  organization(): Promise<string>;
+  /** Inserts a row as it is (values: numbers, strings, null; booleans as 0/1, JSON as text). */
+  insertRow(table: string, row: Record<string, unknown>): Promise<void>;
+  /** Flushes queued writes and releases what the backend opened (not the shared PostgreSQL client). */
+  close(): Promise<void>;
+}
+
+export type OpenArea = (clock: Clock) => Promise<AreaBackend>;
+
+export const sqliteArea: OpenArea = async (clock) => {
+  const store = openStore({ file: ":memory:", clock, secret: "contract-test-secret" });
+  let organizations = 0;
+  return {
+    usage: store.usage,
+    organization: async () => store.organizations.create(`org ${++organizations}`, "team").id,
+    insertRow: async (table, row) => {
+      const columns = Object.keys(row);
+      store.db
+        .prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+        .run(...Object.values(row));
+    },
+    close: async () => store.close(),
+  };
+};
+
+let organizationSerial = 0;
+
+export function postgresArea(client: () => SqlClient): OpenArea {
+  return async (clock) => {
+    const sql = client();
+    const usage = new PostgresUsageRecordStore(sql, clock);
+    return {
+      usage,
+      // Organizations are plain TEXT ids until pgA's table merges: a fresh one per call.
+      organization: async () => `org_${Date.now().toString(36)}_${++organizationSerial}`,
+      insertRow: async (table, row) => {
+        const columns = Object.keys(row);
+        await sql.query(
+          `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`,
+          Object.values(row),
+        );
+      },
+      close: () => usage.close(),
+    };
+  };
+}
