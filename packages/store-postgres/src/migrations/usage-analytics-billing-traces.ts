@@ -106,4 +106,17 @@ export const usageAnalyticsBillingTracesMigrations: readonly PostgresMigration[]
         REFERENCING NEW TABLE AS new_usage_rows FOR EACH STATEMENT EXECUTE FUNCTION usage_records_rollup();
     `,
   },
+  {
+    version: 41,
+    name: "billing: converted pages per organization and UTC month",
+    // One counter per organization and month (period_start = epoch ms of the UTC month's start).
+    sql: `
+      CREATE TABLE billing_page_counts (
+        organization_id TEXT NOT NULL,
+        period_start BIGINT NOT NULL,
+        pages BIGINT NOT NULL,
+        PRIMARY KEY (organization_id, period_start)
+      );
+    `,
+  },
 ];

@@ -7,17 +7,26 @@
  * synchronous SQLite families run the same tests.
  */
 import type { Clock } from "@groundwork/core";
+import type { KnowledgeWrites } from "../../../kb/test/kb-ports-contract.js";
 import type { PlatformStore } from "../../../platform/src/store-port.js";
 import { openStore } from "../../../store-sqlite/src/open-store.js";
+import { PostgresBillingStore } from "../../src/postgres-billing.js";
+import { PostgresKnowledgeStore } from "../../src/postgres-knowledge-store.js";
 import { PostgresUsageRecordStore } from "../../src/postgres-usage-records.js";
 import type { SqlClient } from "../../src/sql-client.js";
 
 export interface AreaBackend {
   usage: Omit<PlatformStore["usage"], "close">;
+  /** `atomically` is left out on PostgreSQL: the platform does not use it for billing. */
+  billing: Omit<PlatformStore["billing"], "atomically">;
+  /** The knowledge-base writes (stored bytes count the newest revision of live documents). */
+  knowledge: KnowledgeWrites;
   /** A fresh organization (a row on SQLite, whose foreign keys need one; a new id on PostgreSQL). */
   organization(): Promise<string>;
   /** Inserts a row as it is (values: numbers, strings, null; booleans as 0/1, JSON as text). */
   insertRow(table: string, row: Record<string, unknown>): Promise<void>;
+  /** Runs one statement without parameters that reads the same on both databases. */
+  exec(statement: string): Promise<void>;
   /** Flushes queued writes and releases what the backend opened (not the shared PostgreSQL client). */
   close(): Promise<void>;
 }
@@ -29,12 +38,17 @@ export const sqliteArea: OpenArea = async (clock) => {
   let organizations = 0;
   return {
     usage: store.usage,
+    billing: store.billing,
+    knowledge: store.knowledgeBases,
     organization: async () => store.organizations.create(`org ${++organizations}`, "team").id,
     insertRow: async (table, row) => {
       const columns = Object.keys(row);
       store.db
         .prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
         .run(...Object.values(row));
+    },
+    exec: async (statement) => {
+      store.db.exec(statement);
     },
     close: async () => store.close(),
   };
@@ -48,6 +62,8 @@ export function postgresArea(client: () => SqlClient): OpenArea {
     const usage = new PostgresUsageRecordStore(sql, clock);
     return {
       usage,
+      billing: new PostgresBillingStore(sql, clock),
+      knowledge: new PostgresKnowledgeStore(sql, clock),
       // Organizations are plain TEXT ids until pgA's table merges: a fresh one per call.
       organization: async () => `org_${Date.now().toString(36)}_${++organizationSerial}`,
       insertRow: async (table, row) => {
@@ -57,6 +73,7 @@ export function postgresArea(client: () => SqlClient): OpenArea {
           Object.values(row),
         );
       },
+      exec: (statement) => sql.exec(statement),
       close: () => usage.close(),
     };
   };
