@@ -7,6 +7,7 @@
 import { beforeAll } from "vitest";
 import { describeBillingContract } from "../test/families/billing-contract.js";
 import { createStandInTables } from "../test/families/stand-in-tables.js";
+import { describeTracesContract } from "../test/families/traces-contract.js";
 import { postgresArea, sqliteArea } from "../test/families/usage-area-backend.js";
 import { describeUsageContract } from "../test/families/usage-contract.js";
 import { postgresBackends } from "../test/postgres-backends.js";
@@ -23,4 +24,5 @@ const runs = [
 for (const { label, open } of runs) {
   describeUsageContract(label, open);
   describeBillingContract(label, open);
+  describeTracesContract(label, open);
 }

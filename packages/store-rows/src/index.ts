@@ -7,6 +7,28 @@
  */
 export { bool, int, intOrNull, json } from "./columns.js";
 export {
+  DEFAULT_TRACING_SETTINGS,
+  foldTraceSpans,
+  type SessionFilter,
+  type SessionRow,
+  type SettingsRow,
+  type SpanRecord,
+  type SpanRow,
+  TRACE_COLUMNS,
+  type TraceFilter,
+  type TraceRecord,
+  type TraceRow,
+  type TraceSessionRecord,
+  type TraceSpanInput,
+  type TracingSettingsChanges,
+  type TracingSettingsRecord,
+  toSession,
+  toSpan,
+  toTrace,
+  toTracingSettings,
+  traceRowValues,
+} from "./traces.js";
+export {
   toUsageRecord,
   USAGE_COLUMNS,
   type UsageRecord,

@@ -119,4 +119,65 @@ export const usageAnalyticsBillingTracesMigrations: readonly PostgresMigration[]
       );
     `,
   },
+  {
+    version: 42,
+    name: "traces keyed by their recorder-given id, spans, per-organization tracing settings",
+    // Store-sqlite 021 as 026 left it (no index on the random OTel trace id). Export headers are
+    // one encrypted JSON object (credential cipher, bound to the organization id). JSON stays
+    // TEXT: span attributes round-trip exactly (JSONB would refuse a \u0000 in captured content).
+    sql: `
+      CREATE TABLE tracing_settings (
+        organization_id TEXT PRIMARY KEY,
+        enabled BOOLEAN NOT NULL,
+        sampling_rate DOUBLE PRECISION NOT NULL,
+        capture_content BOOLEAN NOT NULL,
+        retention_days INTEGER NOT NULL,
+        export_endpoint TEXT,
+        export_headers_encrypted TEXT,
+        export_header_names TEXT NOT NULL DEFAULT '[]',
+        export_failures INTEGER NOT NULL DEFAULT 0,
+        last_export_error TEXT,
+        updated_at BIGINT
+      );
+      CREATE TABLE traces (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL,
+        otel_trace_id TEXT NOT NULL,
+        root_otel_span_id TEXT,
+        kind TEXT,
+        name TEXT,
+        status TEXT NOT NULL DEFAULT 'ok',
+        session_id TEXT COLLATE "C",
+        agent_id TEXT COLLATE "C",
+        agent_name TEXT COLLATE "C",
+        model TEXT,
+        response_id TEXT,
+        request_id TEXT,
+        start_time DOUBLE PRECISION NOT NULL,
+        end_time DOUBLE PRECISION NOT NULL,
+        duration_ms DOUBLE PRECISION NOT NULL DEFAULT 0,
+        input_tokens BIGINT NOT NULL DEFAULT 0,
+        output_tokens BIGINT NOT NULL DEFAULT 0,
+        cost_eur DOUBLE PRECISION NOT NULL DEFAULT 0,
+        span_count BIGINT NOT NULL DEFAULT 0
+      );
+      CREATE INDEX traces_time ON traces (organization_id, start_time DESC, id DESC);
+      CREATE INDEX traces_session ON traces (organization_id, session_id, start_time) WHERE session_id IS NOT NULL;
+      CREATE INDEX traces_experiment ON traces (organization_id, otel_trace_id) WHERE kind = 'experiment';
+      CREATE TABLE spans (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        trace_id TEXT NOT NULL REFERENCES traces (id) ON DELETE CASCADE,
+        otel_span_id TEXT NOT NULL,
+        parent_otel_span_id TEXT,
+        name TEXT NOT NULL,
+        start_time DOUBLE PRECISION NOT NULL,
+        end_time DOUBLE PRECISION NOT NULL,
+        duration_ms DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+        status_message TEXT,
+        attributes TEXT NOT NULL
+      );
+      CREATE INDEX spans_trace ON spans (trace_id, start_time);
+    `,
+  },
 ];

@@ -9,9 +9,11 @@
 import type { Clock } from "@groundwork/core";
 import type { KnowledgeWrites } from "../../../kb/test/kb-ports-contract.js";
 import type { PlatformStore } from "../../../platform/src/store-port.js";
+import { CredentialCipher } from "../../../store-sqlite/src/credential-cipher.js";
 import { openStore } from "../../../store-sqlite/src/open-store.js";
 import { PostgresBillingStore } from "../../src/postgres-billing.js";
 import { PostgresKnowledgeStore } from "../../src/postgres-knowledge-store.js";
+import { PostgresTraceStore } from "../../src/postgres-traces.js";
 import { PostgresUsageRecordStore } from "../../src/postgres-usage-records.js";
 import type { SqlClient } from "../../src/sql-client.js";
 
@@ -19,6 +21,8 @@ export interface AreaBackend {
   usage: Omit<PlatformStore["usage"], "close">;
   /** `atomically` is left out on PostgreSQL: the platform does not use it for billing. */
   billing: Omit<PlatformStore["billing"], "atomically">;
+  /** `atomically` is left out on PostgreSQL: the platform does not use it for traces. */
+  traces: Omit<PlatformStore["traces"], "atomically">;
   /** The knowledge-base writes (stored bytes count the newest revision of live documents). */
   knowledge: KnowledgeWrites;
   /** A fresh organization (a row on SQLite, whose foreign keys need one; a new id on PostgreSQL). */
@@ -31,14 +35,17 @@ export interface AreaBackend {
   close(): Promise<void>;
 }
 
+const SECRET = "contract-test-secret";
+
 export type OpenArea = (clock: Clock) => Promise<AreaBackend>;
 
 export const sqliteArea: OpenArea = async (clock) => {
-  const store = openStore({ file: ":memory:", clock, secret: "contract-test-secret" });
+  const store = openStore({ file: ":memory:", clock, secret: SECRET });
   let organizations = 0;
   return {
     usage: store.usage,
     billing: store.billing,
+    traces: store.traces,
     knowledge: store.knowledgeBases,
     organization: async () => store.organizations.create(`org ${++organizations}`, "team").id,
     insertRow: async (table, row) => {
@@ -63,6 +70,7 @@ export function postgresArea(client: () => SqlClient): OpenArea {
     return {
       usage,
       billing: new PostgresBillingStore(sql, clock),
+      traces: new PostgresTraceStore(sql, new CredentialCipher(SECRET), clock),
       knowledge: new PostgresKnowledgeStore(sql, clock),
       // Organizations are plain TEXT ids until pgA's table merges: a fresh one per call.
       organization: async () => `org_${Date.now().toString(36)}_${++organizationSerial}`,
