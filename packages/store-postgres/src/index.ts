@@ -1,4 +1,5 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
+export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";
 export { PostgresBillingStore } from "./postgres-billing.js";
 export {
   PostgresConcurrencySlots,

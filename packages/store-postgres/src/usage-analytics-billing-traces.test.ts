@@ -5,6 +5,7 @@
  * organizations).
  */
 import { beforeAll } from "vitest";
+import { describeAnalyticsContract } from "../test/families/analytics-contract.js";
 import { describeBillingContract } from "../test/families/billing-contract.js";
 import { createStandInTables } from "../test/families/stand-in-tables.js";
 import { describeTracesContract } from "../test/families/traces-contract.js";
@@ -25,4 +26,5 @@ for (const { label, open } of runs) {
   describeUsageContract(label, open);
   describeBillingContract(label, open);
   describeTracesContract(label, open);
+  describeAnalyticsContract(label, open);
 }

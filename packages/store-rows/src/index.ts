@@ -5,6 +5,26 @@
  * text or JSONB parsed to the same value, blobs as bytes), and each store only writes its own
  * SQL. One module per store family; this index re-exports them.
  */
+
+export {
+  type ErrorGroup,
+  type ExtractionAnalyticsFilter,
+  type ExtractionGrouping,
+  type ExtractionStats,
+  type HumanScoreFilter,
+  type HumanScoreStats,
+  type LatencyBinCount,
+  splitRange,
+  type TimeRange,
+  toErrorGroup,
+  toExtractionStats,
+  toHumanScoreStats,
+  toLatencyBinCount,
+  toUsageTotals,
+  type UsageFilter,
+  type UsageGrouping,
+  type UsageTotals,
+} from "./analytics.js";
 export { bool, int, intOrNull, json } from "./columns.js";
 export {
   DEFAULT_TRACING_SETTINGS,

@@ -11,6 +11,7 @@ import type { KnowledgeWrites } from "../../../kb/test/kb-ports-contract.js";
 import type { PlatformStore } from "../../../platform/src/store-port.js";
 import { CredentialCipher } from "../../../store-sqlite/src/credential-cipher.js";
 import { openStore } from "../../../store-sqlite/src/open-store.js";
+import { PostgresAnalyticsStore } from "../../src/postgres-analytics.js";
 import { PostgresBillingStore } from "../../src/postgres-billing.js";
 import { PostgresKnowledgeStore } from "../../src/postgres-knowledge-store.js";
 import { PostgresTraceStore } from "../../src/postgres-traces.js";
@@ -19,6 +20,8 @@ import type { SqlClient } from "../../src/sql-client.js";
 
 export interface AreaBackend {
   usage: Omit<PlatformStore["usage"], "close">;
+  /** `atomically` is left out on PostgreSQL: the platform does not use it for analytics. */
+  analytics: Omit<PlatformStore["analytics"], "atomically">;
   /** `atomically` is left out on PostgreSQL: the platform does not use it for billing. */
   billing: Omit<PlatformStore["billing"], "atomically">;
   /** `atomically` is left out on PostgreSQL: the platform does not use it for traces. */
@@ -44,6 +47,7 @@ export const sqliteArea: OpenArea = async (clock) => {
   let organizations = 0;
   return {
     usage: store.usage,
+    analytics: store.analytics,
     billing: store.billing,
     traces: store.traces,
     knowledge: store.knowledgeBases,
@@ -69,6 +73,7 @@ export function postgresArea(client: () => SqlClient): OpenArea {
     const usage = new PostgresUsageRecordStore(sql, clock);
     return {
       usage,
+      analytics: new PostgresAnalyticsStore(sql, usage, clock),
       billing: new PostgresBillingStore(sql, clock),
       traces: new PostgresTraceStore(sql, new CredentialCipher(SECRET), clock),
       knowledge: new PostgresKnowledgeStore(sql, clock),
