@@ -1,4 +1,6 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
+export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";
+export { PostgresBillingStore } from "./postgres-billing.js";
 export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,
@@ -7,6 +9,8 @@ export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresTraceStore, type SecretCipher } from "./postgres-traces.js";
+export { PostgresUsageRecordStore } from "./postgres-usage-records.js";
 export {
   HNSW_MAX_DIM,
   PostgresVectorIndex,

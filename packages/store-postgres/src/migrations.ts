@@ -5,6 +5,7 @@
  * store, so both stores answer the same values.
  */
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
+import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
 import type { SqlClient } from "./sql-client.js";
 
 export interface PostgresMigration {
@@ -69,6 +70,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     // into the index directly costs ingestion a little and keeps search latency steady (PG12).
     sql: "ALTER INDEX kb_keywords_terms SET (fastupdate = off);",
   },
+  ...usageAnalyticsBillingTracesMigrations,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

@@ -5,4 +5,53 @@
  * text or JSONB parsed to the same value, blobs as bytes), and each store only writes its own
  * SQL. One module per store family; this index re-exports them.
  */
+
+export {
+  type ErrorGroup,
+  type ExtractionAnalyticsFilter,
+  type ExtractionGrouping,
+  type ExtractionStats,
+  type HumanScoreFilter,
+  type HumanScoreStats,
+  type LatencyBinCount,
+  splitRange,
+  type TimeRange,
+  toErrorGroup,
+  toExtractionStats,
+  toHumanScoreStats,
+  toLatencyBinCount,
+  toUsageTotals,
+  type UsageFilter,
+  type UsageGrouping,
+  type UsageTotals,
+} from "./analytics.js";
 export { bool, int, intOrNull, json } from "./columns.js";
+export {
+  DEFAULT_TRACING_SETTINGS,
+  foldTraceSpans,
+  type SessionFilter,
+  type SessionRow,
+  type SettingsRow,
+  type SpanRecord,
+  type SpanRow,
+  TRACE_COLUMNS,
+  type TraceFilter,
+  type TraceRecord,
+  type TraceRow,
+  type TraceSessionRecord,
+  type TraceSpanInput,
+  type TracingSettingsChanges,
+  type TracingSettingsRecord,
+  toSession,
+  toSpan,
+  toTrace,
+  toTracingSettings,
+  traceRowValues,
+} from "./traces.js";
+export {
+  toUsageRecord,
+  USAGE_COLUMNS,
+  type UsageRecord,
+  type UsageRecordInput,
+  usageRowValues,
+} from "./usage.js";

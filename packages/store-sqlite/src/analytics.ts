@@ -5,114 +5,40 @@
  * a rank is then read inside one bin through the `usage_records_latency` index (docs/decisions.md
  * AN3). The maths (ranks, rates, buckets) live in @groundwork/observability.
  */
-import type { Clock, IdGenerator, UsageSurface } from "@groundwork/core";
+import type { Clock, IdGenerator } from "@groundwork/core";
+import {
+  type ErrorGroup,
+  type ExtractionAnalyticsFilter,
+  type ExtractionGrouping,
+  type ExtractionStats,
+  type HumanScoreFilter,
+  type HumanScoreStats,
+  type LatencyBinCount,
+  splitRange,
+  type TimeRange,
+  type UsageFilter,
+  type UsageGrouping,
+  type UsageTotals,
+} from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { ExtractionQualityFacts } from "./extractions.js";
 import { SqliteStore } from "./sqlite-store.js";
 
-const HOUR_MS = 3_600_000;
-
-/** Epoch ms: `from` inclusive, `to` exclusive. */
-export interface TimeRange {
-  from: number;
-  to: number;
-}
-
-export interface UsageFilter {
-  model?: string | undefined;
-  surface?: UsageSurface | undefined;
-  byok?: boolean | undefined;
-  /** Only these models (a provider's), when given. */
-  models?: readonly string[] | undefined;
-}
-
-/**
- * How rows are grouped: one group (`all`, key ""), by UTC-aligned bucket start (`bucket`,
- * key the start in ms as a string), or by model string (`model`).
- */
-export type UsageGrouping = { by: "all" } | { by: "bucket"; sizeMs: number } | { by: "model" };
-
-/** Extractions group like usage, or by schema (key the schema id). */
-export type ExtractionGrouping = UsageGrouping | { by: "schema" };
-
-export interface UsageTotals {
-  key: string;
-  requests: number;
-  errors: number;
-  promptTokens: number;
-  completionTokens: number;
-  costEur: number;
-}
-
-export interface LatencyBinCount {
-  key: string;
-  bin: number;
-  count: number;
-}
-
-export interface ErrorGroup {
-  code: string | null;
-  status: number | null;
-  count: number;
-  lastAt: number;
-}
-
-export interface ExtractionAnalyticsFilter {
-  schemaId?: string | undefined;
-  model?: string | undefined;
-}
-
-/** Extraction counts of a group; quality sums over the rows that have each fact. */
-export interface ExtractionStats {
-  key: string;
-  extractions: number;
-  completed: number;
-  failed: number;
-  withConfidence: number;
-  confidenceSum: number;
-  flagged: number;
-  validationApplied: number;
-  validationFailed: number;
-}
-
-export interface HumanScoreStats {
-  key: string;
-  name: string;
-  dataType: "NUMERIC" | "CATEGORICAL" | "BOOLEAN";
-  count: number;
-  /** Mean of NUMERIC values and BOOLEAN as 0/1; null for CATEGORICAL. */
-  mean: number | null;
-}
-
-export interface HumanScoreFilter {
-  schemaId?: string | undefined;
-  name?: string | undefined;
-}
+export type {
+  ErrorGroup,
+  ExtractionAnalyticsFilter,
+  ExtractionGrouping,
+  ExtractionStats,
+  HumanScoreFilter,
+  HumanScoreStats,
+  LatencyBinCount,
+  TimeRange,
+  UsageFilter,
+  UsageGrouping,
+  UsageTotals,
+} from "@groundwork/store-rows";
 
 const DAY_MS = 86_400_000;
-
-/**
- * The range split into the partial hours at its edges (read from the rows), whole hours (hourly
- * rollups) and, when `days`, whole UTC days (daily rollups, for latency bins).
- */
-function splitRange(
-  { from, to }: TimeRange,
-  days: boolean,
-): { days: TimeRange[]; hours: TimeRange[]; edges: TimeRange[] } {
-  const first = Math.ceil(from / HOUR_MS) * HOUR_MS;
-  const last = Math.floor(to / HOUR_MS) * HOUR_MS;
-  if (first >= last) return { days: [], hours: [], edges: [{ from, to }] };
-  const edges: TimeRange[] = [];
-  if (from < first) edges.push({ from, to: first });
-  if (last < to) edges.push({ from: last, to });
-  const firstDay = Math.ceil(first / DAY_MS) * DAY_MS;
-  const lastDay = Math.floor(last / DAY_MS) * DAY_MS;
-  if (!days || firstDay >= lastDay) return { days: [], hours: [{ from: first, to: last }], edges };
-  const hours: TimeRange[] = [];
-  if (first < firstDay) hours.push({ from: first, to: firstDay });
-  if (lastDay < last) hours.push({ from: lastDay, to: last });
-  return { days: [{ from: firstDay, to: lastDay }], hours, edges };
-}
 
 /** The SQL of a grouping key over a time column (the bucket size is a trusted integer). */
 function keySql(grouping: UsageGrouping, timeColumn: string): string {

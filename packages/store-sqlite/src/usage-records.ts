@@ -11,24 +11,18 @@
  * this store writes, and read again after CHARGED_REFRESH_MS in case another process wrote
  * to the same database (a SUM over the month's raw rows cost more than the rest of a call).
  */
+import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import {
-  type Clock,
-  defaultIdGenerator,
-  type IdGenerator,
-  systemClock,
-  type UsageEvent,
-  type UsageSurface,
-} from "@groundwork/core";
+  toUsageRecord,
+  USAGE_COLUMNS,
+  type UsageRecord,
+  type UsageRecordInput,
+  usageRowValues,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
-/** What is recorded: the gateway's usage event as it is. */
-export type UsageRecordInput = UsageEvent;
-
-export interface UsageRecord extends UsageRecordInput {
-  id: string;
-  createdAt: number;
-}
+export type { UsageRecord, UsageRecordInput } from "@groundwork/store-rows";
 
 /**
  * Queued rows are written this long after the first of them (or at once when
@@ -65,19 +59,9 @@ export class UsageRecordStore {
     this.sql = statementCache(db);
     this.insertAll = db.transaction((records: readonly UsageRecord[]) => {
       const insert = this.sql(
-        `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens,
-             completion_tokens, cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at, error_code, status)
-           VALUES (@id, @organizationId, @apiKeyId, @model, @surface, @byok, @promptTokens, @completionTokens,
-             @cachedTokens, @costEur, @latencyMs, @outcome, @endUser, @createdAt, @errorCode, @status)`,
+        `INSERT INTO usage_records (${USAGE_COLUMNS.join(", ")}) VALUES (${USAGE_COLUMNS.map(() => "?").join(", ")})`,
       );
-      for (const record of records) {
-        insert.run({
-          ...record,
-          byok: record.byok ? 1 : 0,
-          errorCode: record.errorCode ?? null,
-          status: record.status ?? null,
-        });
-      }
+      for (const record of records) insert.run(...usageRowValues(record));
     });
   }
 
@@ -166,23 +150,6 @@ export class UsageRecordStore {
     const rows = this.sql(
       "SELECT * FROM usage_records WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
     ).all(organizationId, limit) as Array<Record<string, unknown>>;
-    return rows.map((row) => ({
-      id: row.id as string,
-      organizationId: row.organization_id as string,
-      apiKeyId: row.api_key_id as string | null,
-      model: row.model as string,
-      surface: row.surface as UsageSurface,
-      byok: row.byok === 1,
-      promptTokens: row.prompt_tokens as number,
-      completionTokens: row.completion_tokens as number,
-      cachedTokens: row.cached_tokens as number | null,
-      costEur: row.cost_eur as number,
-      latencyMs: row.latency_ms as number,
-      outcome: row.outcome as UsageRecord["outcome"],
-      endUser: row.end_user as string | null,
-      errorCode: row.error_code as string | null,
-      status: row.status as number | null,
-      createdAt: row.created_at as number,
-    }));
+    return rows.map(toUsageRecord);
   }
 }
