@@ -1,5 +1,5 @@
 import { findDates, isoDateOf } from "./date-forms.js";
-import { type FoldedText, foldText, foldValue } from "./fold-text.js";
+import { type FoldedText, foldTextReusing, foldValue } from "./fold-text.js";
 import { canonicalNumber, findNumbers, numberReadings } from "./number-forms.js";
 import { partialCandidates } from "./search-values.js";
 import { alignTokens, buildTokenIndex, type TokenIndex, tokensOf } from "./token-alignment.js";
@@ -78,7 +78,7 @@ const FILE_NAME_LIKE = /^\S+\.[\p{L}\p{N}]{1,8}$/u;
  */
 export function locateSpans(text: string, requests: readonly SpanRequest[]): Array<TextSpan | null> {
   if (requests.length === 0) return [];
-  const source = foldText(text);
+  const source = foldTextReusing(text);
   const folded = source.folded;
 
   const patternIds = new Map<string, number>();
