@@ -51,8 +51,8 @@ for (let code = 0; code < 0x80; code++) {
  * reused rather than allocated anew, which for 400,000 characters would be megabytes of garbage per
  * call. Only `foldTextReusing` uses them; what it returns is valid until its next call.
  */
-let sharedUnits = new Uint16Array(0);
-let sharedOrigins = new Int32Array(0);
+let sharedUnits: Uint16Array = new Uint16Array(0);
+let sharedOrigins: Int32Array = new Int32Array(0);
 
 /** Folds `text`; offsets in `origin` count code points from `baseOffset`. */
 export function foldText(text: string, baseOffset = 0): FoldedText {

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { buildBenchFixture } from "../../bench/bench-fixture.js";
 import { plantedCorpus } from "../../test/planted-spans.js";
 import { locateSpans as previousLocateSpans } from "../../test/previous-locator/locate-spans.js";
+import { canonicalNumber as previousCanonicalNumber } from "../../test/previous-locator/number-forms.js";
 import { locateSpans, type SpanRequest } from "./locate-spans.js";
+import { canonicalNumber } from "./number-forms.js";
 
 // The locator was rewritten for speed (PV15); its spans must be exactly the previous locator's.
 
@@ -98,6 +100,23 @@ describe("span location: the rewritten locator places exactly what the previous 
         },
       ),
       { numRuns: 5000 },
+    );
+  });
+
+  it("reads JSON numbers as the previous locator did", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double(),
+          fc.integer(),
+          fc.double({ min: -1e6, max: 1e6 }),
+          fc.constantFrom(0, -0, 1e21, 1e-7, 0.1, 100, 5e-324, 123456789.125),
+        ),
+        (value) => {
+          expect(canonicalNumber(value)).toBe(previousCanonicalNumber(value));
+        },
+      ),
+      { numRuns: 20000 },
     );
   });
 });
