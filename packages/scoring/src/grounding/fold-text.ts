@@ -96,10 +96,20 @@ function fold(
     if (code < 0x80) {
       const lower = ASCII_FOLD[code]!;
       if (lower >= 0) {
-        lastWasSeparator = false;
-        lastWasLetter = ASCII_ALNUM[code] === 1;
         units[size] = lower;
         origins[size++] = offset;
+        // The rest of a run of ASCII non-separators, one unit each: the state is set once, after it.
+        let last = code;
+        while (i + 1 < length) {
+          const following = text.charCodeAt(i + 1);
+          if (following >= 0x80 || ASCII_FOLD[following]! < 0) break;
+          i++;
+          units[size] = ASCII_FOLD[following]!;
+          origins[size++] = codePoint++;
+          last = following;
+        }
+        lastWasSeparator = false;
+        lastWasLetter = ASCII_ALNUM[last] === 1;
         continue;
       }
     }

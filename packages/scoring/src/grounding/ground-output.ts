@@ -162,12 +162,17 @@ function attachSpans(
   // One series string per (array, field name), made once: every item's field then hands the locator
   // the same string, hashed once, instead of a fresh concatenation per field.
   const seriesNames = new Map<string, Map<string, string>>();
+  // The fields of one array's items come one after the other: its name map is kept at hand.
+  let lastGroup: string | null = null;
+  let lastNames: Map<string, string> | undefined;
   const seriesOf = (group: string, name: string): string => {
-    let names = seriesNames.get(group);
+    let names = group === lastGroup ? lastNames : seriesNames.get(group);
     if (names === undefined) {
       names = new Map();
       seriesNames.set(group, names);
     }
+    lastGroup = group;
+    lastNames = names;
     let series = names.get(name);
     if (series === undefined) {
       series = `${group}\u0000${name}`;

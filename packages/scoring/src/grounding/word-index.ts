@@ -104,9 +104,10 @@ export function buildWordIndex(text: string): WordIndex {
   }
   wordStarts = starts;
   wordHashes = hashes;
-  // About two buckets per word keeps unrelated words mostly apart.
+  // At least one bucket per word (most words repeat, so far fewer distinct ones) keeps unrelated words
+  // mostly apart; more buckets would cost more to clear and sum than the collisions they spare.
   let size = 1024;
-  while (size < count * 2) size *= 2;
+  while (size < count) size *= 2;
   const mask = size - 1;
   if (sharedBuckets.length < size + 1) sharedBuckets = new Int32Array(size + 1);
   const bucketStart = sharedBuckets.subarray(0, size + 1);
