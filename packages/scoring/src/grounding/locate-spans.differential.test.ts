@@ -65,58 +65,77 @@ function requestsFor(values: ReadonlyArray<string | number>, partial: readonly b
   }));
 }
 
+// Thousands of cases through two locators: slow on a loaded machine, so each test gets ample time.
+const SLOW = 120_000;
+
 describe("span location: the rewritten locator places exactly what the previous one did", () => {
-  it("on the bench fixture (10,000 requests)", () => {
-    const fixture = buildBenchFixture();
-    const requests: SpanRequest[] = fixture.output.items.flatMap((item) =>
-      Object.entries(item).flatMap(([name, value]) =>
-        typeof value === "string" || typeof value === "number"
-          ? [{ value, series: `items.${name}`, partial: name === "fileName" }]
-          : [],
-      ),
-    );
-    const located = locateSpans(fixture.inputText, requests);
-    expect(located.filter((span) => span !== null).length).toBeGreaterThan(7500);
-    expect(located).toEqual(previousLocateSpans(fixture.inputText, requests));
-  });
-
-  it("on the planted-span corpus", () => {
-    for (const planted of plantedCorpus(50)) {
-      const requests = requestsFor(planted.values, [false, true]);
-      expect(locateSpans(planted.text, requests)).toEqual(previousLocateSpans(planted.text, requests));
-    }
-  });
-
-  it("on random texts and values", () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(WORD, SEPARATOR), { minLength: 1, maxLength: 30 }),
-        fc.array(VALUE, { minLength: 1, maxLength: 8 }),
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }),
-        (pieces, values, partial) => {
-          const text = pieces.map(([word, separator]) => word + separator).join("");
-          const requests = requestsFor(values, partial);
-          expect(locateSpans(text, requests)).toEqual(previousLocateSpans(text, requests));
-        },
-      ),
-      { numRuns: 5000 },
-    );
-  });
-
-  it("reads JSON numbers as the previous locator did", () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.double(),
-          fc.integer(),
-          fc.double({ min: -1e6, max: 1e6 }),
-          fc.constantFrom(0, -0, 1e21, 1e-7, 0.1, 100, 5e-324, 123456789.125),
+  it(
+    "on the bench fixture (10,000 requests)",
+    () => {
+      const fixture = buildBenchFixture();
+      const requests: SpanRequest[] = fixture.output.items.flatMap((item) =>
+        Object.entries(item).flatMap(([name, value]) =>
+          typeof value === "string" || typeof value === "number"
+            ? [{ value, series: `items.${name}`, partial: name === "fileName" }]
+            : [],
         ),
-        (value) => {
-          expect(canonicalNumber(value)).toBe(previousCanonicalNumber(value));
-        },
-      ),
-      { numRuns: 20000 },
-    );
-  });
+      );
+      const located = locateSpans(fixture.inputText, requests);
+      expect(located.filter((span) => span !== null).length).toBeGreaterThan(7500);
+      expect(located).toEqual(previousLocateSpans(fixture.inputText, requests));
+    },
+    SLOW,
+  );
+
+  it(
+    "on the planted-span corpus",
+    () => {
+      for (const planted of plantedCorpus(50)) {
+        const requests = requestsFor(planted.values, [false, true]);
+        expect(locateSpans(planted.text, requests)).toEqual(previousLocateSpans(planted.text, requests));
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    "on random texts and values",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(WORD, SEPARATOR), { minLength: 1, maxLength: 30 }),
+          fc.array(VALUE, { minLength: 1, maxLength: 8 }),
+          fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }),
+          (pieces, values, partial) => {
+            const text = pieces.map(([word, separator]) => word + separator).join("");
+            const requests = requestsFor(values, partial);
+            expect(locateSpans(text, requests)).toEqual(previousLocateSpans(text, requests));
+          },
+        ),
+        { numRuns: 5000 },
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    "reads JSON numbers as the previous locator did",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            fc.double(),
+            fc.integer(),
+            fc.double({ min: -1e6, max: 1e6 }),
+            fc.constantFrom(0, -0, 1e21, 1e-7, 0.1, 100, 5e-324, 123456789.125),
+          ),
+          (value) => {
+            expect(canonicalNumber(value)).toBe(previousCanonicalNumber(value));
+          },
+        ),
+        { numRuns: 20000 },
+      );
+    },
+    SLOW,
+  );
 });
