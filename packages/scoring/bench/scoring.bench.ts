@@ -1,5 +1,6 @@
 import { bench, describe } from "vitest";
 import { groundOutput, locateSpans, type SpanRequest, scoreResult } from "../src/index.js";
+import { locateSpans as previousLocateSpans } from "../test/previous-locator/locate-spans.js";
 import { buildBenchFixture } from "./bench-fixture.js";
 
 const fixture = buildBenchFixture();
@@ -49,6 +50,14 @@ describe("1,000 items × 10 fields against 400,000 characters", () => {
     "locateSpans alone: the 10,000 values, each repeated value at its n-th mention",
     () => {
       locateSpans(fixture.inputText, spanRequests);
+    },
+    options,
+  );
+
+  bench(
+    "locateSpans alone, previous locator (before PV15; the same requests)",
+    () => {
+      previousLocateSpans(fixture.inputText, spanRequests);
     },
     options,
   );

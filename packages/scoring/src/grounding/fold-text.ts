@@ -16,7 +16,6 @@ export interface FoldedText {
 }
 
 const SOFT_HYPHEN = 0xad;
-const HYPHENS = new Set([0x2d, 0x2010, 0x2011]);
 const LETTER = /\p{L}/u;
 const MARKS_ONLY = /^\p{M}+$/u;
 
@@ -36,13 +35,55 @@ function foldCodePoint(codePoint: number): string {
 // Decodes the folded units in one native call; a BOM stays a character.
 const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
 
+// Per ASCII code: its folded unit (lower case), or -1 for a separator. The common case of the loop
+// below is one table read.
+const ASCII_FOLD = new Int16Array(0x80);
+// Per ASCII code: 1 for a letter or digit (what a line-end hyphen must follow).
+const ASCII_ALNUM = new Uint8Array(0x80);
+for (let code = 0; code < 0x80; code++) {
+  ASCII_FOLD[code] = SEPARATOR_CODES[code] === 1 ? -1 : code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+  const lower = code | 0x20;
+  ASCII_ALNUM[code] = (lower >= 0x61 && lower <= 0x7a) || (code >= 0x30 && code <= 0x39) ? 1 : 0;
+}
+
+/**
+ * Span location folds a long text on every call: its buffers (6 bytes per character) are kept and
+ * reused rather than allocated anew, which for 400,000 characters would be megabytes of garbage per
+ * call. Only `foldTextReusing` uses them; what it returns is valid until its next call.
+ */
+let sharedUnits: Uint16Array = new Uint16Array(0);
+let sharedOrigins: Int32Array = new Int32Array(0);
+
 /** Folds `text`; offsets in `origin` count code points from `baseOffset`. */
 export function foldText(text: string, baseOffset = 0): FoldedText {
+  const result = fold(text, baseOffset, new Uint16Array(text.length + 16), new Int32Array(text.length + 16));
+  return { folded: result.folded, origin: result.origin.slice(), codePoints: result.codePoints };
+}
+
+/**
+ * `foldText` into buffers kept between calls: `origin` is a view that the next call overwrites, so
+ * the caller must be done with it before folding again (span location folds once per call).
+ */
+export function foldTextReusing(text: string): FoldedText {
+  if (sharedUnits.length < text.length + 16) {
+    sharedUnits = new Uint16Array(text.length + 16);
+    sharedOrigins = new Int32Array(text.length + 16);
+  }
+  return fold(text, 0, sharedUnits, sharedOrigins);
+}
+
+function fold(
+  text: string,
+  baseOffset: number,
+  unitBuffer: Uint16Array,
+  originBuffer: Int32Array,
+): FoldedText {
   const length = text.length;
   // Typed buffers sized for the common case (one unit per character), grown for decompositions. No
   // closure writes to them: the loop below runs once per character and stays on local variables.
-  let units: Uint16Array = new Uint16Array(length + 16);
-  let origins: Int32Array = new Int32Array(length + 16);
+  // Invariant: room for one unit per character still to read, so only a decomposition checks for room.
+  let units = unitBuffer;
+  let origins = originBuffer;
   let size = 0;
   // A lone surrogate would not survive decoding as UTF-16: such text is decoded unit by unit.
   let loneSurrogate = false;
@@ -52,17 +93,32 @@ export function foldText(text: string, baseOffset = 0): FoldedText {
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
     const offset = codePoint++;
-    if (code < 0x80 && SEPARATOR_CODES[code] !== 1) {
-      lastWasSeparator = false;
-      const lower = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
-      lastWasLetter = (lower >= 0x61 && lower <= 0x7a) || (lower >= 0x30 && lower <= 0x39);
-      if (size === units.length) [units, origins] = grow(units, origins, size + 1);
-      units[size] = lower;
-      origins[size++] = offset;
-      continue;
+    if (code < 0x80) {
+      const lower = ASCII_FOLD[code]!;
+      if (lower >= 0) {
+        units[size] = lower;
+        origins[size++] = offset;
+        // The rest of a run of ASCII non-separators, one unit each: the state is set once, after it.
+        let last = code;
+        while (i + 1 < length) {
+          const following = text.charCodeAt(i + 1);
+          if (following >= 0x80 || ASCII_FOLD[following]! < 0) break;
+          i++;
+          units[size] = ASCII_FOLD[following]!;
+          origins[size++] = codePoint++;
+          last = following;
+        }
+        lastWasSeparator = false;
+        lastWasLetter = ASCII_ALNUM[last] === 1;
+        continue;
+      }
     }
     if (SEPARATOR_CODES[code] === 1) {
-      if (HYPHENS.has(code) && lastWasLetter && isLineEndHyphen(text, i)) {
+      if (
+        (code === 0x2d || code === 0x2010 || code === 0x2011) &&
+        lastWasLetter &&
+        isLineEndHyphen(text, i)
+      ) {
         // "inter-\n  national": the hyphen, the line break and the indent all fold away.
         let next = i + 1;
         while (next < length && SEPARATOR_CODES[text.charCodeAt(next)] === 1) next++;
@@ -73,7 +129,6 @@ export function foldText(text: string, baseOffset = 0): FoldedText {
       lastWasLetter = false;
       if (lastWasSeparator) continue;
       lastWasSeparator = true;
-      if (size === units.length) [units, origins] = grow(units, origins, size + 1);
       units[size] = 0x20;
       origins[size++] = offset;
       continue;
@@ -91,11 +146,16 @@ export function foldText(text: string, baseOffset = 0): FoldedText {
     lastWasSeparator = false;
     const folded = foldCodePoint(full);
     lastWasLetter = LETTER.test(folded) || (lastWasLetter && MARKS_ONLY.test(folded));
-    if (size + folded.length > units.length) [units, origins] = grow(units, origins, size + folded.length);
+    const needed = size + folded.length + (length - i - 1);
+    if (needed > units.length) [units, origins] = grow(units, origins, size, needed + 16);
     for (let unit = 0; unit < folded.length; unit++) {
       units[size] = folded.charCodeAt(unit);
       origins[size++] = offset;
     }
+  }
+  if (units !== unitBuffer && unitBuffer === sharedUnits) {
+    sharedUnits = units;
+    sharedOrigins = origins;
   }
   // A trailing space is never part of a hit; dropping it keeps folded values trimmed.
   if (size > 0 && units[size - 1] === 0x20) size--;
@@ -109,15 +169,20 @@ export function foldText(text: string, baseOffset = 0): FoldedText {
       );
     }
   }
-  return { folded, origin: origins.slice(0, size), codePoints: codePoint - baseOffset };
+  return { folded, origin: origins.subarray(0, size), codePoints: codePoint - baseOffset };
 }
 
-function grow(units: Uint16Array, origins: Int32Array, needed: number): [Uint16Array, Int32Array] {
+function grow(
+  units: Uint16Array,
+  origins: Int32Array,
+  size: number,
+  needed: number,
+): [Uint16Array, Int32Array] {
   const capacity = Math.max(needed, units.length * 2);
   const grownUnits = new Uint16Array(capacity);
-  grownUnits.set(units);
+  grownUnits.set(units.subarray(0, size));
   const grownOrigins = new Int32Array(capacity);
-  grownOrigins.set(origins);
+  grownOrigins.set(origins.subarray(0, size));
   return [grownUnits, grownOrigins];
 }
 

@@ -162,12 +162,17 @@ function attachSpans(
   // One series string per (array, field name), made once: every item's field then hands the locator
   // the same string, hashed once, instead of a fresh concatenation per field.
   const seriesNames = new Map<string, Map<string, string>>();
+  // The fields of one array's items come one after the other: its name map is kept at hand.
+  let lastGroup: string | null = null;
+  let lastNames: Map<string, string> | undefined;
   const seriesOf = (group: string, name: string): string => {
-    let names = seriesNames.get(group);
+    let names = group === lastGroup ? lastNames : seriesNames.get(group);
     if (names === undefined) {
       names = new Map();
       seriesNames.set(group, names);
     }
+    lastGroup = group;
+    lastNames = names;
     let series = names.get(name);
     if (series === undefined) {
       series = `${group}\u0000${name}`;
@@ -175,43 +180,49 @@ function attachSpans(
     }
     return series;
   };
+  const request = (element: unknown, owner: number, series: string) => {
+    if (!isSearchable(element)) return;
+    const basis = matchOf(element, hints[owner], matches);
+    if (basis === "not_found") return;
+    requests.push({ value: element, series, partial: basis === "partial_match" });
+    owners.push(owner);
+  };
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
     const value = values[index];
     const series = field.group === null ? field.key : seriesOf(field.group, field.name);
     if (LOCATED_BASES.has(field.grounding.basis)) {
-      const elements = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
-      for (const element of elements) {
-        if (!isSearchable(element)) continue;
-        const basis = matchOf(element, hints[index], matches);
-        if (basis === "not_found") continue;
-        requests.push({ value: element, series, partial: basis === "partial_match" });
-        owners.push(index);
-      }
+      // A string value is its own only element: no one-element array per field.
+      if (typeof value === "string") request(value, index, series);
+      else if (Array.isArray(value)) for (const element of value) request(element, index, series);
     } else if (typeof value === "number" && field.grounding.basis === "unverifiable") {
       const canonical = canonicalNumber(value);
-      if (canonical === null || canonical.replace(".", "").length < MIN_LOCATED_NUMBER_DIGITS) continue;
+      // Digits only: the point does not count.
+      if (
+        canonical === null ||
+        canonical.length - (canonical.includes(".") ? 1 : 0) < MIN_LOCATED_NUMBER_DIGITS
+      )
+        continue;
       requests.push({ value, series, partial: false });
       owners.push(index);
     }
   }
   if (requests.length === 0) return;
   const located = locateSpans(text, requests);
-  const spans = new Map<number, SourceSpan[]>();
-  located.forEach((span, request) => {
+  // Requests were made field by field: each field's spans are one run of consecutive requests.
+  for (let request = 0; request < located.length; ) {
     const owner = owners[request]!;
-    let list = spans.get(owner);
-    if (list === undefined) {
-      list = [];
-      spans.set(owner, list);
+    const list: SourceSpan[] = [];
+    for (; request < located.length && owners[request] === owner; request++) {
+      const span = located[request];
+      if (span !== null && span !== undefined) list.push(span);
     }
-    if (span !== null) list.push(span);
-  });
-  for (const [index, list] of spans) {
-    const field = fields[index]!;
+    const field = fields[owner]!;
     // A number is unverifiable either way: it carries spans only when it was located.
     if (list.length === 0 && !LOCATED_BASES.has(field.grounding.basis)) continue;
-    field.grounding = { ...field.grounding, spans: list };
+    // Built field by field rather than spread: the shared groundings are frozen, and spreading a frozen
+    // object takes the engine's slow path.
+    field.grounding = { score: field.grounding.score, basis: field.grounding.basis, spans: list };
   }
 }
 

@@ -1,5 +1,5 @@
 import { findDates, isoDateOf } from "./date-forms.js";
-import { type FoldedText, foldText, foldValue } from "./fold-text.js";
+import { type FoldedText, foldTextReusing, foldValue } from "./fold-text.js";
 import { canonicalNumber, findNumbers, numberReadings } from "./number-forms.js";
 import { partialCandidates } from "./search-values.js";
 import { alignTokens, buildTokenIndex, type TokenIndex, tokensOf } from "./token-alignment.js";
@@ -46,9 +46,9 @@ interface Descriptor {
    * request an interval a lower tier already gave, when a looser tier finds an earlier one.) Most
    * values belong to one series: its cursor is kept inline, the others in a map.
    */
-  series: number;
+  series: string | null;
   seriesEnd: number;
-  otherSeries: Map<number, number> | null;
+  otherSeries: Map<string, number> | null;
 }
 
 interface Variants {
@@ -78,7 +78,7 @@ const FILE_NAME_LIKE = /^\S+\.[\p{L}\p{N}]{1,8}$/u;
  */
 export function locateSpans(text: string, requests: readonly SpanRequest[]): Array<TextSpan | null> {
   if (requests.length === 0) return [];
-  const source = foldText(text);
+  const source = foldTextReusing(text);
   const folded = source.folded;
 
   const patternIds = new Map<string, number>();
@@ -91,6 +91,9 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     }
     return id;
   };
+  // A distinct value's own pattern is new but for case and separator variants of one value, whose
+  // hits are then found twice, the same both times: cheaper than hashing every pattern into the map.
+  const addPattern = (pattern: string): number => patterns.push(pattern) - 1;
   // One descriptor per distinct (kind, partial, value), found without building a key string: values
   // are looked up as they are, in one map per kind.
   const descriptors = [
@@ -99,26 +102,6 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     new Map<unknown, Descriptor>(),
     new Map<unknown, Descriptor>(),
   ];
-  const requestDescriptors: Array<Descriptor | null> = [];
-  // Per request, the (series, descriptor) pair it continues, as a number.
-  const seriesIds = new Map<string, number>();
-  const requestSeries = new Int32Array(requests.length);
-  requests.forEach((request, index) => {
-    const kind = (typeof request.value === "number" ? 2 : 0) + (request.partial ? 1 : 0);
-    let descriptor = descriptors[kind]!.get(request.value);
-    if (descriptor === undefined) {
-      descriptor = describe(request, patternId);
-      descriptors[kind]!.set(request.value, descriptor);
-    }
-    requestDescriptors.push(descriptor.patterns.length > 0 ? descriptor : null);
-    let series = seriesIds.get(request.series);
-    if (series === undefined) {
-      series = seriesIds.size;
-      seriesIds.set(request.series, series);
-    }
-    requestSeries[index] = series;
-  });
-
   // The mentions of each pattern at word boundaries (strong) and inside longer words (weak), each in
   // reading order without overlaps, found when first asked for.
   const strongHits: Array<Interval[] | undefined> = [];
@@ -193,10 +176,23 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
     return tiers[tier] ?? null;
   };
 
-  return requests.map((_, index) => {
-    const descriptor = requestDescriptors[index];
-    if (descriptor === null || descriptor === undefined) return null;
-    const series = requestSeries[index]!;
+  // Requests are answered in order as they come: a descriptor's state (its tiers, its cursor per
+  // series) depends only on the requests before it, so describing and locating go in one pass.
+  const located: Array<TextSpan | null> = new Array(requests.length);
+  for (let index = 0; index < requests.length; index++) {
+    const request = requests[index]!;
+    const kind = (typeof request.value === "number" ? 2 : 0) + (request.partial ? 1 : 0);
+    let descriptor = descriptors[kind]!.get(request.value);
+    if (descriptor === undefined) {
+      descriptor = describe(request, addPattern);
+      descriptors[kind]!.set(request.value, descriptor);
+    }
+    located[index] = descriptor.patterns.length > 0 ? next(descriptor, request.series) : null;
+  }
+  return located;
+
+  /** The next mention of the descriptor's value in the series, from the lowest tier that has one. */
+  function next(descriptor: Descriptor, series: string): TextSpan | null {
     const after = cursorOf(descriptor, series);
     for (let tier = 0; ; tier++) {
       const intervals = tierAt(descriptor, tier);
@@ -210,16 +206,16 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
         return toSpan(source, interval);
       }
     }
-  });
+  }
 }
 
-function cursorOf(descriptor: Descriptor, series: number): number {
+function cursorOf(descriptor: Descriptor, series: string): number {
   if (descriptor.series === series) return descriptor.seriesEnd;
   return descriptor.otherSeries?.get(series) ?? 0;
 }
 
-function moveCursor(descriptor: Descriptor, series: number, end: number): void {
-  if (descriptor.series === -1) descriptor.series = series;
+function moveCursor(descriptor: Descriptor, series: string, end: number): void {
+  if (descriptor.series === null) descriptor.series = series;
   if (descriptor.series === series) {
     descriptor.seriesEnd = end;
     return;
@@ -228,7 +224,7 @@ function moveCursor(descriptor: Descriptor, series: number, end: number): void {
   descriptor.otherSeries.set(series, end);
 }
 
-function describe(request: SpanRequest, patternId: (pattern: string) => number): Descriptor {
+function describe(request: SpanRequest, addPattern: (pattern: string) => number): Descriptor {
   const descriptor: Descriptor = {
     request,
     patterns: [],
@@ -236,25 +232,26 @@ function describe(request: SpanRequest, patternId: (pattern: string) => number):
     text: null,
     tiers: [],
     next: 0,
-    series: -1,
+    series: null,
     seriesEnd: 0,
     otherSeries: null,
   };
   if (typeof request.value === "number") {
     const canonical = canonicalNumber(request.value);
     if (canonical === null) return descriptor;
-    descriptor.patterns.push(patternId(canonical));
+    descriptor.patterns.push(addPattern(canonical));
     descriptor.variants = { pieces: [], numbers: [canonical], date: null, fileName: false };
     return descriptor;
   }
   const value = request.value;
   const folded = foldValue(value);
   if (folded.length < MIN_LOCATED_LENGTH) return descriptor;
-  descriptor.patterns.push(patternId(folded));
+  descriptor.patterns.push(addPattern(folded));
   // A hyphenated value ("well-known") broken at a line end reads as one word in the folded text.
   if (mayHaveHyphen(value) && HYPHEN_BETWEEN_LETTERS.test(value)) {
     const joined = foldValue(value.replace(/[-\u2010\u2011]/g, ""));
-    if (joined !== folded && joined.length >= MIN_LOCATED_LENGTH) descriptor.patterns.push(patternId(joined));
+    if (joined !== folded && joined.length >= MIN_LOCATED_LENGTH)
+      descriptor.patterns.push(addPattern(joined));
   }
   descriptor.text = folded;
   return descriptor;
@@ -352,9 +349,12 @@ function findStrong(text: string, index: WordIndex, pattern: string): Interval[]
   if (candidates === null) return null;
   const hits: Interval[] = [];
   const { positions } = index;
+  // Most candidates (other words in the same bucket, or the word in another context) differ at the
+  // value's first unit: comparing it first spares most of the string comparisons.
+  const first = pattern.charCodeAt(0);
   for (let at = candidates.from; at < candidates.to; at++) {
     const start = positions[at]! - candidates.shift;
-    if (start < 0 || !text.startsWith(pattern, start)) continue;
+    if (start < 0 || text.charCodeAt(start) !== first || !text.startsWith(pattern, start)) continue;
     const end = start + pattern.length;
     if (boundaryFit(text, start, end) === STRONG) keep(hits, start, end);
   }
@@ -380,9 +380,10 @@ function searchHits(
   };
   const candidates = candidateStarts(index, pattern, true);
   if (candidates !== null) {
+    const first = pattern.charCodeAt(0);
     for (let at = candidates.from; at < candidates.to; at++) {
       const start = index.positions[at]! - candidates.shift;
-      if (start >= 0 && text.startsWith(pattern, start)) add(start);
+      if (start >= 0 && text.charCodeAt(start) === first && text.startsWith(pattern, start)) add(start);
     }
   } else {
     for (let start = text.indexOf(pattern); start !== -1; start = text.indexOf(pattern, start + 1))

@@ -57,10 +57,16 @@ function readWith(body: string, decimalMark: string): string | null {
 /** The canonical form of a JSON number, or null for one that is not written as a plain decimal. */
 export function canonicalNumber(value: number): string | null {
   if (!Number.isFinite(value)) return null;
+  // JavaScript writes a number without leading zeros (but the one before a point) and without
+  // trailing zeros in the fraction: when it is a plain decimal at all (not "1e+21"), it is canonical.
   const text = String(Math.abs(value));
-  if (!/^\d+(?:\.\d+)?$/.test(text)) return null;
-  const [integer, fraction = ""] = text.split(".");
-  return canonical(integer!, fraction);
+  let point = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x2e && point === -1 && i > 0 && i < text.length - 1) point = i;
+    else if (code < 0x30 || code > 0x39) return null;
+  }
+  return text;
 }
 
 /** Every number token in `text` with its readings, in reading order. */

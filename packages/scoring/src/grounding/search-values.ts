@@ -171,7 +171,13 @@ function words(text: string): Word[] {
   let current: Word | null = null;
   let offset = 0;
   for (const char of text) {
-    if (isLetterOrDigit(char)) {
+    // ASCII is decided from the code; anything else by the Unicode classes.
+    const code = char.charCodeAt(0);
+    const wordChar =
+      code < 0x80
+        ? (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a)
+        : isLetterOrDigit(char);
+    if (wordChar) {
       if (current === null) {
         current = { start: offset, end: offset, letters: 0 };
         found.push(current);

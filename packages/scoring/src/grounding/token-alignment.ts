@@ -22,17 +22,35 @@ export interface TokenIndex {
   /** Token id per text token (ids from `ids`). */
   tokenIds: Int32Array;
   ids: Map<string, number>;
-  /** Positions (text token indexes) per token id, in reading order. */
-  positions: Map<number, number[]>;
+  /**
+   * Positions (text token indexes) per token id, in reading order: those of id `i` are
+   * `positions[positionStart[i] … positionStart[i + 1])`.
+   */
+  positionStart: Int32Array;
+  positions: Int32Array;
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * The tokens of a text with an id per distinct token. Tokens are told apart by a hash of their units
+ * and a comparison with the first occurrence of the token the hash points at, in the text itself:
+ * only a token's first occurrence becomes a string (a long text repeats a few thousand distinct words
+ * tens of thousands of times).
+ */
 export function buildTokenIndex(text: string): TokenIndex {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const tokenIds: number[] = [];
-  const ids = new Map<string, number>();
-  const positions = new Map<number, number[]>();
   const length = text.length;
+  let starts: Int32Array = new Int32Array(1024);
+  let ends: Int32Array = new Int32Array(1024);
+  let tokenIds: Int32Array = new Int32Array(1024);
+  let count = 0;
+  const ids = new Map<string, number>();
+  // Open addressing over token hashes: slot → id + 1 (0 empty); per id its hash and first occurrence.
+  let slots = new Int32Array(4096);
+  let idHashes: Int32Array = new Int32Array(1024);
+  let idStarts: Int32Array = new Int32Array(1024);
+  let idEnds: Int32Array = new Int32Array(1024);
   let i = 0;
   while (i < length) {
     if (!isTokenUnit(text, i)) {
@@ -40,26 +58,83 @@ export function buildTokenIndex(text: string): TokenIndex {
       continue;
     }
     const start = i;
-    while (i < length && isTokenUnit(text, i)) i++;
-    const token = text.slice(start, i);
-    let id = ids.get(token);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(token, id);
-      positions.set(id, []);
+    let hash = FNV_OFFSET;
+    while (i < length && isTokenUnit(text, i)) hash = Math.imul(hash ^ text.charCodeAt(i++), FNV_PRIME);
+    const end = i;
+    let mask = slots.length - 1;
+    let slot = hash & mask;
+    let id = -1;
+    for (let entry = slots[slot]!; entry !== 0; entry = slots[slot]!) {
+      const candidate = entry - 1;
+      if (
+        idHashes[candidate] === hash &&
+        sameUnits(text, idStarts[candidate]!, idEnds[candidate]!, start, end)
+      ) {
+        id = candidate;
+        break;
+      }
+      slot = (slot + 1) & mask;
     }
-    positions.get(id)!.push(tokenIds.length);
-    tokenIds.push(id);
-    starts.push(start);
-    ends.push(i);
+    if (id === -1) {
+      id = ids.size;
+      ids.set(text.slice(start, end), id);
+      if (id === idHashes.length) {
+        idHashes = grown(idHashes);
+        idStarts = grown(idStarts);
+        idEnds = grown(idEnds);
+      }
+      idHashes[id] = hash;
+      idStarts[id] = start;
+      idEnds[id] = end;
+      slots[slot] = id + 1;
+      // At most half full, so probes stay short.
+      if ((id + 1) * 2 > slots.length) {
+        slots = new Int32Array(slots.length * 2);
+        mask = slots.length - 1;
+        for (let known = 0; known <= id; known++) {
+          let free = idHashes[known]! & mask;
+          while (slots[free] !== 0) free = (free + 1) & mask;
+          slots[free] = known + 1;
+        }
+      }
+    }
+    if (count === starts.length) {
+      starts = grown(starts);
+      ends = grown(ends);
+      tokenIds = grown(tokenIds);
+    }
+    starts[count] = start;
+    ends[count] = end;
+    tokenIds[count++] = id;
   }
+  // Positions grouped by id, each group in reading order (a counting sort).
+  const positionStart = new Int32Array(ids.size + 1);
+  for (let token = 0; token < count; token++) positionStart[tokenIds[token]! + 1]!++;
+  for (let id = 0; id < ids.size; id++) positionStart[id + 1]! += positionStart[id]!;
+  const cursor = positionStart.slice(0, ids.size);
+  const positions = new Int32Array(count);
+  for (let token = 0; token < count; token++) positions[cursor[tokenIds[token]!]!++] = token;
   return {
-    starts: Int32Array.from(starts),
-    ends: Int32Array.from(ends),
-    tokenIds: Int32Array.from(tokenIds),
+    starts: starts.subarray(0, count),
+    ends: ends.subarray(0, count),
+    tokenIds: tokenIds.subarray(0, count),
     ids,
+    positionStart,
     positions,
   };
+}
+
+function grown(array: Int32Array): Int32Array {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+function sameUnits(text: string, start: number, end: number, otherStart: number, otherEnd: number): boolean {
+  if (end - start !== otherEnd - otherStart) return false;
+  for (let k = 0; k < end - start; k++)
+    if (text.charCodeAt(start + k) !== text.charCodeAt(otherStart + k)) return false;
+  return true;
 }
 
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}]/u;
@@ -75,7 +150,7 @@ function isTokenUnit(text: string, at: number): boolean {
 
 export function tokensOf(folded: string): string[] {
   const index = buildTokenIndex(folded);
-  return [...index.tokenIds].map((id) => [...index.ids.keys()][id]!);
+  return Array.from(index.starts, (start, token) => folded.slice(start, index.ends[token]!));
 }
 
 export interface Alignment {
@@ -96,10 +171,10 @@ export function alignTokens(index: TokenIndex, valueTokens: readonly string[]): 
   for (let anchor = 0; anchor <= count - required; anchor++) {
     const anchorId = wanted[anchor]!;
     if (anchorId === -1) continue;
-    const occurrences = index.positions.get(anchorId)!;
-    const limit = Math.min(occurrences.length, MAX_ANCHOR_OCCURRENCES);
+    const from = index.positionStart[anchorId]!;
+    const limit = Math.min(index.positionStart[anchorId + 1]! - from, MAX_ANCHOR_OCCURRENCES);
     for (let o = 0; o < limit; o++) {
-      const first = occurrences[o]!;
+      const first = index.positions[from + o]!;
       let next = anchor + 1;
       let matched = 1;
       let last = first;

@@ -59,13 +59,38 @@ function hashOf(text: string, start: number, end: number): number {
   return hash;
 }
 
+// Kept between calls, like the folded text's buffers (fold-text.ts): a long text has tens of thousands
+// of words, and span location builds its index on every call. The index a call returns is valid until
+// the next call.
+let wordStarts = new Int32Array(1024);
+let wordHashes = new Int32Array(1024);
+let sharedPositions = new Int32Array(1024);
+let sharedBuckets = new Int32Array(1025);
+
 export function buildWordIndex(text: string): WordIndex {
   const length = text.length;
-  let starts = new Int32Array(Math.max(1024, length >> 2));
-  let hashes = new Int32Array(starts.length);
+  // One pass: each word's extent and hash together (the same splits as wordStart/wordEnd, the same
+  // hash as hashOf, which look-ups of values use).
+  let starts = wordStarts;
+  let hashes = wordHashes;
   let count = 0;
-  for (let start = wordStart(text, 0); start < length; ) {
-    const end = wordEnd(text, start);
+  let at = 0;
+  while (at < length) {
+    let code = text.charCodeAt(at);
+    if (code < 0x80 ? ASCII_WORD[code] !== 1 : !isWordCode(text, at)) {
+      at++;
+      continue;
+    }
+    const start = at;
+    let hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME);
+    let previous = code;
+    for (at++; at < length; at++) {
+      code = text.charCodeAt(at);
+      // Between two ASCII characters, a word goes on exactly while letters and digits do.
+      if (code < 0x80 && previous < 0x80 ? ASCII_WORD[code] === 0 : !joinedAt(text, at)) break;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      previous = code;
+    }
     if (count === starts.length) {
       const grownStarts = new Int32Array(count * 2);
       grownStarts.set(starts);
@@ -75,19 +100,28 @@ export function buildWordIndex(text: string): WordIndex {
       hashes = grownHashes;
     }
     starts[count] = start;
-    hashes[count++] = hashOf(text, start, end);
-    start = wordStart(text, end);
+    hashes[count++] = hash;
   }
-  // About two buckets per word keeps unrelated words mostly apart.
+  wordStarts = starts;
+  wordHashes = hashes;
+  // At least one bucket per word (most words repeat, so far fewer distinct ones) keeps unrelated words
+  // mostly apart; more buckets would cost more to clear and sum than the collisions they spare.
   let size = 1024;
-  while (size < count * 2) size *= 2;
+  while (size < count) size *= 2;
   const mask = size - 1;
-  const bucketStart = new Int32Array(size + 1);
-  for (let word = 0; word < count; word++) bucketStart[(hashes[word]! & mask) + 1]!++;
-  for (let bucket = 0; bucket < size; bucket++) bucketStart[bucket + 1]! += bucketStart[bucket]!;
-  const cursor = bucketStart.slice(0, size);
-  const positions = new Int32Array(count);
-  for (let word = 0; word < count; word++) positions[cursor[hashes[word]! & mask]!++] = starts[word]!;
+  if (sharedBuckets.length < size + 1) sharedBuckets = new Int32Array(size + 1);
+  const bucketStart = sharedBuckets.subarray(0, size + 1);
+  bucketStart.fill(0);
+  // Counted into each bucket's own slot, summed to where each bucket ends, then filled back to front
+  // from those ends: each bucket's positions come out in reading order and `bucketStart[b]` ends up
+  // where bucket b begins, without a cursor array.
+  for (let word = 0; word < count; word++) bucketStart[hashes[word]! & mask]!++;
+  for (let bucket = 1; bucket < size; bucket++) bucketStart[bucket]! += bucketStart[bucket - 1]!;
+  bucketStart[size] = count;
+  if (sharedPositions.length < count) sharedPositions = new Int32Array(count);
+  const positions = sharedPositions;
+  for (let word = count - 1; word >= 0; word--)
+    positions[--bucketStart[hashes[word]! & mask]!] = starts[word]!;
   return { bucketStart, positions, mask };
 }
 
