@@ -65,7 +65,9 @@ const callArbitrary = fc.record({
   endUser: fc.option(fc.constantFrom("u1", "u2"), { nil: null }),
 });
 
-function usageEvent(organizationId: string, call: fc.RecordValue<typeof callArbitrary>): UsageEvent {
+type Call = typeof callArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+function usageEvent(organizationId: string, call: Call): UsageEvent {
   return {
     organizationId,
     apiKeyId: null,
