@@ -2,7 +2,7 @@
 
 import { createFastFetch } from "@groundwork/gateway";
 import { createGroundwork, storePlanAllowance } from "@groundwork/platform";
-import { openStore, type Store } from "@groundwork/store-sqlite";
+import { flushAtExit, openStore, type Store } from "@groundwork/store-sqlite";
 import { createApp } from "./app.js";
 import { type BootstrapResult, bootstrapIfEmpty } from "./bootstrap.js";
 import { databaseFile, type ServerConfig } from "./config.js";
@@ -37,6 +37,9 @@ export async function serveGroundwork(
     const http = await listen(app, { host: config.host, port: config.port });
     // Background jobs, including ones a previous run left unfinished.
     groundwork.start();
+    // Finished spans wait a few milliseconds for their batch, like usage rows: a process that ends
+    // without closing (an uncaught exception) still stores them (HP14).
+    const stopTraceFlush = flushAtExit(groundwork.tracing);
     let closing: Promise<void> | null = null;
     return {
       url: http.url,
@@ -46,7 +49,10 @@ export async function serveGroundwork(
       close() {
         closing ??= http
           .close()
-          .then(() => groundwork.close())
+          .then(() => {
+            stopTraceFlush();
+            return groundwork.close();
+          })
           .then(() => store.close());
         return closing;
       },

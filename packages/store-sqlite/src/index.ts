@@ -80,6 +80,7 @@ export {
   type EvaluatorTemplateRecord,
   EvaluatorTemplateStore,
 } from "./evaluator-templates.js";
+export { type Flushable, flushAtExit } from "./exit-flush.js";
 export {
   type ExperimentEvaluator,
   type ExperimentRecord,

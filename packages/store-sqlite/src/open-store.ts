@@ -12,6 +12,7 @@ import { CredentialCipher } from "./credential-cipher.js";
 import { type Database, openDatabase } from "./database.js";
 import { DatasetStore } from "./datasets.js";
 import { EvaluatorTemplateStore } from "./evaluator-templates.js";
+import { flushAtExit } from "./exit-flush.js";
 import { ExperimentStore } from "./experiments.js";
 import { ExtractionStore } from "./extractions.js";
 import { FileStore } from "./files.js";
@@ -96,6 +97,8 @@ export function openStore(options: OpenStoreOptions): Store {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? defaultIdGenerator;
   const usage = new UsageRecordStore(db, clock, ids);
+  // Queued usage rows are written even when the process exits without closing the store (HP14).
+  const stopFlushAtExit = flushAtExit(usage);
   const apiKeys = new ApiKeyStore(db, clock, ids);
   const cipher = new CredentialCipher(options.secret ?? null);
   return {
@@ -134,6 +137,7 @@ export function openStore(options: OpenStoreOptions): Store {
     },
     close() {
       if (!db.open) return;
+      stopFlushAtExit();
       usage.flush();
       db.close();
     },

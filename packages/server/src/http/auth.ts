@@ -6,10 +6,11 @@
 import { unauthorized } from "@groundwork/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
+import { requestHeader } from "./node-request.js";
 
 export function bearerAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header("authorization");
+    const header = requestHeader(c, "authorization");
     if (header === undefined || header.trim() === "") {
       return c.body(null, 401, { "WWW-Authenticate": 'Bearer realm="groundwork"' });
     }

@@ -3,6 +3,7 @@ import { newId } from "@groundwork/core";
 import { withTraceRequestId } from "@groundwork/platform";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
+import { requestHeader } from "./node-request.js";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -10,7 +11,7 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Keeps a sane client-sent request id (for tracing across services), else makes one. */
 export function requestContext(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const sent = c.req.header(REQUEST_ID_HEADER);
+    const sent = requestHeader(c, REQUEST_ID_HEADER);
     const requestId = sent !== undefined && CLIENT_REQUEST_ID.test(sent) ? sent : newId("req");
     c.set("requestId", requestId);
     c.header(REQUEST_ID_HEADER, requestId);
