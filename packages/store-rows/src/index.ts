@@ -6,3 +6,4 @@
  * SQL. One module per store family; this index re-exports them.
  */
 export { bool, int, intOrNull, json } from "./columns.js";
+export * from "./plugins.js";

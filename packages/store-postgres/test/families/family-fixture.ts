@@ -1,0 +1,95 @@
+/**
+ * What a family contract runs on: a store family (SQLite's, synchronous, or PostgreSQL's,
+ * asynchronous — the contract awaits every call either way), a clock the test moves, and fresh
+ * organizations. SQLite organizations are rows; on PostgreSQL, until the organizations family
+ * merges, an organization id is any fresh text.
+ */
+import { randomBytes } from "node:crypto";
+import type { Clock } from "@groundwork/core";
+import { afterEach, beforeEach } from "vitest";
+import { openStore, type Store } from "../../../store-sqlite/src/open-store.js";
+import type { SqlClient } from "../../src/sql-client.js";
+
+/** A clock a test sets; starts at a fixed instant so both stores see the same times. */
+export interface TestClock extends Clock {
+  set(ms: number): void;
+  advance(ms: number): void;
+}
+
+export function testClock(start = 1_700_000_000_000): TestClock {
+  let now = start;
+  return {
+    now: () => now,
+    set: (ms) => {
+      now = ms;
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
+export interface Backend {
+  /** A fresh organization id, as a row where the store has organizations. */
+  organization(): Promise<string>;
+  /** The SQLite store when the backend is SQLite (fixtures that need its other families). */
+  sqlite?: Store;
+  /** The PostgreSQL client when the backend is PostgreSQL. */
+  postgres?: SqlClient;
+}
+
+export function freshId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString("hex")}`;
+}
+
+/**
+ * The family under test, reopened for each test with a fresh clock: `make` builds it on the
+ * backend. The getter is valid inside tests.
+ */
+export function familyUnderTest<F>(
+  open: (clock: TestClock) => Promise<{ family: F; backend: Backend; close(): Promise<void> | void }>,
+): { clock: TestClock; family(): F; backend(): Backend } {
+  const clock = testClock();
+  let current: { family: F; backend: Backend; close(): Promise<void> | void } | undefined;
+  beforeEach(async () => {
+    clock.set(1_700_000_000_000);
+    current = await open(clock);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const ready = () => {
+    if (current === undefined) throw new Error("the family is open only inside tests");
+    return current;
+  };
+  return { clock, family: () => ready().family, backend: () => ready().backend };
+}
+
+/** A SQLite store in memory with the test's clock: the reference every contract runs on first. */
+export function openSqlite(clock: Clock): { store: Store; backend: Backend; close(): void } {
+  const store = openStore({ file: ":memory:", clock, secret: "a test master secret of some length" });
+  return {
+    store,
+    backend: {
+      organization: async () => store.organizations.create(freshId("org"), "enterprise").id,
+      sqlite: store,
+    },
+    close: () => store.close(),
+  };
+}
+
+/** A PostgreSQL backend over a migrated client (test/postgres-backends.ts). */
+export function postgresBackend(client: SqlClient): Backend {
+  return { organization: async () => freshId("org"), postgres: client };
+}
+
+/** Methods of a family as awaited by a contract: each may answer a value or a Promise. */
+export type Awaitable<F> = {
+  [K in keyof F]: F[K] extends (...args: infer A) => infer R ? (...args: A) => R | Promise<Awaited<R>> : F[K];
+};
+
+/** `atomically` as both stores have it (typed by hand: a generic member does not survive a mapped type). */
+export interface Atomic {
+  atomically<T>(work: () => Promise<T>): Promise<T> | T;
+}
