@@ -12,7 +12,7 @@ describePluginsContract("SQLite", async (clock) => {
 for (const backend of postgresBackends("plugins")) {
   describePluginsContract(backend.label, async (clock) => ({
     family: new PostgresPluginStore(backend.client(), clock),
-    backend: postgresBackend(backend.client()),
+    backend: postgresBackend(backend.client(), clock),
     close: () => {},
   }));
 }

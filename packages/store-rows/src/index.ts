@@ -6,4 +6,5 @@
  * SQL. One module per store family; this index re-exports them.
  */
 export { bool, int, intOrNull, json } from "./columns.js";
+export * from "./memory-files.js";
 export * from "./plugins.js";

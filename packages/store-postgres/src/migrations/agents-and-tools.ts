@@ -11,6 +11,26 @@ import type { PostgresMigration } from "../migrations.js";
 
 export const agentsAndToolsMigrations: readonly PostgresMigration[] = [
   {
+    version: 21,
+    name: "memory files per member",
+    // member_id is the API key id; the key's deletion is not cascaded (a revoked key's memory stays).
+    sql: `
+      CREATE TABLE memory_files (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL,
+        member_id TEXT COLLATE "C" NOT NULL,
+        path TEXT COLLATE "C" NOT NULL,
+        content TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        line_count BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (organization_id, member_id, path)
+      );
+    `,
+  },
+  {
     version: 25,
     name: "plugins",
     sql: `
