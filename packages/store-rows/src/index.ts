@@ -6,5 +6,6 @@
  * SQL. One module per store family; this index re-exports them.
  */
 export { bool, int, intOrNull, json } from "./columns.js";
+export * from "./connectors.js";
 export * from "./memory-files.js";
 export * from "./plugins.js";

@@ -31,6 +31,80 @@ export const agentsAndToolsMigrations: readonly PostgresMigration[] = [
     `,
   },
   {
+    version: 23,
+    name: "connectors: remote MCP servers, members' connections and allowances, tool lists, input requests",
+    sql: `
+      CREATE TABLE connectors (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL,
+        server_label TEXT COLLATE "C" NOT NULL,
+        url TEXT NOT NULL,
+        host TEXT NOT NULL,
+        auth_kind TEXT NOT NULL CHECK (auth_kind IN ('none', 'bearer', 'oauth')),
+        description TEXT,
+        -- JSON array of agent ids, or NULL for every agent.
+        agent_ids TEXT,
+        enabled BOOLEAN NOT NULL,
+        plugin_id TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (organization_id, server_label)
+      );
+      CREATE INDEX connectors_org_created ON connectors (organization_id, created_at DESC, id DESC);
+
+      -- A member's sign-in: the token sealed with the connector id and the key id as associated data.
+      CREATE TABLE connector_connections (
+        connector_id TEXT NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
+        member_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('connected', 'expired')),
+        token_encrypted TEXT,
+        connected_at BIGINT NOT NULL,
+        PRIMARY KEY (connector_id, member_id)
+      );
+
+      CREATE TABLE connector_allowances (
+        connector_id TEXT NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
+        member_id TEXT NOT NULL,
+        agent_id TEXT COLLATE "C" NOT NULL,
+        destinations TEXT NOT NULL,
+        allowed_at BIGINT NOT NULL,
+        PRIMARY KEY (connector_id, member_id, agent_id)
+      );
+
+      -- The last successful tools/list per connector and member (tool catalogs).
+      CREATE TABLE connector_tool_lists (
+        connector_id TEXT NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
+        member_id TEXT NOT NULL,
+        tools TEXT NOT NULL,
+        listed_at BIGINT NOT NULL,
+        PRIMARY KEY (connector_id, member_id)
+      );
+
+      CREATE TABLE connector_inputs (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL,
+        member_id TEXT NOT NULL,
+        response_id TEXT NOT NULL,
+        connector_id TEXT,
+        server_label TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        call_id TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        message TEXT NOT NULL,
+        requested_schema TEXT,
+        url TEXT,
+        status TEXT NOT NULL CHECK (status IN ('open', 'answered', 'expired', 'cancelled')),
+        action TEXT,
+        content TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        answered_at BIGINT
+      );
+      CREATE INDEX connector_inputs_response ON connector_inputs (response_id);
+      CREATE INDEX connector_inputs_open ON connector_inputs (status) WHERE status = 'open';
+    `,
+  },
+  {
     version: 25,
     name: "plugins",
     sql: `
