@@ -5,7 +5,11 @@
  * text or JSONB parsed to the same value, blobs as bytes), and each store only writes its own
  * SQL. One module per store family; this index re-exports them.
  */
+
+export * from "./agents.js";
+export * from "./bash-files.js";
 export { bool, int, intOrNull, json } from "./columns.js";
 export * from "./connectors.js";
+export * from "./conversations.js";
 export * from "./memory-files.js";
 export * from "./plugins.js";

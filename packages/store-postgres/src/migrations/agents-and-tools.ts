@@ -11,6 +11,96 @@ import type { PostgresMigration } from "../migrations.js";
 
 export const agentsAndToolsMigrations: readonly PostgresMigration[] = [
   {
+    version: 20,
+    name: "agents, versions, labels, conversations, runs, conversation items",
+    // store-sqlite's 006 with 008's rebuilt agent_conversations (agent_id nullable, title,
+    // metadata, owner) and conversation items.
+    sql: `
+      CREATE TABLE agents (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL,
+        name TEXT COLLATE "C" NOT NULL,
+        description TEXT,
+        published BOOLEAN NOT NULL DEFAULT false,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (organization_id, name)
+      );
+      CREATE INDEX agents_organization ON agents (organization_id, created_at);
+
+      -- Versions are immutable definitions; only active/deactivated_at change.
+      CREATE TABLE agent_versions (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        agent_id TEXT NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
+        version_number INTEGER NOT NULL,
+        definition TEXT NOT NULL,
+        active BOOLEAN NOT NULL DEFAULT true,
+        copied_from_version_id TEXT,
+        created_at BIGINT NOT NULL,
+        deactivated_at BIGINT,
+        UNIQUE (agent_id, version_number)
+      );
+
+      CREATE TABLE agent_labels (
+        agent_id TEXT NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
+        name TEXT COLLATE "C" NOT NULL,
+        agent_version_id TEXT NOT NULL REFERENCES agent_versions (id) ON DELETE CASCADE,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (agent_id, name)
+      );
+
+      -- Conversations carry the mode and the tools approved with remember; agent_id is NULL
+      -- until the first turn binds a conversation created without an agent.
+      CREATE TABLE agent_conversations (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL,
+        agent_id TEXT,
+        mode TEXT NOT NULL CHECK (mode IN ('plan', 'ask', 'auto')),
+        remembered TEXT NOT NULL DEFAULT '[]',
+        last_response_id TEXT,
+        title TEXT,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_by_key_id TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX agent_conversations_organization ON agent_conversations (organization_id, created_at);
+
+      -- One row per response of an agent run; state is the engine's RunState as JSON text.
+      -- continued_by is set once, in the statement that checks it is unset, so a paused
+      -- response is continued at most once.
+      CREATE TABLE agent_runs (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        conversation_id TEXT NOT NULL,
+        previous_response_id TEXT,
+        continued_by TEXT,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        paused_at BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX agent_runs_agent_status ON agent_runs (agent_id, status);
+      CREATE INDEX agent_runs_conversation ON agent_runs (conversation_id, created_at);
+
+      -- The conversation as stored: each response's input and output items, in order.
+      CREATE TABLE conversation_items (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES agent_conversations (id) ON DELETE CASCADE,
+        response_id TEXT,
+        position INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        UNIQUE (conversation_id, position)
+      );
+      CREATE INDEX conversation_items_type ON conversation_items (conversation_id, type, position);
+    `,
+  },
+  {
     version: 21,
     name: "memory files per member",
     // member_id is the API key id; the key's deletion is not cascaded (a revoked key's memory stays).
@@ -102,6 +192,37 @@ export const agentsAndToolsMigrations: readonly PostgresMigration[] = [
       );
       CREATE INDEX connector_inputs_response ON connector_inputs (response_id);
       CREATE INDEX connector_inputs_open ON connector_inputs (status) WHERE status = 'open';
+    `,
+  },
+  {
+    version: 24,
+    name: "platform tools: the bash file system of each conversation (committed and held changes)",
+    // stage '' is the committed tree; a non-empty stage is the call id of a held platform_bash
+    // call. bash_tree_writes counts commits to each conversation's tree, for the revision that
+    // tells a process its in-memory copy is current (SQLite reads PRAGMA data_version; PG67).
+    sql: `
+      CREATE TABLE bash_files (
+        conversation_id TEXT NOT NULL REFERENCES agent_conversations (id) ON DELETE CASCADE,
+        organization_id TEXT NOT NULL,
+        stage TEXT COLLATE "C" NOT NULL DEFAULT '',
+        path TEXT COLLATE "C" NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('file', 'dir', 'deleted')),
+        content BYTEA,
+        size BIGINT NOT NULL DEFAULT 0,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (conversation_id, stage, path)
+      );
+      CREATE TABLE bash_held_outputs (
+        conversation_id TEXT NOT NULL REFERENCES agent_conversations (id) ON DELETE CASCADE,
+        call_id TEXT COLLATE "C" NOT NULL,
+        result TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (conversation_id, call_id)
+      );
+      CREATE TABLE bash_tree_writes (
+        conversation_id TEXT PRIMARY KEY REFERENCES agent_conversations (id) ON DELETE CASCADE,
+        writes BIGINT NOT NULL
+      );
     `,
   },
   {

@@ -34,6 +34,8 @@ export interface Backend {
   organization(): Promise<string>;
   /** A fresh member (API key) of the organization: its id and shown prefix. */
   member(organizationId: string, name: string): Promise<{ id: string; prefix: string }>;
+  /** A fresh conversation of the organization (without an agent), as the agents family creates one. */
+  conversation(organizationId: string): Promise<string>;
   /** Revokes a member's key. */
   revokeMember(id: string): Promise<void>;
   /** The SQLite store when the backend is SQLite (fixtures that need its other families). */
@@ -71,8 +73,11 @@ export function familyUnderTest<F>(
 }
 
 /** A SQLite store in memory with the test's clock: the reference every contract runs on first. */
-export function openSqlite(clock: Clock): { store: Store; backend: Backend; close(): void } {
-  const store = openStore({ file: ":memory:", clock, secret: "a test master secret of some length" });
+export function openSqlite(
+  clock: Clock,
+  file = ":memory:",
+): { store: Store; backend: Backend; close(): void } {
+  const store = openStore({ file, clock, secret: "a test master secret of some length" });
   return {
     store,
     backend: {
@@ -84,6 +89,7 @@ export function openSqlite(clock: Clock): { store: Store; backend: Backend; clos
       revokeMember: async (id) => {
         store.apiKeys.revoke(id);
       },
+      conversation: async (organizationId) => store.agents.createConversation(organizationId, null, "ask").id,
       sqlite: store,
     },
     close: () => store.close(),
@@ -137,6 +143,15 @@ export function postgresBackend(client: SqlClient, clock: Clock): Backend {
     },
     revokeMember: async (id) => {
       await client.query("UPDATE api_keys SET revoked_at = $2 WHERE id = $1", [id, clock.now()]);
+    },
+    conversation: async (organizationId) => {
+      const id = freshId("conv");
+      await client.query(
+        `INSERT INTO agent_conversations (id, organization_id, agent_id, mode, created_at, updated_at)
+           VALUES ($1, $2, NULL, 'ask', $3, $3)`,
+        [id, organizationId, clock.now()],
+      );
+      return id;
     },
     postgres: client,
   };
