@@ -1,12 +1,18 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
+export { PostgresAgentStore } from "./postgres-agents.js";
+export { PostgresBashFileStore } from "./postgres-bash-files.js";
 export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
+export { type CredentialSealer, PostgresConnectorStore } from "./postgres-connectors.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+export { PostgresMemoryFileStore } from "./postgres-memory-files.js";
+export { PostgresPluginStore } from "./postgres-plugins.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresStore } from "./postgres-store.js";
 export {
   HNSW_MAX_DIM,
   PostgresVectorIndex,
