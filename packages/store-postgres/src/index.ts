@@ -6,6 +6,7 @@ export {
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
 export { type CredentialSealer, PostgresConnectorStore } from "./postgres-connectors.js";
+export { PostgresConversationStore } from "./postgres-conversations.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
