@@ -1,14 +1,21 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
+export { PostgresAgentStore } from "./postgres-agents.js";
 export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";
+export { PostgresBashFileStore } from "./postgres-bash-files.js";
 export { PostgresBillingStore } from "./postgres-billing.js";
 export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
+export { type CredentialSealer, PostgresConnectorStore } from "./postgres-connectors.js";
+export { PostgresConversationStore } from "./postgres-conversations.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+export { PostgresMemoryFileStore } from "./postgres-memory-files.js";
+export { PostgresPluginStore } from "./postgres-plugins.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresStore } from "./postgres-store.js";
 export { PostgresTraceStore, type SecretCipher } from "./postgres-traces.js";
 export { PostgresUsageRecordStore } from "./postgres-usage-records.js";
 export {

@@ -5,6 +5,7 @@
  * store, so both stores answer the same values.
  */
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
+import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
 import type { SqlClient } from "./sql-client.js";
 
@@ -71,6 +72,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     sql: "ALTER INDEX kb_keywords_terms SET (fastupdate = off);",
   },
   ...usageAnalyticsBillingTracesMigrations,
+  ...agentsAndToolsMigrations,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

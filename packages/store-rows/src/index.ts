@@ -6,6 +6,7 @@
  * SQL. One module per store family; this index re-exports them.
  */
 
+export * from "./agents.js";
 export {
   type ErrorGroup,
   type ExtractionAnalyticsFilter,
@@ -25,7 +26,12 @@ export {
   type UsageGrouping,
   type UsageTotals,
 } from "./analytics.js";
+export * from "./bash-files.js";
 export { bool, int, intOrNull, json } from "./columns.js";
+export * from "./connectors.js";
+export * from "./conversations.js";
+export * from "./memory-files.js";
+export * from "./plugins.js";
 export {
   DEFAULT_TRACING_SETTINGS,
   foldTraceSpans,

@@ -11,190 +11,41 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
+import {
+  type AgentConversationRecord,
+  type AgentLabelRecord,
+  type AgentMode,
+  type AgentRecord,
+  type AgentRow,
+  type AgentRunRecord,
+  type AgentVersionRecord,
+  type AgentVersionRow,
+  type ConversationRow,
+  type RunInput,
+  type RunRow,
+  toAgent,
+  toAgentLabel,
+  toAgentVersion,
+  toConversation,
+  toRun,
+} from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { LabelRow } from "./label-table.js";
 import { VersionedStore } from "./versioned-store.js";
 
-export interface AgentRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  description: string | null;
-  published: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+export type {
+  AgentConversationRecord,
+  AgentLabelRecord,
+  AgentMode,
+  AgentRecord,
+  AgentRunRecord,
+  AgentVersionRecord,
+  ConversationRow,
+  RunInput,
+} from "@groundwork/store-rows";
+export { toConversation } from "@groundwork/store-rows";
 
-export interface AgentVersionRecord {
-  id: string;
-  agentId: string;
-  versionNumber: number;
-  definition: Record<string, unknown>;
-  active: boolean;
-  copiedFromVersionId: string | null;
-  createdAt: number;
-  deactivatedAt: number | null;
-}
-
-export interface AgentLabelRecord {
-  agentId: string;
-  name: string;
-  agentVersionId: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type AgentMode = "plan" | "ask" | "auto";
-
-export interface AgentConversationRecord {
-  id: string;
-  organizationId: string;
-  /** Null until the first turn binds a conversation created without an agent. */
-  agentId: string | null;
-  mode: AgentMode;
-  remembered: string[];
-  lastResponseId: string | null;
-  title: string | null;
-  metadata: Record<string, string>;
-  /** The owner (the API key that created it); "" for library calls and older rows. */
-  createdByKeyId: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface AgentRunRecord {
-  id: string;
-  organizationId: string;
-  agentId: string;
-  conversationId: string;
-  previousResponseId: string | null;
-  continuedBy: string | null;
-  status: string;
-  state: unknown;
-  pausedAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-interface AgentRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  published: number;
-  created_at: number;
-  updated_at: number;
-}
-
-interface VersionRow {
-  id: string;
-  agent_id: string;
-  version_number: number;
-  definition: string;
-  active: number;
-  copied_from_version_id: string | null;
-  created_at: number;
-  deactivated_at: number | null;
-}
-
-export interface ConversationRow {
-  id: string;
-  organization_id: string;
-  agent_id: string | null;
-  mode: AgentMode;
-  remembered: string;
-  last_response_id: string | null;
-  title: string | null;
-  metadata: string;
-  created_by_key_id: string;
-  created_at: number;
-  updated_at: number;
-}
-
-interface RunRow {
-  id: string;
-  organization_id: string;
-  agent_id: string;
-  conversation_id: string;
-  previous_response_id: string | null;
-  continued_by: string | null;
-  status: string;
-  state: string;
-  paused_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-const toAgent = (row: AgentRow): AgentRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  name: row.name,
-  description: row.description,
-  published: row.published === 1,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toVersion = (row: VersionRow): AgentVersionRecord => ({
-  id: row.id,
-  agentId: row.agent_id,
-  versionNumber: row.version_number,
-  definition: JSON.parse(row.definition) as Record<string, unknown>,
-  active: row.active === 1,
-  copiedFromVersionId: row.copied_from_version_id,
-  createdAt: row.created_at,
-  deactivatedAt: row.deactivated_at,
-});
-
-const labelRecord = (row: LabelRow): AgentLabelRecord => ({
-  agentId: row.owner_id,
-  name: row.name,
-  agentVersionId: row.version_id ?? "",
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-export const toConversation = (row: ConversationRow): AgentConversationRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  agentId: row.agent_id,
-  mode: row.mode,
-  remembered: JSON.parse(row.remembered) as string[],
-  lastResponseId: row.last_response_id,
-  title: row.title,
-  metadata: JSON.parse(row.metadata) as Record<string, string>,
-  createdByKeyId: row.created_by_key_id,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toRun = (row: RunRow): AgentRunRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  agentId: row.agent_id,
-  conversationId: row.conversation_id,
-  previousResponseId: row.previous_response_id,
-  continuedBy: row.continued_by,
-  status: row.status,
-  state: JSON.parse(row.state) as unknown,
-  pausedAt: row.paused_at,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-/** A response's row as the runner stores it. */
-export interface RunInput {
-  id: string;
-  organizationId: string;
-  agentId: string;
-  conversationId: string;
-  previousResponseId: string | null;
-  status: string;
-  state: unknown;
-  pausedAt: number | null;
-}
-
-export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, AgentLabelRecord> {
+export class AgentStore extends VersionedStore<AgentVersionRow, AgentVersionRecord, AgentLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
     super(
       db,
@@ -209,7 +60,7 @@ export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, A
         // No `latest` label: agents resolve to the newest active version directly.
         latest: false,
       },
-      toVersion,
+      toAgentVersion,
     );
   }
 
@@ -348,7 +199,7 @@ export class AgentStore extends VersionedStore<VersionRow, AgentVersionRecord, A
   // ---- labels ----
 
   protected toLabel(row: LabelRow): AgentLabelRecord {
-    return labelRecord(row);
+    return toAgentLabel(row);
   }
 
   // ---- conversations ----

@@ -5,31 +5,18 @@
  * commits or discards them. Everything goes with the conversation (foreign key cascade).
  */
 import { type Clock, systemClock } from "@groundwork/core";
+import {
+  type BashFileChange,
+  type BashFileRow,
+  type BashTreeRevision,
+  bashChangeBytes,
+  toBashChange,
+  toBashTree,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
-export interface BashFileChange {
-  path: string;
-  kind: "file" | "dir" | "deleted";
-  bytes: Uint8Array | null;
-}
-
-interface BashFileRow {
-  path: string;
-  kind: "file" | "dir" | "deleted";
-  content: Buffer | null;
-}
-
-/**
- * What the committed tree of a conversation was built from: `dataVersion` (SQLite's
- * `PRAGMA data_version`) changes when another connection (another process) commits, and
- * `writes` counts this store's own commits to the conversation's tree. Equal revisions mean
- * an equal committed tree, so a copy kept in memory is still current.
- */
-export interface BashTreeRevision {
-  dataVersion: number;
-  writes: number;
-}
+export type { BashFileChange, BashTreeRevision } from "@groundwork/store-rows";
 
 export class BashFileStore {
   private readonly sql: (sql: string) => Statement;
@@ -57,11 +44,7 @@ export class BashFileStore {
     const rows = this.sql(
       "SELECT path, kind, content FROM bash_files WHERE conversation_id = ? AND stage = '' ORDER BY path",
     ).all(conversationId) as BashFileRow[];
-    const tree = new Map<string, Uint8Array | null>();
-    for (const row of rows) {
-      tree.set(row.path, row.kind === "dir" ? null : new Uint8Array(row.content ?? Buffer.alloc(0)));
-    }
-    return tree;
+    return toBashTree(rows);
   }
 
   /** Size and file count of the committed tree. */
@@ -112,16 +95,7 @@ export class BashFileStore {
       const rows = this.sql(
         "SELECT path, kind, content FROM bash_files WHERE conversation_id = ? AND stage = ? ORDER BY path",
       ).all(conversationId, callId) as BashFileRow[];
-      this.write(
-        organizationId,
-        conversationId,
-        "",
-        rows.map((row) => ({
-          path: row.path,
-          kind: row.kind,
-          bytes: row.content === null ? null : new Uint8Array(row.content),
-        })),
-      );
+      this.write(organizationId, conversationId, "", rows.map(toBashChange));
       this.discardStage(conversationId, callId);
       return held;
     })();
@@ -159,7 +133,7 @@ export class BashFileStore {
     );
     const now = this.clock.now();
     for (const change of changes) {
-      const bytes = change.kind === "file" && change.bytes !== null ? Buffer.from(change.bytes) : null;
+      const bytes = bashChangeBytes(change);
       insert.run(
         conversationId,
         organizationId,
@@ -192,7 +166,7 @@ export class BashFileStore {
         remove.run(conversationId, stage, change.path);
         continue;
       }
-      const bytes = change.kind === "file" && change.bytes !== null ? Buffer.from(change.bytes) : null;
+      const bytes = bashChangeBytes(change);
       upsert.run(
         conversationId,
         organizationId,

@@ -7,169 +7,45 @@
  * through `tokenOf`, for a call to the connector.
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import {
+  type AllowanceRecord,
+  type AllowanceRow,
+  boundTo,
+  type CachedTool,
+  type ConnectionRow,
+  type ConnectionStateRow,
+  type ConnectorChanges,
+  type ConnectorRecord,
+  type ConnectorRow,
+  type InputRequestRecord,
+  type InputRequestStatus,
+  type InputRow,
+  type NewConnector,
+  type NewInputRequest,
+  type ToolListRow,
+  toAllowance,
+  toConnection,
+  toConnector,
+  toInput,
+  toToolList,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import type { CredentialCipher } from "./credential-cipher.js";
 import { statementCache } from "./statement-cache.js";
 
-export type ConnectorAuthKind = "none" | "bearer" | "oauth";
-
-export interface ConnectorRecord {
-  id: string;
-  organizationId: string;
-  serverLabel: string;
-  url: string;
-  host: string;
-  authKind: ConnectorAuthKind;
-  description: string | null;
-  agentIds: string[] | null;
-  enabled: boolean;
-  pluginId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface NewConnector {
-  serverLabel: string;
-  url: string;
-  host: string;
-  authKind: ConnectorAuthKind;
-  description: string | null;
-  agentIds: string[] | null;
-  enabled: boolean;
-  pluginId: string | null;
-}
-
-export type ConnectorChanges = Partial<
-  Pick<NewConnector, "url" | "host" | "authKind" | "description" | "agentIds" | "enabled">
->;
-
-export interface ConnectionRow {
-  status: "connected" | "expired";
-  connectedAt: number;
-}
-
-export interface AllowanceRecord {
-  agentId: string;
-  destinations: string[];
-  allowedAt: number;
-}
-
-export interface CachedTool {
-  name: string;
-  description: string | null;
-  inputSchema: Record<string, unknown>;
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-}
-
-export type InputRequestStatus = "open" | "answered" | "expired" | "cancelled";
-export type InputMode = "form" | "url" | "mixed" | "unknown";
-
-export interface InputRequestRecord {
-  id: string;
-  organizationId: string;
-  memberId: string;
-  responseId: string;
-  connectorId: string | null;
-  serverLabel: string;
-  tool: string;
-  callId: string;
-  mode: InputMode;
-  message: string;
-  requestedSchema: Record<string, unknown> | null;
-  url: string | null;
-  status: InputRequestStatus;
-  action: "accept" | "decline" | "cancel" | null;
-  content: Record<string, unknown> | null;
-  createdAt: number;
-  expiresAt: number;
-  answeredAt: number | null;
-}
-
-export type NewInputRequest = Omit<
+export type {
+  AllowanceRecord,
+  CachedTool,
+  ConnectionRow,
+  ConnectorAuthKind,
+  ConnectorChanges,
+  ConnectorRecord,
+  InputMode,
   InputRequestRecord,
-  "id" | "status" | "action" | "content" | "createdAt" | "answeredAt"
->;
-
-interface ConnectorRow {
-  id: string;
-  organization_id: string;
-  server_label: string;
-  url: string;
-  host: string;
-  auth_kind: ConnectorAuthKind;
-  description: string | null;
-  agent_ids: string | null;
-  enabled: number;
-  plugin_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface InputRow {
-  id: string;
-  organization_id: string;
-  member_id: string;
-  response_id: string;
-  connector_id: string | null;
-  server_label: string;
-  tool: string;
-  call_id: string;
-  mode: InputMode;
-  message: string;
-  requested_schema: string | null;
-  url: string | null;
-  status: InputRequestStatus;
-  action: "accept" | "decline" | "cancel" | null;
-  content: string | null;
-  created_at: number;
-  expires_at: number;
-  answered_at: number | null;
-}
-
-function toConnector(row: ConnectorRow): ConnectorRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    serverLabel: row.server_label,
-    url: row.url,
-    host: row.host,
-    authKind: row.auth_kind,
-    description: row.description,
-    agentIds: row.agent_ids === null ? null : (JSON.parse(row.agent_ids) as string[]),
-    enabled: row.enabled === 1,
-    pluginId: row.plugin_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toInput(row: InputRow): InputRequestRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    memberId: row.member_id,
-    responseId: row.response_id,
-    connectorId: row.connector_id,
-    serverLabel: row.server_label,
-    tool: row.tool,
-    callId: row.call_id,
-    mode: row.mode,
-    message: row.message,
-    requestedSchema:
-      row.requested_schema === null ? null : (JSON.parse(row.requested_schema) as Record<string, unknown>),
-    url: row.url,
-    status: row.status,
-    action: row.action,
-    content: row.content === null ? null : (JSON.parse(row.content) as Record<string, unknown>),
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    answeredAt: row.answered_at,
-  };
-}
-
-/** The associated data a member's token is sealed with: the connector and the key. */
-const boundTo = (connectorId: string, memberId: string) => `connector:${connectorId}:${memberId}`;
+  InputRequestStatus,
+  NewConnector,
+  NewInputRequest,
+} from "@groundwork/store-rows";
 
 export class ConnectorStore {
   private readonly sql: (text: string) => Statement;
@@ -285,8 +161,8 @@ export class ConnectorStore {
   connection(connectorId: string, memberId: string): ConnectionRow | null {
     const row = this.sql(
       "SELECT status, connected_at FROM connector_connections WHERE connector_id = ? AND member_id = ?",
-    ).get(connectorId, memberId) as { status: ConnectionRow["status"]; connected_at: number } | undefined;
-    return row === undefined ? null : { status: row.status, connectedAt: row.connected_at };
+    ).get(connectorId, memberId) as ConnectionStateRow | undefined;
+    return row === undefined ? null : toConnection(row);
   }
 
   /** Stores (or replaces) the member's token, sealed; the connection is `connected`. */
@@ -337,12 +213,8 @@ export class ConnectorStore {
   allowances(connectorId: string, memberId: string): AllowanceRecord[] {
     const rows = this.sql(
       "SELECT agent_id, destinations, allowed_at FROM connector_allowances WHERE connector_id = ? AND member_id = ? ORDER BY allowed_at, agent_id",
-    ).all(connectorId, memberId) as Array<{ agent_id: string; destinations: string; allowed_at: number }>;
-    return rows.map((row) => ({
-      agentId: row.agent_id,
-      destinations: JSON.parse(row.destinations) as string[],
-      allowedAt: row.allowed_at,
-    }));
+    ).all(connectorId, memberId) as AllowanceRow[];
+    return rows.map(toAllowance);
   }
 
   allow(connectorId: string, memberId: string, agentId: string, destinations: string[]): void {
@@ -379,10 +251,8 @@ export class ConnectorStore {
   toolList(connectorId: string, memberId: string): { tools: CachedTool[]; listedAt: number } | null {
     const row = this.sql(
       "SELECT tools, listed_at FROM connector_tool_lists WHERE connector_id = ? AND member_id = ?",
-    ).get(connectorId, memberId) as { tools: string; listed_at: number } | undefined;
-    return row === undefined
-      ? null
-      : { tools: JSON.parse(row.tools) as CachedTool[], listedAt: row.listed_at };
+    ).get(connectorId, memberId) as ToolListRow | undefined;
+    return row === undefined ? null : toToolList(row);
   }
 
   // ---- input requests ----
@@ -431,8 +301,10 @@ export class ConnectorStore {
 
   /** Every open request (a start after a restart cancels them: their calls are gone). */
   openInputs(): InputRequestRecord[] {
-    return (this.sql("SELECT * FROM connector_inputs WHERE status = 'open'").all() as InputRow[]).map(
-      toInput,
-    );
+    return (
+      this.sql(
+        "SELECT * FROM connector_inputs WHERE status = 'open' ORDER BY created_at, id",
+      ).all() as InputRow[]
+    ).map(toInput);
   }
 }

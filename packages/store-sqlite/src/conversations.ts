@@ -11,46 +11,24 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
+import {
+  type ConversationFilter,
+  type ConversationItemRecord,
+  type ConversationItemRow,
+  type ConversationView,
+  type ConversationViewRow,
+  toConversationItem,
+  toConversationView,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
-import { type AgentConversationRecord, type ConversationRow, toConversation } from "./agents.js";
 import { statementCache } from "./statement-cache.js";
 
-export type ConversationStatus = "idle" | "in_progress" | "paused";
-
-export interface ConversationView extends AgentConversationRecord {
-  agentName: string | null;
-  status: ConversationStatus;
-  turnCount: number;
-  lastActivityAt: number;
-}
-
-export interface ConversationItemRecord {
-  id: string;
-  conversationId: string;
-  responseId: string | null;
-  position: number;
-  type: string;
-  /** The type's own fields (role and content, callId and output, …). */
-  data: Record<string, unknown>;
-  createdAt: number;
-}
-
-interface ViewRow extends ConversationRow {
-  agent_name: string | null;
-  status: ConversationStatus;
-  turn_count: number;
-  last_activity_at: number;
-}
-
-interface ItemRow {
-  id: string;
-  conversation_id: string;
-  response_id: string | null;
-  position: number;
-  type: string;
-  data: string;
-  created_at: number;
-}
+export type {
+  ConversationFilter,
+  ConversationItemRecord,
+  ConversationStatus,
+  ConversationView,
+} from "@groundwork/store-rows";
 
 const VIEW = `SELECT * FROM (
   SELECT c.*, a.name AS agent_name,
@@ -65,30 +43,6 @@ const VIEW = `SELECT * FROM (
   WHERE c.organization_id = ?
 ) v`;
 
-const toView = (row: ViewRow): ConversationView => ({
-  ...toConversation(row),
-  agentName: row.agent_name,
-  status: row.status,
-  turnCount: row.turn_count,
-  lastActivityAt: row.last_activity_at,
-});
-
-const toItem = (row: ItemRow): ConversationItemRecord => ({
-  id: row.id,
-  conversationId: row.conversation_id,
-  responseId: row.response_id,
-  position: row.position,
-  type: row.type,
-  data: JSON.parse(row.data) as Record<string, unknown>,
-  createdAt: row.created_at,
-});
-
-export interface ConversationFilter {
-  agentId?: string | undefined;
-  mode?: string | undefined;
-  status?: ConversationStatus | undefined;
-}
-
 export class ConversationStore {
   private readonly sql: (text: string) => Statement;
 
@@ -101,8 +55,8 @@ export class ConversationStore {
   }
 
   get(organizationId: string, id: string): ConversationView | null {
-    const row = this.sql(`${VIEW} WHERE v.id = ?`).get(organizationId, id) as ViewRow | undefined;
-    return row === undefined ? null : toView(row);
+    const row = this.sql(`${VIEW} WHERE v.id = ?`).get(organizationId, id) as ConversationViewRow | undefined;
+    return row === undefined ? null : toConversationView(row);
   }
 
   /** Newest activity first. */
@@ -128,8 +82,8 @@ export class ConversationStore {
       .n;
     const rows = this.sql(
       `${VIEW}${clause} ORDER BY v.last_activity_at DESC, v.id DESC LIMIT ? OFFSET ?`,
-    ).all(...params, page.size, pageOffset(page)) as ViewRow[];
-    return { items: rows.map(toView), total };
+    ).all(...params, page.size, pageOffset(page)) as ConversationViewRow[];
+    return { items: rows.map(toConversationView), total };
   }
 
   /** Deletes the conversation with its items, stored runs and stored responses. */
@@ -216,8 +170,8 @@ export class ConversationStore {
     ).n;
     const rows = this.sql(
       `SELECT * FROM conversation_items WHERE ${clause} ORDER BY position ${options.order === "asc" ? "ASC" : "DESC"} LIMIT ? OFFSET ?`,
-    ).all(...params, page.size, pageOffset(page)) as ItemRow[];
-    return { items: rows.map(toItem), total };
+    ).all(...params, page.size, pageOffset(page)) as ConversationItemRow[];
+    return { items: rows.map(toConversationItem), total };
   }
 
   countItems(conversationId: string): number {

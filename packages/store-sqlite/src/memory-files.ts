@@ -7,74 +7,34 @@
  */
 
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import {
+  MEMORY_FILE_META,
+  type MemberMemoryUsage,
+  type MemberScope,
+  type MemberUsageRow,
+  type MemoryFileRecord,
+  type MemoryFileRow,
+  type MemoryFileWithContent,
+  type MemoryText,
+  toMemberUsage,
+  toMemoryFile,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import { runAtomically } from "./atomic-work.js";
 import { statementCache } from "./statement-cache.js";
 
-export interface MemberScope {
-  organizationId: string;
-  memberId: string;
-}
+export type {
+  MemberMemoryUsage,
+  MemberScope,
+  MemoryFileRecord,
+  MemoryFileWithContent,
+  MemoryText,
+} from "@groundwork/store-rows";
 
-export interface MemoryFileRecord {
-  id: string;
-  path: string;
-  size: number;
-  sha256: string;
-  lineCount: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface MemoryFileWithContent extends MemoryFileRecord {
-  content: string;
-}
-
-/** A file's new text with what the service computed from it. */
-export interface MemoryText {
-  content: string;
-  size: number;
-  sha256: string;
-  lineCount: number;
-}
-
-export interface MemberMemoryUsage {
-  memberId: string;
-  keyName: string;
-  keyPrefix: string;
-  revoked: boolean;
-  fileCount: number;
-  totalBytes: number;
-  lastWriteAt: number;
-}
-
-interface MemoryFileRow {
-  id: string;
-  path: string;
-  size: number;
-  sha256: string;
-  line_count: number;
-  created_at: number;
-  updated_at: number;
-  content?: string;
-}
-
-const META = "id, path, size, sha256, line_count, created_at, updated_at";
+const META = MEMORY_FILE_META;
 const SCOPE = "organization_id = @organizationId AND member_id = @memberId";
 /** Below `dir`: from `dir/` up to (not including) `dir0` — '0' follows '/' — so an index range, and no LIKE escaping. */
 const BELOW = "path >= @dir || '/' AND path < @dir || '0'";
-
-function toRecord(row: MemoryFileRow): MemoryFileRecord {
-  return {
-    id: row.id,
-    path: row.path,
-    size: row.size,
-    sha256: row.sha256,
-    lineCount: row.line_count,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 export class MemoryFileStore {
   private readonly sql: (text: string) => Statement;
@@ -97,7 +57,7 @@ export class MemoryFileStore {
       ...scope,
       path,
     }) as MemoryFileRow | undefined;
-    return row === undefined ? null : { ...toRecord(row), content: row.content ?? "" };
+    return row === undefined ? null : { ...toMemoryFile(row), content: row.content ?? "" };
   }
 
   exists(scope: MemberScope, path: string): boolean {
@@ -122,7 +82,7 @@ export class MemoryFileStore {
     const { total } = this.sql(`SELECT COUNT(*) AS total FROM memory_files WHERE ${where}`).get(params) as {
       total: number;
     };
-    return { items: rows.map(toRecord), total };
+    return { items: rows.map(toMemoryFile), total };
   }
 
   /** Every file below the directory `dir`, ordered by path. */
@@ -131,7 +91,7 @@ export class MemoryFileStore {
       ...scope,
       dir,
     }) as MemoryFileRow[];
-    return rows.map(toRecord);
+    return rows.map(toMemoryFile);
   }
 
   hasBelow(scope: MemberScope, dir: string): boolean {
@@ -213,12 +173,12 @@ export class MemoryFileStore {
          FROM memory_files m JOIN api_keys k ON k.id = m.member_id AND k.organization_id = m.organization_id
          WHERE m.organization_id = ?
          GROUP BY m.member_id ORDER BY totalBytes DESC, m.member_id LIMIT ? OFFSET ?`,
-    ).all(organizationId, limit, offset) as Array<Omit<MemberMemoryUsage, "revoked"> & { revoked: number }>;
+    ).all(organizationId, limit, offset) as MemberUsageRow[];
     const { total } = this.sql(
       `SELECT COUNT(DISTINCT m.member_id) AS total
          FROM memory_files m JOIN api_keys k ON k.id = m.member_id AND k.organization_id = m.organization_id
          WHERE m.organization_id = ?`,
     ).get(organizationId) as { total: number };
-    return { items: rows.map((row) => ({ ...row, revoked: row.revoked === 1 })), total };
+    return { items: rows.map(toMemberUsage), total };
   }
 }

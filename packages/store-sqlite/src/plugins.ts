@@ -5,82 +5,16 @@
  * service; this store reads and writes rows.
  */
 import { type PageRequest, pageOffset } from "@groundwork/core";
+import {
+  type PluginInput,
+  type PluginRecord,
+  type PluginRow,
+  pluginJsonColumns,
+  toPlugin,
+} from "@groundwork/store-rows";
 import { SqliteStore } from "./sqlite-store.js";
 
-export type PluginSourceType = "upload" | "url";
-
-export interface PluginComponents {
-  skillIds: string[];
-  connectorIds: string[];
-  agentIds: string[];
-}
-
-export interface PluginRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  version: string;
-  description: string | null;
-  manifest: Record<string, unknown>;
-  source: { type: PluginSourceType; url: string | null };
-  components: PluginComponents;
-  warnings: string[];
-  installedAt: number;
-  updatedAt: number;
-  lastSyncedAt: number | null;
-}
-
-/** What an install or an update writes. */
-export interface PluginInput {
-  name: string;
-  version: string;
-  description: string | null;
-  manifest: Record<string, unknown>;
-  source: { type: PluginSourceType; url: string | null };
-  components: PluginComponents;
-  warnings: string[];
-  /** Set `last_synced_at` to now (a URL install, a sync). */
-  synced: boolean;
-}
-
-interface PluginRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  version: string;
-  description: string | null;
-  manifest: string;
-  source_type: PluginSourceType;
-  source_url: string | null;
-  skill_ids: string;
-  connector_ids: string;
-  agent_ids: string;
-  warnings: string;
-  installed_at: number;
-  updated_at: number;
-  last_synced_at: number | null;
-}
-
-function toPlugin(row: PluginRow): PluginRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    manifest: JSON.parse(row.manifest) as Record<string, unknown>,
-    source: { type: row.source_type, url: row.source_url },
-    components: {
-      skillIds: JSON.parse(row.skill_ids) as string[],
-      connectorIds: JSON.parse(row.connector_ids) as string[],
-      agentIds: JSON.parse(row.agent_ids) as string[],
-    },
-    warnings: JSON.parse(row.warnings) as string[],
-    installedAt: row.installed_at,
-    updatedAt: row.updated_at,
-    lastSyncedAt: row.last_synced_at,
-  };
-}
+export type { PluginComponents, PluginInput, PluginRecord, PluginSourceType } from "@groundwork/store-rows";
 
 export class PluginStore extends SqliteStore {
   /** A fresh plugin id (the components are written before the plugin row, with this id). */
@@ -91,6 +25,7 @@ export class PluginStore extends SqliteStore {
   /** Inserts the plugin under `id`; throws on a taken name (the caller checks `byName` first). */
   create(organizationId: string, id: string, input: PluginInput): PluginRecord {
     const now = this.clock.now();
+    const columns = pluginJsonColumns(input);
     this.sql(
       `INSERT INTO plugins (id, organization_id, name, version, description, manifest, source_type, source_url,
            skill_ids, connector_ids, agent_ids, warnings, installed_at, updated_at, last_synced_at)
@@ -101,13 +36,13 @@ export class PluginStore extends SqliteStore {
       input.name,
       input.version,
       input.description,
-      JSON.stringify(input.manifest),
+      columns.manifest,
       input.source.type,
       input.source.url,
-      JSON.stringify(input.components.skillIds),
-      JSON.stringify(input.components.connectorIds),
-      JSON.stringify(input.components.agentIds),
-      JSON.stringify(input.warnings),
+      columns.skillIds,
+      columns.connectorIds,
+      columns.agentIds,
+      columns.warnings,
       now,
       now,
       input.synced ? now : null,
@@ -118,6 +53,7 @@ export class PluginStore extends SqliteStore {
   /** Replaces everything but the name and `installedAt`; null when absent. */
   update(organizationId: string, id: string, input: PluginInput): PluginRecord | null {
     const now = this.clock.now();
+    const columns = pluginJsonColumns(input);
     const changed = this.sql(
       `UPDATE plugins SET version = ?, description = ?, manifest = ?, source_type = ?, source_url = ?,
            skill_ids = ?, connector_ids = ?, agent_ids = ?, warnings = ?, updated_at = ?,
@@ -126,13 +62,13 @@ export class PluginStore extends SqliteStore {
     ).run(
       input.version,
       input.description,
-      JSON.stringify(input.manifest),
+      columns.manifest,
       input.source.type,
       input.source.url,
-      JSON.stringify(input.components.skillIds),
-      JSON.stringify(input.components.connectorIds),
-      JSON.stringify(input.components.agentIds),
-      JSON.stringify(input.warnings),
+      columns.skillIds,
+      columns.connectorIds,
+      columns.agentIds,
+      columns.warnings,
       now,
       input.synced ? 1 : 0,
       now,
@@ -174,7 +110,7 @@ export class PluginStore extends SqliteStore {
   /** Every plugin of the organization (ownership checks). */
   all(organizationId: string): PluginRecord[] {
     return (
-      this.sql("SELECT * FROM plugins WHERE organization_id = ? ORDER BY installed_at").all(
+      this.sql("SELECT * FROM plugins WHERE organization_id = ? ORDER BY installed_at, id").all(
         organizationId,
       ) as PluginRow[]
     ).map(toPlugin);
