@@ -5,4 +5,12 @@
  * text or JSONB parsed to the same value, blobs as bytes), and each store only writes its own
  * SQL. One module per store family; this index re-exports them.
  */
+
+export * from "./annotation-queues.js";
 export { bool, int, intOrNull, json } from "./columns.js";
+export * from "./datasets.js";
+export * from "./evaluator-templates.js";
+export * from "./experiments.js";
+export * from "./prompts.js";
+export * from "./scores.js";
+export * from "./versioned.js";
