@@ -3,10 +3,13 @@ export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
+export { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+export { atomicallyOn, connectionOf, PostgresFamily, transactionOn } from "./postgres-family.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresScoreStore } from "./postgres-scores.js";
 export {
   HNSW_MAX_DIM,
   PostgresVectorIndex,

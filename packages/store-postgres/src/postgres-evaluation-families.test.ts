@@ -1,0 +1,41 @@
+/**
+ * The evaluation families' contracts (prompts, datasets, evaluator templates, scores,
+ * experiments, annotation queues) on the SQLite store — the reference: a contract that fails
+ * there is wrong — and on PGlite and a real PostgreSQL server (test/postgres-backends.ts).
+ */
+
+import type { EvaluatorTemplateStore } from "../../store-sqlite/src/evaluator-templates.js";
+import type { ScoreStore } from "../../store-sqlite/src/scores.js";
+import { describeEvaluatorTemplateContract } from "../test/families/evaluator-templates-contract.js";
+import { onPostgres, onSqlite } from "../test/families/family-harness.js";
+import { describeScoreContract } from "../test/families/scores-contract.js";
+import { postgresBackends } from "../test/postgres-backends.js";
+import { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+import { PostgresScoreStore } from "./postgres-scores.js";
+
+const backends = postgresBackends("evaluation_families");
+
+describeEvaluatorTemplateContract(
+  "SQLite",
+  onSqlite((store) => store.evaluatorTemplates),
+);
+for (const backend of backends) {
+  describeEvaluatorTemplateContract(
+    backend.label,
+    onPostgres<EvaluatorTemplateStore>(
+      backend,
+      (client, clock, ids) => new PostgresEvaluatorTemplateStore(client, clock, ids),
+    ),
+  );
+}
+
+describeScoreContract(
+  "SQLite",
+  onSqlite((store) => store.scores),
+);
+for (const backend of backends) {
+  describeScoreContract(
+    backend.label,
+    onPostgres<ScoreStore>(backend, (client, clock, ids) => new PostgresScoreStore(client, clock, ids)),
+  );
+}
