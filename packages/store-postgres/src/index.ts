@@ -8,6 +8,7 @@ export { atomicallyOn, connectionOf, PostgresFamily, transactionOn } from "./pos
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+export { PostgresPromptStore } from "./postgres-prompts.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
 export { PostgresScoreStore } from "./postgres-scores.js";
 export {
@@ -16,4 +17,11 @@ export {
   type PostgresVectorIndexOptions,
   type VectorMode,
 } from "./postgres-vector-index.js";
+export {
+  type NumberedLabelRow,
+  PostgresLabelTable,
+  type PostgresVersionedShape,
+  PostgresVersionedStore,
+  PostgresVersionTable,
+} from "./postgres-versioned-store.js";
 export { fromPGlite, fromPgPool, type PGliteLike, type SqlClient, type SqlQueryable } from "./sql-client.js";

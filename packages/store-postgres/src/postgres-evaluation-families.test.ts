@@ -5,12 +5,15 @@
  */
 
 import type { EvaluatorTemplateStore } from "../../store-sqlite/src/evaluator-templates.js";
+import type { PromptStore } from "../../store-sqlite/src/prompts.js";
 import type { ScoreStore } from "../../store-sqlite/src/scores.js";
 import { describeEvaluatorTemplateContract } from "../test/families/evaluator-templates-contract.js";
 import { onPostgres, onSqlite } from "../test/families/family-harness.js";
+import { describePromptContract } from "../test/families/prompts-contract.js";
 import { describeScoreContract } from "../test/families/scores-contract.js";
 import { postgresBackends } from "../test/postgres-backends.js";
 import { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+import { PostgresPromptStore } from "./postgres-prompts.js";
 import { PostgresScoreStore } from "./postgres-scores.js";
 
 const backends = postgresBackends("evaluation_families");
@@ -37,5 +40,16 @@ for (const backend of backends) {
   describeScoreContract(
     backend.label,
     onPostgres<ScoreStore>(backend, (client, clock, ids) => new PostgresScoreStore(client, clock, ids)),
+  );
+}
+
+describePromptContract(
+  "SQLite",
+  onSqlite((store) => store.prompts),
+);
+for (const backend of backends) {
+  describePromptContract(
+    backend.label,
+    onPostgres<PromptStore>(backend, (client, clock, ids) => new PostgresPromptStore(client, clock, ids)),
   );
 }

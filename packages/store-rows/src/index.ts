@@ -13,4 +13,5 @@ export * from "./evaluator-templates.js";
 export * from "./experiments.js";
 export * from "./prompts.js";
 export * from "./scores.js";
+export * from "./text-match.js";
 export * from "./versioned.js";
