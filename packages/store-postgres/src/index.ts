@@ -3,6 +3,7 @@ export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
+export { PostgresDatasetStore } from "./postgres-datasets.js";
 export { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
 export { atomicallyOn, connectionOf, PostgresFamily, transactionOn } from "./postgres-family.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";

@@ -4,14 +4,17 @@
  * there is wrong — and on PGlite and a real PostgreSQL server (test/postgres-backends.ts).
  */
 
+import type { DatasetStore } from "../../store-sqlite/src/datasets.js";
 import type { EvaluatorTemplateStore } from "../../store-sqlite/src/evaluator-templates.js";
 import type { PromptStore } from "../../store-sqlite/src/prompts.js";
 import type { ScoreStore } from "../../store-sqlite/src/scores.js";
+import { describeDatasetContract } from "../test/families/datasets-contract.js";
 import { describeEvaluatorTemplateContract } from "../test/families/evaluator-templates-contract.js";
 import { onPostgres, onSqlite } from "../test/families/family-harness.js";
 import { describePromptContract } from "../test/families/prompts-contract.js";
 import { describeScoreContract } from "../test/families/scores-contract.js";
 import { postgresBackends } from "../test/postgres-backends.js";
+import { PostgresDatasetStore } from "./postgres-datasets.js";
 import { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
 import { PostgresPromptStore } from "./postgres-prompts.js";
 import { PostgresScoreStore } from "./postgres-scores.js";
@@ -51,5 +54,16 @@ for (const backend of backends) {
   describePromptContract(
     backend.label,
     onPostgres<PromptStore>(backend, (client, clock, ids) => new PostgresPromptStore(client, clock, ids)),
+  );
+}
+
+describeDatasetContract(
+  "SQLite",
+  onSqlite((store) => store.datasets),
+);
+for (const backend of backends) {
+  describeDatasetContract(
+    backend.label,
+    onPostgres<DatasetStore>(backend, (client, clock, ids) => new PostgresDatasetStore(client, clock, ids)),
   );
 }
