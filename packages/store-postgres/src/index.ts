@@ -1,4 +1,5 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
+export { PostgresAnnotationQueueStore } from "./postgres-annotation-queues.js";
 export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,

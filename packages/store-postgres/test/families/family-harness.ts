@@ -6,6 +6,8 @@
  */
 import { defaultIdGenerator, type IdGenerator, type MaybePromise } from "@groundwork/core";
 import { openStore, type Store } from "../../../store-sqlite/src/open-store.js";
+import type { ScoreStore } from "../../../store-sqlite/src/scores.js";
+import { PostgresScoreStore } from "../../src/postgres-scores.js";
 import type { SqlClient } from "../../src/sql-client.js";
 import type { PostgresBackend } from "../postgres-backends.js";
 
@@ -36,6 +38,8 @@ export interface FamilyHarness<F> {
   clock: TestClock;
   /** A new organization's id. */
   organization(): Promise<string>;
+  /** The scores family on the same database (annotation-queue items list the scores given through them). */
+  scores: Port<ScoreStore>;
 }
 
 export interface HarnessOptions {
@@ -55,6 +59,7 @@ export function onSqlite<F>(pick: (store: Store) => F): OpenFamily<F> {
       family: pick(store) as Port<F>,
       clock,
       organization: async () => store.organizations.create(`org ${++organizations}`, "enterprise").id,
+      scores: store.scores,
     };
   };
 }
@@ -71,10 +76,12 @@ export function onPostgres<F>(
 ): OpenFamily<F> {
   return async (options = {}) => {
     const clock = new TestClock();
+    const ids = options.ids ?? defaultIdGenerator;
     return {
-      family: make(backend.client(), clock, options.ids ?? defaultIdGenerator),
+      family: make(backend.client(), clock, ids),
       clock,
       organization: async () => `org_${++organizations}_${Math.random().toString(36).slice(2, 10)}`,
+      scores: new PostgresScoreStore(backend.client(), clock, ids),
     };
   };
 }
