@@ -1,6 +1,7 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
 export { PostgresAgentStore } from "./postgres-agents.js";
 export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";
+export { PostgresAnnotationQueueStore } from "./postgres-annotation-queues.js";
 export { PostgresBashFileStore } from "./postgres-bash-files.js";
 export { PostgresBillingStore } from "./postgres-billing.js";
 export {
@@ -9,12 +10,17 @@ export {
 } from "./postgres-concurrency-slots.js";
 export { type CredentialSealer, PostgresConnectorStore } from "./postgres-connectors.js";
 export { PostgresConversationStore } from "./postgres-conversations.js";
+export { PostgresDatasetStore } from "./postgres-datasets.js";
+export { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+export { atomicallyOn, connectionOf, PostgresFamily, transactionOn } from "./postgres-family.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export { PostgresMemoryFileStore } from "./postgres-memory-files.js";
 export { PostgresPluginStore } from "./postgres-plugins.js";
+export { PostgresPromptStore } from "./postgres-prompts.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresScoreStore } from "./postgres-scores.js";
 export { PostgresStore } from "./postgres-store.js";
 export { PostgresTraceStore, type SecretCipher } from "./postgres-traces.js";
 export { PostgresUsageRecordStore } from "./postgres-usage-records.js";
@@ -24,4 +30,11 @@ export {
   type PostgresVectorIndexOptions,
   type VectorMode,
 } from "./postgres-vector-index.js";
+export {
+  type NumberedLabelRow,
+  PostgresLabelTable,
+  type PostgresVersionedShape,
+  PostgresVersionedStore,
+  PostgresVersionTable,
+} from "./postgres-versioned-store.js";
 export { fromPGlite, fromPgPool, type PGliteLike, type SqlClient, type SqlQueryable } from "./sql-client.js";

@@ -6,6 +6,7 @@
  */
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
+import { evaluationMigrations } from "./migrations/evaluation.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
 import type { SqlClient } from "./sql-client.js";
 
@@ -73,6 +74,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   },
   ...usageAnalyticsBillingTracesMigrations,
   ...agentsAndToolsMigrations,
+  ...evaluationMigrations,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

@@ -26,12 +26,19 @@ export {
   type UsageGrouping,
   type UsageTotals,
 } from "./analytics.js";
+export * from "./annotation-queues.js";
 export * from "./bash-files.js";
 export { bool, int, intOrNull, json } from "./columns.js";
 export * from "./connectors.js";
 export * from "./conversations.js";
+export * from "./datasets.js";
+export * from "./evaluator-templates.js";
+export * from "./experiments.js";
 export * from "./memory-files.js";
 export * from "./plugins.js";
+export * from "./prompts.js";
+export * from "./scores.js";
+export * from "./text-match.js";
 export {
   DEFAULT_TRACING_SETTINGS,
   foldTraceSpans,
@@ -61,3 +68,4 @@ export {
   type UsageRecordInput,
   usageRowValues,
 } from "./usage.js";
+export * from "./versioned.js";

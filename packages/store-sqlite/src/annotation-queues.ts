@@ -6,129 +6,35 @@
  * two claimers — two connections, two processes on one database file — never lock the same item.
  */
 import { type PageRequest, pageOffset } from "@groundwork/core";
-import type { ScoreDataType } from "./scores.js";
+import {
+  type AnnotationQueueChanges,
+  type AnnotationQueueRecord,
+  type AnnotationQueueStatus,
+  QUEUE_ITEM_COLUMNS as ITEM_COLUMNS,
+  type QueueItemRow as ItemRow,
+  type QueueItemChanges,
+  type QueueItemRecord,
+  type QueueItemStatus,
+  type AnnotationQueueRow as QueueRow,
+  type QueueScoreConfig,
+  type QueueSubject,
+  toAnnotationQueue as toQueue,
+  toQueueItem,
+} from "@groundwork/store-rows";
 import { SqliteStore } from "./sqlite-store.js";
 
-export type AnnotationQueueStatus = "ACTIVE" | "ARCHIVED";
-export type QueueItemStatus = "PENDING" | "COMPLETED";
-
-/** One score a reviewer gives per item; `min`/`max` for NUMERIC, `categories` for CATEGORICAL. */
-export interface QueueScoreConfig {
-  name: string;
-  dataType: ScoreDataType;
-  min?: number;
-  max?: number;
-  categories?: string[];
-}
-
-export interface AnnotationQueueRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  description: string | null;
-  scoreConfigs: QueueScoreConfig[];
-  status: AnnotationQueueStatus;
-  counts: { pending: number; completed: number };
-  createdAt: number;
-  updatedAt: number;
-  archivedAt: number | null;
-}
-
-export interface QueueItemRecord {
-  id: string;
-  queueId: string;
-  organizationId: string;
-  subjectType: string;
-  subjectId: string;
-  status: QueueItemStatus;
-  lockedByKeyId: string | null;
-  /** Epoch ms; the lock is free when this is null or not after now. */
-  lockedUntil: number | null;
-  completedByKeyId: string | null;
-  completedAt: number | null;
-  /** Score names sent through the item since it was last reopened. */
-  scoredNames: string[];
-  /** The scores recorded through the item, oldest first. */
-  scoreIds: string[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface AnnotationQueueChanges {
-  name?: string;
-  description?: string | null;
-  scoreConfigs?: QueueScoreConfig[];
-}
-
-/** The fields an item update sets; absent fields stay. */
-export interface QueueItemChanges {
-  status?: QueueItemStatus;
-  lockedByKeyId?: string | null;
-  lockedUntil?: number | null;
-  completedByKeyId?: string | null;
-  completedAt?: number | null;
-  scoredNames?: string[];
-}
-
-export interface QueueSubject {
-  subjectType: string;
-  subjectId: string;
-}
-
-interface QueueRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  score_configs: string;
-  status: AnnotationQueueStatus;
-  created_at: number;
-  updated_at: number;
-  archived_at: number | null;
-  pending_count: number;
-  completed_count: number;
-}
-
-interface ItemRow {
-  seq: number;
-  id: string;
-  queue_id: string;
-  organization_id: string;
-  subject_type: string;
-  subject_id: string;
-  status: QueueItemStatus;
-  locked_by_key_id: string | null;
-  locked_until: number | null;
-  completed_by_key_id: string | null;
-  completed_at: number | null;
-  scored_names: string;
-  created_at: number;
-  updated_at: number;
-}
+export type {
+  AnnotationQueueChanges,
+  AnnotationQueueRecord,
+  AnnotationQueueStatus,
+  QueueItemChanges,
+  QueueItemRecord,
+  QueueItemStatus,
+  QueueScoreConfig,
+  QueueSubject,
+};
 
 const QUEUE = "SELECT q.* FROM annotation_queues q";
-
-const toQueue = (row: QueueRow): AnnotationQueueRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  name: row.name,
-  description: row.description,
-  scoreConfigs: JSON.parse(row.score_configs) as QueueScoreConfig[],
-  status: row.status,
-  counts: { pending: row.pending_count, completed: row.completed_count },
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  archivedAt: row.archived_at,
-});
-
-const ITEM_COLUMNS: ReadonlyArray<[keyof QueueItemChanges, string]> = [
-  ["status", "status"],
-  ["lockedByKeyId", "locked_by_key_id"],
-  ["lockedUntil", "locked_until"],
-  ["completedByKeyId", "completed_by_key_id"],
-  ["completedAt", "completed_at"],
-  ["scoredNames", "scored_names"],
-];
 
 export class AnnotationQueueStore extends SqliteStore {
   // ---- queues ----
@@ -411,21 +317,6 @@ export class AnnotationQueueStore extends SqliteStore {
       ).all(JSON.stringify(rows.map((row) => row.id))) as Array<{ queue_item_id: string; id: string }>;
       for (const score of scores) scoreIds.get(score.queue_item_id)?.push(score.id);
     }
-    return rows.map((row) => ({
-      id: row.id,
-      queueId: row.queue_id,
-      organizationId: row.organization_id,
-      subjectType: row.subject_type,
-      subjectId: row.subject_id,
-      status: row.status,
-      lockedByKeyId: row.locked_by_key_id,
-      lockedUntil: row.locked_until,
-      completedByKeyId: row.completed_by_key_id,
-      completedAt: row.completed_at,
-      scoredNames: JSON.parse(row.scored_names) as string[],
-      scoreIds: scoreIds.get(row.id) ?? [],
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }));
+    return rows.map((row) => toQueueItem(row, scoreIds.get(row.id) ?? []));
   }
 }

@@ -14,134 +14,31 @@
  * item before it with OFFSET.
  */
 import { type PageRequest, pageOffset } from "@groundwork/core";
+import {
+  blockCounts,
+  datasetBlockOf as blockOf,
+  type DatasetChanges,
+  type DatasetItemRecord,
+  type DatasetItemValues,
+  type DatasetRecord,
+  type DatasetRow,
+  type DatasetVersionRecord,
+  type DatasetItemRow as ItemRow,
+  pageStartInBlocks,
+  toDataset,
+  toDatasetItem as toItem,
+  toDatasetVersion as toVersion,
+  type DatasetVersionRow as VersionRow,
+} from "@groundwork/store-rows";
 import { SqliteStore } from "./sqlite-store.js";
 
-export interface DatasetRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  itemCount: number;
-  latestVersionId: string | null;
-  latestVersionNumber: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface DatasetItemRecord {
-  id: string;
-  datasetId: string;
-  input: unknown;
-  expectedOutput: unknown;
-  metadata: Record<string, unknown>;
-  sourceTraceId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface DatasetVersionRecord {
-  id: string;
-  datasetId: string;
-  versionNumber: number;
-  description: string | null;
-  itemCount: number;
-  createdAt: number;
-}
-
-/** A new item's values; `json` may carry their serializations when the caller already made them. */
-export interface DatasetItemValues {
-  input: unknown;
-  expectedOutput: unknown;
-  metadata: Record<string, unknown>;
-  sourceTraceId: string | null;
-  json?: { input: string; expectedOutput: string; metadata: string };
-}
-
-export interface DatasetChanges {
-  name?: string;
-  description?: string | null;
-  metadata?: Record<string, unknown>;
-}
-
-interface DatasetRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  metadata: string;
-  item_count: number;
-  epoch: number;
-  latest_version_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface ItemRow {
-  rev: number;
-  dataset_id: string;
-  item_id: string;
-  position: number;
-  input: string;
-  expected_output: string;
-  metadata: string;
-  source_trace_id: string | null;
-  created_at: number;
-  updated_at: number;
-  valid_from: number;
-}
-
-interface VersionRow {
-  id: string;
-  dataset_id: string;
-  version_number: number;
-  description: string | null;
-  item_count: number;
-  created_at: number;
-}
+export type { DatasetChanges, DatasetItemRecord, DatasetItemValues, DatasetRecord, DatasetVersionRecord };
 
 const DATASET = `SELECT d.*, (SELECT v.id FROM dataset_versions v
     WHERE v.dataset_id = d.id AND v.version_number = d.epoch - 1) AS latest_version_id
   FROM datasets d`;
 const ITEM_COLUMNS =
   "rev, dataset_id, item_id, position, input, expected_output, metadata, source_trace_id, created_at, updated_at, valid_from";
-
-/** Positions per block of the page-start index (dataset_blocks). */
-const BLOCK_SIZE = 1024;
-const blockOf = (position: number) => Math.floor(position / BLOCK_SIZE);
-
-const toDataset = (row: DatasetRow): DatasetRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  name: row.name,
-  description: row.description,
-  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  itemCount: row.item_count,
-  latestVersionId: row.latest_version_id,
-  latestVersionNumber: row.epoch > 1 ? row.epoch - 1 : null,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toItem = (row: ItemRow): DatasetItemRecord => ({
-  id: row.item_id,
-  datasetId: row.dataset_id,
-  input: JSON.parse(row.input) as unknown,
-  expectedOutput: JSON.parse(row.expected_output) as unknown,
-  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  sourceTraceId: row.source_trace_id,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toVersion = (row: VersionRow): DatasetVersionRecord => ({
-  id: row.id,
-  datasetId: row.dataset_id,
-  versionNumber: row.version_number,
-  description: row.description,
-  itemCount: row.item_count,
-  createdAt: row.created_at,
-});
 
 export class DatasetStore extends SqliteStore {
   // ---- datasets ----
@@ -270,9 +167,7 @@ export class DatasetStore extends SqliteStore {
         `UPDATE datasets SET item_count = item_count + ?, next_position = next_position + ?, updated_at = ?
            WHERE id = ?`,
       ).run(items.length, items.length, now, datasetId);
-      const end = first + items.length;
-      for (let block = blockOf(first); block <= blockOf(end - 1); block++) {
-        const count = Math.min(end, (block + 1) * BLOCK_SIZE) - Math.max(first, block * BLOCK_SIZE);
+      for (const { block, count } of blockCounts(first, items.length)) {
         this.sql(
           `INSERT INTO dataset_blocks (dataset_id, block, item_count) VALUES (?, ?, ?)
              ON CONFLICT (dataset_id, block) DO UPDATE SET item_count = item_count + excluded.item_count`,
@@ -346,7 +241,7 @@ export class DatasetStore extends SqliteStore {
       else this.sql("UPDATE dataset_items SET valid_to = ? WHERE rev = ?").run(epoch, current.rev);
       this.sql(
         "UPDATE dataset_blocks SET item_count = item_count - 1 WHERE dataset_id = ? AND block = ?",
-      ).run(datasetId, blockOf(current.position));
+      ).run(datasetId, blockOf(Number(current.position)));
       this.touch(datasetId, now, -1);
       return true;
     })();
@@ -474,12 +369,7 @@ export class DatasetStore extends SqliteStore {
             "SELECT block, item_count FROM dataset_version_blocks WHERE version_id = ? ORDER BY block",
           ).all(version.id)
     ) as Array<{ block: number; item_count: number }>;
-    let seen = 0;
-    for (const { block, item_count: count } of blocks) {
-      if (seen + count > offset) return { from: block * BLOCK_SIZE, skip: offset - seen };
-      seen += count;
-    }
-    return null;
+    return pageStartInBlocks(blocks, offset);
   }
 
   private currentRow(datasetId: string, itemId: string): ItemRow | undefined {

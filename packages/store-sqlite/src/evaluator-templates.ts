@@ -4,64 +4,22 @@
  * validation) are the platform's evaluator service; this store reads and writes rows.
  */
 import { type PageRequest, pageOffset } from "@groundwork/core";
+import {
+  type EvaluatorTemplateInput,
+  type EvaluatorTemplateRecord,
+  type EvaluatorTemplateRow,
+  toEvaluatorTemplate as toRecord,
+} from "@groundwork/store-rows";
 import { SqliteStore } from "./sqlite-store.js";
 
-export interface EvaluatorTemplateRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  description: string | null;
-  prompt: string;
-  model: string;
-  /** The judge scale as the service validated it (`{type: "numeric", min, max}`, …). */
-  scale: Record<string, unknown>;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface EvaluatorTemplateInput {
-  name: string;
-  description: string | null;
-  prompt: string;
-  model: string;
-  scale: Record<string, unknown>;
-}
-
-interface TemplateRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  prompt: string;
-  model: string;
-  scale: string;
-  version: number;
-  created_at: number;
-  updated_at: number;
-}
-
-function toRecord(row: TemplateRow): EvaluatorTemplateRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    description: row.description,
-    prompt: row.prompt,
-    model: row.model,
-    scale: JSON.parse(row.scale) as Record<string, unknown>,
-    version: row.version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+export type { EvaluatorTemplateInput, EvaluatorTemplateRecord };
 
 export class EvaluatorTemplateStore extends SqliteStore {
   get(organizationId: string, id: string): EvaluatorTemplateRecord | null {
     const row = this.sql("SELECT * FROM evaluator_templates WHERE organization_id = ? AND id = ?").get(
       organizationId,
       id,
-    ) as TemplateRow | undefined;
+    ) as EvaluatorTemplateRow | undefined;
     return row === undefined ? null : toRecord(row);
   }
 
@@ -70,7 +28,7 @@ export class EvaluatorTemplateStore extends SqliteStore {
     const row = this.sql("SELECT * FROM evaluator_templates WHERE organization_id = ? AND name = ?").get(
       organizationId,
       name,
-    ) as TemplateRow | undefined;
+    ) as EvaluatorTemplateRow | undefined;
     return row === undefined ? null : toRecord(row);
   }
 
@@ -82,7 +40,7 @@ export class EvaluatorTemplateStore extends SqliteStore {
     const rows = this.sql(
       `SELECT * FROM evaluator_templates WHERE organization_id = ?
          ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    ).all(organizationId, page.size, pageOffset(page)) as TemplateRow[];
+    ).all(organizationId, page.size, pageOffset(page)) as EvaluatorTemplateRow[];
     return { items: rows.map(toRecord), total };
   }
 

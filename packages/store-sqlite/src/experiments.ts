@@ -6,270 +6,50 @@
  * result. The rules (validation, states, limits) are the platform's experiment service's.
  */
 import { type PageRequest, pageOffset } from "@groundwork/core";
+import {
+  ACTIVE_RUN_STATUSES as ACTIVE,
+  type ExperimentEvaluator,
+  type ExperimentRecord,
+  type ExperimentRow,
+  type ExperimentRunRecord,
+  type ExperimentRunStatus,
+  fromScoreValues,
+  type NewExperiment,
+  type NewRun,
+  promptIdOf,
+  type RunResultRow as ResultRow,
+  type RunResultInsert,
+  type RunResultRecord,
+  type ExperimentRunRow as RunRow,
+  type RunScore,
+  type RunUsage,
+  type ScoreSums,
+  scoreValuesOf,
+  toExperiment,
+  toRunResult as toResult,
+  toExperimentRun as toRun,
+  toExperimentVariant as toVariant,
+  type VariantKind,
+  type VariantRecord,
+  type ExperimentVariantRow as VariantRow,
+} from "@groundwork/store-rows";
 import { SqliteStore } from "./sqlite-store.js";
 
-export type ExperimentRunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
-export type VariantKind = "prompt" | "agent" | "model" | "extraction";
-
-export interface ExperimentEvaluator {
-  name: string;
-  type: string;
-  params: Record<string, unknown>;
-}
-
-export interface ExperimentRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  description: string | null;
-  datasetId: string;
-  datasetVersionId: string | null;
-  evaluators: ExperimentEvaluator[];
-  baselineRunId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface VariantRecord {
-  id: string;
-  experimentId: string;
-  name: string;
-  kind: VariantKind;
-  /** The kind's fields and `params`, as the API shows them. */
-  config: Record<string, unknown>;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** Per evaluator: the sum of scores, how many were scored and how many passed. */
-export type ScoreSums = Record<string, { sum: number; count: number; passed: number }>;
-
-export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  costEur: number;
-}
-
-export interface ExperimentRunRecord {
-  id: string;
-  organizationId: string;
-  experimentId: string;
-  variantId: string;
-  variantName: string;
-  /** The variant as it was when the run was started. */
-  variant: VariantRecord;
-  /** The experiment's evaluators as they were when the run was started. */
-  evaluators: ExperimentEvaluator[];
-  datasetId: string;
-  datasetVersionId: string;
-  status: ExperimentRunStatus;
-  total: number;
-  completed: number;
-  failed: number;
-  scoreSums: ScoreSums;
-  usage: RunUsage;
-  /** What the worker resolved when it first ran the run (a prompt version, …); reused on resume. */
-  plan: Record<string, unknown> | null;
-  error: string | null;
-  jobId: string | null;
-  role: string;
-  createdByKeyId: string | null;
-  createdAt: number;
-  startedAt: number | null;
-  completedAt: number | null;
-}
-
-export interface RunScore {
-  name: string;
-  value: number | null;
-  passed: boolean | null;
-  comment: string | null;
-  error: string | null;
-}
-
-export interface RunResultRecord {
-  id: string;
-  organizationId: string;
-  runId: string;
-  datasetItemId: string;
-  position: number;
-  status: "completed" | "failed";
-  input: unknown;
-  expectedOutput: unknown;
-  output: string | null;
-  error: string | null;
-  latencyMs: number;
-  usage: RunUsage;
-  /** The item's trace (`trc_…`) once it is stored; null when not traced or not sampled. */
-  traceId: string | null;
-  scores: RunScore[];
-  createdAt: number;
-}
-
-export type RunResultInsert = Omit<RunResultRecord, "id" | "createdAt" | "traceId"> & {
-  /** The OpenTelemetry trace id of the item's `experiment_item` span, resolved to its trace at read. */
-  otelTraceId: string | null;
+export type {
+  ExperimentEvaluator,
+  ExperimentRecord,
+  ExperimentRunRecord,
+  ExperimentRunStatus,
+  NewExperiment,
+  NewRun,
+  RunResultInsert,
+  RunResultRecord,
+  RunScore,
+  RunUsage,
+  ScoreSums,
+  VariantKind,
+  VariantRecord,
 };
-
-interface ExperimentRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  dataset_id: string;
-  dataset_version_id: string | null;
-  evaluators: string;
-  baseline_run_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface VariantRow {
-  id: string;
-  experiment_id: string;
-  name: string;
-  kind: VariantKind;
-  config: string;
-  created_at: number;
-  updated_at: number;
-}
-
-interface RunRow {
-  id: string;
-  organization_id: string;
-  experiment_id: string;
-  variant_id: string;
-  variant_name: string;
-  variant: string;
-  evaluators: string;
-  dataset_id: string;
-  dataset_version_id: string;
-  status: ExperimentRunStatus;
-  total: number;
-  completed: number;
-  failed: number;
-  score_sums: string;
-  input_tokens: number;
-  output_tokens: number;
-  cost_eur: number;
-  plan: string | null;
-  error: string | null;
-  job_id: string | null;
-  role: string;
-  created_by_key_id: string | null;
-  created_at: number;
-  started_at: number | null;
-  completed_at: number | null;
-}
-
-interface ResultRow {
-  id: string;
-  organization_id: string;
-  run_id: string;
-  dataset_item_id: string;
-  position: number;
-  status: "completed" | "failed";
-  input: string;
-  expected_output: string;
-  output: string | null;
-  error: string | null;
-  latency_ms: number;
-  usage: string;
-  trace_id: string | null;
-  /** The trace of `trace_id` (an OpenTelemetry trace id), looked up at read: traces are written after the result. */
-  trace_ref?: string | null;
-  scores: string;
-  created_at: number;
-}
-
-const toExperiment = (row: ExperimentRow): ExperimentRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  name: row.name,
-  description: row.description,
-  datasetId: row.dataset_id,
-  datasetVersionId: row.dataset_version_id,
-  evaluators: JSON.parse(row.evaluators) as ExperimentEvaluator[],
-  baselineRunId: row.baseline_run_id,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toVariant = (row: VariantRow): VariantRecord => ({
-  id: row.id,
-  experimentId: row.experiment_id,
-  name: row.name,
-  kind: row.kind,
-  config: JSON.parse(row.config) as Record<string, unknown>,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toRun = (row: RunRow): ExperimentRunRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  experimentId: row.experiment_id,
-  variantId: row.variant_id,
-  variantName: row.variant_name,
-  variant: JSON.parse(row.variant) as VariantRecord,
-  evaluators: JSON.parse(row.evaluators) as ExperimentEvaluator[],
-  datasetId: row.dataset_id,
-  datasetVersionId: row.dataset_version_id,
-  status: row.status,
-  total: row.total,
-  completed: row.completed,
-  failed: row.failed,
-  scoreSums: JSON.parse(row.score_sums) as ScoreSums,
-  usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, costEur: row.cost_eur },
-  plan: row.plan === null ? null : (JSON.parse(row.plan) as Record<string, unknown>),
-  error: row.error,
-  jobId: row.job_id,
-  role: row.role,
-  createdByKeyId: row.created_by_key_id,
-  createdAt: row.created_at,
-  startedAt: row.started_at,
-  completedAt: row.completed_at,
-});
-
-const toResult = (row: ResultRow): RunResultRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  runId: row.run_id,
-  datasetItemId: row.dataset_item_id,
-  position: row.position,
-  status: row.status,
-  input: JSON.parse(row.input) as unknown,
-  expectedOutput: JSON.parse(row.expected_output) as unknown,
-  output: row.output,
-  error: row.error,
-  latencyMs: row.latency_ms,
-  usage: JSON.parse(row.usage) as RunUsage,
-  traceId: row.trace_ref ?? null,
-  scores: JSON.parse(row.scores) as RunScore[],
-  createdAt: row.created_at,
-});
-
-const ACTIVE = "('queued', 'running')";
-
-export interface NewExperiment {
-  name: string;
-  description: string | null;
-  datasetId: string;
-  datasetVersionId: string | null;
-  evaluators: ExperimentEvaluator[];
-}
-
-export interface NewRun {
-  organizationId: string;
-  experimentId: string;
-  variant: VariantRecord;
-  evaluators: ExperimentEvaluator[];
-  datasetId: string;
-  datasetVersionId: string;
-  total: number;
-  role: string;
-  createdByKeyId: string | null;
-}
 
 export class ExperimentStore extends SqliteStore {
   // ---- experiments ----
@@ -653,7 +433,7 @@ export class ExperimentStore extends SqliteStore {
         JSON.stringify(record.usage),
         otelTraceId,
         JSON.stringify(record.scores),
-        JSON.stringify(record.scores.map((score) => [score.name, score.value])),
+        scoreValuesOf(record.scores),
         record.createdAt,
       );
       if (inserted.changes === 0) return null;
@@ -724,10 +504,7 @@ export class ExperimentStore extends SqliteStore {
     return rows.map((row) => ({
       datasetItemId: row.dataset_item_id,
       status: row.status,
-      scores: (JSON.parse(row.score_values) as Array<[string, number | null]>).map(([name, value]) => ({
-        name,
-        value,
-      })),
+      scores: fromScoreValues(row.score_values),
     }));
   }
 
@@ -740,10 +517,4 @@ export class ExperimentStore extends SqliteStore {
       ) !== undefined
     );
   }
-}
-
-function promptIdOf(variant: Pick<VariantRecord, "kind" | "config">): string | null {
-  return variant.kind === "prompt" && typeof variant.config.promptId === "string"
-    ? variant.config.promptId
-    : null;
 }

@@ -11,137 +11,41 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
+import {
+  type PromptContent,
+  type PromptFilter,
+  type PromptLabelRecord,
+  type PromptMessage,
+  type PromptRecord,
+  type PromptRow,
+  type PromptType,
+  type PromptVersionInput,
+  type PromptVersionRecord,
+  toPrompt,
+  toPromptLabel,
+  toPromptVersion as toVersion,
+  type PromptVersionRow as VersionRow,
+} from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { LabelRow } from "./label-table.js";
 import { LATEST_LABEL, likePattern } from "./schemas.js";
 import { VersionedStore } from "./versioned-store.js";
 
-export type PromptType = "text" | "chat";
-
-export interface PromptMessage {
-  role: "system" | "developer" | "user" | "assistant";
-  content: string;
-}
-
-/** A text prompt's template, or a chat prompt's messages. */
-export type PromptContent = string | PromptMessage[];
-
-export interface PromptRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  type: PromptType;
-  description: string | null;
-  tags: string[];
-  latestVersionId: string | null;
-  latestVersionNumber: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface PromptVersionRecord {
-  id: string;
-  promptId: string;
-  versionNumber: number;
-  prompt: PromptContent;
-  config: Record<string, unknown>;
-  variables: string[];
-  changeDescription: string | null;
-  active: boolean;
-  copiedFromVersionId: string | null;
-  createdAt: number;
-  deactivatedAt: number | null;
-}
-
-export interface PromptLabelRecord {
-  promptId: string;
-  name: string;
-  promptVersionId: string | null;
-  /** The number of the version it points at; null with it. */
-  versionNumber: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface PromptFilter {
-  /** Case-insensitive substring of the name. */
-  name?: string | undefined;
-  tag?: string | undefined;
-  type?: PromptType | undefined;
-  /** Prompts with a label of that name pointing at a version. */
-  label?: string | undefined;
-}
-
-export interface PromptVersionInput {
-  prompt: PromptContent;
-  config: Record<string, unknown>;
-  variables: string[];
-  changeDescription?: string | null;
-  copiedFromVersionId?: string | null;
-}
-
-interface PromptRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  type: string;
-  description: string | null;
-  tags: string;
-  latest_version_id: string | null;
-  latest_version_number: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface VersionRow {
-  id: string;
-  prompt_id: string;
-  version_number: number;
-  prompt: string;
-  config: string;
-  variables: string;
-  change_description: string | null;
-  active: number;
-  copied_from_version_id: string | null;
-  created_at: number;
-  deactivated_at: number | null;
-}
+export type {
+  PromptContent,
+  PromptFilter,
+  PromptLabelRecord,
+  PromptMessage,
+  PromptRecord,
+  PromptType,
+  PromptVersionInput,
+  PromptVersionRecord,
+};
 
 const PROMPT_COLUMNS = `p.*, l.prompt_version_id AS latest_version_id, v.version_number AS latest_version_number
   FROM prompts p
   LEFT JOIN prompt_labels l ON l.prompt_id = p.id AND l.name = '${LATEST_LABEL}'
   LEFT JOIN prompt_versions v ON v.id = l.prompt_version_id`;
-
-function toPrompt(row: PromptRow): PromptRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    type: row.type as PromptType,
-    description: row.description,
-    tags: JSON.parse(row.tags) as string[],
-    latestVersionId: row.latest_version_id,
-    latestVersionNumber: row.latest_version_number,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toVersion(row: VersionRow): PromptVersionRecord {
-  return {
-    id: row.id,
-    promptId: row.prompt_id,
-    versionNumber: row.version_number,
-    prompt: JSON.parse(row.prompt) as PromptContent,
-    config: JSON.parse(row.config) as Record<string, unknown>,
-    variables: JSON.parse(row.variables) as string[],
-    changeDescription: row.change_description,
-    active: row.active === 1,
-    copiedFromVersionId: row.copied_from_version_id,
-    createdAt: row.created_at,
-    deactivatedAt: row.deactivated_at,
-  };
-}
 
 export class PromptStore extends VersionedStore<VersionRow, PromptVersionRecord, PromptLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
@@ -322,13 +226,6 @@ export class PromptStore extends VersionedStore<VersionRow, PromptVersionRecord,
   }
 
   protected toLabel(row: LabelRow): PromptLabelRecord {
-    return {
-      promptId: row.owner_id,
-      name: row.name,
-      promptVersionId: row.version_id,
-      versionNumber: row.version_id === null ? null : this.versions.numberOf(row.version_id),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    };
+    return toPromptLabel(row, row.version_id === null ? null : this.versions.numberOf(row.version_id));
   }
 }

@@ -4,78 +4,20 @@
  * subjects exist — live in the platform's score service; this store writes and filters rows.
  */
 import { type PageRequest, pageOffset } from "@groundwork/core";
+import {
+  SCORE_EQUAL_FILTERS as EQUAL_FILTERS,
+  type ScoreRow as Row,
+  type ScoreDataType,
+  type ScoreFilter,
+  type ScoreInsert,
+  type ScoreRecord,
+  type ScoreSource,
+  type ScoreValue,
+  toScore as toRecord,
+} from "@groundwork/store-rows";
 import { SqliteStore } from "./sqlite-store.js";
 
-export type ScoreDataType = "NUMERIC" | "CATEGORICAL" | "BOOLEAN";
-export type ScoreSource = "HUMAN" | "API" | "EVAL";
-export type ScoreValue = number | string | boolean;
-
-export interface ScoreRecord {
-  id: string;
-  organizationId: string;
-  subjectType: string;
-  subjectId: string;
-  name: string;
-  dataType: ScoreDataType;
-  value: ScoreValue;
-  comment: string | null;
-  source: ScoreSource;
-  queueItemId: string | null;
-  createdByKeyId: string | null;
-  createdAt: number;
-}
-
-export type ScoreInsert = Omit<ScoreRecord, "id" | "createdAt">;
-
-export interface ScoreFilter {
-  subjectType?: string | undefined;
-  subjectId?: string | undefined;
-  name?: string | undefined;
-  source?: ScoreSource | undefined;
-  dataType?: ScoreDataType | undefined;
-  /** Epoch ms, inclusive. */
-  from?: number | undefined;
-  /** Epoch ms, exclusive. */
-  to?: number | undefined;
-}
-
-interface Row {
-  id: string;
-  organization_id: string;
-  subject_type: string;
-  subject_id: string;
-  name: string;
-  data_type: ScoreDataType;
-  value: string;
-  comment: string | null;
-  source: ScoreSource;
-  queue_item_id: string | null;
-  created_by_key_id: string | null;
-  created_at: number;
-}
-
-const toRecord = (row: Row): ScoreRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  subjectType: row.subject_type,
-  subjectId: row.subject_id,
-  name: row.name,
-  dataType: row.data_type,
-  value: JSON.parse(row.value) as ScoreValue,
-  comment: row.comment,
-  source: row.source,
-  queueItemId: row.queue_item_id,
-  createdByKeyId: row.created_by_key_id,
-  createdAt: row.created_at,
-});
-
-const EQUAL_FILTERS = [
-  ["subject_type", "subjectType"],
-  ["subject_id", "subjectId"],
-  ["name", "name"],
-  ["source", "source"],
-  ["data_type", "dataType"],
-] as const;
+export type { ScoreDataType, ScoreFilter, ScoreInsert, ScoreRecord, ScoreSource, ScoreValue };
 
 export class ScoreStore extends SqliteStore {
   create(input: ScoreInsert): ScoreRecord {
