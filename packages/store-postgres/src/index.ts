@@ -1,11 +1,24 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
 export {
+  type OpenPostgresStoreOptions,
+  openPostgresStore,
+  PENDING_KNOWLEDGE_MEMBERS,
+  PENDING_POSTGRES_FAMILIES,
+  type PendingPostgresFamily,
+  type PostgresStore,
+  partlyPorted,
+  pendingFamily,
+} from "./open-postgres-store.js";
+export { PostgresApiKeyStore } from "./postgres-api-keys.js";
+export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+export { PostgresOrganizationStore } from "./postgres-organizations.js";
+export { PostgresProviderStore } from "./postgres-providers.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
 export {
   HNSW_MAX_DIM,

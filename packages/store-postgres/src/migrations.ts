@@ -5,6 +5,7 @@
  * store, so both stores answer the same values.
  */
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
+import { tenantsDocumentsMigrations } from "./migrations/tenants-documents.js";
 import type { SqlClient } from "./sql-client.js";
 
 export interface PostgresMigration {
@@ -60,6 +61,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX concurrency_slots_key ON concurrency_slots (key, expires_at);
     `,
   },
+  ...tenantsDocumentsMigrations,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

@@ -5,4 +5,21 @@
  * text or JSONB parsed to the same value, blobs as bytes), and each store only writes its own
  * SQL. One module per store family; this index re-exports them.
  */
+
+export {
+  API_KEY_PREFIX,
+  type ApiKeyRecord,
+  type ApiKeyRow,
+  hashApiKey,
+  LAST_USED_RESOLUTION_MS,
+  newApiKey,
+  SHOWN_PREFIX_LENGTH,
+  toApiKey,
+  toPrincipal,
+  type VerifiedKeyRow,
+} from "./api-keys.js";
 export { bool, int, intOrNull, json } from "./columns.js";
+export { CredentialCipher } from "./credential-cipher.js";
+export { type Organization, type OrganizationRow, toOrganization } from "./organizations.js";
+export { type ProviderRecord, type ProviderRow, toProvider } from "./providers.js";
+export { VERIFIED_LIMIT, VERIFIED_TTL_MS, VerifiedKeys } from "./verified-keys.js";
