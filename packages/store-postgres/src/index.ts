@@ -14,12 +14,15 @@ export {
   PostgresConcurrencySlots,
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
+export { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
+export { PostgresFileStore } from "./postgres-files.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export { PostgresOrganizationStore } from "./postgres-organizations.js";
 export { PostgresProviderStore } from "./postgres-providers.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 export {
   HNSW_MAX_DIM,
   PostgresVectorIndex,

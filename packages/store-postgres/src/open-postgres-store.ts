@@ -15,11 +15,14 @@ import {
 import { CredentialCipher } from "@groundwork/store-rows";
 import { runPostgresMigrations } from "./migrations.js";
 import { PostgresApiKeyStore } from "./postgres-api-keys.js";
+import { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
+import { PostgresFileStore } from "./postgres-files.js";
 import { PostgresJobQueue } from "./postgres-job-queue.js";
 import { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 import { PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 import { PostgresOrganizationStore } from "./postgres-organizations.js";
 import { PostgresProviderStore } from "./postgres-providers.js";
+import { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 import { PostgresVectorIndex, type PostgresVectorIndexOptions } from "./postgres-vector-index.js";
 import type { SqlClient } from "./sql-client.js";
 
@@ -37,14 +40,11 @@ export interface OpenPostgresStoreOptions {
 /** Families of store-sqlite's `Store` that are not on PostgreSQL yet (ported by other helpers). */
 export const PENDING_POSTGRES_FAMILIES = [
   "usage",
-  "conversionTasks",
   "schemas",
   "extractions",
-  "files",
   "agents",
   "conversations",
   "memoryFiles",
-  "storedResponses",
   "scores",
   "evaluatorTemplates",
   "datasets",
@@ -142,6 +142,9 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     apiKeys,
     jobs: new PostgresJobQueue(client, clock, ids),
     providers: new PostgresProviderStore(client, cipher, clock, ids),
+    conversionTasks: new PostgresConversionTaskStore(client, clock, ids),
+    files: new PostgresFileStore(client, clock, ids),
+    storedResponses: new PostgresStoredResponseStore(client, clock),
     knowledgeBases: partlyPorted(
       "knowledgeBases",
       new PostgresKnowledgeStore(client, clock, ids),

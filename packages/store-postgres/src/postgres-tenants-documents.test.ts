@@ -4,8 +4,11 @@
  */
 import { describe } from "vitest";
 import { openStore } from "../../store-sqlite/src/open-store.js";
+import { describeConversionTasksContract } from "../test/families/conversion-tasks-contract.js";
+import { describeFilesContract } from "../test/families/files-contract.js";
 import { describeOrganizationsContract } from "../test/families/organizations-contract.js";
 import { describeProvidersContract } from "../test/families/providers-contract.js";
+import { describeStoredResponsesContract } from "../test/families/stored-responses-contract.js";
 import { TEST_SECRET, type TestClock } from "../test/families/tenants-documents-harness.js";
 import { postgresBackends } from "../test/postgres-backends.js";
 import { openPostgresStore } from "./open-postgres-store.js";
@@ -27,6 +30,9 @@ import { openPostgresStore } from "./open-postgres-store.js";
   describe("SQLite (reference)", () => {
     describeOrganizationsContract("SQLite", open);
     describeProvidersContract("SQLite", open, sealedKey);
+    describeFilesContract("SQLite", open);
+    describeConversionTasksContract("SQLite", open);
+    describeStoredResponsesContract("SQLite", open);
   });
 }
 
@@ -45,5 +51,8 @@ for (const backend of postgresBackends("tenants_documents")) {
   describe(backend.label, () => {
     describeOrganizationsContract(backend.label, open);
     describeProvidersContract(backend.label, open, sealedKey);
+    describeFilesContract(backend.label, open);
+    describeConversionTasksContract(backend.label, open);
+    describeStoredResponsesContract(backend.label, open);
   });
 }

@@ -19,7 +19,27 @@ export {
   type VerifiedKeyRow,
 } from "./api-keys.js";
 export { bool, int, intOrNull, json } from "./columns.js";
+export {
+  type ConversionTask,
+  type ConversionTaskInput,
+  type ConversionTaskInputRow,
+  type ConversionTaskRow,
+  type ConversionTaskStatus,
+  conversionTaskInputColumns,
+  type FinishTask,
+  toConversionTask,
+  toConversionTaskInput,
+} from "./conversion-tasks.js";
 export { CredentialCipher } from "./credential-cipher.js";
+export { bytes, FILE_COLUMNS, type FileRecord, type FileRow, toFile } from "./files.js";
 export { type Organization, type OrganizationRow, toOrganization } from "./organizations.js";
 export { type ProviderRecord, type ProviderRow, toProvider } from "./providers.js";
+export {
+  type StoredResponseKind,
+  type StoredResponseRecord,
+  type StoredResponseRow,
+  type StoredResponseSave,
+  storedResponseColumns,
+  toStoredResponse,
+} from "./stored-responses.js";
 export { VERIFIED_LIMIT, VERIFIED_TTL_MS, VerifiedKeys } from "./verified-keys.js";
