@@ -15,6 +15,7 @@ export {
   type PostgresConcurrencySlotsOptions,
 } from "./postgres-concurrency-slots.js";
 export { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
+export { PostgresExtractionStore } from "./postgres-extractions.js";
 export { PostgresFileStore } from "./postgres-files.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";

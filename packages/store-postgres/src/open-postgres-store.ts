@@ -16,6 +16,7 @@ import { CredentialCipher } from "@groundwork/store-rows";
 import { runPostgresMigrations } from "./migrations.js";
 import { PostgresApiKeyStore } from "./postgres-api-keys.js";
 import { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
+import { PostgresExtractionStore } from "./postgres-extractions.js";
 import { PostgresFileStore } from "./postgres-files.js";
 import { PostgresJobQueue } from "./postgres-job-queue.js";
 import { PostgresKeywordIndex } from "./postgres-keyword-index.js";
@@ -41,7 +42,6 @@ export interface OpenPostgresStoreOptions {
 export const PENDING_POSTGRES_FAMILIES = [
   "usage",
   "schemas",
-  "extractions",
   "agents",
   "conversations",
   "memoryFiles",
@@ -144,6 +144,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     providers: new PostgresProviderStore(client, cipher, clock, ids),
     conversionTasks: new PostgresConversionTaskStore(client, clock, ids),
     files: new PostgresFileStore(client, clock, ids),
+    extractions: new PostgresExtractionStore(client, clock, ids),
     storedResponses: new PostgresStoredResponseStore(client, clock),
     knowledgeBases: partlyPorted(
       "knowledgeBases",

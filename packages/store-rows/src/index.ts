@@ -31,7 +31,21 @@ export {
   toConversionTaskInput,
 } from "./conversion-tasks.js";
 export { CredentialCipher } from "./credential-cipher.js";
+export {
+  type ExtractionFilter,
+  type ExtractionImage,
+  type ExtractionInsert,
+  type ExtractionQualityFacts,
+  type ExtractionRecord,
+  type ExtractionRow,
+  type ExtractionStatus,
+  type ExtractionStrategyName,
+  extractionQualityColumns,
+  type SourcePlacement,
+  toExtraction,
+} from "./extractions.js";
 export { bytes, FILE_COLUMNS, type FileRecord, type FileRow, toFile } from "./files.js";
+export { likePattern } from "./like-pattern.js";
 export { type Organization, type OrganizationRow, toOrganization } from "./organizations.js";
 export { type ProviderRecord, type ProviderRow, toProvider } from "./providers.js";
 export {
