@@ -45,6 +45,17 @@ export {
   toExtraction,
 } from "./extractions.js";
 export { bytes, FILE_COLUMNS, type FileRecord, type FileRow, toFile } from "./files.js";
+export {
+  type ChunkRow,
+  type DocumentRow,
+  IN_PROGRESS,
+  type KbRow,
+  type RevisionRow,
+  toChunk,
+  toDocument,
+  toKb,
+  toRevision,
+} from "./knowledge-bases.js";
 export { likePattern } from "./like-pattern.js";
 export { type Organization, type OrganizationRow, toOrganization } from "./organizations.js";
 export { type ProviderRecord, type ProviderRow, toProvider } from "./providers.js";
