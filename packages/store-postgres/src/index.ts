@@ -1,7 +1,18 @@
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
+export {
+  type OpenPostgresStoreOptions,
+  openPostgresStore,
+  PENDING_KNOWLEDGE_MEMBERS,
+  PENDING_POSTGRES_FAMILIES,
+  type PendingPostgresFamily,
+  type PostgresStore,
+  partlyPorted,
+  pendingFamily,
+} from "./open-postgres-store.js";
 export { PostgresAgentStore } from "./postgres-agents.js";
 export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";
 export { PostgresAnnotationQueueStore } from "./postgres-annotation-queues.js";
+export { PostgresApiKeyStore } from "./postgres-api-keys.js";
 export { PostgresBashFileStore } from "./postgres-bash-files.js";
 export { PostgresBillingStore } from "./postgres-billing.js";
 export {
@@ -10,18 +21,23 @@ export {
 } from "./postgres-concurrency-slots.js";
 export { type CredentialSealer, PostgresConnectorStore } from "./postgres-connectors.js";
 export { PostgresConversationStore } from "./postgres-conversations.js";
+export { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
 export { PostgresDatasetStore } from "./postgres-datasets.js";
 export { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+export { PostgresExtractionStore } from "./postgres-extractions.js";
 export { atomicallyOn, connectionOf, PostgresFamily, transactionOn } from "./postgres-family.js";
+export { PostgresFileStore } from "./postgres-files.js";
 export { JOBS_CHANNEL, PostgresJobQueue } from "./postgres-job-queue.js";
 export { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 export { type AcceptedUpload, PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 export { PostgresMemoryFileStore } from "./postgres-memory-files.js";
+export { PostgresOrganizationStore } from "./postgres-organizations.js";
 export { PostgresPluginStore } from "./postgres-plugins.js";
 export { PostgresPromptStore } from "./postgres-prompts.js";
+export { PostgresProviderStore } from "./postgres-providers.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
 export { PostgresScoreStore } from "./postgres-scores.js";
-export { PostgresStore } from "./postgres-store.js";
+export { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 export { PostgresTraceStore, type SecretCipher } from "./postgres-traces.js";
 export { PostgresUsageRecordStore } from "./postgres-usage-records.js";
 export {

@@ -7,6 +7,7 @@
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
 import { evaluationMigrations } from "./migrations/evaluation.js";
+import { tenantsDocumentsMigrations } from "./migrations/tenants-documents.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
 import type { SqlClient } from "./sql-client.js";
 
@@ -75,6 +76,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   ...usageAnalyticsBillingTracesMigrations,
   ...agentsAndToolsMigrations,
   ...evaluationMigrations,
+  ...tenantsDocumentsMigrations,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

@@ -25,11 +25,11 @@ import {
   toConversation,
   toRun,
 } from "@groundwork/store-rows";
-import { PostgresStore } from "./postgres-store.js";
+import { PostgresFamily } from "./postgres-family.js";
 
 const LABEL_COLUMNS = "agent_id AS owner_id, name, agent_version_id AS version_id, created_at, updated_at";
 
-export class PostgresAgentStore extends PostgresStore {
+export class PostgresAgentStore extends PostgresFamily {
   // ---- agents ----
 
   /** Creates the agent with its first version; null when the name is taken. */

@@ -26,6 +26,7 @@ import {
   type UsageGrouping,
   type UsageTotals,
 } from "@groundwork/store-rows";
+import { connectionOf, transactionOn } from "./postgres-family.js";
 import type { SqlClient } from "./sql-client.js";
 
 const DAY_MS = 86_400_000;
@@ -191,7 +192,7 @@ export class PostgresAnalyticsStore {
       const condition = `organization_id = ${params.p(organizationId)} AND ${source.time} >= ${params.p(span.from)}
         AND ${source.time} < ${params.p(span.to)}`;
       const where = usageWhere(filter, params);
-      rows.push(...(await this.client.query(query(condition, where), params.values)).rows);
+      rows.push(...(await connectionOf(this.client).query(query(condition, where), params.values)).rows);
     }
     return rows;
   }
@@ -205,7 +206,7 @@ export class PostgresAnalyticsStore {
     offset: number,
   ): Promise<number | null> {
     const params = new Params();
-    const { rows } = await this.client.query<{ latency: number }>(
+    const { rows } = await connectionOf(this.client).query<{ latency: number }>(
       `SELECT latency_ms AS latency FROM usage_records
          WHERE organization_id = ${params.p(organizationId)} AND latency_bin = ${params.p(bin)}
            AND created_at >= ${params.p(range.from)} AND created_at < ${params.p(range.to)}${usageWhere(filter, params)}
@@ -219,7 +220,7 @@ export class PostgresAnalyticsStore {
   async errorGroups(organizationId: string, range: TimeRange, filter: UsageFilter): Promise<ErrorGroup[]> {
     await this.usage.flush();
     const params = new Params();
-    const { rows } = await this.client.query(
+    const { rows } = await connectionOf(this.client).query(
       `SELECT error_code AS code, status, count(*) AS count, max(created_at) AS "lastAt"
          FROM usage_records WHERE organization_id = ${params.p(organizationId)} AND outcome = 'error'
            AND created_at >= ${params.p(range.from)} AND created_at < ${params.p(range.to)}${usageWhere(filter, params)}
@@ -237,7 +238,7 @@ export class PostgresAnalyticsStore {
     organizationId: string,
     limit: number,
   ): Promise<Array<{ id: string; result: unknown }>> {
-    const { rows } = await this.client.query<{ id: string; result: string | null }>(
+    const { rows } = await connectionOf(this.client).query<{ id: string; result: string | null }>(
       "SELECT id, result::text AS result FROM extractions WHERE organization_id = $1 AND quality_computed::int = 0 LIMIT $2",
       [organizationId, limit],
     );
@@ -249,7 +250,7 @@ export class PostgresAnalyticsStore {
     facts: ReadonlyArray<{ id: string; quality: ExtractionQuality }>,
   ): Promise<void> {
     if (facts.length === 0) return;
-    await this.client.transaction(async (tx) => {
+    await transactionOn(this.client, async (tx) => {
       for (const { id, quality } of facts) {
         // 0/1 parameters: a BOOLEAN column reads them as false/true, an INTEGER one as they are.
         const applied = quality.validationApplied === null ? null : quality.validationApplied ? 1 : 0;
@@ -275,7 +276,7 @@ export class PostgresAnalyticsStore {
       AND created_at < ${params.p(range.to)}`;
     if (filter.schemaId !== undefined) where += ` AND schema_id = ${params.p(filter.schemaId)}`;
     if (filter.model !== undefined) where += ` AND model = ${params.p(filter.model)}`;
-    const { rows } = await this.client.query(
+    const { rows } = await connectionOf(this.client).query(
       `SELECT (${key}) COLLATE "C" AS key, count(*) AS extractions,
            count(*) FILTER (WHERE status = 'COMPLETED') AS completed,
            count(*) FILTER (WHERE status = 'FAILED') AS failed, count(confidence) AS "withConfidence",
@@ -292,7 +293,7 @@ export class PostgresAnalyticsStore {
 
   /** Names of schemas of the organization (deleted ones are absent). */
   async schemaNames(organizationId: string, ids: readonly string[]): Promise<Map<string, string>> {
-    const { rows } = await this.client.query<{ id: string; name: string }>(
+    const { rows } = await connectionOf(this.client).query<{ id: string; name: string }>(
       "SELECT id, name FROM schemas WHERE organization_id = $1 AND id = ANY($2::text[])",
       [organizationId, [...ids]],
     );
@@ -319,7 +320,7 @@ export class PostgresAnalyticsStore {
     const key = keySql(grouping, "created_at");
     const params = new Params();
     const where = scoreWhere(organizationId, range, filter, params);
-    const { rows } = await this.client.query(
+    const { rows } = await connectionOf(this.client).query(
       `SELECT (${key}) COLLATE "C" AS key, name COLLATE "C" AS name, data_type COLLATE "C" AS "dataType",
            count(*) AS count, CASE WHEN data_type = 'CATEGORICAL' THEN NULL ELSE avg(${SCORE_NUMBER}) END AS mean
          FROM scores WHERE ${where}
@@ -339,7 +340,7 @@ export class PostgresAnalyticsStore {
     const key = keySql(grouping, "created_at");
     const params = new Params();
     const where = scoreWhere(organizationId, range, filter, params);
-    const { rows } = await this.client.query<{ key: string; mean: unknown }>(
+    const { rows } = await connectionOf(this.client).query<{ key: string; mean: unknown }>(
       `SELECT ${key} AS key, avg(${SCORE_NUMBER}) AS mean
          FROM scores WHERE ${where} AND data_type IN ('NUMERIC', 'BOOLEAN')
          GROUP BY 1`,

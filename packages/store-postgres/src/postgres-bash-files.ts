@@ -16,10 +16,10 @@ import {
   toBashChange,
   toBashTree,
 } from "@groundwork/store-rows";
-import { PostgresStore } from "./postgres-store.js";
+import { PostgresFamily } from "./postgres-family.js";
 import type { SqlClient } from "./sql-client.js";
 
-export class PostgresBashFileStore extends PostgresStore {
+export class PostgresBashFileStore extends PostgresFamily {
   private readonly writes = new Map<string, number>();
 
   constructor(client: SqlClient, clock?: Clock) {

@@ -5,6 +5,7 @@
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { int } from "@groundwork/store-rows";
+import { connectionOf } from "./postgres-family.js";
 import type { SqlClient } from "./sql-client.js";
 
 export class PostgresBillingStore {
@@ -18,7 +19,7 @@ export class PostgresBillingStore {
   /** Adds converted pages to the month starting at `periodStart` (epoch ms). */
   async recordPages(organizationId: string, periodStart: number, pages: number): Promise<void> {
     if (pages <= 0) return;
-    await this.client.query(
+    await connectionOf(this.client).query(
       `INSERT INTO billing_page_counts AS c (organization_id, period_start, pages) VALUES ($1, $2, $3)
          ON CONFLICT (organization_id, period_start) DO UPDATE SET pages = c.pages + excluded.pages`,
       [organizationId, periodStart, pages],
@@ -64,7 +65,7 @@ export class PostgresBillingStore {
 
   /** A one-row count (a string from node-postgres for BIGINT and NUMERIC sums). */
   private async count(text: string, params: readonly unknown[]): Promise<number> {
-    const { rows } = await this.client.query<{ n: unknown }>(text, params);
+    const { rows } = await connectionOf(this.client).query<{ n: unknown }>(text, params);
     return int(rows[0]?.n ?? 0);
   }
 }

@@ -28,7 +28,7 @@ import {
   toInput,
   toToolList,
 } from "@groundwork/store-rows";
-import { PostgresStore } from "./postgres-store.js";
+import { PostgresFamily } from "./postgres-family.js";
 import type { SqlClient } from "./sql-client.js";
 
 /** What this store needs of store-sqlite's `CredentialCipher` (AES-256-GCM, the row's binding as associated data). */
@@ -37,7 +37,7 @@ export interface CredentialSealer {
   decrypt(sealed: string, boundTo: string): string;
 }
 
-export class PostgresConnectorStore extends PostgresStore {
+export class PostgresConnectorStore extends PostgresFamily {
   constructor(
     client: SqlClient,
     private readonly cipher: CredentialSealer,

@@ -14,7 +14,7 @@ import {
   toConversationItem,
   toConversationView,
 } from "@groundwork/store-rows";
-import { PostgresStore } from "./postgres-store.js";
+import { PostgresFamily } from "./postgres-family.js";
 
 /** The conversations of organization `$1` with their derived fields, as SQLite's view computes them. */
 const VIEW = `SELECT * FROM (
@@ -30,7 +30,7 @@ const VIEW = `SELECT * FROM (
   WHERE c.organization_id = $1
 ) v`;
 
-export class PostgresConversationStore extends PostgresStore {
+export class PostgresConversationStore extends PostgresFamily {
   async get(organizationId: string, id: string): Promise<ConversationView | null> {
     const row = await this.row<ConversationViewRow>(`${VIEW} WHERE v.id = $2`, [organizationId, id]);
     return row === undefined ? null : toConversationView(row);

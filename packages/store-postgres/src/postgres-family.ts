@@ -91,6 +91,16 @@ export abstract class PostgresFamily {
     return (await this.db.query<Row>(text, params)).rows[0];
   }
 
+  /** How many rows a statement with `RETURNING` touched (UPDATE/DELETE … RETURNING 1). */
+  protected async changes(text: string, params: readonly unknown[] = []): Promise<number> {
+    return (await this.db.query(text, params)).rows.length;
+  }
+
+  /** A multi-statement write whose statements go through `this.db` (see `transactionOn`). */
+  protected inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return transactionOn(this.client, () => work());
+  }
+
   /** A family's own multi-statement write (see `transactionOn`). */
   protected transactionally<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
     return transactionOn(this.client, work);

@@ -15,13 +15,13 @@ import {
   toMemberUsage,
   toMemoryFile,
 } from "@groundwork/store-rows";
-import { PostgresStore } from "./postgres-store.js";
+import { PostgresFamily } from "./postgres-family.js";
 
 const SCOPE = "organization_id = $1 AND member_id = $2";
 /** Below `$3`: from `dir/` up to (not including) `dir0` — '0' follows '/' — so an index range, and no LIKE escaping. */
 const BELOW = "(path >= $3::text || '/' AND path < $3::text || '0')";
 
-export class PostgresMemoryFileStore extends PostgresStore {
+export class PostgresMemoryFileStore extends PostgresFamily {
   async get(scope: MemberScope, path: string): Promise<MemoryFileWithContent | null> {
     const row = await this.row<MemoryFileRow>(
       `SELECT ${MEMORY_FILE_META}, content FROM memory_files WHERE ${SCOPE} AND path = $3`,

@@ -10,9 +10,9 @@ import {
   pluginJsonColumns,
   toPlugin,
 } from "@groundwork/store-rows";
-import { PostgresStore } from "./postgres-store.js";
+import { PostgresFamily } from "./postgres-family.js";
 
-export class PostgresPluginStore extends PostgresStore {
+export class PostgresPluginStore extends PostgresFamily {
   /** A fresh plugin id (the components are written before the plugin row, with this id). */
   async newId(): Promise<string> {
     return this.ids("plg");

@@ -8,7 +8,6 @@
  * change through this store forgets them all at once; one made by another process (the
  * `groundwork keys revoke` command beside a running server) takes effect within the TTL.
  */
-import { createHash, randomBytes } from "node:crypto";
 import {
   type Clock,
   defaultIdGenerator,
@@ -17,61 +16,27 @@ import {
   type Role,
   systemClock,
 } from "@groundwork/core";
+import {
+  API_KEY_PREFIX,
+  type ApiKeyRecord,
+  type ApiKeyRow,
+  hashApiKey,
+  LAST_USED_RESOLUTION_MS,
+  newApiKey,
+  SHOWN_PREFIX_LENGTH,
+  toPrincipal,
+  toApiKey as toRecord,
+  type VerifiedKeyRow,
+  VerifiedKeys,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
-const KEY_PREFIX = "gw_";
-const SHOWN_PREFIX_LENGTH = 10;
-/** Writing last-use on every request would turn reads into writes; once a minute is enough. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-/** How long a verified key is trusted without reading the database again. */
-const VERIFIED_TTL_MS = 1_000;
-/** Remembered keys at most (the oldest goes first); a server sees far fewer active keys. */
-const VERIFIED_LIMIT = 10_000;
-
-export interface ApiKeyRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  role: Role;
-  /** The first characters of the key, for recognising it in a list. */
-  prefix: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
-
-interface ApiKeyRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  role: Role;
-  prefix: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
-
-function toRecord(row: ApiKeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    role: row.role,
-    prefix: row.prefix,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-  };
-}
-
-export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
-}
+export { type ApiKeyRecord, hashApiKey };
 
 export class ApiKeyStore {
   private readonly sql: (text: string) => Statement;
-  private readonly verified = new Map<string, { principal: Principal; verifiedAt: number }>();
+  private readonly verified = new VerifiedKeys();
 
   constructor(
     db: Database,
@@ -86,7 +51,7 @@ export class ApiKeyStore {
     record: ApiKeyRecord;
     key: string;
   } {
-    const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+    const key = newApiKey();
     const record: ApiKeyRecord = {
       id: this.ids("key"),
       organizationId: input.organizationId,
@@ -114,46 +79,22 @@ export class ApiKeyStore {
 
   /** The caller behind a presented key, or null when the key is unknown or revoked. */
   authenticate(key: string): Principal | null {
-    if (!key.startsWith(KEY_PREFIX)) return null;
+    if (!key.startsWith(API_KEY_PREFIX)) return null;
     const hash = hashApiKey(key);
     const now = this.clock.now();
-    const remembered = this.verified.get(hash);
-    if (remembered !== undefined) {
-      if (now - remembered.verifiedAt < VERIFIED_TTL_MS && now >= remembered.verifiedAt) {
-        return { ...remembered.principal };
-      }
-      this.verified.delete(hash);
-    }
+    const remembered = this.verified.get(hash, now);
+    if (remembered !== null) return remembered;
     const row = this.sql(
       `SELECT k.id AS key_id, k.role, k.last_used_at, o.id AS org_id, o.name AS org_name, o.plan
          FROM api_keys k JOIN organizations o ON o.id = k.organization_id
          WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    ).get(hash) as
-      | {
-          key_id: string;
-          role: Role;
-          last_used_at: number | null;
-          org_id: string;
-          org_name: string;
-          plan: Principal["plan"];
-        }
-      | undefined;
+    ).get(hash) as VerifiedKeyRow | undefined;
     if (row === undefined) return null;
-    if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
+    if (row.last_used_at === null || now - Number(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
       this.sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, row.key_id);
     }
-    const principal: Principal = {
-      organizationId: row.org_id,
-      organizationName: row.org_name,
-      plan: row.plan,
-      role: row.role,
-      apiKeyId: row.key_id,
-    };
-    if (this.verified.size >= VERIFIED_LIMIT) {
-      const oldest = this.verified.keys().next().value;
-      if (oldest !== undefined) this.verified.delete(oldest);
-    }
-    this.verified.set(hash, { principal, verifiedAt: now });
+    const principal = toPrincipal(row);
+    this.verified.remember(hash, principal, now);
     return { ...principal };
   }
 

@@ -5,87 +5,21 @@
  * can run again, and are deleted when it finishes.
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import {
+  type ConversionTask,
+  type ConversionTaskInput,
+  type ConversionTaskInputRow,
+  type ConversionTaskRow,
+  type ConversionTaskStatus,
+  conversionTaskInputColumns,
+  type FinishTask,
+  toConversionTaskInput,
+  toConversionTask as toTask,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
-export type ConversionTaskStatus = "pending" | "processing" | "success" | "failure";
-
-export interface ConversionTask {
-  id: string;
-  organizationId: string;
-  status: ConversionTaskStatus;
-  numDocs: number;
-  numProcessed: number;
-  numSucceeded: number | null;
-  numFailed: number | null;
-  request: unknown;
-  result: unknown;
-  error: string | null;
-  jobId: string | null;
-  createdAt: number;
-  updatedAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-}
-
-export type ConversionTaskInput =
-  | { kind: "bytes"; filename: string | null; mimeType: string | null; content: Uint8Array }
-  | { kind: "http"; url: string; headers: Record<string, string> | null };
-
-interface TaskRow {
-  id: string;
-  organization_id: string;
-  status: ConversionTaskStatus;
-  num_docs: number;
-  num_processed: number;
-  num_succeeded: number | null;
-  num_failed: number | null;
-  request: string;
-  result: string | null;
-  error: string | null;
-  job_id: string | null;
-  created_at: number;
-  updated_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-}
-
-interface InputRow {
-  kind: "bytes" | "http";
-  filename: string | null;
-  mime_type: string | null;
-  url: string | null;
-  headers: string | null;
-  content: Buffer | null;
-}
-
-function toTask(row: TaskRow): ConversionTask {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    status: row.status,
-    numDocs: row.num_docs,
-    numProcessed: row.num_processed,
-    numSucceeded: row.num_succeeded,
-    numFailed: row.num_failed,
-    request: JSON.parse(row.request) as unknown,
-    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
-    error: row.error,
-    jobId: row.job_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-  };
-}
-
-export interface FinishTask {
-  status: "success" | "failure";
-  result: unknown;
-  numSucceeded: number;
-  numFailed: number;
-  error?: string | null;
-}
+export type { ConversionTask, ConversionTaskInput, ConversionTaskStatus, FinishTask };
 
 export class ConversionTaskStore {
   private readonly sql: (text: string) => Statement;
@@ -123,29 +57,7 @@ export class ConversionTaskStore {
           now,
         );
         options.inputs.forEach((input, position) => {
-          if (input.kind === "bytes") {
-            insertInput.run(
-              id,
-              position,
-              "bytes",
-              input.filename,
-              input.mimeType,
-              null,
-              null,
-              Buffer.from(input.content),
-            );
-          } else {
-            insertInput.run(
-              id,
-              position,
-              "http",
-              null,
-              null,
-              input.url,
-              input.headers === null ? null : JSON.stringify(input.headers),
-              null,
-            );
-          }
+          insertInput.run(id, position, ...conversionTaskInputColumns(input));
         });
       })
       .immediate();
@@ -169,28 +81,15 @@ export class ConversionTaskStore {
             id,
             organizationId,
           )
-    ) as TaskRow | undefined;
+    ) as ConversionTaskRow | undefined;
     return row === undefined ? null : toTask(row);
   }
 
   inputs(id: string): ConversionTaskInput[] {
     const rows = this.sql(
       "SELECT kind, filename, mime_type, url, headers, content FROM conversion_task_inputs WHERE task_id = ? ORDER BY position",
-    ).all(id) as InputRow[];
-    return rows.map((row) =>
-      row.kind === "bytes"
-        ? {
-            kind: "bytes",
-            filename: row.filename,
-            mimeType: row.mime_type,
-            content: new Uint8Array(row.content ?? Buffer.alloc(0)),
-          }
-        : {
-            kind: "http",
-            url: row.url ?? "",
-            headers: row.headers === null ? null : (JSON.parse(row.headers) as Record<string, string>),
-          },
-    );
+    ).all(id) as ConversionTaskInputRow[];
+    return rows.map(toConversionTaskInput);
   }
 
   /** Moves a pending (or interrupted processing) task to processing; false when it already finished. */

@@ -10,155 +10,39 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
+import {
+  type ExtractionFilter,
+  type ExtractionImage,
+  type ExtractionInsert,
+  type ExtractionQualityFacts,
+  type ExtractionRecord,
+  type ExtractionRow,
+  type ExtractionStatus,
+  type ExtractionStrategyName,
+  extractionQualityColumns,
+  likePattern,
+  type SourcePlacement,
+  toExtraction as toRecord,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
-import { likePattern } from "./schemas.js";
 import { statementCache } from "./statement-cache.js";
 
-export type ExtractionStatus = "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
-export type ExtractionStrategyName = "SINGLE_SHOT" | "CHUNKED" | "ASYNC";
+export type {
+  ExtractionFilter,
+  ExtractionImage,
+  ExtractionInsert,
+  ExtractionQualityFacts,
+  ExtractionRecord,
+  ExtractionStatus,
+  ExtractionStrategyName,
+  SourcePlacement,
+};
 
-/** Where a block of a converted input lies in the input text (code points, end exclusive), its page and PDF box. */
-export interface SourcePlacement {
-  start: number;
-  end: number;
-  page: number;
-  bbox?: [number, number, number, number];
-}
-
-export interface ExtractionRecord {
-  id: string;
-  organizationId: string;
-  schemaId: string;
-  schemaVersionId: string;
-  status: ExtractionStatus;
-  strategy: ExtractionStrategyName;
-  model: string;
-  inputText: string | null;
-  /** When the input text is a conversion's Markdown: where each block lies in it (pages, PDF boxes). */
-  sourcePlacements: SourcePlacement[] | null;
-  imageCount: number;
-  inputTokens: number;
-  /** `{structuredOutput, metadata, resultMetadata}` once COMPLETED. */
-  result: Record<string, unknown> | null;
-  errorMessage: string | null;
-  rerunOf: string | null;
-  jobId: string | null;
-  apiKeyId: string | null;
-  createdAt: number;
-  updatedAt: number;
-  startedAt: number | null;
-  completedAt: number | null;
-}
-
-export interface ExtractionInsert {
-  /** Defaults to a new `ext_` id. */
-  id?: string;
-  organizationId: string;
-  schemaId: string;
-  schemaVersionId: string;
-  status: ExtractionStatus;
-  strategy: ExtractionStrategyName;
-  model: string;
-  inputText: string | null;
-  sourcePlacements?: SourcePlacement[] | null;
-  imageCount: number;
-  inputTokens: number;
-  result?: Record<string, unknown> | null;
-  errorMessage?: string | null;
-  rerunOf?: string | null;
-  apiKeyId?: string | null;
-  startedAt?: number | null;
-  completedAt?: number | null;
-  /** The result's quality facts; without them a result's facts are computed on the first analytics read. */
-  quality?: ExtractionQualityFacts;
-}
-
-/**
- * What analytics reads of a finished extraction's result (PLATFORM.md §14), computed once by
- * the writer (observability's `extractionQuality`) and kept in columns.
- */
-export interface ExtractionQualityFacts {
-  /** Mean of the non-null composite confidence scores; null when there is none. */
-  confidence: number | null;
-  /** `scoring.confidence.flagCount`; null without a confidence summary. */
-  flagCount: number | null;
-  /** `schemaValidation.applied`; null without a report. */
-  validationApplied: boolean | null;
-  violationCount: number | null;
-}
-
-export interface ExtractionImage {
-  data: string;
-  mimeType: string;
-}
-
-export interface ExtractionFilter {
-  /** Substring of the model name, case-insensitive. */
-  search?: string;
-  schemaVersionId?: string;
-  status?: ExtractionStatus;
-}
-
-interface ExtractionRow {
-  id: string;
-  organization_id: string;
-  schema_id: string;
-  schema_version_id: string;
-  status: ExtractionStatus;
-  strategy: ExtractionStrategyName;
-  model: string;
-  input_text: string | null;
-  source_placements: string | null;
-  image_count: number;
-  input_tokens: number;
-  result: string | null;
-  error_message: string | null;
-  rerun_of: string | null;
-  job_id: string | null;
-  api_key_id: string | null;
-  created_at: number;
-  updated_at: number;
-  started_at: number | null;
-  completed_at: number | null;
-}
-
-function toRecord(row: ExtractionRow): ExtractionRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    schemaId: row.schema_id,
-    schemaVersionId: row.schema_version_id,
-    status: row.status,
-    strategy: row.strategy,
-    model: row.model,
-    inputText: row.input_text,
-    sourcePlacements:
-      row.source_placements === null ? null : (JSON.parse(row.source_placements) as SourcePlacement[]),
-    imageCount: row.image_count,
-    inputTokens: row.input_tokens,
-    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-    errorMessage: row.error_message,
-    rerunOf: row.rerun_of,
-    jobId: row.job_id,
-    apiKeyId: row.api_key_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    startedAt: row.started_at,
-    completedAt: row.completed_at,
-  };
-}
-
-/**
- * The quality columns of a write: the facts as given; all null and computed (nothing to compute)
- * for a row without a result (`null`); not computed yet for a result written without them.
- */
-function qualityColumns(
-  quality: ExtractionQualityFacts | null | undefined,
-): [number | null, number | null, number | null, number | null, 0 | 1] {
-  if (quality === undefined) return [null, null, null, null, 0];
-  if (quality === null) return [null, null, null, null, 1];
-  const applied = quality.validationApplied === null ? null : quality.validationApplied ? 1 : 0;
-  return [quality.confidence, quality.flagCount, applied, quality.violationCount, 1];
+/** The quality columns as SQLite binds them (booleans as 0/1). */
+function qualityColumns(quality: ExtractionQualityFacts | null | undefined) {
+  return extractionQualityColumns(quality).map((value) =>
+    typeof value === "boolean" ? (value ? 1 : 0) : value,
+  );
 }
 
 export class ExtractionStore {

@@ -12,48 +12,17 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
+import {
+  bytes,
+  FILE_COLUMNS as COLUMNS,
+  type FileRecord,
+  type FileRow,
+  toFile as toRecord,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
-export interface FileRecord {
-  id: string;
-  organizationId: string;
-  filename: string;
-  purpose: string;
-  mime: string;
-  byteSize: number;
-  sha256: string;
-  createdAt: number;
-  deletedAt: number | null;
-}
-
-interface FileRow {
-  id: string;
-  organization_id: string;
-  filename: string;
-  purpose: string;
-  mime: string;
-  byte_size: number;
-  sha256: string;
-  created_at: number;
-  deleted_at: number | null;
-}
-
-const COLUMNS = "id, organization_id, filename, purpose, mime, byte_size, sha256, created_at, deleted_at";
-
-function toRecord(row: FileRow): FileRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    filename: row.filename,
-    purpose: row.purpose,
-    mime: row.mime,
-    byteSize: row.byte_size,
-    sha256: row.sha256,
-    createdAt: row.created_at,
-    deletedAt: row.deleted_at,
-  };
-}
+export type { FileRecord };
 
 export class FileStore {
   private readonly sql: (text: string) => Statement;
@@ -86,7 +55,7 @@ export class FileStore {
       input.mime,
       input.bytes.byteLength,
       sha256,
-      Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength),
+      bytes(input.bytes),
       this.clock.now(),
     );
     return this.get(input.organizationId, id) as FileRecord;

@@ -21,6 +21,7 @@ import {
   type RevisionSource,
   type RevisionStatus,
 } from "@groundwork/kb";
+import { json } from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import {
   type DocumentRow,
@@ -103,7 +104,7 @@ export class KbDocumentStore {
           documentId,
         ) as { max: number | null };
         versionNo = (max ?? 0) + 1;
-        const metadata = { ...(JSON.parse(existing.metadata) as Record<string, unknown>), ...input.metadata };
+        const metadata = { ...json<Record<string, unknown>>(existing.metadata), ...input.metadata };
         this.sql(
           "UPDATE kb_documents SET latest_revision_id = ?, metadata = ?, updated_at = ? WHERE id = ?",
         ).run(revisionId, JSON.stringify(metadata), now, documentId);

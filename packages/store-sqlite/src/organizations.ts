@@ -1,24 +1,9 @@
 import { type Clock, defaultIdGenerator, type IdGenerator, type Plan, systemClock } from "@groundwork/core";
+import { type Organization, type OrganizationRow, toOrganization } from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
 import { statementCache } from "./statement-cache.js";
 
-export interface Organization {
-  id: string;
-  name: string;
-  plan: Plan;
-  createdAt: number;
-}
-
-interface OrganizationRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  created_at: number;
-}
-
-function toOrganization(row: OrganizationRow): Organization {
-  return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at };
-}
+export type { Organization };
 
 export class OrganizationStore {
   private readonly sql: (text: string) => Statement;

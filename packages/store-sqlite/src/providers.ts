@@ -4,44 +4,16 @@
  * for display never carry it.
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import {
+  type CredentialCipher,
+  type ProviderRecord,
+  type ProviderRow,
+  toProvider as toRecord,
+} from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
-import type { CredentialCipher } from "./credential-cipher.js";
 import { statementCache } from "./statement-cache.js";
 
-export interface ProviderRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  type: string;
-  config: Record<string, unknown>;
-  hasApiKey: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
-interface ProviderRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  type: string;
-  config: string;
-  api_key_encrypted: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-function toRecord(row: ProviderRow): ProviderRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    type: row.type,
-    config: JSON.parse(row.config) as Record<string, unknown>,
-    hasApiKey: row.api_key_encrypted !== null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+export type { ProviderRecord };
 
 export class ProviderStore {
   private readonly sql: (text: string) => Statement;

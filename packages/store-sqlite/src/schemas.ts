@@ -11,12 +11,13 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
+import { likePattern } from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { LabelRow } from "./label-table.js";
 import { LATEST_LABEL } from "./version-table.js";
 import { VersionedStore } from "./versioned-store.js";
 
-export { LATEST_LABEL };
+export { LATEST_LABEL, likePattern };
 
 export interface SchemaRecord {
   id: string;
@@ -105,11 +106,6 @@ function labelRecord(row: LabelRow): SchemaLabelRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-}
-
-/** `LIKE` pattern for a case-insensitive substring search, with the wildcards escaped. */
-export function likePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export class SchemaStore extends VersionedStore<VersionRow, SchemaVersionRecord, SchemaLabelRecord> {

@@ -1,0 +1,176 @@
+/**
+ * The PostgreSQL store as one object with the same families as store-sqlite's `Store`: it runs
+ * the migrations, then composes the families ported so far over one client. A family not yet
+ * on PostgreSQL is still a member (the object has the full key set, so it types as the
+ * platform's `PlatformStore`) whose every method throws a 501 `not_implemented` GroundworkError
+ * naming it — a call fails loudly instead of reaching a missing table.
+ */
+import {
+  type Clock,
+  defaultIdGenerator,
+  type IdGenerator,
+  notImplemented,
+  systemClock,
+} from "@groundwork/core";
+import { CredentialCipher } from "@groundwork/store-rows";
+import { runPostgresMigrations } from "./migrations.js";
+import { PostgresApiKeyStore } from "./postgres-api-keys.js";
+import { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
+import { PostgresExtractionStore } from "./postgres-extractions.js";
+import { PostgresFileStore } from "./postgres-files.js";
+import { PostgresJobQueue } from "./postgres-job-queue.js";
+import { PostgresKeywordIndex } from "./postgres-keyword-index.js";
+import { PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+import { PostgresOrganizationStore } from "./postgres-organizations.js";
+import { PostgresProviderStore } from "./postgres-providers.js";
+import { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
+import { PostgresVectorIndex, type PostgresVectorIndexOptions } from "./postgres-vector-index.js";
+import type { SqlClient } from "./sql-client.js";
+
+export interface OpenPostgresStoreOptions {
+  /** The database (`fromPgPool` or `fromPGlite`); the store owns it from here: `close()` closes it. */
+  client: SqlClient;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** Master secret for provider credentials, as store-sqlite's `openStore` takes it. */
+  secret?: string;
+  /** Options of the knowledge bases' vector index. */
+  vectors?: PostgresVectorIndexOptions;
+}
+
+/** Families of store-sqlite's `Store` that are not on PostgreSQL yet (ported by other helpers). */
+export const PENDING_POSTGRES_FAMILIES = [
+  "usage",
+  "schemas",
+  "agents",
+  "conversations",
+  "memoryFiles",
+  "scores",
+  "evaluatorTemplates",
+  "datasets",
+  "prompts",
+  "skills",
+  "plugins",
+  "connectors",
+  "bashFiles",
+  "analytics",
+  "billing",
+  "annotationQueues",
+  "experiments",
+  "traces",
+] as const;
+
+export type PendingPostgresFamily = (typeof PENDING_POSTGRES_FAMILIES)[number];
+
+/**
+ * A family that is not on PostgreSQL yet: any method read from it throws 501. Typed as `never`
+ * so the composed object satisfies every family's port until the family is ported.
+ */
+export function pendingFamily(family: string): never {
+  const refuse = () => {
+    throw notImplemented(`${family} is not available on PostgreSQL yet`, { details: { family } });
+  };
+  return new Proxy(
+    {},
+    {
+      get(_target, member) {
+        // Not a thenable: `await store.family` must not try to call `then`.
+        if (member === "then" || typeof member === "symbol") return undefined;
+        return refuse;
+      },
+    },
+  ) as never;
+}
+
+/**
+ * A family ported in part: `impl`'s own methods, and each member in `missing` (a method the
+ * SQLite family has and this one not yet) throws 501 like a pending family. The members are
+ * typed `never`, so the family satisfies the platform's port of the whole SQLite family.
+ */
+export function partlyPorted<T extends object, const M extends string>(
+  family: string,
+  impl: T,
+  missing: readonly M[],
+): T & { readonly [K in M]: never } {
+  for (const member of missing) {
+    Object.defineProperty(impl, member, {
+      value: () => {
+        throw notImplemented(`${family}.${member} is not available on PostgreSQL yet`, {
+          details: { family, member },
+        });
+      },
+    });
+  }
+  return impl as T & { readonly [K in M]: never };
+}
+
+/** Members of the SQLite knowledge-base families that the PostgreSQL ones do not have yet. */
+export const PENDING_KNOWLEDGE_MEMBERS = {
+  knowledgeBases: [
+    "list",
+    "update",
+    "configVersions",
+    "softDelete",
+    "setRevisionJob",
+    "revisionJobId",
+    "listDocuments",
+    "documentIn",
+    "revisionOf",
+    "revisionsOf",
+    "hasSource",
+    "inProgressRevisions",
+  ],
+  kbVectors: ["exactSearch"],
+  kbKeywords: ["finish", "pendingLanguage", "chunkBatch", "addTerms"],
+} as const;
+
+/** Migrates the database and composes the PostgreSQL families over `options.client`. */
+export async function openPostgresStore(options: OpenPostgresStoreOptions) {
+  const { client } = options;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? defaultIdGenerator;
+  await runPostgresMigrations(client);
+  const cipher = new CredentialCipher(options.secret ?? null);
+  const apiKeys = new PostgresApiKeyStore(client, clock, ids);
+  const pending = Object.fromEntries(
+    PENDING_POSTGRES_FAMILIES.map((family) => [family, pendingFamily(family)]),
+  ) as Record<PendingPostgresFamily, never>;
+  let closed = false;
+  return {
+    ...pending,
+    organizations: new PostgresOrganizationStore(client, clock, ids, () => apiKeys.forgetVerified()),
+    apiKeys,
+    jobs: new PostgresJobQueue(client, clock, ids),
+    providers: new PostgresProviderStore(client, cipher, clock, ids),
+    conversionTasks: new PostgresConversionTaskStore(client, clock, ids),
+    files: new PostgresFileStore(client, clock, ids),
+    extractions: new PostgresExtractionStore(client, clock, ids),
+    storedResponses: new PostgresStoredResponseStore(client, clock),
+    knowledgeBases: partlyPorted(
+      "knowledgeBases",
+      new PostgresKnowledgeStore(client, clock, ids),
+      PENDING_KNOWLEDGE_MEMBERS.knowledgeBases,
+    ),
+    kbVectors: partlyPorted(
+      "kbVectors",
+      new PostgresVectorIndex(client, options.vectors),
+      PENDING_KNOWLEDGE_MEMBERS.kbVectors,
+    ),
+    kbKeywords: partlyPorted(
+      "kbKeywords",
+      new PostgresKeywordIndex(client),
+      PENDING_KNOWLEDGE_MEMBERS.kbKeywords,
+    ),
+    /** Answers when the database answers (the server's health check); throws when it does not. */
+    async ping(): Promise<void> {
+      await client.query("SELECT 1");
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
+export type PostgresStore = Awaited<ReturnType<typeof openPostgresStore>>;
