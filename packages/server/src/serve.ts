@@ -25,7 +25,7 @@ export async function serveGroundwork(
 ): Promise<RunningServer> {
   const store = openStore({ file: databaseFile(config.dataDir), secret: config.secret });
   try {
-    const bootstrap = bootstrapIfEmpty(store, config.dataDir);
+    const bootstrap = await bootstrapIfEmpty(store, config.dataDir);
     const groundwork = createGroundwork({
       store,
       config: config.platform,
@@ -36,7 +36,7 @@ export async function serveGroundwork(
     const app = createApp({ groundwork, logger, console: config.console });
     const http = await listen(app, { host: config.host, port: config.port });
     // Background jobs, including ones a previous run left unfinished.
-    groundwork.start();
+    await groundwork.start();
     let closing: Promise<void> | null = null;
     return {
       url: http.url,
@@ -47,12 +47,12 @@ export async function serveGroundwork(
         closing ??= http
           .close()
           .then(() => groundwork.close())
-          .then(() => store.close());
+          .then(async () => await store.close());
         return closing;
       },
     };
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
 }

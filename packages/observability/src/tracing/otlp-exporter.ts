@@ -19,7 +19,7 @@ export interface OtlpExporterOptions {
   /** The transport (the platform passes its guarded, SSRF-safe fetch). */
   fetch: typeof fetch;
   /** Where an organization exports to (headers decrypted), or null. */
-  target(organizationId: string): ExportTarget | null;
+  target(organizationId: string): ExportTarget | null | Promise<ExportTarget | null>;
   /** One failed attempt (counted in `exportFailures`, the message kept as `lastExportError`). */
   onFailure(organizationId: string, message: string): void;
   /** A batch is sent this long after its first span (default 1 s; at most 5 s by the contract). */
@@ -94,7 +94,7 @@ export class OtlpTraceExporter {
   }
 
   private async send(organizationId: string, batch: ReadableSpan[]): Promise<void> {
-    const target = this.options.target(organizationId);
+    const target = await this.options.target(organizationId);
     if (target === null) return; // export turned off meanwhile
     const body = JsonTraceSerializer.serializeRequest(batch);
     if (body === undefined) throw new Error("The spans could not be serialized");
