@@ -37,9 +37,9 @@ const helper = {
 };
 
 /** The GroundworkError a call throws, for its code, param and message. */
-function errorOf(run: () => unknown) {
+async function errorOf(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     if (isGroundworkError(error)) return error;
     throw error;
@@ -74,7 +74,7 @@ describe("AgentManagement", () => {
   it("refuses a second agent of the same name, speaking of the operation", async () => {
     const principal = await groundwork.principal();
     await groundwork.agentManagement.create(principal, helper);
-    const error = errorOf(async () => await groundwork.agentManagement.create(principal, helper));
+    const error = await errorOf(async () => await groundwork.agentManagement.create(principal, helper));
     expect(error.status).toBe(409);
     expect(error.param).toBe("name");
     expect(error.message).toBe('An agent named "helper" exists; apply the definition to add a version');
@@ -114,7 +114,7 @@ describe("AgentManagement", () => {
   it("explains the policy only for an installation that exists (this build has none)", async () => {
     const principal = await groundwork.principal();
     const { agent, version } = await groundwork.agentManagement.apply(principal, helper);
-    const error = errorOf(
+    const error = await errorOf(
       async () =>
         await groundwork.agentManagement.explainPolicy(principal, agent.id, version.id, {
           installationId: "plg_x",

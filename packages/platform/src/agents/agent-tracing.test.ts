@@ -237,7 +237,7 @@ describe("agent response spans", () => {
 
   it("a failed model call fails the root span with the gateway's error code", async () => {
     upstream.enqueue({ kind: "error", status: 500, message: "upstream exploded" });
-    await expect(await respond({ input: "hello" })).rejects.toThrow();
+    await expect(respond({ input: "hello" })).rejects.toThrow();
     const root = one("invoke_agent helper");
     expect(root.status.code).toBe(SpanStatusCode.ERROR);
     expect(root.status.message).not.toBe("");

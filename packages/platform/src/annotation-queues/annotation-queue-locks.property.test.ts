@@ -157,7 +157,7 @@ describe("annotation queue locks (property)", () => {
               const run = async () =>
                 await groundwork.annotationQueues.updateItem(principal, queue.id, ids[step.item] ?? "", body);
               if (unexpiredOther(target, who, now)) {
-                expect(run).toThrow(expect.objectContaining({ status: 409, code: "item_locked" }));
+                await expect(run()).rejects.toMatchObject({ status: 409, code: "item_locked" });
               } else {
                 await run();
                 if (step.change === "reopen") handed[step.item]?.clear();

@@ -39,9 +39,9 @@ beforeEach(async () => {
 });
 afterEach(async () => await store.close());
 
-function failure(run: () => unknown) {
+async function failure(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     const { status, code, param } = error as { status: number; code: string; param: string | null };
     return { status, code, param };
@@ -76,12 +76,18 @@ describe("queues", () => {
       archivedAt: null,
       scoreConfigs: CONFIGS,
     });
-    expect(failure(async () => await queue())).toEqual({ status: 409, code: "conflict", param: "name" });
+    expect(await failure(async () => await queue())).toEqual({
+      status: 409,
+      code: "conflict",
+      param: "name",
+    });
     expect((await queue("support-2")).name).toBe("support-2");
     expect((await aq().create(stranger, { name: "support", scoreConfigs: CONFIGS } as never)).name).toBe(
       "support",
     );
-    expect(failure(async () => await aq().update(admin, support.id, { name: "support-2" }))).toMatchObject({
+    expect(
+      await failure(async () => await aq().update(admin, support.id, { name: "support-2" })),
+    ).toMatchObject({
       status: 409,
       param: "name",
     });
@@ -101,18 +107,18 @@ describe("queues", () => {
     expect(await names()).toEqual(["support-2"]);
     expect(await names("ARCHIVED")).toEqual(["support"]);
     expect(await names("all")).toEqual(["support-2", "support"]);
-    expect(failure(async () => await names("archived")).param).toBe("status");
-    expect(failure(async () => await aq().update(admin, support.id, { description: "x" }))).toEqual({
+    expect((await failure(async () => await names("archived"))).param).toBe("status");
+    expect(await failure(async () => await aq().update(admin, support.id, { description: "x" }))).toEqual({
       status: 409,
       code: "conflict",
       param: "queueId",
     });
-    expect(failure(async () => await aq().get(stranger, support.id))).toEqual({
+    expect(await failure(async () => await aq().get(stranger, support.id))).toEqual({
       status: 404,
       code: "not_found",
       param: "queueId",
     });
-    expect(failure(async () => await aq().archive(stranger, support.id)).status).toBe(404);
+    expect((await failure(async () => await aq().archive(stranger, support.id))).status).toBe(404);
   });
 
   it("validates score configs with the field named", async () => {
@@ -144,16 +150,19 @@ describe("queues", () => {
     ];
     for (const [scoreConfigs, param] of cases) {
       expect(
-        failure(async () => await queue("q", scoreConfigs)),
+        await failure(async () => await queue("q", scoreConfigs)),
         JSON.stringify(scoreConfigs),
       ).toMatchObject({
         status: 400,
         param,
       });
     }
-    expect(failure(async () => await aq().create(admin, { scoreConfigs: CONFIGS })).param).toBe("name");
+    expect((await failure(async () => await aq().create(admin, { scoreConfigs: CONFIGS }))).param).toBe(
+      "name",
+    );
     expect(
-      failure(async () => await aq().create(admin, { name: "x".repeat(201), scoreConfigs: CONFIGS })).param,
+      (await failure(async () => await aq().create(admin, { name: "x".repeat(201), scoreConfigs: CONFIGS })))
+        .param,
     ).toBe("name");
     // null bounds count as absent; 2 and 50 categories are the limits.
     const ok = await queue("ok", [
@@ -188,36 +197,42 @@ describe("items", () => {
     expect((await aq().get(alice, q.id)).counts).toEqual({ pending: 2, completed: 0 });
     expect((await aq().listItems(alice, q.id, {}, all)).items.map((i) => i.subjectId)).toEqual([a, b]);
     expect((await aq().listItems(alice, q.id, { status: "COMPLETED" }, all)).total).toBe(0);
-    expect(failure(async () => await aq().listItems(alice, q.id, { status: "DONE" }, all)).param).toBe(
-      "status",
-    );
+    expect(
+      (await failure(async () => await aq().listItems(alice, q.id, { status: "DONE" }, all))).param,
+    ).toBe("status");
   });
 
   it("refuses subjects that do not exist in the organization (404 naming the item) and adds none", async () => {
     const q = await queue();
     const foreign = (await groundwork.conversations.create(stranger, {})).id;
     expect(
-      failure(
+      await failure(
         async () => await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "", foreign) }),
       ),
     ).toEqual({ status: 404, code: "not_found", param: "items[1].subjectId" });
     expect(
-      failure(
-        async () =>
-          await aq().addItems(alice, q.id, { items: [{ subjectType: "response", subjectId: "resp_x" }] }),
+      (
+        await failure(
+          async () =>
+            await aq().addItems(alice, q.id, { items: [{ subjectType: "response", subjectId: "resp_x" }] }),
+        )
       ).param,
     ).toBe("items[0].subjectId");
     expect((await aq().get(alice, q.id)).counts.pending).toBe(0);
-    expect(failure(async () => await aq().addItems(alice, q.id, { items: [] })).param).toBe("items");
+    expect((await failure(async () => await aq().addItems(alice, q.id, { items: [] }))).param).toBe("items");
     expect(
-      failure(
-        async () => await aq().addItems(alice, q.id, { items: [{ subjectType: "doc", subjectId: "x" }] }),
+      (
+        await failure(
+          async () => await aq().addItems(alice, q.id, { items: [{ subjectType: "doc", subjectId: "x" }] }),
+        )
       ).param,
     ).toBe("items[0].subjectType");
     const many = Array.from({ length: 501 }, () => subjects(conversations[0] ?? "")[0]);
-    expect(failure(async () => await aq().addItems(alice, q.id, { items: many })).param).toBe("items");
+    expect((await failure(async () => await aq().addItems(alice, q.id, { items: many }))).param).toBe(
+      "items",
+    );
     expect(
-      failure(async () => await aq().addItems(stranger, q.id, { items: subjects(foreign) })).status,
+      (await failure(async () => await aq().addItems(stranger, q.id, { items: subjects(foreign) }))).status,
     ).toBe(404);
   });
 
@@ -233,14 +248,18 @@ describe("items", () => {
     expect((await aq().findItems(stranger, { subjectType: "conversation", subjectId: a }, all)).total).toBe(
       0,
     );
-    expect(failure(async () => await aq().findItems(bob, { subjectType: "conversation" }, all)).param).toBe(
-      "subjectId",
-    );
-    expect(failure(async () => await aq().findItems(bob, { subjectId: a }, all)).param).toBe("subjectType");
     expect(
-      failure(
-        async () =>
-          await aq().findItems(bob, { subjectType: "conversation", subjectId: a, status: "x" }, all),
+      (await failure(async () => await aq().findItems(bob, { subjectType: "conversation" }, all))).param,
+    ).toBe("subjectId");
+    expect((await failure(async () => await aq().findItems(bob, { subjectId: a }, all))).param).toBe(
+      "subjectType",
+    );
+    expect(
+      (
+        await failure(
+          async () =>
+            await aq().findItems(bob, { subjectType: "conversation", subjectId: a, status: "x" }, all),
+        )
       ).param,
     ).toBe("status");
   });
@@ -264,7 +283,7 @@ describe("claims and locks", () => {
     // Alice's lock ends at its lockedUntil: from then on the item is free.
     now += LOCK_MS;
     expect(await aq().claim(carol, q.id)).toMatchObject({ id: first?.id, lockedByKeyId: "key_carol" });
-    expect(failure(async () => await aq().updateItem(alice, q.id, first?.id ?? "", {}))).toEqual({
+    expect(await failure(async () => await aq().updateItem(alice, q.id, first?.id ?? "", {}))).toEqual({
       status: 409,
       code: "item_locked",
       param: "itemId",
@@ -303,14 +322,15 @@ describe("claims and locks", () => {
         await aq().updateItem(bob, q.id, item?.id ?? "", { scores: [{ name: "quality", value: 3 }] }),
       async () => await aq().addItems(bob, q.id, { items: subjects(conversations[1] ?? "") }),
     ]) {
-      expect(failure(write)).toEqual({ status: 409, code: "conflict", param: "queueId" });
+      expect(await failure(write)).toEqual({ status: 409, code: "conflict", param: "queueId" });
     }
   });
 
   it("needs a member: a library principal without an API key id cannot claim", async () => {
     const q = await queue();
     expect(
-      failure(async () => await aq().claim(await groundwork.principal("acme", "member"), q.id)).status,
+      (await failure(async () => await aq().claim(await groundwork.principal("acme", "member"), q.id)))
+        .status,
     ).toBe(400);
   });
 });
@@ -351,16 +371,16 @@ describe("item updates", () => {
       completedAt: null,
     });
     expect(reopened.scoreIds).toHaveLength(3);
-    expect(failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).toEqual({
+    expect(await failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).toEqual({
       status: 400,
       code: "scores_required",
       param: "scores",
     });
     // Scores sent in earlier calls since the reopen count.
     await aq().updateItem(bob, q.id, id, { scores: [{ name: "quality", value: 2 }] });
-    expect(failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" })).code).toBe(
-      "scores_required",
-    );
+    expect(
+      (await failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).code,
+    ).toBe("scores_required");
     await aq().updateItem(bob, q.id, id, {
       scores: [
         { name: "tone", value: "neutral" },
@@ -404,14 +424,14 @@ describe("item updates", () => {
     ];
     for (const [scores, param] of cases) {
       expect(
-        failure(async () => await aq().updateItem(alice, q.id, id, { scores })),
+        await failure(async () => await aq().updateItem(alice, q.id, id, { scores })),
         JSON.stringify(scores),
       ).toMatchObject({ status: 400, param });
     }
-    expect(failure(async () => await aq().updateItem(alice, q.id, id, { status: "DONE" })).param).toBe(
-      "status",
-    );
-    expect(failure(async () => await aq().updateItem(alice, q.id, "aqi_missing", {}))).toMatchObject({
+    expect(
+      (await failure(async () => await aq().updateItem(alice, q.id, id, { status: "DONE" }))).param,
+    ).toBe("status");
+    expect(await failure(async () => await aq().updateItem(alice, q.id, "aqi_missing", {}))).toMatchObject({
       status: 404,
       param: "itemId",
     });
@@ -444,15 +464,15 @@ describe("item updates", () => {
     expect((await aq().claim(alice, q.id))?.id).toBe(id);
     now += 60_000;
     expect((await aq().updateItem(alice, q.id, id, {})).lockedUntil).toBe(now + LOCK_MS);
-    expect(failure(async () => await aq().updateItem(bob, q.id, id, { status: "PENDING" })).code).toBe(
-      "item_locked",
-    );
+    expect(
+      (await failure(async () => await aq().updateItem(bob, q.id, id, { status: "PENDING" }))).code,
+    ).toBe("item_locked");
     const released = await aq().updateItem(alice, q.id, id, { status: "PENDING" });
     expect(released).toMatchObject({ lockedByKeyId: null, lockedUntil: null, status: "PENDING" });
     // A release is not a reopen: the score sent before still counts towards completion.
-    expect(failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" })).code).toBe(
-      "scores_required",
-    );
+    expect(
+      (await failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).code,
+    ).toBe("scores_required");
     expect(
       (
         await aq().updateItem(bob, q.id, id, {
@@ -471,7 +491,7 @@ describe("item updates", () => {
     const [item] = (await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") })).added;
     await aq().claim(alice, q.id);
     expect(
-      failure(
+      await failure(
         async () =>
           await aq().updateItem(bob, q.id, item?.id ?? "", { status: "COMPLETED", scores: fullScores }),
       ),

@@ -129,13 +129,13 @@ export class AnnotationQueueService {
     const org = principal.organizationId;
     return await this.queues.atomically(async () => {
       const queue = await this.active(principal, queueId);
-      items.forEach(async (item, index) => {
+      for (const [index, item] of items.entries()) {
         if (!(await this.scores.hasSubject(org, item.subjectType, item.subjectId))) {
           throw notFound(`No ${item.subjectType} ${item.subjectId} in this organization`, {
             param: `items[${index}].subjectId`,
           });
         }
-      });
+      }
       return await this.queues.addItems(org, queue.id, items);
     });
   }

@@ -19,9 +19,9 @@ beforeEach(async () => {
 });
 afterEach(async () => await store.close());
 
-function failure(run: () => unknown) {
+async function failure(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     const { status, code, param } = error as { status: number; code: string; param: string | null };
     return { status, code, param };
@@ -35,55 +35,71 @@ describe("DatasetService", () => {
   it("creates, renames, lists and deletes datasets; names are unique per organization", async () => {
     const qa = await datasets().create(acme, { name: "qa", metadata: { owner: "ml" } });
     expect(qa).toMatchObject({ name: "qa", description: null, itemCount: 0, latestVersionNumber: null });
-    expect(failure(async () => await datasets().create(acme, { name: "qa" }))).toEqual({
+    expect(await failure(async () => await datasets().create(acme, { name: "qa" }))).toEqual({
       status: 409,
       code: "conflict",
       param: "name",
     });
     expect((await datasets().create(other, { name: "qa" })).name).toBe("qa");
     const second = await datasets().create(acme, { name: "support" });
-    expect(failure(async () => await datasets().update(acme, second.id, { name: "qa" }))).toMatchObject({
-      status: 409,
-    });
+    expect(await failure(async () => await datasets().update(acme, second.id, { name: "qa" }))).toMatchObject(
+      {
+        status: 409,
+      },
+    );
     expect(await datasets().update(acme, qa.id, { name: "qa", description: "golden set" })).toMatchObject({
       description: "golden set",
     });
     expect((await datasets().update(acme, qa.id, {})).updatedAt).toBeGreaterThan(0);
     expect((await datasets().list(acme, { name: "QA" }, all)).items.map((d) => d.id)).toEqual([qa.id]);
     expect((await datasets().list(acme, {}, all)).items.map((d) => d.id)).toEqual([second.id, qa.id]);
-    expect(failure(async () => await datasets().get(other, qa.id))).toEqual({
+    expect(await failure(async () => await datasets().get(other, qa.id))).toEqual({
       status: 404,
       code: "not_found",
       param: "datasetId",
     });
     await datasets().delete(acme, qa.id);
-    expect(failure(async () => await datasets().get(acme, qa.id)).status).toBe(404);
+    expect((await failure(async () => await datasets().get(acme, qa.id))).status).toBe(404);
   });
 
   it("validates bodies with the field named", async () => {
-    expect(failure(async () => await datasets().create(acme, { name: "" })).param).toBe("name");
-    expect(failure(async () => await datasets().create(acme, { name: "x".repeat(201) })).param).toBe("name");
+    expect((await failure(async () => await datasets().create(acme, { name: "" }))).param).toBe("name");
+    expect((await failure(async () => await datasets().create(acme, { name: "x".repeat(201) }))).param).toBe(
+      "name",
+    );
     expect(
-      failure(async () => await datasets().create(acme, { name: "x", description: "d".repeat(4001) })).param,
+      (await failure(async () => await datasets().create(acme, { name: "x", description: "d".repeat(4001) })))
+        .param,
     ).toBe("description");
     expect(
-      failure(
-        async () => await datasets().create(acme, { name: "x", metadata: { big: "m".repeat(17 * 1024) } }),
+      (
+        await failure(
+          async () => await datasets().create(acme, { name: "x", metadata: { big: "m".repeat(17 * 1024) } }),
+        )
       ).param,
     ).toBe("metadata");
     expect(
-      failure(async () => await datasets().create(acme, { name: "x", metadata: [] as never })).param,
+      (await failure(async () => await datasets().create(acme, { name: "x", metadata: [] as never }))).param,
     ).toBe("metadata");
     const ds = await datasets().create(acme, { name: "d" });
-    expect(failure(async () => await datasets().addItem(acme, ds.id, {})).param).toBe("input");
-    expect(failure(async () => await datasets().addItem(acme, ds.id, { input: null })).param).toBe("input");
+    expect((await failure(async () => await datasets().addItem(acme, ds.id, {}))).param).toBe("input");
+    expect((await failure(async () => await datasets().addItem(acme, ds.id, { input: null }))).param).toBe(
+      "input",
+    );
     expect(
-      failure(async () => await datasets().addItem(acme, ds.id, { input: 1, metadata: "m" as never })).param,
+      (await failure(async () => await datasets().addItem(acme, ds.id, { input: 1, metadata: "m" as never })))
+        .param,
     ).toBe("metadata");
     expect(
-      failure(async () => await datasets().addItem(acme, ds.id, { input: 1, sourceTraceId: "span_1" })).param,
+      (
+        await failure(
+          async () => await datasets().addItem(acme, ds.id, { input: 1, sourceTraceId: "span_1" }),
+        )
+      ).param,
     ).toBe("sourceTraceId");
-    expect(failure(async () => await datasets().updateItem(acme, ds.id, "dsi_x", {})).status).toBe(400);
+    expect((await failure(async () => await datasets().updateItem(acme, ds.id, "dsi_x", {}))).status).toBe(
+      400,
+    );
   });
 
   it("adds single items with defaults, and batches as a whole in the call's order", async () => {
@@ -97,7 +113,7 @@ describe("DatasetService", () => {
       sourceTraceId: "trc_abc123",
     });
     expect(one.id).toMatch(/^dsi_/);
-    const bad = failure(
+    const bad = await failure(
       async () =>
         await datasets().addItems(acme, ds.id, {
           items: [{ input: 1 }, { input: 2 }, { input: 3, metadata: 5 as never }],
@@ -105,13 +121,17 @@ describe("DatasetService", () => {
     );
     expect(bad).toEqual({ status: 400, code: "invalid_request", param: "items[2].metadata" });
     expect((await datasets().get(acme, ds.id)).itemCount).toBe(1);
-    expect(failure(async () => await datasets().addItems(acme, ds.id, { items: [] })).param).toBe("items");
+    expect((await failure(async () => await datasets().addItems(acme, ds.id, { items: [] }))).param).toBe(
+      "items",
+    );
     expect(
-      failure(
-        async () =>
-          await datasets().addItems(acme, ds.id, {
-            items: Array.from({ length: 1001 }, () => ({ input: 1 })),
-          }),
+      (
+        await failure(
+          async () =>
+            await datasets().addItems(acme, ds.id, {
+              items: Array.from({ length: 1001 }, () => ({ input: 1 })),
+            }),
+        )
       ).param,
     ).toBe("items");
     const batch = await datasets().addItems(acme, ds.id, {
@@ -132,7 +152,7 @@ describe("DatasetService", () => {
     const ds = await datasets().create(acme, { name: "d" });
     const half = "x".repeat(DATASET_ITEM_MAX_BYTES / 2);
     expect(
-      failure(
+      await failure(
         async () => await datasets().addItem(acme, ds.id, { input: half, expectedOutput: `${half}yy` }),
       ),
     ).toEqual({
@@ -141,16 +161,18 @@ describe("DatasetService", () => {
       param: "expectedOutput",
     });
     expect(
-      failure(
-        async () =>
-          await datasets().addItems(acme, ds.id, { items: [{ input: 1 }, { input: `${half}${half}` }] }),
+      (
+        await failure(
+          async () =>
+            await datasets().addItems(acme, ds.id, { items: [{ input: 1 }, { input: `${half}${half}` }] }),
+        )
       ).param,
     ).toBe("items[1].input");
     // Exactly at the limit: the three JSON texts together.
     const input = "i".repeat(DATASET_ITEM_MAX_BYTES - 2 - 4 - 2); // quotes, "null", "{}"
     const item = await datasets().addItem(acme, ds.id, { input });
     expect(
-      failure(
+      await failure(
         async () => await datasets().updateItem(acme, ds.id, item.id, { expectedOutput: "more than null" }),
       ),
     ).toMatchObject({ status: 400, code: "item_too_large", param: "input" });
@@ -160,13 +182,13 @@ describe("DatasetService", () => {
     const ds = await datasets().create(acme, { name: "d" });
     store.db.prepare("UPDATE datasets SET item_count = ? WHERE id = ?").run(DATASET_MAX_ITEMS - 2, ds.id);
     expect(
-      failure(
+      await failure(
         async () =>
           await datasets().addItems(acme, ds.id, { items: [{ input: 1 }, { input: 2 }, { input: 3 }] }),
       ),
     ).toEqual({ status: 409, code: "dataset_full", param: "items" });
     await datasets().addItems(acme, ds.id, { items: [{ input: 1 }, { input: 2 }] });
-    expect(failure(async () => await datasets().addItem(acme, ds.id, { input: 1 }))).toMatchObject({
+    expect(await failure(async () => await datasets().addItem(acme, ds.id, { input: 1 }))).toMatchObject({
       status: 409,
       code: "dataset_full",
     });
@@ -175,7 +197,7 @@ describe("DatasetService", () => {
 
   it("freezes versions: item ids kept, later edits and deletes do not change them", async () => {
     const ds = await datasets().create(acme, { name: "d" });
-    expect(failure(async () => await datasets().createVersion(acme, ds.id, {}))).toEqual({
+    expect(await failure(async () => await datasets().createVersion(acme, ds.id, {}))).toEqual({
       status: 409,
       code: "dataset_empty",
       param: "datasetId",
@@ -200,12 +222,12 @@ describe("DatasetService", () => {
     });
     await datasets().updateItem(acme, ds.id, b.id, { metadata: { reviewed: true } });
     await datasets().deleteItem(acme, ds.id, a.id);
-    expect(failure(async () => await datasets().deleteItem(acme, ds.id, a.id))).toMatchObject({
+    expect(await failure(async () => await datasets().deleteItem(acme, ds.id, a.id))).toMatchObject({
       status: 404,
       param: "itemId",
     });
     expect(
-      failure(async () => await datasets().updateItem(acme, ds.id, a.id, { metadata: {} })),
+      await failure(async () => await datasets().updateItem(acme, ds.id, a.id, { metadata: {} })),
     ).toMatchObject({
       status: 404,
     });
@@ -218,17 +240,17 @@ describe("DatasetService", () => {
     expect((await datasets().listItems(acme, ds.id, { version: v1.id }, all)).total).toBe(2);
     expect((await datasets().listItems(acme, ds.id, {}, all)).items.map((item) => item.id)).toEqual([b.id]);
     expect((await datasets().getVersion(acme, ds.id, "1")).id).toBe(v1.id);
-    expect(failure(async () => await datasets().getVersion(acme, ds.id, "2"))).toMatchObject({
+    expect(await failure(async () => await datasets().getVersion(acme, ds.id, "2"))).toMatchObject({
       status: 404,
       param: "versionId",
     });
     expect(
-      failure(async () => await datasets().listItems(acme, ds.id, { version: "dsv_nope" }, all)),
+      await failure(async () => await datasets().listItems(acme, ds.id, { version: "dsv_nope" }, all)),
     ).toMatchObject({
       status: 404,
       param: "version",
     });
-    expect(failure(async () => await datasets().getVersion(other, ds.id, "1")).status).toBe(404);
+    expect((await failure(async () => await datasets().getVersion(other, ds.id, "1"))).status).toBe(404);
 
     const v2 = await datasets().createVersion(acme, ds.id);
     expect(v2).toMatchObject({ versionNumber: 2, itemCount: 1, description: null });
@@ -243,7 +265,7 @@ describe("DatasetService", () => {
     datasets().addInUseCheck((organizationId, datasetId) =>
       organizationId === acme.organizationId && datasetId === ds.id ? referencing : null,
     );
-    expect(failure(async () => await datasets().delete(acme, ds.id))).toEqual({
+    expect(await failure(async () => await datasets().delete(acme, ds.id))).toEqual({
       status: 409,
       code: "dataset_in_use",
       param: "datasetId",
@@ -259,7 +281,9 @@ describe("DatasetService", () => {
     expect(await datasets().hasItem(acme.organizationId, item.id)).toBe(true);
     expect(await datasets().hasItem(other.organizationId, item.id)).toBe(false);
     expect(await datasets().hasItem(acme.organizationId, "dsi_missing")).toBe(false);
-    expect(failure(async () => await datasets().addItem(other, ds.id, { input: 1 })).status).toBe(404);
-    expect(failure(async () => await datasets().deleteItem(other, ds.id, item.id)).status).toBe(404);
+    expect((await failure(async () => await datasets().addItem(other, ds.id, { input: 1 }))).status).toBe(
+      404,
+    );
+    expect((await failure(async () => await datasets().deleteItem(other, ds.id, item.id))).status).toBe(404);
   });
 });

@@ -28,9 +28,9 @@ afterEach(async () => {
   await store.close();
 });
 
-function errorOf(run: () => unknown): GroundworkError {
+async function errorOf(run: () => unknown): Promise<GroundworkError> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (isGroundworkError(error)) return error;
     throw error;
@@ -83,13 +83,13 @@ describe("evaluator templates", () => {
     const evaluators = groundwork.evaluators;
     const org = principal.organizationId;
     const created = await evaluators.createTemplate(org, template);
-    expect(errorOf(async () => await evaluators.createTemplate(org, template))).toMatchObject({
+    expect(await errorOf(async () => await evaluators.createTemplate(org, template))).toMatchObject({
       status: 409,
       param: "name",
     });
     const other = await evaluators.createTemplate(org, { ...template, name: "other" });
     expect(
-      errorOf(async () => await evaluators.updateTemplate(org, other.id, { name: "correctness" })),
+      await errorOf(async () => await evaluators.updateTemplate(org, other.id, { name: "correctness" })),
     ).toMatchObject({
       status: 409,
     });
@@ -125,22 +125,22 @@ describe("evaluator templates", () => {
     ];
     for (const [body, param] of bad) {
       const named = param === "name" ? body : { ...body, name: `n-${param}` };
-      expect(errorOf(async () => await evaluators.createTemplate(org, named as never))).toMatchObject({
+      expect(await errorOf(async () => await evaluators.createTemplate(org, named as never))).toMatchObject({
         status: 400,
         param,
       });
     }
-    expect(errorOf(async () => await evaluators.updateTemplate(org, created.id, {}))).toMatchObject({
+    expect(await errorOf(async () => await evaluators.updateTemplate(org, created.id, {}))).toMatchObject({
       status: 400,
     });
     const stranger = await groundwork.principal("globex");
     expect(
-      errorOf(async () => await evaluators.getTemplate(stranger.organizationId, created.id)),
+      await errorOf(async () => await evaluators.getTemplate(stranger.organizationId, created.id)),
     ).toMatchObject({
       status: 404,
     });
     expect(
-      errorOf(async () => await evaluators.deleteTemplate(stranger.organizationId, created.id)),
+      await errorOf(async () => await evaluators.deleteTemplate(stranger.organizationId, created.id)),
     ).toMatchObject({
       status: 404,
     });
@@ -153,13 +153,15 @@ describe("evaluator templates", () => {
     evaluators.setTemplateInUseCheck(
       (organizationId, templateId) => organizationId === org && templateId === created.id,
     );
-    expect(errorOf(async () => await evaluators.deleteTemplate(org, created.id))).toMatchObject({
+    expect(await errorOf(async () => await evaluators.deleteTemplate(org, created.id))).toMatchObject({
       status: 409,
       code: "template_in_use",
     });
     evaluators.setTemplateInUseCheck(() => false);
     await evaluators.deleteTemplate(org, created.id);
-    expect(errorOf(async () => await evaluators.getTemplate(org, created.id))).toMatchObject({ status: 404 });
+    expect(await errorOf(async () => await evaluators.getTemplate(org, created.id))).toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -193,7 +195,7 @@ describe("evaluate", () => {
       param: "params.pattern",
     });
     expect(
-      errorOf(
+      await errorOf(
         async () =>
           await evaluators.prepare(
             principal.organizationId,
@@ -203,7 +205,7 @@ describe("evaluate", () => {
       ),
     ).toMatchObject({ param: "evaluators[1].params.pattern" });
     expect(
-      errorOf(
+      await errorOf(
         async () =>
           await evaluators.prepare(principal.organizationId, { type: "nope" }, "evaluators[1].params"),
       ),

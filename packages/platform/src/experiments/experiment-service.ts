@@ -491,26 +491,27 @@ export class ExperimentService {
     raw: ReadonlyArray<{ name?: string | undefined; type: string; params?: unknown }>,
   ): Promise<ExperimentEvaluator[]> {
     const names = new Set<string>();
-    return await Promise.all(
-      raw.map(async (evaluator, index) => {
-        const prepared = await this.deps.evaluators.prepare(
-          organizationId,
-          { type: evaluator.type, params: evaluator.params },
-          `evaluators[${index}].params`,
+    const checked: ExperimentEvaluator[] = [];
+    // One after the other: the first invalid evaluator (and the first taken name) is the one named.
+    for (const [index, evaluator] of raw.entries()) {
+      const prepared = await this.deps.evaluators.prepare(
+        organizationId,
+        { type: evaluator.type, params: evaluator.params },
+        `evaluators[${index}].params`,
+      );
+      const name = evaluator.name ?? prepared.type;
+      if (names.has(name)) {
+        throw invalidRequest(
+          `evaluators[${index}].name: "${name}" is taken by another evaluator of the experiment (names default to the type)`,
+          { param: `evaluators[${index}].name` },
         );
-        const name = evaluator.name ?? prepared.type;
-        if (names.has(name)) {
-          throw invalidRequest(
-            `evaluators[${index}].name: "${name}" is taken by another evaluator of the experiment (names default to the type)`,
-            { param: `evaluators[${index}].name` },
-          );
-        }
-        names.add(name);
-        // Stored as given (defaults applied at run time), so a schema-version reference stays a reference.
-        const params = (evaluator.params ?? {}) as Record<string, unknown>;
-        return { name, type: prepared.type, params };
-      }),
-    );
+      }
+      names.add(name);
+      // Stored as given (defaults applied at run time), so a schema-version reference stays a reference.
+      const params = (evaluator.params ?? {}) as Record<string, unknown>;
+      checked.push({ name, type: prepared.type, params });
+    }
+    return checked;
   }
 
   /** The kind's fields validated and their references checked in the organization; the stored config. */

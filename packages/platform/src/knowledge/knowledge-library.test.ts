@@ -66,9 +66,9 @@ describe("KnowledgeService as a library", () => {
   it("throws the API's errors: validation, catalogue, unknown knowledge base", async () => {
     const gw = await open();
     const principal = await gw.principal();
-    const refusal = (call: () => unknown) => {
+    const refusal = async (call: () => unknown) => {
       try {
-        call();
+        await call();
       } catch (error) {
         if (isGroundworkError(error))
           return { status: error.status, param: error.param, message: error.message };
@@ -84,13 +84,15 @@ describe("KnowledgeService as a library", () => {
       embeddingDim: 1536,
     };
     expect(
-      refusal(async () => await gw.knowledge.createKnowledgeBase(principal, { ...base, slug: "Not A Slug" })),
+      await refusal(
+        async () => await gw.knowledge.createKnowledgeBase(principal, { ...base, slug: "Not A Slug" }),
+      ),
     ).toMatchObject({
       status: 400,
       param: "slug",
     });
     expect(
-      refusal(
+      await refusal(
         async () =>
           await gw.knowledge.createKnowledgeBase(principal, {
             ...base,
@@ -103,7 +105,7 @@ describe("KnowledgeService as a library", () => {
       message: expect.stringContaining("hash-embedding-1536"),
     });
     expect(
-      refusal(async () => await gw.knowledge.knowledgeBase(principal.organizationId, "kb_nope")),
+      await refusal(async () => await gw.knowledge.knowledgeBase(principal.organizationId, "kb_nope")),
     ).toMatchObject({
       status: 404,
       message: "No knowledge base kb_nope",

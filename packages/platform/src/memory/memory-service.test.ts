@@ -23,9 +23,9 @@ beforeEach(async () => {
 });
 afterEach(async () => await store.close());
 
-function failure(run: () => unknown) {
+async function failure(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     const { status, code, param } = error as { status: number; code: string; param: string | null };
     return { status, code, param };
@@ -88,17 +88,29 @@ describe("MemoryService", () => {
       (path: string, extra: object = {}) =>
       async () =>
         await memory().write(ada, { command: "create", path, content: "y", ...extra });
-    expect(failure(create("/memories/../x"))).toEqual({ status: 400, code: "invalid_path", param: "path" });
-    expect(failure(create("/memories/d/f"))).toEqual({ status: 409, code: "file_exists", param: "path" });
-    expect(failure(create("/memories/d"))).toEqual({ status: 409, code: "is_directory", param: "path" });
-    expect(failure(create("/memories/d/f/g"))).toMatchObject({ status: 409, code: "file_exists" });
-    expect(failure(create("/memories/d/f", { overwrite: true, ifMatch: "0".repeat(64) }))).toEqual({
+    expect(await failure(create("/memories/../x"))).toEqual({
+      status: 400,
+      code: "invalid_path",
+      param: "path",
+    });
+    expect(await failure(create("/memories/d/f"))).toEqual({
+      status: 409,
+      code: "file_exists",
+      param: "path",
+    });
+    expect(await failure(create("/memories/d"))).toEqual({
+      status: 409,
+      code: "is_directory",
+      param: "path",
+    });
+    expect(await failure(create("/memories/d/f/g"))).toMatchObject({ status: 409, code: "file_exists" });
+    expect(await failure(create("/memories/d/f", { overwrite: true, ifMatch: "0".repeat(64) }))).toEqual({
       status: 409,
       code: "precondition_failed",
       param: "ifMatch",
     });
     expect(
-      failure(
+      await failure(
         async () => await memory().write(ada, { command: "create", path: "/memories/z", content: "\u0000" }),
       ),
     ).toEqual({
@@ -107,7 +119,7 @@ describe("MemoryService", () => {
       param: "content",
     });
     expect(
-      failure(
+      await failure(
         async () => await memory().write(ada, { command: "str_replace", path: "/memories/d/f", oldStr: "x" }),
       ),
     ).toEqual({
@@ -116,14 +128,14 @@ describe("MemoryService", () => {
       param: "oldStr",
     });
     expect(
-      failure(
+      await failure(
         async () => await memory().write(ada, { command: "str_replace", path: "/memories/d/f", oldStr: "q" }),
       ),
     ).toMatchObject({
       code: "no_match",
     });
     expect(
-      failure(
+      await failure(
         async () =>
           await memory().write(ada, { command: "str_replace", path: "/memories/none", oldStr: "q" }),
       ),
@@ -131,7 +143,7 @@ describe("MemoryService", () => {
       status: 404,
     });
     expect(
-      failure(
+      await failure(
         async () =>
           await memory().write(ada, {
             command: "insert",
@@ -145,7 +157,7 @@ describe("MemoryService", () => {
       param: "insertLine",
     });
     expect(
-      failure(
+      await failure(
         async () =>
           await memory().write(ada, { command: "rename", path: "/memories/d", newPath: "/memories/d/e" }),
       ),
@@ -153,16 +165,16 @@ describe("MemoryService", () => {
       code: "invalid_path",
       param: "newPath",
     });
-    expect(failure(async () => await memory().write(ada, { command: "nope" } as never))).toMatchObject({
+    expect(await failure(async () => await memory().write(ada, { command: "nope" } as never))).toMatchObject({
       status: 400,
       param: "command",
     });
     expect(
-      failure(async () => await memory().delete(ada, { path: "/memories/d", ifMatch: "x" })),
+      await failure(async () => await memory().delete(ada, { path: "/memories/d", ifMatch: "x" })),
     ).toMatchObject({
       param: "ifMatch",
     });
-    expect(failure(async () => await memory().read(ada, { path: "/memories/d" }))).toMatchObject({
+    expect(await failure(async () => await memory().read(ada, { path: "/memories/d" }))).toMatchObject({
       status: 404,
     });
   });
@@ -189,7 +201,7 @@ describe("MemoryService", () => {
 
   it("enforces the per-file size and the per-member file count", async () => {
     expect(
-      failure(
+      await failure(
         async () =>
           await memory().write(ada, {
             command: "create",
@@ -212,7 +224,7 @@ describe("MemoryService", () => {
       });
     }
     expect(
-      failure(
+      await failure(
         async () => await memory().write(ada, { command: "create", path: "/memories/one-more", content: "" }),
       ),
     ).toMatchObject({
@@ -231,7 +243,7 @@ describe("MemoryService", () => {
     });
     await memory().write(ada, { command: "create", path: "/memories/small", content: "x".repeat(60) });
     expect(
-      failure(
+      await failure(
         async () => await memory().write(ada, { command: "create", path: "/memories/more", content: "x" }),
       ),
     ).toEqual({
@@ -264,10 +276,12 @@ describe("MemoryService", () => {
       { memberId: ada.apiKeyId, keyName: "ada", fileCount: 1, totalBytes: 5 },
     ]);
     expect((await memory().usage(other.organizationId, page)).total).toBe(0);
-    expect(failure(async () => await memory().erase(other.organizationId, bob.apiKeyId))).toMatchObject({
-      status: 404,
-      param: "memberId",
-    });
+    expect(await failure(async () => await memory().erase(other.organizationId, bob.apiKeyId))).toMatchObject(
+      {
+        status: 404,
+        param: "memberId",
+      },
+    );
     expect(await memory().erase(ada.organizationId, bob.apiKeyId)).toEqual({
       memberId: bob.apiKeyId,
       deletedFiles: 1,
@@ -276,8 +290,10 @@ describe("MemoryService", () => {
     expect(await memory().forget(ada)).toEqual({ memberId: ada.apiKeyId, deletedFiles: 1, freedBytes: 5 });
   });
 
-  it("refuses a principal without a member key (decision M1)", () => {
-    expect(failure(async () => await memory().list(await groundwork.principal(), { page }))).toMatchObject({
+  it("refuses a principal without a member key (decision M1)", async () => {
+    expect(
+      await failure(async () => await memory().list(await groundwork.principal(), { page })),
+    ).toMatchObject({
       status: 400,
     });
   });

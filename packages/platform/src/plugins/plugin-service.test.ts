@@ -88,11 +88,11 @@ describe("PluginService", () => {
       "kit",
       "2.0.0",
     );
-    await expect(
-      await limited.plugins.update(principal, installed.plugin.id, { zip: next }),
-    ).rejects.toMatchObject({
-      status: 402,
-    });
+    await expect(limited.plugins.update(principal, installed.plugin.id, { zip: next })).rejects.toMatchObject(
+      {
+        status: 402,
+      },
+    );
     expect(await counts(principal.organizationId)).toEqual({
       plugins: 1,
       skills: 2,
@@ -147,7 +147,7 @@ describe("PluginService", () => {
     expect(listed.items.map((p) => p.name).sort()).toEqual(["one", "two"]);
     expect(await store.plugins.byName(other.organizationId, "two")).toBeNull();
     const [first] = listed.items;
-    expect(async () => await groundwork.plugins.get(other.organizationId, first?.id as string)).toThrow(
+    await expect(groundwork.plugins.get(other.organizationId, first?.id as string)).rejects.toThrow(
       /No plugin/,
     );
   });

@@ -106,7 +106,7 @@ describe("PromptService: prompts and versions", () => {
         async () => await prompts().create(org, { name: "b", type: "text", prompt: "x", labels: ["latest"] }),
       ),
     ).toMatchObject({ status: 409 });
-    expect(async () => await prompts().get(org, "b")).toThrow();
+    await expect(prompts().get(org, "b")).rejects.toThrow();
     expect(
       await failure(
         async () =>

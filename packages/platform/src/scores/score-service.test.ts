@@ -57,9 +57,9 @@ beforeEach(async () => {
 });
 afterEach(async () => await store.close());
 
-function failure(run: () => unknown) {
+async function failure(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     const { status, code, param } = error as { status: number; code: string; param: string | null };
     return { status, code, param };
@@ -105,7 +105,9 @@ describe("ScoreService.record", () => {
         (await scores().record(ada, human({ subjectType: type, subjectId: subjects[type] }))).subjectType,
       ).toBe(type);
       expect(
-        failure(async () => await scores().record(ada, human({ subjectType: type, subjectId: "x_missing" }))),
+        await failure(
+          async () => await scores().record(ada, human({ subjectType: type, subjectId: "x_missing" })),
+        ),
       ).toEqual({
         status: 404,
         code: "not_found",
@@ -113,7 +115,7 @@ describe("ScoreService.record", () => {
       });
       // Another organization's subject is not found either.
       expect(
-        failure(
+        await failure(
           async () =>
             await scores().record(stranger, human({ subjectType: type, subjectId: subjects[type] })),
         ),
@@ -123,7 +125,7 @@ describe("ScoreService.record", () => {
     }
     // A subject of the wrong type is not found.
     expect(
-      failure(
+      await failure(
         async () =>
           await scores().record(ada, human({ subjectType: "extraction", subjectId: subjects.response })),
       ),
@@ -131,7 +133,9 @@ describe("ScoreService.record", () => {
     // Types whose groups this build does not compose have no subjects.
     for (const type of ["dataset_item", "trace", "run_result"] as const) {
       expect(
-        failure(async () => await scores().record(ada, human({ subjectType: type, subjectId: "dsi_1" }))),
+        await failure(
+          async () => await scores().record(ada, human({ subjectType: type, subjectId: "dsi_1" })),
+        ),
       ).toMatchObject({
         status: 404,
         param: "subjectId",
@@ -144,9 +148,11 @@ describe("ScoreService.record", () => {
     const item = await groundwork.datasets.addItem(ada, dataset.id, { input: "q" });
     const subject = { subjectType: "dataset_item" as const, subjectId: item.id };
     expect((await groundwork.scores.record(ada, human(subject))).subjectId).toBe(item.id);
-    expect(failure(async () => await groundwork.scores.record(stranger, human(subject)))).toMatchObject({
-      status: 404,
-    });
+    expect(await failure(async () => await groundwork.scores.record(stranger, human(subject)))).toMatchObject(
+      {
+        status: 404,
+      },
+    );
   });
 
   it("scores traces of the organization only (the trace store)", async () => {
@@ -170,11 +176,13 @@ describe("ScoreService.record", () => {
       (await store.traces.list(ada.organizationId, {}, 0, { page: 0, size: 1 })).items[0]?.id ?? "";
     const subject = { subjectType: "trace" as const, subjectId: traceId };
     expect((await groundwork.scores.record(ada, human(subject))).subjectId).toMatch(/^trc_/);
-    expect(failure(async () => await groundwork.scores.record(stranger, human(subject)))).toMatchObject({
-      status: 404,
-    });
+    expect(await failure(async () => await groundwork.scores.record(stranger, human(subject)))).toMatchObject(
+      {
+        status: 404,
+      },
+    );
     expect(
-      failure(
+      await failure(
         async () => await groundwork.scores.record(ada, human({ ...subject, subjectId: "trc_missing" })),
       ),
     ).toMatchObject({ status: 404 });
@@ -196,12 +204,12 @@ describe("ScoreService.record", () => {
         (await wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_ok` }))).subjectType,
       ).toBe(type);
       expect(
-        failure(
+        await failure(
           async () => await wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_no` })),
         ),
       ).toMatchObject({ status: 404 });
       expect(
-        failure(
+        await failure(
           async () =>
             await wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` })),
         ),
@@ -225,7 +233,7 @@ describe("ScoreService.record", () => {
     ];
     for (const [dataType, value] of bad) {
       expect(
-        failure(async () => await scores().record(ada, human({ dataType, value }))),
+        await failure(async () => await scores().record(ada, human({ dataType, value }))),
         `${dataType} ${String(value)}`,
       ).toEqual({
         status: 400,
@@ -233,7 +241,9 @@ describe("ScoreService.record", () => {
         param: "value",
       });
     }
-    expect(failure(async () => await scores().record(ada, { ...human(), value: undefined }))).toMatchObject({
+    expect(
+      await failure(async () => await scores().record(ada, { ...human(), value: undefined })),
+    ).toMatchObject({
       param: "value",
     });
     expect(
@@ -259,7 +269,7 @@ describe("ScoreService.record", () => {
     ];
     for (const [overrides, param] of cases) {
       expect(
-        failure(async () => await scores().record(ada, human(overrides))),
+        await failure(async () => await scores().record(ada, human(overrides))),
         JSON.stringify(overrides),
       ).toMatchObject({
         status: 400,
@@ -271,7 +281,7 @@ describe("ScoreService.record", () => {
       "q.a:v1_x-y",
     );
     expect((await scores().record(ada, human({ comment: null }))).comment).toBeNull();
-    expect(failure(async () => await scores().record(ada, null))).toMatchObject({ status: 400 });
+    expect(await failure(async () => await scores().record(ada, null))).toMatchObject({ status: 400 });
   });
 
   it("property: an accepted NUMERIC value is finite, and every recorded score reads back equal", async () => {
@@ -347,7 +357,7 @@ describe("ScoreService.list", () => {
     expect(await scores().list(ada, {}, { page: 1, size: 2 })).toEqual({ items: [a], total: 3 });
   });
 
-  it("refuses bad filters naming the parameter", () => {
+  it("refuses bad filters naming the parameter", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ from: "yesterday" }, "from"],
       [{ from: "2025-01-01" }, "from"],
@@ -361,7 +371,7 @@ describe("ScoreService.list", () => {
     ];
     for (const [query, param] of cases) {
       expect(
-        failure(async () => await scores().list(ada, query, page)),
+        await failure(async () => await scores().list(ada, query, page)),
         JSON.stringify(query),
       ).toMatchObject({
         status: 400,
@@ -398,7 +408,7 @@ describe("ScoreService.recordEvaluations", () => {
   it("records none when one is invalid or its subject is missing", async () => {
     const good = { subjectType: "response" as const, subjectId: subjects.response, name: "ok", value: 1 };
     expect(
-      failure(
+      await failure(
         async () =>
           await scores().recordEvaluations(ada.organizationId, [
             good,
@@ -407,7 +417,7 @@ describe("ScoreService.recordEvaluations", () => {
       ),
     ).toMatchObject({ status: 404 });
     expect(
-      failure(
+      await failure(
         async () => await scores().recordEvaluations(ada.organizationId, [good, { ...good, value: "high" }]),
       ),
     ).toEqual({ status: 400, code: "invalid_request", param: "[1].value" });

@@ -50,7 +50,7 @@ describe("SkillService", () => {
     });
     await limited.skills.import(principal, { files: { "SKILL.md": md("small") } });
     await expect(
-      await limited.skills.import(principal, { files: { "SKILL.md": md("big"), "b.txt": "b".repeat(200) } }),
+      limited.skills.import(principal, { files: { "SKILL.md": md("big"), "b.txt": "b".repeat(200) } }),
     ).rejects.toMatchObject({ status: 402, code: "storage_exhausted" });
     expect(asked).toEqual([md("small").length, md("big").length + 200]);
     expect((await limited.skills.list(principal.organizationId, { page: { page: 0, size: 20 } })).total).toBe(
@@ -74,7 +74,7 @@ describe("SkillService", () => {
     expect((await skills.import(principal, { files: { "SKILL.md": md("tool") } })).skill.qualifiedName).toBe(
       "tool",
     );
-    expect(async () => await skills.delete(principal.organizationId, "kit:tool")).toThrow(
+    await expect(skills.delete(principal.organizationId, "kit:tool")).rejects.toThrow(
       expect.objectContaining({ status: 409, code: "managed_by_plugin" }),
     );
     await skills.delete(principal.organizationId, "kit:tool", { managed: true });

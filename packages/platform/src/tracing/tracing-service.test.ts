@@ -206,7 +206,7 @@ describe("gateway calls as traces", () => {
     const other = await groundwork.principal("other");
     const [trace] = (await groundwork.tracing.listTraces(org, {}, page)).items;
     expect((await groundwork.tracing.listTraces(other, {}, page)).total).toBe(0);
-    expect(async () => await groundwork.tracing.getTrace(other, trace?.id ?? "")).toThrow(/No trace/);
+    await expect(groundwork.tracing.getTrace(other, trace?.id ?? "")).rejects.toThrow(/No trace/);
   });
 });
 
@@ -260,8 +260,8 @@ describe("retention and listing windows", () => {
     await groundwork.tracing.updateSettings(org, { retentionDays: 7 });
     const from = new Date(Date.now() - 20 * 24 * 60 * 60 * 1000).toISOString();
     expect((await groundwork.tracing.listTraces(org, { from }, page)).items.map((t) => t.id)).toEqual([kept]);
-    expect(async () => await groundwork.tracing.getTrace(org, expired)).toThrow(/No trace/);
-    expect(async () => await groundwork.tracing.getSession(org, "conv_10")).toThrow(/No trace session/);
+    await expect(groundwork.tracing.getTrace(org, expired)).rejects.toThrow(/No trace/);
+    await expect(groundwork.tracing.getSession(org, "conv_10")).rejects.toThrow(/No trace session/);
     expect((await groundwork.tracing.listSessions(org, {}, page)).items.map((s) => s.sessionId)).toEqual([
       "conv_2",
     ]);
@@ -276,17 +276,12 @@ describe("retention and listing windows", () => {
     expect((await groundwork.tracing.listTraces(org, {}, page)).total).toBe(0);
     const day = 24 * 60 * 60 * 1000;
     const iso = (ms: number) => new Date(ms).toISOString();
-    expect(
-      async () =>
-        await groundwork.tracing.listTraces(
-          org,
-          { from: iso(Date.now() - 32 * day), to: iso(Date.now()) },
-          page,
-        ),
-    ).toThrow(expect.objectContaining({ param: "from" }));
-    expect(async () => await groundwork.tracing.listTraces(org, { from: "yesterday" }, page)).toThrow(
-      expect.objectContaining({ param: "from" }),
-    );
+    await expect(
+      groundwork.tracing.listTraces(org, { from: iso(Date.now() - 32 * day), to: iso(Date.now()) }, page),
+    ).rejects.toMatchObject({ param: "from" });
+    await expect(groundwork.tracing.listTraces(org, { from: "yesterday" }, page)).rejects.toMatchObject({
+      param: "from",
+    });
   });
 });
 
@@ -304,17 +299,14 @@ describe("settings", () => {
       [{ export: "https://x" }, "export"],
     ];
     for (const [body, param] of cases) {
-      await expect(
-        await groundwork.tracing.updateSettings(org, body),
-        JSON.stringify(body),
-      ).rejects.toMatchObject({
+      await expect(groundwork.tracing.updateSettings(org, body), JSON.stringify(body)).rejects.toMatchObject({
         status: 400,
         param,
       });
     }
     const headers = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`h${i}`, "v"]));
     await expect(
-      await groundwork.tracing.updateSettings(org, {
+      groundwork.tracing.updateSettings(org, {
         export: { endpoint: "https://collector.example/v1/traces", headers },
       }),
     ).rejects.toMatchObject({ status: 400, param: "export.headers" });
@@ -322,7 +314,7 @@ describe("settings", () => {
 
   it("refuses private export endpoints unless allowed (400 private_network)", async () => {
     await expect(
-      await groundwork.tracing.updateSettings(org, {
+      groundwork.tracing.updateSettings(org, {
         export: { endpoint: "http://127.0.0.1:4318/v1/traces" },
       }),
     ).rejects.toMatchObject({ status: 400, code: "private_network", param: "export.endpoint" });
