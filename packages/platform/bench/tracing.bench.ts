@@ -59,7 +59,7 @@ async function cpuPerCall(rounds = 6, calls = 300) {
     ] as const) {
       const before = process.cpuUsage();
       for (let i = 0; i < calls; i++) await target.call();
-      target.groundwork.tracing.flush(); // the batched writes are part of the cost
+      await target.groundwork.tracing.flush(); // the batched writes are part of the cost
       const used = process.cpuUsage(before);
       if (round >= 0) spent[name] += used.user + used.system;
     }
@@ -100,7 +100,7 @@ async function spanCpuPerCall(rounds = 6, calls = 5000) {
         tracing.request(span, route, organizationId, messages);
         tracing.finish(span, organizationId, { inputTokens: 3, outputTokens: 1, costEur: 0 });
       }
-      target.groundwork.tracing.flush();
+      await target.groundwork.tracing.flush();
       const used = process.cpuUsage(before);
       if (round >= 0) spent[name] += used.user + used.system;
     }

@@ -21,7 +21,7 @@ export interface OtlpExporterOptions {
   /** Where an organization exports to (headers decrypted), or null. */
   target(organizationId: string): ExportTarget | null | Promise<ExportTarget | null>;
   /** One failed attempt (counted in `exportFailures`, the message kept as `lastExportError`). */
-  onFailure(organizationId: string, message: string): void;
+  onFailure(organizationId: string, message: string): void | Promise<void>;
   /** A batch is sent this long after its first span (default 1 s; at most 5 s by the contract). */
   batchDelayMs?: number;
   /** Waits before the retries (default 2 s and 4 s: both within 10 s of the first attempt). */
@@ -75,9 +75,10 @@ export class OtlpTraceExporter {
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         try {
-          this.options.onFailure(organizationId, message);
-        } catch {
           // The store may be closing; the failure is not counted then.
+          Promise.resolve(this.options.onFailure(organizationId, message)).catch(() => undefined);
+        } catch {
+          // (a synchronous store throws instead)
         }
         const delay = (this.options.retryDelaysMs ?? [2000, 4000])[retry];
         if (delay === undefined || this.closed) return;

@@ -317,7 +317,7 @@ export class AgentRunner {
           { param: "previous_response_id", code: "pause_expired" },
         );
       }
-      if (this.options.connectors?.hasOpenInputs(org, previousState) === true) {
+      if ((await this.options.connectors?.hasOpenInputs(org, previousState)) === true) {
         throw conflict(
           `Response ${previous.id} waits for answers to connector questions; answer them first (run.pendingInputs)`,
           { param: "previous_response_id", code: "inputs_pending" },

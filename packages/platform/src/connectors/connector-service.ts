@@ -664,11 +664,12 @@ export class ConnectorService {
   }
 
   /** True while a question of the paused response is still open (a continuation is `409 inputs_pending`). */
-  hasOpenInputs(organizationId: string, state: RunState): boolean {
-    return (state.pendingInputs ?? []).some(
-      async (p) =>
-        (await this.store.connectors.getInput(organizationId, p.inputRequestId))?.status === "open",
-    );
+  async hasOpenInputs(organizationId: string, state: RunState): Promise<boolean> {
+    for (const pending of state.pendingInputs ?? []) {
+      const input = await this.store.connectors.getInput(organizationId, pending.inputRequestId);
+      if (input?.status === "open") return true;
+    }
+    return false;
   }
 
   /**

@@ -44,7 +44,7 @@ export interface ConversionServiceOptions {
   /** Asked before converting (`402 pages_exhausted`, PLATFORM.md §15); none: not limited. */
   allowance?: Allowance;
   /** Adds the pages of a finished conversion to the organization's month (a document without pages counts 1). */
-  recordPages?: (organizationId: string, pages: number) => void;
+  recordPages?: (organizationId: string, pages: number) => void | Promise<void>;
 }
 
 /** The stored request of an async task (no document bytes: those are task inputs). */
@@ -165,7 +165,7 @@ export class ConversionService {
         },
       }),
     );
-    this.config.recordPages?.(organizationId, pages);
+    await this.config.recordPages?.(organizationId, pages);
     return result;
   }
 
@@ -223,10 +223,15 @@ export class ConversionService {
     const request = task.request as StoredTaskRequest;
     // A DELETE finishes the task in the database; notice it and stop working.
     const cancel = new AbortController();
-    const watch = setInterval(async () => {
-      const current = await tasks.get(taskId);
-      if (current === null || (current.status !== "processing" && current.status !== "pending"))
-        cancel.abort();
+    const watch = setInterval(() => {
+      Promise.resolve(tasks.get(taskId)).then(
+        (current) => {
+          if (current === null || (current.status !== "processing" && current.status !== "pending"))
+            cancel.abort();
+        },
+        // A failed read is asked again at the next tick.
+        () => undefined,
+      );
     }, 250);
     let pages = 0;
     try {
@@ -241,7 +246,7 @@ export class ConversionService {
           },
         }),
       );
-      this.config.recordPages?.(task.organizationId, pages);
+      await this.config.recordPages?.(task.organizationId, pages);
       await tasks.finish(taskId, {
         status: "success",
         result,

@@ -68,7 +68,7 @@ export class ExperimentService {
       evaluators: EvaluatorService;
       worker: ExperimentRunWorker;
       /** Stores the spans still batched, so a result read right after its item finds its trace. */
-      flushTraces?: () => void;
+      flushTraces?: () => void | Promise<void>;
     },
   ) {
     this.experiments = store.experiments;
@@ -358,7 +358,7 @@ export class ExperimentService {
   ): Promise<{ items: RunResultRecord[]; total: number }> {
     const filter = validate(resultListQuery, query ?? {});
     const run = await this.findRun(await this.get(principal, experimentId), runId);
-    this.deps.flushTraces?.();
+    await this.deps.flushTraces?.();
     return await this.experiments.listResults(run.id, filter, page);
   }
 

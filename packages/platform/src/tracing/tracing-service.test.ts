@@ -194,7 +194,7 @@ describe("gateway calls as traces", () => {
     await chat("unsampled");
     await groundwork.tracing.updateSettings(org, { samplingRate: 1, enabled: false });
     await chat("disabled");
-    groundwork.tracing.flush();
+    await groundwork.tracing.flush();
     expect(store.db.prepare("SELECT count(*) AS n FROM spans").get()).toEqual({ n: 0 });
     await groundwork.tracing.updateSettings(org, { enabled: true });
     await chat("sampled");
@@ -407,7 +407,7 @@ describe("OTLP export", () => {
     });
     upstream.enqueue({ text: "exported", usage: { inputTokens: 2, outputTokens: 1 } });
     await chat("export me");
-    groundwork.tracing.flush();
+    await groundwork.tracing.flush();
     await waitFor(() => received.length === 1, 4000);
     const request = received[0];
     expect(request?.headers["x-collector-key"]).toBe("collector-secret");
@@ -427,7 +427,7 @@ describe("OTLP export", () => {
     await groundwork.tracing.updateSettings(org, { export: { endpoint } });
     upstream.enqueue({ text: "never delivered" });
     await chat("fails");
-    groundwork.tracing.flush();
+    await groundwork.tracing.flush();
     // The first attempt within ~1 s, the retries 2 s and 4 s later: 3 attempts within 10 s.
     await waitFor(() => received.length === 3, 9000);
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -278,7 +278,7 @@ export class TracingService {
     if (to - from > MAX_TRACE_WINDOW_MS) {
       throw invalidRequest("from and to may be at most 31 days apart", { param: "from" });
     }
-    this.recording.flush();
+    await this.recording.flush();
     const filter: TraceFilter = { ...query, from, to };
     return await this.store.traces.list(
       principal.organizationId,
@@ -290,7 +290,7 @@ export class TracingService {
 
   /** One trace with its span tree (roots, then children, by start time). */
   async getTrace(principal: Principal, traceId: string): Promise<TraceDetail> {
-    this.recording.flush();
+    await this.recording.flush();
     const found = await this.store.traces.get(
       principal.organizationId,
       traceId,
@@ -307,7 +307,7 @@ export class TracingService {
     page: PageRequest,
   ): Promise<{ items: TraceSessionRecord[]; total: number }> {
     const query = validate(traceSessionListQuery, raw ?? {});
-    this.recording.flush();
+    await this.recording.flush();
     return await this.store.traces.listSessions(
       principal.organizationId,
       query,
@@ -320,7 +320,7 @@ export class TracingService {
     principal: Principal,
     sessionId: string,
   ): Promise<TraceSessionRecord & { traces: TraceRecord[] }> {
-    this.recording.flush();
+    await this.recording.flush();
     const found = await this.store.traces.session(
       principal.organizationId,
       sessionId,
@@ -342,7 +342,7 @@ export class TracingService {
 
   /** Deletes the traces past their organization's retention; returns how many. */
   async sweep(): Promise<number> {
-    this.recording.flush();
+    await this.recording.flush();
     return await this.store.traces.deleteExpired(this.clock.now());
   }
 
@@ -363,15 +363,15 @@ export class TracingService {
   }
 
   /** Hands every finished span to the store now (reads do this themselves). */
-  flush(): void {
-    this.recording.flush();
+  async flush(): Promise<void> {
+    await this.recording.flush();
   }
 
   /** Stops the sweep, stores the finished spans and sends what is queued for export. */
   async close(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
     this.sweeper = null;
-    this.recording.flush();
+    await this.recording.flush();
     await this.exporter.close();
   }
 }
