@@ -81,6 +81,8 @@ const asyncStoreProject = {
       "src/routes/connectors/connectors.test.ts",
     ],
     env: { GROUNDWORK_TEST_STORE: "async" },
+    // Every store call waits a macrotask: the conversion-heavy flows take a few times longer.
+    testTimeout: 60_000,
     setupFiles: [ASYNC_STORE_SETUP],
     benchmark: { include: [] as string[] },
   },
