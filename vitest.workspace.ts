@@ -1,3 +1,5 @@
+import { fileURLToPath } from "node:url";
+
 // The one list of test projects. Vitest 4 no longer reads this file by itself:
 // vitest.config.ts imports it as `test.projects`.
 const packages = [
@@ -21,6 +23,12 @@ const packages = [
   "console",
 ] as const;
 
+/** The packages whose tests can run on the asynchronous store stand-in (platform/test/async-store.ts). */
+const ASYNC_STORE_PACKAGES: ReadonlySet<string> = new Set(["platform", "server", "mcp"]);
+const ASYNC_STORE_SETUP = fileURLToPath(
+  new URL("./packages/platform/test/async-store-setup.ts", import.meta.url),
+);
+
 const packageProjects = packages.map((name) => ({
   extends: true as const,
   test: {
@@ -29,6 +37,8 @@ const packageProjects = packages.map((name) => ({
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "fidelity/**/*.test.ts"],
     // One real PostgreSQL server shared by the package's test files (starting one takes seconds).
     globalSetup: name === "store-postgres" ? ["test/global-setup.ts"] : [],
+    // GROUNDWORK_TEST_STORE=async runs these packages on the asynchronous store stand-in (issue #24).
+    setupFiles: ASYNC_STORE_PACKAGES.has(name) ? [ASYNC_STORE_SETUP] : [],
     benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 }));
@@ -44,6 +54,40 @@ const examplesProject = {
   },
 };
 
-export const projects = [...packageProjects, examplesProject];
+/**
+ * One end-to-end flow per group on the asynchronous store stand-in: every store call answers on a
+ * later macrotask, so a missing `await` fails here as it would on PostgreSQL (issue #24).
+ */
+const asyncStoreProject = {
+  extends: true as const,
+  test: {
+    name: "async-store",
+    root: "packages/server",
+    include: [
+      "src/routes/convert/convert-routes.test.ts",
+      "src/routes/extract/extractions.test.ts",
+      "src/routes/kb/kb-search.test.ts",
+      "src/routes/agents/agent-runs.test.ts",
+      "src/routes/conversations/conversations.test.ts",
+      "src/routes/memory/memory-routes.test.ts",
+      "src/routes/prompts/prompts.test.ts",
+      "src/routes/datasets/datasets.test.ts",
+      "src/routes/scores/scores.test.ts",
+      "src/routes/experiments/experiments.test.ts",
+      "src/routes/annotation-queues/annotation-queues.test.ts",
+      "src/routes/tracing/tracing.test.ts",
+      "src/routes/analytics/analytics.test.ts",
+      "src/routes/billing/billing.test.ts",
+      "src/routes/connectors/connectors.test.ts",
+    ],
+    env: { GROUNDWORK_TEST_STORE: "async" },
+    // Every store call waits a macrotask: the conversion-heavy flows take a few times longer.
+    testTimeout: 60_000,
+    setupFiles: [ASYNC_STORE_SETUP],
+    benchmark: { include: [] as string[] },
+  },
+};
+
+export const projects = [...packageProjects, examplesProject, asyncStoreProject];
 
 export default projects;

@@ -14,8 +14,8 @@ const groundwork = createGroundwork({
     },
   },
 });
-const me = groundwork.principal("acme");
-groundwork.agentManagement.apply(me, {
+const me = await groundwork.principal("acme");
+await groundwork.agentManagement.apply(me, {
   name: "weather",
   model: "gpt-4o-mini",
   instructions: "Answer with the weather tool.",

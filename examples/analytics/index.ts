@@ -9,8 +9,8 @@ import { openStore } from "@groundwork/store-sqlite";
 const groundwork = createGroundwork({
   store: openStore({ file: ":memory:", secret: "a-long-random-master-secret" }),
 });
-const me = groundwork.principal("acme");
-groundwork.providers.create(me.organizationId, {
+const me = await groundwork.principal("acme");
+await groundwork.providers.create(me.organizationId, {
   name: "openai",
   provider: "HOSTED_A",
   config: { baseUrl: process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1" },
@@ -28,12 +28,16 @@ await groundwork.gateway.embeddings(
   { principal: me },
 );
 
-const summary = groundwork.analytics.summary(me, {}); // the last 7 days
+const summary = await groundwork.analytics.summary(me, {}); // the last 7 days
 console.log(summary.requests, summary.errors, summary.errorRate?.toFixed(2), summary.latencyP95Ms !== null);
-console.log(groundwork.analytics.providers(me, {}).providers.map((p) => `${p.provider}:${p.requests}`));
-console.log(groundwork.analytics.errors(me, {}).errors.map((e) => `${e.status} ${e.code} x${e.count}`));
+console.log(
+  (await groundwork.analytics.providers(me, {})).providers.map((p) => `${p.provider}:${p.requests}`),
+);
+console.log(
+  (await groundwork.analytics.errors(me, {})).errors.map((e) => `${e.status} ${e.code} x${e.count}`),
+);
 const from = new Date(Date.now() - 6 * 3_600_000).toISOString();
-const hourly = groundwork.analytics.timeseries(me, { from }); // ≤ 48 hours: hourly buckets, empty ones too
+const hourly = await groundwork.analytics.timeseries(me, { from }); // ≤ 48 hours: hourly buckets, empty ones too
 console.log(
   hourly.bucket,
   hourly.points.reduce((sum, point) => sum + point.requests, 0),

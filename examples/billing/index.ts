@@ -7,22 +7,22 @@ import { openStore } from "@groundwork/store-sqlite";
 const store = openStore({ file: ":memory:" });
 // The plan allowance enforces the tiers (402/429 refusals); without one a library user is unlimited.
 const groundwork = createGroundwork({ store, allowance: storePlanAllowance(store) });
-store.organizations.ensure("acme", "free");
-const org = groundwork.principal("acme", "viewer");
+await store.organizations.ensure("acme", "free");
+const org = await groundwork.principal("acme", "viewer");
 
 const tier = groundwork.billing.tier(org);
 console.log(tier.name, tier.limits.pages, tier.limits.byok);
-console.log(groundwork.billing.check(org, { resource: "pages", amount: 1500 }).reason);
-console.log(groundwork.billing.available(org, { resource: "byok" }).available);
+console.log((await groundwork.billing.check(org, { resource: "pages", amount: 1500 })).reason);
+console.log((await groundwork.billing.available(org, { resource: "byok" })).available);
 
-groundwork.files.upload(org, {
+await groundwork.files.upload(org, {
   filename: "notes.txt",
   purpose: "user_data",
   content: new TextEncoder().encode("Refunds take 5 days."),
 });
-for (const { resource, used, remaining } of groundwork.billing.limits(org).limits) {
+for (const { resource, used, remaining } of (await groundwork.billing.limits(org)).limits) {
   if (resource === "storage_bytes") console.log(resource, used, remaining);
 }
 // #endregion readme
 await groundwork.close();
-store.close();
+await store.close();

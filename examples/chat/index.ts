@@ -8,8 +8,8 @@ import { openStore } from "@groundwork/store-sqlite";
 const groundwork = createGroundwork({
   store: openStore({ file: ":memory:", secret: "a-long-random-master-secret" }),
 });
-const me = groundwork.principal("acme"); // an organization, created on first use
-groundwork.providers.create(me.organizationId, {
+const me = await groundwork.principal("acme"); // an organization, created on first use
+await groundwork.providers.create(me.organizationId, {
   name: "openai",
   provider: "HOSTED_A", // OpenAI-compatible: its models are addressed as hosted-a/<model>
   config: { baseUrl: process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1" },

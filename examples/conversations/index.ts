@@ -5,7 +5,7 @@
 import { createGroundwork } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 
-const groundwork = createGroundwork({
+const groundwork = await createGroundwork({
   store: openStore({ file: ":memory:" }),
   config: {
     builtin: {
@@ -14,21 +14,21 @@ const groundwork = createGroundwork({
     },
   },
 }).start(); // the workers close pauses nobody answers within the pause window
-const org = groundwork.principal("acme");
-const { agent } = groundwork.agentManagement.apply(org, {
+const org = await groundwork.principal("acme");
+const { agent } = await groundwork.agentManagement.apply(org, {
   name: "support",
   model: "gpt-4o-mini",
   tools: [{ name: "refund", annotations: { readOnlyHint: false, destructiveHint: false } }],
   hitlPolicy: { version: 1, classes: { write: "approve" } }, // refunds wait for a human
 });
-const conversation = groundwork.conversations.create(org, { agentId: agent.id, title: "Order 7" });
-const ask = (input: string) =>
-  groundwork.agents.respond(org, { model: "agent/support", conversation: conversation.id, input });
+const conversation = await groundwork.conversations.create(org, { agentId: agent.id, title: "Order 7" });
+const ask = async (input: string) =>
+  await groundwork.agents.respond(org, { model: "agent/support", conversation: conversation.id, input });
 const answer = await ask("Where is order 7?");
 const paused = await ask("Refund it, please.");
-console.log(answer.status, paused.status, groundwork.conversations.get(org, conversation.id).status);
+console.log(answer.status, paused.status, (await groundwork.conversations.get(org, conversation.id)).status);
 console.log(await groundwork.conversations.cancel(org, conversation.id, { reason: "handled by phone" }));
-const { items } = groundwork.conversations.items(
+const { items } = await groundwork.conversations.items(
   org,
   conversation.id,
   { order: "asc" },

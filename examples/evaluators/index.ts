@@ -5,7 +5,7 @@ import { createGroundwork } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 
 const groundwork = createGroundwork({ store: openStore({ file: ":memory:" }) });
-const org = groundwork.principal("acme");
+const org = await groundwork.principal("acme");
 // What two extractions returned (output text) and what was expected of them.
 const expected = { invoiceNumber: "INV-7", vendor: "Acme GmbH", total: 120.5 };
 const cases = [

@@ -9,41 +9,41 @@ import { openStore } from "@groundwork/store-sqlite";
 const groundwork = createGroundwork({
   store: openStore({ file: ":memory:", secret: "a-long-random-master-secret" }),
 });
-const me = groundwork.principal("acme");
-groundwork.providers.create(me.organizationId, {
+const me = await groundwork.principal("acme");
+await groundwork.providers.create(me.organizationId, {
   name: "openai",
   provider: "HOSTED_A",
   config: { baseUrl: process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1" },
   apiKey: process.env.OPENAI_API_KEY ?? "",
 });
 // A frozen dataset: each tagline must name the product (the expected output, checked with `contains`).
-const dataset = groundwork.datasets.create(me, { name: "taglines" });
-groundwork.datasets.addItems(me, dataset.id, {
+const dataset = await groundwork.datasets.create(me, { name: "taglines" });
+await groundwork.datasets.addItems(me, dataset.id, {
   items: [
     { input: { product: "Acme Phone", category: "phone" }, expectedOutput: "phone" },
     { input: { product: "Acme Kettle", category: "kitchen" }, expectedOutput: "kettle" },
     { input: { product: "Acme Lamp", category: "lighting" }, expectedOutput: "lamp" },
   ],
 });
-groundwork.datasets.createVersion(me, dataset.id);
-const prompt = groundwork.prompts.create(me.organizationId, {
+await groundwork.datasets.createVersion(me, dataset.id);
+const prompt = await groundwork.prompts.create(me.organizationId, {
   name: "tagline",
   type: "text",
   prompt: "Write a one-line tagline for {{product}}.",
   config: { model: "hosted-a/gpt-4o-mini" },
 });
-groundwork.prompts.createVersion(me.organizationId, prompt.id, {
+await groundwork.prompts.createVersion(me.organizationId, prompt.id, {
   prompt: "Write a one-line tagline for our new {{category}} product.",
   config: { model: "hosted-a/gpt-4o-mini" },
 });
 
-const experiment = groundwork.experiments.create(me, {
+const experiment = await groundwork.experiments.create(me, {
   name: "tagline v1 vs v2",
   datasetId: dataset.id,
   evaluators: [{ name: "names-product", type: "contains" }],
 });
 for (const version of [1, 2]) {
-  groundwork.experiments.addVariant(me, experiment.id, {
+  await groundwork.experiments.addVariant(me, experiment.id, {
     name: `v${version}`,
     kind: "prompt",
     promptId: prompt.id,
@@ -52,9 +52,10 @@ for (const version of [1, 2]) {
 }
 const [v1, v2] = await groundwork.experiments.startRuns(me, experiment.id);
 await groundwork.experimentRuns.drain(); // an app calls groundwork.start() to run them in the background
-groundwork.experiments.setBaseline(me, experiment.id, { runId: v1?.id });
-const regression = groundwork.experiments.regression(me, experiment.id, v2?.id ?? "", {});
-const items = groundwork.datasets.listItems(me, dataset.id, { version: "1" }, { page: 0, size: 100 }).items;
+await groundwork.experiments.setBaseline(me, experiment.id, { runId: v1?.id });
+const regression = await groundwork.experiments.regression(me, experiment.id, v2?.id ?? "", {});
+const items = (await groundwork.datasets.listItems(me, dataset.id, { version: "1" }, { page: 0, size: 100 }))
+  .items;
 const productOf = (itemId: string) =>
   (items.find((item) => item.id === itemId)?.input as { product?: string } | undefined)?.product;
 console.log(
@@ -62,7 +63,7 @@ console.log(
   regression.items.filter((e) => e.verdict === "regressed").map((e) => productOf(e.datasetItemId)),
 );
 console.log(regression.summary.total);
-for (const run of groundwork.experiments.comparison(me, experiment.id, {}).runs) {
+for (const run of (await groundwork.experiments.comparison(me, experiment.id, {})).runs) {
   console.log(run.variantName, run.means, run.regressions);
 }
 // #endregion readme

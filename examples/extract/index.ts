@@ -14,9 +14,9 @@ const groundwork = createGroundwork({
     },
   },
 });
-const me = groundwork.principal("acme");
-const schema = groundwork.schemas.create(me.organizationId, { name: "invoice" });
-groundwork.schemas.commitVersion(me.organizationId, schema.id, {
+const me = await groundwork.principal("acme");
+const schema = await groundwork.schemas.create(me.organizationId, { name: "invoice" });
+await groundwork.schemas.commitVersion(me.organizationId, schema.id, {
   jsonSchema: {
     type: "object",
     required: ["invoiceNumber", "total"],

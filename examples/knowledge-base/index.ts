@@ -7,8 +7,8 @@ import { openStore } from "@groundwork/store-sqlite";
 const groundwork = createGroundwork({
   store: openStore({ file: ":memory:", secret: "a-long-random-master-secret" }),
 });
-const me = groundwork.principal("acme");
-const kb = groundwork.knowledge.createKnowledgeBase(me, {
+const me = await groundwork.principal("acme");
+const kb = await groundwork.knowledge.createKnowledgeBase(me, {
   name: "Handbook",
   slug: "handbook",
   // Built in and offline: lexical feature hashing, not semantic (use a provider's model for meaning).

@@ -14,11 +14,14 @@ const groundwork = createGroundwork({
     },
   },
 });
-const org = groundwork.principal("acme");
+const org = await groundwork.principal("acme");
 // Memory belongs to a member, and a member is an API key: give each user of the app one.
-const { record } = groundwork.store.apiKeys.create({ organizationId: org.organizationId, role: "member" });
+const { record } = await groundwork.store.apiKeys.create({
+  organizationId: org.organizationId,
+  role: "member",
+});
 const ada = { ...org, role: record.role, apiKeyId: record.id };
-groundwork.agentManagement.apply(org, {
+await groundwork.agentManagement.apply(org, {
   name: "assistant",
   model: "gpt-4o-mini",
   instructions: "Keep what you learn about the user in /memories; view it before answering.",
@@ -31,10 +34,10 @@ groundwork.agentManagement.apply(org, {
     },
   ],
 });
-function memoryTool(args: { command: string; path: string }): unknown {
+async function memoryTool(args: { command: string; path: string }): Promise<unknown> {
   try {
-    if (args.command === "view") return groundwork.memory.read(ada, { path: args.path });
-    return groundwork.memory.write(ada, args as Parameters<typeof groundwork.memory.write>[1]);
+    if (args.command === "view") return await groundwork.memory.read(ada, { path: args.path });
+    return await groundwork.memory.write(ada, args as Parameters<typeof groundwork.memory.write>[1]);
   } catch (error) {
     return { error: (error as Error).message }; // the model reads the refusal and can correct itself
   }
@@ -52,7 +55,7 @@ while (run.status === "requires_tool_output") {
     input,
   });
 }
-const files = groundwork.memory.list(ada, { page: { page: 0, size: 20 } }).items;
+const files = (await groundwork.memory.list(ada, { page: { page: 0, size: 20 } })).items;
 console.log(
   run.status,
   run.text,

@@ -6,7 +6,7 @@ import { openStore } from "@groundwork/store-sqlite";
 import JSZip from "jszip";
 
 const groundwork = createGroundwork({ store: openStore({ file: ":memory:" }) });
-const admin = groundwork.principal("acme", "admin");
+const admin = await groundwork.principal("acme", "admin");
 // The Claude Code plugin layout: a manifest, skills/<dir>/SKILL.md, agents/*.json (and .mcp.json for connectors).
 async function pluginZip(version: string, steps: string): Promise<Uint8Array> {
   const zip = new JSZip();

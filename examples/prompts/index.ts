@@ -6,8 +6,8 @@ import { createGroundwork } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 
 const groundwork = createGroundwork({ store: openStore({ file: ":memory:" }) });
-const org = groundwork.principal("acme").organizationId;
-groundwork.prompts.create(org, {
+const org = (await groundwork.principal("acme")).organizationId;
+await groundwork.prompts.create(org, {
   name: "support/reply",
   type: "chat",
   prompt: [
@@ -17,7 +17,7 @@ groundwork.prompts.create(org, {
   config: { model: "gpt-4o-mini", temperature: 0.2 },
 });
 // Versions are immutable; a label names the one the app serves.
-const v2 = groundwork.prompts.createVersion(org, "support/reply", {
+const v2 = await groundwork.prompts.createVersion(org, "support/reply", {
   prompt: [
     { role: "system", content: "You answer for {{company}}, briefly and kindly." },
     { role: "user", content: "{{question}}" },
@@ -25,7 +25,7 @@ const v2 = groundwork.prompts.createVersion(org, "support/reply", {
   changeDescription: "shorter answers",
   labels: ["production"],
 });
-const { versionNumber, compiled } = groundwork.prompts.compile(org, "support/reply", {
+const { versionNumber, compiled } = await groundwork.prompts.compile(org, "support/reply", {
   label: "production",
   variables: { company: "Acme", question: "Where is my parcel?" },
 });

@@ -5,28 +5,32 @@ import { createGroundwork } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 
 const groundwork = createGroundwork({ store: openStore({ file: ":memory:" }) });
-const org = groundwork.principal("acme");
-const conversation = groundwork.conversations.create(org, {
+const org = await groundwork.principal("acme");
+const conversation = await groundwork.conversations.create(org, {
   title: "Refund request",
   items: [{ type: "message", role: "user", content: "Where is my refund?" }],
 });
 const subject = { subjectType: "conversation", subjectId: conversation.id } as const;
 // A reviewer's rating (source HUMAN by default) and the app's own check (source API).
-groundwork.scores.record(org, {
+await groundwork.scores.record(org, {
   ...subject,
   name: "helpfulness",
   dataType: "NUMERIC",
   value: 4,
   comment: "polite",
 });
-groundwork.scores.record(org, {
+await groundwork.scores.record(org, {
   ...subject,
   name: "resolved",
   dataType: "BOOLEAN",
   value: true,
   source: "API",
 });
-const { items, total } = groundwork.scores.list(org, { subjectId: conversation.id }, { page: 0, size: 20 });
+const { items, total } = await groundwork.scores.list(
+  org,
+  { subjectId: conversation.id },
+  { page: 0, size: 20 },
+);
 console.log(
   total,
   items.map((score) => `${score.name}=${score.value} (${score.source})`),

@@ -5,8 +5,8 @@ import { createApp } from "@groundwork/server";
 import { openStore } from "@groundwork/store-sqlite";
 
 const store = openStore({ file: ":memory:", secret: "a-long-random-master-secret" });
-const org = store.organizations.ensure("acme", "team").organization;
-const { key } = store.apiKeys.create({ organizationId: org.id, role: "member" });
+const org = (await store.organizations.ensure("acme", "team")).organization;
+const { key } = await store.apiKeys.create({ organizationId: org.id, role: "member" });
 const app = createApp({ store });
 const res = await app.request("/v1/models", { headers: { Authorization: `Bearer ${key}` } });
 console.log(res.status, await res.json());

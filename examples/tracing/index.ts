@@ -8,8 +8,8 @@ import { openStore } from "@groundwork/store-sqlite";
 const groundwork = createGroundwork({
   store: openStore({ file: ":memory:", secret: "a-long-random-master-secret" }),
 });
-const admin = groundwork.principal("acme", "admin");
-groundwork.providers.create(admin.organizationId, {
+const admin = await groundwork.principal("acme", "admin");
+await groundwork.providers.create(admin.organizationId, {
   name: "openai",
   provider: "HOSTED_A",
   config: { baseUrl: process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1" },
@@ -21,8 +21,8 @@ await groundwork.gateway.chat(
   { model: "hosted-a/gpt-4o-mini", messages: [{ role: "user", content: "Say hello in French." }] },
   { principal: admin },
 );
-const { items } = groundwork.tracing.listTraces(admin, { kind: "gateway" }, { page: 0, size: 20 });
-const trace = groundwork.tracing.getTrace(admin, items[0]?.id ?? "");
+const { items } = await groundwork.tracing.listTraces(admin, { kind: "gateway" }, { page: 0, size: 20 });
+const trace = await groundwork.tracing.getTrace(admin, items[0]?.id ?? "");
 console.log(trace.kind, trace.name, trace.status, `${trace.inputTokens}+${trace.outputTokens} tokens`);
 console.log(trace.spans.map((span) => `${span.name} via ${span.attributes["gen_ai.provider.name"]}`));
 // #endregion readme

@@ -259,12 +259,12 @@ export interface Allowance {
    * Throws a 402 error (`storage_exhausted`) when storing `addedBytes` more would take the
    * organization past its plan's stored bytes. Absent: storage is not limited.
    */
-  checkStorage?(organizationId: string, addedBytes: number): void;
+  checkStorage?(organizationId: string, addedBytes: number): MaybePromise<void>;
   /**
    * Throws a 402 error (`pages_exhausted`) when converting `pages` more would take the
    * organization past its plan's pages of the month (PLATFORM.md §15). Absent: not limited.
    */
-  checkPages?(organizationId: string, pages: number): void;
+  checkPages?(organizationId: string, pages: number): MaybePromise<void>;
   /**
    * Counts one `/v1` request of the caller's organization and throws a 429 error
    * (`rate_limit_exceeded`, with `retryAfter`) when its plan's requests per minute are used

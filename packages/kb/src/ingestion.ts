@@ -124,7 +124,7 @@ export class Ingestion {
       moved(await store.setRevisionStatus(revision.id, "EMBEDDING"));
       const done = await vectors.embeddedChunkIds(revision.id);
       const todo = indexed.filter((chunk) => !done.has(chunk.id));
-      const model = this.deps.embedderFor(kb, revision);
+      const model = await this.deps.embedderFor(kb, revision);
       for (let start = 0; start < todo.length; start += this.batchSize) {
         signal?.throwIfAborted();
         const batch = todo.slice(start, start + this.batchSize);

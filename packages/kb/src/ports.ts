@@ -174,4 +174,4 @@ export interface DocumentParser {
 export type EmbedderFor = (
   knowledgeBase: KnowledgeBaseRecord,
   revision: RevisionRecord | null,
-) => EmbeddingModel;
+) => MaybePromise<EmbeddingModel>;

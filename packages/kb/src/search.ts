@@ -7,7 +7,12 @@
  * or `partial_lexical_only` when only some knowledge bases fell back), except a
  * refusal the caller must see (402, refused built-in call), which is thrown.
  */
-import { defaultIdGenerator, type EmbeddingModel, type IdGenerator } from "@groundwork/core";
+import {
+  defaultIdGenerator,
+  type EmbeddingModel,
+  type IdGenerator,
+  type MaybePromise,
+} from "@groundwork/core";
 import { clampTopK } from "./config.js";
 import { errorMessage, searchMustAnswerRefusal } from "./embedding-errors.js";
 import { bestSentence } from "./matched-span.js";
@@ -59,7 +64,7 @@ export interface SearchDeps {
   vectors: VectorIndex;
   keywords: KeywordIndex;
   /** The query embedder of a knowledge base (the gateway with the caller's principal). */
-  embedderFor: (knowledgeBase: KnowledgeBaseRecord) => EmbeddingModel;
+  embedderFor: (knowledgeBase: KnowledgeBaseRecord) => MaybePromise<EmbeddingModel>;
   ids?: IdGenerator;
 }
 
@@ -119,12 +124,10 @@ export async function searchKnowledgeBases(
       let dense: string[] = [];
       let failed = false;
       try {
-        const embedded = await deps
-          .embedderFor(kb)
-          .embed(
-            { model: kb.embeddingModel, input: [request.query], dimensions: kb.embeddingDim },
-            request.signal === undefined ? {} : { signal: request.signal },
-          );
+        const embedded = await (await deps.embedderFor(kb)).embed(
+          { model: kb.embeddingModel, input: [request.query], dimensions: kb.embeddingDim },
+          request.signal === undefined ? {} : { signal: request.signal },
+        );
         const vector = embedded.vectors[0];
         if (vector === undefined || vector.length !== kb.embeddingDim) {
           throw new Error(`The embedding model answered no vector of width ${kb.embeddingDim}`);

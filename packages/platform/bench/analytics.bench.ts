@@ -22,7 +22,7 @@ const SPAN = 30 * DAY;
 let now = T0;
 const clock = { now: () => now };
 const store = openStore({ file: ":memory:", clock });
-const org = store.organizations.create("bench", "enterprise");
+const org = await store.organizations.create("bench", "enterprise");
 const principal: Principal = {
   organizationId: org.id,
   organizationName: org.name,
@@ -44,7 +44,7 @@ for (let i = 0; i < ROWS; i++) {
   now = T0 + Math.floor((i / ROWS) * SPAN);
   const normal = Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
   const error = random() < 0.02;
-  store.usage.record({
+  await store.usage.record({
     organizationId: org.id,
     apiKeyId: null,
     model: MODELS[i % MODELS.length] as string,
@@ -60,7 +60,7 @@ for (let i = 0; i < ROWS; i++) {
     ...(error ? { errorCode: "upstream_error", status: 502 } : {}),
   });
 }
-store.usage.flush();
+await store.usage.flush();
 console.log(`seeded ${ROWS} usage rows in ${Math.round(performance.now() - seeded)} ms`);
 
 now = T0 + SPAN + 60_000;
@@ -84,8 +84,8 @@ const plainDaily = store.db.prepare(
 );
 
 describe("summary of 30 days over 1M usage rows", () => {
-  bench("analytics.summary (sums + exact p50/p95)", () => {
-    analytics.summary(principal, query);
+  bench("analytics.summary (sums + exact p50/p95)", async () => {
+    await analytics.summary(principal, query);
   });
   bench("baseline: plain SELECT count(*), sum(…) over the same rows", () => {
     plainTotals.get(org.id, from, to);
@@ -93,8 +93,8 @@ describe("summary of 30 days over 1M usage rows", () => {
 });
 
 describe("30-day daily time series over 1M usage rows", () => {
-  bench("analytics.timeseries (30 points, exact p50/p95 each)", () => {
-    analytics.timeseries(principal, query);
+  bench("analytics.timeseries (30 points, exact p50/p95 each)", async () => {
+    await analytics.timeseries(principal, query);
   });
   bench("baseline: plain SELECT … GROUP BY day over the same rows", () => {
     plainDaily.all(org.id, from, to);

@@ -12,14 +12,14 @@ import { createGroundwork } from "../src/create-groundwork.js";
 
 const store = openStore({ file: ":memory:" });
 const groundwork = createGroundwork({ store });
-const admin = groundwork.principal("bench", "admin");
-const reviewer = { ...groundwork.principal("bench", "member"), apiKeyId: "key_bench" };
-const holder = { ...groundwork.principal("bench", "member"), apiKeyId: "key_holder" };
-const queue = groundwork.annotationQueues.create(admin, {
+const admin = await groundwork.principal("bench", "admin");
+const reviewer = { ...(await groundwork.principal("bench", "member")), apiKeyId: "key_bench" };
+const holder = { ...(await groundwork.principal("bench", "member")), apiKeyId: "key_holder" };
+const queue = await groundwork.annotationQueues.create(admin, {
   name: "bench",
   scoreConfigs: [{ name: "ok", dataType: "BOOLEAN" }],
 });
-const conversation = groundwork.conversations.create(admin, {}).id;
+const conversation = (await groundwork.conversations.create(admin, {})).id;
 // Items are per subject; one conversation repeated would be skipped, so the rows go in directly.
 const insert = store.db.prepare(
   `INSERT INTO annotation_queue_items (id, queue_id, organization_id, subject_type, subject_id, status,
@@ -56,8 +56,8 @@ const firstFree = store.db
 };
 
 describe("claim the oldest free item behind 5,000 held locks, then release it", () => {
-  bench("groundwork.annotationQueues.claim + release", () => {
-    const item = groundwork.annotationQueues.claim(holder, queue.id);
+  bench("groundwork.annotationQueues.claim + release", async () => {
+    const item = await groundwork.annotationQueues.claim(holder, queue.id);
     if (item?.id !== firstFree.id) throw new Error(`claimed ${item?.id}`);
     release.run(item.id);
   });
@@ -69,8 +69,8 @@ describe("claim the oldest free item behind 5,000 held locks, then release it", 
 });
 
 describe("claim that returns the caller's own lock (renewed)", () => {
-  bench("groundwork.annotationQueues.claim (own lock)", () => {
-    const item = groundwork.annotationQueues.claim(reviewer, queue.id);
+  bench("groundwork.annotationQueues.claim (own lock)", async () => {
+    const item = await groundwork.annotationQueues.claim(reviewer, queue.id);
     if (item?.id !== "aqi_bench9999") throw new Error(`claimed ${item?.id}`);
   });
   bench("raw UPDATE by key (floor)", () => {

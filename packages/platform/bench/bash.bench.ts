@@ -15,8 +15,8 @@ import { afterAll, bench, describe } from "vitest";
 import { type BashSnapshot, BashTreeCache, runBash } from "../src/platform-tools/bash-sandbox.js";
 
 const store = openStore({ file: ":memory:" });
-const org = store.organizations.create("bench", "enterprise");
-const conversation = store.agents.createConversation(org.id, null, "ask", {
+const org = await store.organizations.create("bench", "enterprise");
+const conversation = await store.agents.createConversation(org.id, null, "ask", {
   createdByKeyId: "key_bench",
 });
 
@@ -38,7 +38,7 @@ for (let d = 0; d < 10; d++) {
     snapshot.set(`/workspace/dir${d}/file${f}.txt`, bytes);
   }
 }
-store.bashFiles.apply(
+await store.bashFiles.apply(
   org.id,
   conversation.id,
   [...snapshot].map(([path, bytes]) => ({ path, kind: bytes === null ? "dir" : "file", bytes })),
@@ -88,9 +88,9 @@ afterAll(() => {
 
 /** One call the way the tool runner makes it (revision check, reused file system). */
 async function toolCall(command: string): Promise<void> {
-  const revision = store.bashFiles.revision(conversation.id);
+  const revision = await store.bashFiles.revision(conversation.id);
   const key = `${revision.dataVersion}:${revision.writes}`;
-  const run = await runBash(() => store.bashFiles.load(conversation.id), command, {
+  const run = await runBash(async () => await store.bashFiles.load(conversation.id), command, {
     cache: { trees, key: conversation.id, revision: key },
   });
   run.keep?.(key);
@@ -99,7 +99,7 @@ async function toolCall(command: string): Promise<void> {
 describe(`platform_bash over ${total} bytes in ${snapshot.size} entries`, () => {
   bench(
     ...timed("tool call: load from SQLite + grep -r x /workspace | wc -l", async () => {
-      await runBash(store.bashFiles.load(conversation.id), "grep -r x /workspace | wc -l");
+      await runBash(await store.bashFiles.load(conversation.id), "grep -r x /workspace | wc -l");
     }),
     OPTIONS,
   );

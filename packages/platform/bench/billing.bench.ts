@@ -17,19 +17,19 @@ const groundwork = createGroundwork({
     tiers: { business: { requests_per_minute: Number.MAX_SAFE_INTEGER } },
   }),
 });
-const organization = store.organizations.create("acme", "business");
-const { key } = store.apiKeys.create({ organizationId: organization.id, role: "member" });
-const principal = store.apiKeys.authenticate(key);
+const organization = await store.organizations.create("acme", "business");
+const { key } = await store.apiKeys.create({ organizationId: organization.id, role: "member" });
+const principal = await store.apiKeys.authenticate(key);
 if (principal === null) throw new Error("no principal");
 for (let i = 0; i < 200; i++) {
-  store.files.create({
+  await store.files.create({
     organizationId: organization.id,
     filename: `f${i}.txt`,
     purpose: "user_data",
     mime: "text/plain",
     bytes: new Uint8Array(64),
   });
-  store.usage.record({
+  await store.usage.record({
     organizationId: organization.id,
     apiKeyId: null,
     model: "gpt-4o-mini",
@@ -44,11 +44,11 @@ for (let i = 0; i < 200; i++) {
     endUser: null,
   });
 }
-store.usage.flush();
+await store.usage.flush();
 
 describe("per request", () => {
-  bench("baseline: API-key lookup (every /v1 request)", () => {
-    store.apiKeys.authenticate(key);
+  bench("baseline: API-key lookup (every /v1 request)", async () => {
+    await store.apiKeys.authenticate(key);
   });
   bench("admitRequest (rate limit count + check)", () => {
     groundwork.billing.admitRequest(principal);
@@ -56,8 +56,8 @@ describe("per request", () => {
 });
 
 describe("limits report", () => {
-  bench("baseline: charged usage of the month (every built-in call)", () => {
-    store.usage.chargedSince(organization.id, 0);
+  bench("baseline: charged usage of the month (every built-in call)", async () => {
+    await store.usage.chargedSince(organization.id, 0);
   });
   bench("billing.limits (six counters)", () => {
     groundwork.billing.limits(principal);

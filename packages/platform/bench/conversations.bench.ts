@@ -14,7 +14,7 @@ const ITEMS = 50;
 
 const store = openStore({ file: ":memory:" });
 const groundwork = createGroundwork({ store });
-const principal = groundwork.principal("bench", "member");
+const principal = await groundwork.principal("bench", "member");
 const org = principal.organizationId;
 const ids: string[] = [];
 const data = JSON.stringify({
@@ -64,8 +64,8 @@ const rawList = store.db.prepare(
 );
 
 describe(`append one turn's ${turn.length} items (${CONVERSATIONS} conversations × ${ITEMS} items)`, () => {
-  bench("store.conversations.appendItems", () => {
-    store.conversations.appendItems(next(), "resp_bench", turn);
+  bench("store.conversations.appendItems", async () => {
+    await store.conversations.appendItems(next(), "resp_bench", turn);
   });
   bench("baseline: raw SQLite INSERTs of the same rows in one transaction", () => {
     rawAppend(next());
@@ -73,8 +73,8 @@ describe(`append one turn's ${turn.length} items (${CONVERSATIONS} conversations
 });
 
 describe(`list 20 items of a conversation (${CONVERSATIONS} conversations × ${ITEMS}+ items)`, () => {
-  bench("groundwork.conversations.items (page of 20, newest first)", () => {
-    groundwork.conversations.items(principal, next(), {}, { page: 0, size: 20 });
+  bench("groundwork.conversations.items (page of 20, newest first)", async () => {
+    await groundwork.conversations.items(principal, next(), {}, { page: 0, size: 20 });
   });
   bench("baseline: raw SQLite SELECT … LIMIT 20", () => {
     rawList.all(next());

@@ -24,28 +24,32 @@ const groundwork = createGroundwork({
   config: { builtin: { baseUrl: upstream.url, apiKey: "k" } },
   fetch: createFastFetch(),
 });
-const principal = groundwork.principal("bench", "member");
-const { dataset, version } = seedDataset(groundwork, principal, 1_000);
+const principal = await groundwork.principal("bench", "member");
+const { dataset, version } = await seedDataset(groundwork, principal, 1_000);
 const EVALUATORS = [{ type: "exact_match" }, { type: "contains" }, { type: "levenshtein" }];
 
 let experiments = 0;
 async function fullExperiment(): Promise<void> {
-  const experiment = groundwork.experiments.create(principal, {
+  const experiment = await groundwork.experiments.create(principal, {
     name: `bench-${experiments++}`,
     datasetId: dataset.id,
     datasetVersionId: version.id,
     evaluators: EVALUATORS,
   });
-  groundwork.experiments.addVariant(principal, experiment.id, {
+  await groundwork.experiments.addVariant(principal, experiment.id, {
     name: "good",
     kind: "model",
     model: "good-1",
   });
-  groundwork.experiments.addVariant(principal, experiment.id, { name: "bad", kind: "model", model: "bad-1" });
+  await groundwork.experiments.addVariant(principal, experiment.id, {
+    name: "bad",
+    kind: "model",
+    model: "bad-1",
+  });
   const runs = await groundwork.experiments.startRuns(principal, experiment.id);
   await groundwork.experimentRuns.drain();
   for (const run of runs) {
-    const done = store.experiments.runById(run.id);
+    const done = await store.experiments.runById(run.id);
     if (done?.status !== "completed" || done.completed !== 1_000)
       throw new Error(`run ${run.id} did not complete`);
   }
@@ -71,14 +75,14 @@ async function directCalls(): Promise<void> {
 const N = 10_000;
 const NAMES = ["exact_match", "contains", "levenshtein"];
 const org = principal.organizationId;
-const stored = store.experiments.create(org, {
+const stored = await store.experiments.create(org, {
   name: "regression-bench",
   description: null,
   datasetId: "ds_bench",
   datasetVersionId: null,
   evaluators: NAMES.map((name) => ({ name, type: name, params: {} })),
 });
-const variant = store.experiments.addVariant(stored.id, {
+const variant = await store.experiments.addVariant(stored.id, {
   name: "v",
   kind: "model",
   config: { model: "m", params: {} },
@@ -87,7 +91,7 @@ const itemIds = Array.from({ length: N }, (_, i) => `dsi_${String(i).padStart(26
 const results: RegressionResult[][] = [];
 const runIds: string[] = [];
 for (const seed of [0, 1]) {
-  const run = store.experiments.createRun({
+  const run = await store.experiments.createRun({
     organizationId: org,
     experimentId: stored.id,
     variant,
@@ -98,10 +102,10 @@ for (const seed of [0, 1]) {
     role: "member",
     createdByKeyId: null,
   });
-  store.experiments.markRunning(run.id);
+  await store.experiments.markRunning(run.id);
   const rows: RegressionResult[] = [];
-  store.experiments.atomically(() => {
-    itemIds.forEach((datasetItemId, i) => {
+  await store.experiments.atomically(async () => {
+    for (const [i, datasetItemId] of itemIds.entries()) {
       const scores = NAMES.map((name, k) => ({
         name,
         value: ((i * 7 + k * 3 + seed * 5) % 11) / 10,
@@ -109,7 +113,7 @@ for (const seed of [0, 1]) {
         comment: null,
         error: null,
       }));
-      store.experiments.addResult(
+      await store.experiments.addResult(
         {
           organizationId: org,
           runId: run.id,
@@ -128,9 +132,9 @@ for (const seed of [0, 1]) {
         addToTotals,
       );
       rows.push({ datasetItemId, status: "completed", scores });
-    });
+    }
   });
-  store.experiments.finishRun(run.id, "completed");
+  await store.experiments.finishRun(run.id, "completed");
   results.push(rows);
   runIds.push(run.id);
 }
@@ -149,8 +153,10 @@ describe("an experiment of 1,000 items × 2 variants × 3 code evaluators", () =
 });
 
 describe("regression of two 10,000-item runs × 3 evaluators", () => {
-  bench("service: results read from SQLite + verdicts", () => {
-    groundwork.experiments.regression(principal, stored.id, runIds[1] ?? "", { baselineRunId: runIds[0] });
+  bench("service: results read from SQLite + verdicts", async () => {
+    await groundwork.experiments.regression(principal, stored.id, runIds[1] ?? "", {
+      baselineRunId: runIds[0],
+    });
   });
   bench("maths only: regression() over the two result arrays", () => {
     regression(results[0] ?? [], results[1] ?? [], NAMES);

@@ -11,26 +11,26 @@ import { createGroundwork } from "../src/create-groundwork.js";
 
 const store = openStore({ file: ":memory:" });
 const groundwork = createGroundwork({ store });
-const org = groundwork.principal("bench", "member");
+const org = await groundwork.principal("bench", "member");
 const member = {
   ...org,
-  apiKeyId: store.apiKeys.create({ organizationId: org.organizationId, role: "member" }).record.id,
+  apiKeyId: (await store.apiKeys.create({ organizationId: org.organizationId, role: "member" })).record.id,
 };
 const line = "A remembered fact about the user, kept as one line of a memory file.\n";
 const content = line.repeat(Math.floor(100_000 / line.length));
-groundwork.memory.write(member, { command: "create", path: "/memories/notes/big.md", content });
+await groundwork.memory.write(member, { command: "create", path: "/memories/notes/big.md", content });
 
 const raw = store.db.prepare(
   "SELECT content FROM memory_files WHERE organization_id = ? AND member_id = ? AND path = ?",
 );
 
 describe(`memory view of a ${content.length}-byte file`, () => {
-  bench("groundwork.memory.read (whole file)", () => {
-    groundwork.memory.read(member, { path: "/memories/notes/big.md" });
+  bench("groundwork.memory.read (whole file)", async () => {
+    await groundwork.memory.read(member, { path: "/memories/notes/big.md" });
   });
 
-  bench("groundwork.memory.read (lines 500-600)", () => {
-    groundwork.memory.read(member, { path: "/memories/notes/big.md", startLine: 500, endLine: 600 });
+  bench("groundwork.memory.read (lines 500-600)", async () => {
+    await groundwork.memory.read(member, { path: "/memories/notes/big.md", startLine: 500, endLine: 600 });
   });
 
   bench("baseline: raw SQLite SELECT of the same content", () => {

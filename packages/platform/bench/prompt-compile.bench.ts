@@ -12,7 +12,7 @@ import { createGroundwork } from "../src/create-groundwork.js";
 
 const store = openStore({ file: ":memory:" });
 const groundwork = createGroundwork({ store });
-const org = groundwork.principal("bench").organizationId;
+const org = (await groundwork.principal("bench")).organizationId;
 
 const names = Array.from({ length: 50 }, (_, i) => `var_${i}`);
 const filler = "Some literal instructions for the model, kept as prose between the placeholders. ";
@@ -20,13 +20,18 @@ let template = "";
 for (let i = 0; template.length < 10_000; i++) template += `${filler}{{ ${names[i % names.length]} }} `;
 const variables = Object.fromEntries(names.map((name, i) => [name, `value number ${i}`]));
 
-groundwork.prompts.create(org, { name: "bench/big", type: "text", prompt: template, labels: ["production"] });
-const version = store.prompts.latestVersion(groundwork.prompts.get(org, "bench/big").id);
+await groundwork.prompts.create(org, {
+  name: "bench/big",
+  type: "text",
+  prompt: template,
+  labels: ["production"],
+});
+const version = await store.prompts.latestVersion((await groundwork.prompts.get(org, "bench/big")).id);
 if (version === null) throw new Error("no version");
 
 describe(`compile a ${template.length}-char template with ${names.length} variables`, () => {
-  bench("groundwork.prompts.compile (by name, production label)", () => {
-    groundwork.prompts.compile(org, "bench/big", { variables });
+  bench("groundwork.prompts.compile (by name, production label)", async () => {
+    await groundwork.prompts.compile(org, "bench/big", { variables });
   });
 
   bench("compileVersion on the loaded version (cached parse)", () => {

@@ -13,27 +13,27 @@ import { createGroundwork } from "../src/create-groundwork.js";
 
 const store = openStore({ file: ":memory:" });
 const groundwork = createGroundwork({ store });
-const org = groundwork.principal("bench", "member");
+const org = await groundwork.principal("bench", "member");
 const names = Array.from({ length: 50 }, (_, i) => `skill-${i}`);
 for (const [i, name] of names.entries()) {
   for (let v = 1; v <= 3; v++) {
     const files = { "SKILL.md": `---\nname: ${name}\ndescription: Skill ${i} v${v}\n---\nDo step ${v}.\n` };
     const pkg = skillPackageFromFiles(files);
-    groundwork.skills.commitPackage(org.organizationId, pkg, {
+    await groundwork.skills.commitPackage(org.organizationId, pkg, {
       namespace: i < 10 ? "kit" : null,
       pluginId: i < 10 ? "plg_bench" : null,
       source: i < 10 ? "plugin" : "import",
     });
   }
   const qualified = i < 10 ? `kit:${name}` : name;
-  groundwork.skills.createLabel(org.organizationId, qualified, "production", "2");
+  await groundwork.skills.createLabel(org.organizationId, qualified, "production", "2");
 }
 const bindings = names.slice(0, 20).map((name, i) => {
   if (i % 4 === 0) return { name, ref: "production" };
   if (i % 4 === 1) return { name, ref: "1" };
   return { name };
 });
-const agent = groundwork.agentManagement.apply(org, {
+const agent = await groundwork.agentManagement.apply(org, {
   name: "bench-agent",
   model: "openai/gpt-4o-mini",
   instructions: "bench",
@@ -46,7 +46,7 @@ const agent = groundwork.agentManagement.apply(org, {
   ],
 });
 const agentId = agent.agent.id;
-const check = groundwork.skills.agentSkills(org, agentId);
+const check = await groundwork.skills.agentSkills(org, agentId);
 if (check.skills.length !== 20 || check.skills.some((s) => s.status !== "resolved")) {
   throw new Error(`bench setup: ${JSON.stringify(check.skills.map((s) => s.status))}`);
 }
@@ -55,8 +55,8 @@ const raw = store.db.prepare("SELECT * FROM skills WHERE organization_id = ? AND
 const qualifiedNames = names.slice(0, 20).map((name, i) => (i < 10 ? `kit:${name}` : name));
 
 describe("resolving an agent's 20 skill bindings", () => {
-  bench("groundwork.skills.agentSkills (20 bindings)", () => {
-    groundwork.skills.agentSkills(org, agentId);
+  bench("groundwork.skills.agentSkills (20 bindings)", async () => {
+    await groundwork.skills.agentSkills(org, agentId);
   });
 
   bench("baseline: 20 raw prepared SELECTs by qualified name", () => {

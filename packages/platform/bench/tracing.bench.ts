@@ -36,7 +36,7 @@ async function platform(tracing: boolean) {
     allowance: UNLIMITED_ALLOWANCE,
     config: { builtin: { baseUrl, apiKey: "bench" } },
   });
-  const principal = groundwork.principal("bench");
+  const principal = await groundwork.principal("bench");
   await groundwork.tracing.updateSettings(principal, { enabled: tracing });
   const call = () =>
     groundwork.gateway.chat(
@@ -59,7 +59,7 @@ async function cpuPerCall(rounds = 6, calls = 300) {
     ] as const) {
       const before = process.cpuUsage();
       for (let i = 0; i < calls; i++) await target.call();
-      target.groundwork.tracing.flush(); // the batched writes are part of the cost
+      await target.groundwork.tracing.flush(); // the batched writes are part of the cost
       const used = process.cpuUsage(before);
       if (round >= 0) spent[name] += used.user + used.system;
     }
@@ -69,10 +69,8 @@ async function cpuPerCall(rounds = 6, calls = 300) {
 }
 
 const cpu = await cpuPerCall();
-const stored = on.groundwork.tracing.listTraces(
-  on.groundwork.principal("bench"),
-  {},
-  { page: 0, size: 1 },
+const stored = (
+  await on.groundwork.tracing.listTraces(await on.groundwork.principal("bench"), {}, { page: 0, size: 1 })
 ).total;
 console.log(
   `CPU per gateway call: tracing off ${cpu.off.toFixed(1)} µs, on ${cpu.on.toFixed(1)} µs, ` +
@@ -85,7 +83,7 @@ console.log(
  * finish with usage) and the batched SQLite write, on vs off, interleaved in one run.
  */
 async function spanCpuPerCall(rounds = 6, calls = 5000) {
-  const org = (target: typeof on) => target.groundwork.principal("bench").organizationId;
+  const org = async (target: typeof on) => (await target.groundwork.principal("bench")).organizationId;
   const messages = [{ role: "user" as const, content: "ping" }];
   const route = { kind: "builtin" as const, model: "bench-model" };
   const spent = { on: 0, off: 0 };
@@ -95,14 +93,14 @@ async function spanCpuPerCall(rounds = 6, calls = 5000) {
       ["on", on],
     ] as const) {
       const tracing = new GatewayTracing(target.groundwork.tracing.hooks);
-      const organizationId = org(target);
+      const organizationId = await org(target);
       const before = process.cpuUsage();
       for (let i = 0; i < calls; i++) {
         const span = tracing.start("chat", "bench-model", organizationId);
         tracing.request(span, route, organizationId, messages);
         tracing.finish(span, organizationId, { inputTokens: 3, outputTokens: 1, costEur: 0 });
       }
-      target.groundwork.tracing.flush();
+      await target.groundwork.tracing.flush();
       const used = process.cpuUsage(before);
       if (round >= 0) spent[name] += used.user + used.system;
     }

@@ -17,16 +17,16 @@ beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: ["gpt-x"] });
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+beforeEach(async () => {
   store = openStore({ file: ":memory:", secret: "platform-test-secret" });
   upstream.reset();
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
 /** An organization on the free plan with its own OpenAI-compatible provider. */
-function freeOrganizationWithProvider(): string {
-  const organization = store.organizations.create("shop", "free");
-  store.providers.create({
+async function freeOrganizationWithProvider(): Promise<string> {
+  const organization = await store.organizations.create("shop", "free");
+  await store.providers.create({
     organizationId: organization.id,
     name: "own",
     type: "HOSTED_A",
@@ -47,27 +47,29 @@ describe("createGroundwork", () => {
     expect(config.builtin).toBeNull();
   });
 
-  it("makes a principal for an organization by name, creating it once", () => {
+  it("makes a principal for an organization by name, creating it once", async () => {
     const groundwork = createGroundwork({ store });
-    const first = groundwork.principal("acme");
-    const again = groundwork.principal("acme");
+    const first = await groundwork.principal("acme");
+    const again = await groundwork.principal("acme");
     expect(again.organizationId).toBe(first.organizationId);
     expect(first).toMatchObject({ organizationName: "acme", role: "admin" });
-    expect(store.organizations.count()).toBe(1);
+    expect(await store.organizations.count()).toBe(1);
   });
 
   it("without an allowance, calls any provider whatever the plan (a library user is unlimited)", async () => {
-    freeOrganizationWithProvider();
+    await freeOrganizationWithProvider();
     const groundwork = createGroundwork({ store });
     upstream.enqueue({ text: "hi there" });
-    const completion = await groundwork.gateway.chat(hello, { principal: groundwork.principal("shop") });
+    const completion = await groundwork.gateway.chat(hello, {
+      principal: await groundwork.principal("shop"),
+    });
     expect(completion.choices[0]?.message.content).toBe("hi there");
   });
 
   it("with the plans' allowance, refuses own providers on the free plan with a 402", async () => {
-    freeOrganizationWithProvider();
+    await freeOrganizationWithProvider();
     const groundwork = createGroundwork({ store, allowance: storePlanAllowance(store) });
-    const attempt = groundwork.gateway.chat(hello, { principal: groundwork.principal("shop") });
+    const attempt = groundwork.gateway.chat(hello, { principal: await groundwork.principal("shop") });
     await expect(attempt).rejects.toSatisfy(
       (error: unknown) => isGroundworkError(error) && error.status === 402,
     );
@@ -79,7 +81,7 @@ describe("createGroundwork", () => {
     const groundwork = createGroundwork({ store });
     const attempt = groundwork.gateway.chat(
       { model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] },
-      { principal: groundwork.principal() },
+      { principal: await groundwork.principal() },
     );
     await expect(attempt).rejects.toThrow(/the builtin setting/);
     await expect(attempt).rejects.not.toThrow(/GROUNDWORK_/);
@@ -87,9 +89,9 @@ describe("createGroundwork", () => {
 
   it("starts its workers once and closes them, leaving the store open", async () => {
     const groundwork = createGroundwork({ store, config: { workers: { pollMs: 10, leaseMs: 1000 } } });
-    expect(groundwork.start()).toBe(groundwork.start());
+    expect(await groundwork.start()).toBe(await groundwork.start());
     const task = await groundwork.conversion.submit(
-      groundwork.principal().organizationId,
+      (await groundwork.principal()).organizationId,
       [
         {
           kind: "bytes",
@@ -100,14 +102,14 @@ describe("createGroundwork", () => {
       ],
       {},
     );
-    let current = store.conversionTasks.get(task.id);
+    let current = await store.conversionTasks.get(task.id);
     for (let i = 0; i < 200 && current?.status !== "success"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
-      current = store.conversionTasks.get(task.id);
+      current = await store.conversionTasks.get(task.id);
     }
     expect(current?.status).toBe("success");
     await groundwork.close();
     await groundwork.close();
-    expect(store.organizations.count()).toBe(1);
+    expect(await store.organizations.count()).toBe(1);
   });
 });

@@ -16,7 +16,6 @@ import {
 import { createOpenAICompatibleAdapter, type Gateway } from "@groundwork/gateway";
 import type { DocumentParser } from "@groundwork/kb";
 import { BillingLedger } from "@groundwork/observability";
-import type { Store } from "@groundwork/store-sqlite";
 import { AgentManagement } from "./agents/agent-management.js";
 import { AgentRunner } from "./agents/agent-runner.js";
 import { type AgentStreamEvent, openAgentStream } from "./agents/agent-stream.js";
@@ -51,10 +50,11 @@ import { ScoreService } from "./scores/score-service.js";
 import { type ScoreSubjectLookups, ScoreSubjects } from "./scores/score-subjects.js";
 import { SkillRunTools } from "./skills/skill-run-tools.js";
 import { SkillService } from "./skills/skill-service.js";
+import type { PlatformStore } from "./store-port.js";
 import { TracingService } from "./tracing/tracing-service.js";
 
 export interface GroundworkOptions {
-  store: Store;
+  store: PlatformStore;
   config?: GroundworkConfigInput;
   /**
    * What each organization may use (plans, included usage), asked before gated or
@@ -100,7 +100,7 @@ export interface GroundworkOptions {
 
 export class Groundwork {
   readonly config: GroundworkConfig;
-  readonly store: Store;
+  readonly store: PlatformStore;
   /** Chat, streams, embeddings, responses and models over the built-in service and the organizations' providers. */
   readonly gateway: Gateway;
   /** The organizations' own provider accounts (create, test, list their models). */
@@ -219,7 +219,7 @@ export class Groundwork {
       pollMs: config.workers.pollMs,
       traceHooks,
       allowance,
-      recordPages: (organizationId, pages) => this.billing.recordPages(organizationId, pages),
+      recordPages: async (organizationId, pages) => await this.billing.recordPages(organizationId, pages),
     });
     this.files = new FileService(options.store, allowance);
     this.extraction = new ExtractionService(options.store, this.gateway, {
@@ -265,7 +265,7 @@ export class Groundwork {
       ...(options.toolFetch === undefined ? {} : { fetch: options.toolFetch }),
       ...(options.acceptsImages === undefined ? {} : { acceptsImages: options.acceptsImages }),
       // The `/skills` tree of platform_bash: the versions the response resolved (PLATFORM.md §6).
-      skillFiles: options.skillFiles ?? ((_principal, state) => skillTools.skillFiles(state)),
+      skillFiles: options.skillFiles ?? (async (_principal, state) => await skillTools.skillFiles(state)),
     });
     this.toolCatalogs = new ToolCatalogService(options.store, {
       skillTools,
@@ -348,20 +348,20 @@ export class Groundwork {
    * knowledge-base ingestion and reindexing, the agents' pause windows — including jobs a previous process left
    * unfinished. Idempotent.
    */
-  start(): this {
+  async start(): Promise<this> {
     if (this.started) return this;
     this.started = true;
     this.conversion.startWorker();
     this.extraction.startWorker();
     this.knowledge.startWorker();
     // Questions a previous process left open lost their calls: answered `cancel` now.
-    this.connectors.cancelOrphanedInputs();
+    await this.connectors.cancelOrphanedInputs();
     this.agents.startWorker();
     this.experimentRuns.start();
     // Retention is enforced at read; the rows past it are removed at each start.
-    this.responses.purgeExpired();
+    await this.responses.purgeExpired();
     // Traces past their retention: now, then hourly.
-    this.tracing.start();
+    await this.tracing.start();
     return this;
   }
 
@@ -383,8 +383,8 @@ export class Groundwork {
    * Whom a library call acts for: an organization of the store (created on first use,
    * plan enterprise) with the Admin role. The server passes the API key's principal instead.
    */
-  principal(organizationName = "default", role: Role = "admin"): Principal {
-    const record = this.store.organizations.ensure(organizationName, "enterprise").organization;
+  async principal(organizationName = "default", role: Role = "admin"): Promise<Principal> {
+    const record = (await this.store.organizations.ensure(organizationName, "enterprise")).organization;
     return {
       organizationId: record.id,
       organizationName: record.name,
@@ -404,13 +404,15 @@ export class Groundwork {
     if (body.stream === true) {
       const events = await openAgentStream(this.agents, principal, body, signal);
       return {
-        events: recordStreamedResponse(events, "first", (id) =>
-          this.responses.recordAgent(principal, body.input, id),
+        events: recordStreamedResponse(
+          events,
+          "first",
+          async (id) => await this.responses.recordAgent(principal, body.input, id),
         ),
       };
     }
     const state = await this.agents.respond(principal, body, signal === undefined ? {} : { signal });
-    this.responses.recordAgent(principal, body.input, state.id);
+    await this.responses.recordAgent(principal, body.input, state.id);
     return { json: this.agents.render(state) };
   }
 }

@@ -13,12 +13,15 @@ import type { Store } from "@groundwork/store-sqlite";
 
 /**
  * A store family as a port: each method answers `MaybePromise` of what the SQLite method
- * answers; non-method members stay as they are. Generic methods lose their type
- * parameter through `infer` (and an overloaded one keeps its last signature), so those
- * few are written out by hand below.
+ * answers (a method that already answers a Promise keeps it); non-method members stay as they
+ * are. Generic methods lose their type parameter through `infer` (and an overloaded one keeps
+ * its last signature), so those few are written out by hand below. The check is on `[R]`, not
+ * `R`, so that it does not distribute: `T | null` must become `MaybePromise<T | null>`.
  */
 export type StorePort<F> = {
-  [K in keyof F]: F[K] extends (...args: infer A) => infer R ? (...args: A) => MaybePromise<R> : F[K];
+  [K in keyof F]: F[K] extends (...args: infer A) => infer R
+    ? (...args: A) => [R] extends [Promise<unknown>] ? R : MaybePromise<R>
+    : F[K];
 };
 
 /**

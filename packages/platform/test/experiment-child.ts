@@ -9,7 +9,7 @@ import { createGroundwork } from "../src/create-groundwork.js";
 
 const [file, upstreamUrl] = process.argv.slice(2);
 const store = openStore({ file: file ?? "" });
-createGroundwork({
+await createGroundwork({
   store,
   config: { builtin: { baseUrl: upstreamUrl ?? "", apiKey: "k" }, workers: { leaseMs: 1000, pollMs: 20 } },
   fetch: createFastFetch(),

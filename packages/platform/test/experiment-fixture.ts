@@ -27,15 +27,15 @@ export function answeringModel(request: { body: JsonValue | undefined }): Reply 
   };
 }
 
-export function seedDataset(groundwork: Groundwork, principal: Principal, count: number, name = "qa") {
-  const dataset = groundwork.datasets.create(principal, { name });
+export async function seedDataset(groundwork: Groundwork, principal: Principal, count: number, name = "qa") {
+  const dataset = await groundwork.datasets.create(principal, { name });
   for (let start = 0; start < count; start += 1000) {
     const items = Array.from({ length: Math.min(1000, count - start) }, (_, offset) => ({
       input: `q${start + offset}`,
       expectedOutput: `a${start + offset}`,
     }));
-    groundwork.datasets.addItems(principal, dataset.id, { items });
+    await groundwork.datasets.addItems(principal, dataset.id, { items });
   }
-  const version = groundwork.datasets.createVersion(principal, dataset.id);
+  const version = await groundwork.datasets.createVersion(principal, dataset.id);
   return { dataset, version };
 }

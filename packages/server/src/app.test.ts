@@ -45,7 +45,7 @@ beforeEach(() => {
     throw internalError("nope");
   });
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 describe("health", () => {
   it("answers 200 {status: ok} without credentials", async () => {
@@ -78,7 +78,7 @@ describe("authentication", () => {
   });
 
   it("rejects a revoked key with the envelope", async () => {
-    tenant.store.apiKeys.revoke(tenant.keys.admin);
+    await tenant.store.apiKeys.revoke(tenant.keys.admin);
     const response = await app.request("/v1/test/read", { headers: bearer(tenant.keys.admin) });
     expect(response.status).toBe(401);
     expect((await bodyOf(response)).error.code).toBe("invalid_api_key");

@@ -4,8 +4,12 @@
  */
 import { notFound } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
-import { createGroundwork, type Groundwork, storePlanAllowance } from "@groundwork/platform";
-import type { Store } from "@groundwork/store-sqlite";
+import {
+  createGroundwork,
+  type Groundwork,
+  type PlatformStore,
+  storePlanAllowance,
+} from "@groundwork/platform";
 import { Hono } from "hono";
 import { SERVER_SETTING_NAMES } from "./config.js";
 import { registerConsole } from "./console/serve-console.js";
@@ -46,7 +50,7 @@ export type AppOptions = (
     }
   | {
       /** Without a platform: one over this store with the default config (and `gateway`, if given). */
-      store: Store;
+      store: PlatformStore;
       /** The model gateway; by default one over the store without a built-in model service. */
       gateway?: Gateway;
       /** Whether `gateway` has a built-in model service (for the built-in embedding catalogue); by default not. */
@@ -93,8 +97,8 @@ export function createApp(options: AppOptions): App {
   app.onError(onError);
   app.notFound((c) => errorResponse(c, notFound(`Unknown endpoint ${c.req.method} ${c.req.path}`)));
 
-  app.get("/health", (c) => {
-    store.ping();
+  app.get("/health", async (c) => {
+    await store.ping();
     return c.json({ status: "ok" });
   });
 

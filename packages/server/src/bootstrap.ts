@@ -5,7 +5,7 @@
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Store } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "@groundwork/platform";
 
 export interface BootstrapResult {
   key: string;
@@ -13,10 +13,17 @@ export interface BootstrapResult {
   organizationId: string;
 }
 
-export function bootstrapIfEmpty(store: Store, dataDir: string): BootstrapResult | null {
-  if (store.organizations.count() > 0) return null;
-  const organization = store.organizations.create("default", "enterprise");
-  const { key } = store.apiKeys.create({ organizationId: organization.id, role: "admin", name: "bootstrap" });
+export async function bootstrapIfEmpty(
+  store: PlatformStore,
+  dataDir: string,
+): Promise<BootstrapResult | null> {
+  if ((await store.organizations.count()) > 0) return null;
+  const organization = await store.organizations.create("default", "enterprise");
+  const { key } = await store.apiKeys.create({
+    organizationId: organization.id,
+    role: "admin",
+    name: "bootstrap",
+  });
   const keyFile = join(dataDir, "bootstrap-key");
   writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   chmodSync(keyFile, 0o600); // an existing file keeps its old mode on write

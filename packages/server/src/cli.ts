@@ -91,7 +91,7 @@ async function serveCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-function keysCreate(args: string[]): number {
+async function keysCreate(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -110,13 +110,13 @@ function keysCreate(args: string[]): number {
   if (!isPlan(plan)) throw new UsageError("--plan must be free, team, business or enterprise");
   const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
   try {
-    const { organization, created } = store.organizations.ensure(values.org, plan as Plan);
+    const { organization, created } = await store.organizations.ensure(values.org, plan as Plan);
     if (!created && values.plan !== undefined && organization.plan !== plan) {
       process.stderr.write(
         `Organization "${organization.name}" already exists on plan ${organization.plan}; --plan ignored.\n`,
       );
     }
-    const { key, record } = store.apiKeys.create({
+    const { key, record } = await store.apiKeys.create({
       organizationId: organization.id,
       role: role as Role,
       ...(values.name === undefined ? {} : { name: values.name }),
@@ -128,11 +128,11 @@ function keysCreate(args: string[]): number {
     process.stdout.write(`${key}\n`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function keysRevoke(args: string[]): number {
+async function keysRevoke(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: { data: { type: "string" } },
@@ -143,18 +143,18 @@ function keysRevoke(args: string[]): number {
   if (target === undefined) throw new UsageError("keys revoke needs the key id (key_…) or the key itself");
   const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
   try {
-    if (!store.apiKeys.revoke(target)) {
+    if (!(await store.apiKeys.revoke(target))) {
       process.stderr.write("No active key matches.\n");
       return 1;
     }
     process.stdout.write("Revoked.\n");
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function keysList(args: string[]): number {
+async function keysList(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { data: { type: "string" }, org: { type: "string" } },
@@ -164,28 +164,30 @@ function keysList(args: string[]): number {
   try {
     let organizationId: string | undefined;
     if (values.org !== undefined) {
-      const organization = store.organizations.findByName(values.org);
+      const organization = await store.organizations.findByName(values.org);
       if (organization === null) throw new UsageError(`No organization named "${values.org}"`);
       organizationId = organization.id;
     }
     const names = new Map<string, string>();
-    const rows = store.apiKeys.list(organizationId).map((key) => {
-      if (!names.has(key.organizationId)) {
-        names.set(
-          key.organizationId,
-          store.organizations.get(key.organizationId)?.name ?? key.organizationId,
-        );
-      }
-      return [
-        key.id,
-        names.get(key.organizationId) ?? "",
-        key.role,
-        `${key.prefix}…`,
-        new Date(key.createdAt).toISOString(),
-        key.lastUsedAt === null ? "never" : new Date(key.lastUsedAt).toISOString(),
-        key.revokedAt === null ? "active" : "revoked",
-      ];
-    });
+    const rows = await Promise.all(
+      (await store.apiKeys.list(organizationId)).map(async (key) => {
+        if (!names.has(key.organizationId)) {
+          names.set(
+            key.organizationId,
+            (await store.organizations.get(key.organizationId))?.name ?? key.organizationId,
+          );
+        }
+        return [
+          key.id,
+          names.get(key.organizationId) ?? "",
+          key.role,
+          `${key.prefix}…`,
+          new Date(key.createdAt).toISOString(),
+          key.lastUsedAt === null ? "never" : new Date(key.lastUsedAt).toISOString(),
+          key.revokedAt === null ? "active" : "revoked",
+        ];
+      }),
+    );
     const header = ["ID", "ORGANIZATION", "ROLE", "KEY", "CREATED", "LAST USED", "STATUS"];
     const table = [header, ...rows];
     const widths = header.map((_, column) => Math.max(...table.map((row) => (row[column] ?? "").length)));
@@ -199,11 +201,11 @@ function keysList(args: string[]): number {
     }
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function schemaConfigSet(args: string[]): number {
+async function schemaConfigSet(args: string[]): Promise<number> {
   let values: { data?: string | undefined; version?: string | undefined; file?: string | undefined };
   try {
     ({ values } = parseArgs({
@@ -235,19 +237,19 @@ function schemaConfigSet(args: string[]): number {
   }
   const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
   try {
-    const version = store.schemas.versionById(values.version);
+    const version = await store.schemas.versionById(values.version);
     if (version === null) {
       process.stderr.write(`No schema version ${values.version}.\n`);
       return 1;
     }
-    store.schemas.setExtractionConfig(version.id, config as Record<string, unknown>);
+    await store.schemas.setExtractionConfig(version.id, config as Record<string, unknown>);
     process.stderr.write(
       `Set the extractionConfig of version ${version.versionNumber} (${version.id}) of schema "${version.schemaName}":\n`,
     );
     process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -25,7 +25,7 @@ export async function serveGroundwork(
 ): Promise<RunningServer> {
   const store = openStore({ file: databaseFile(config.dataDir), secret: config.secret });
   try {
-    const bootstrap = bootstrapIfEmpty(store, config.dataDir);
+    const bootstrap = await bootstrapIfEmpty(store, config.dataDir);
     const groundwork = createGroundwork({
       store,
       config: config.platform,
@@ -36,7 +36,7 @@ export async function serveGroundwork(
     const app = createApp({ groundwork, logger, console: config.console });
     const http = await listen(app, { host: config.host, port: config.port });
     // Background jobs, including ones a previous run left unfinished.
-    groundwork.start();
+    await groundwork.start();
     // Finished spans wait a few milliseconds for their batch, like usage rows: a process that ends
     // without closing (an uncaught exception) still stores them (HP14).
     const stopTraceFlush = flushAtExit(groundwork.tracing);
@@ -53,12 +53,12 @@ export async function serveGroundwork(
             stopTraceFlush();
             return groundwork.close();
           })
-          .then(() => store.close());
+          .then(async () => await store.close());
         return closing;
       },
     };
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
 }

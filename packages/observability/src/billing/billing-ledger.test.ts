@@ -35,13 +35,22 @@ function thrown(run: () => void): GroundworkError {
   throw new Error("expected a refusal");
 }
 
+async function rejected(run: () => Promise<unknown>): Promise<GroundworkError> {
+  try {
+    await run();
+  } catch (error) {
+    return error as GroundworkError;
+  }
+  throw new Error("expected a refusal");
+}
+
 describe("BillingLedger", () => {
-  it("reports every resource with unit, counter, remainder and reset", () => {
+  it("reports every resource with unit, counter, remainder and reset", async () => {
     const ledger = new BillingLedger(meterOf({ eur: 1.25, pages: 10, bytes: 100, keys: 3 }, "free"), {
       clock,
     });
     const month = Date.UTC(2025, 1, 1);
-    expect(ledger.limits("org_1", "free")).toEqual([
+    expect(await ledger.limits("org_1", "free")).toEqual([
       { resource: "usage_eur", unit: "eur", limit: 5, used: 1.25, remaining: 3.75, resetsAt: month },
       { resource: "pages", unit: "pages", limit: 1000, used: 10, remaining: 990, resetsAt: month },
       {
@@ -71,37 +80,37 @@ describe("BillingLedger", () => {
     });
   });
 
-  it("checks with the remainder before the amount and the resource's reason", () => {
+  it("checks with the remainder before the amount and the resource's reason", async () => {
     const ledger = new BillingLedger(meterOf({ eur: 4.5, keys: 5 }, "free"), { clock });
-    expect(ledger.check("org_1", "free", "usage_eur", 1)).toEqual({
+    expect(await ledger.check("org_1", "free", "usage_eur", 1)).toEqual({
       allowed: false,
       reason: "usage_exhausted",
       remaining: 0.5,
       resetsAt: Date.UTC(2025, 1, 1),
     });
-    expect(ledger.check("org_1", "free", "usage_eur", 0.5).allowed).toBe(true);
-    expect(ledger.check("org_1", "free", "seats", 1)).toMatchObject({
+    expect((await ledger.check("org_1", "free", "usage_eur", 0.5)).allowed).toBe(true);
+    expect(await ledger.check("org_1", "free", "seats", 1)).toMatchObject({
       allowed: false,
       reason: "seats_exhausted",
       remaining: 0,
     });
-    expect(ledger.check("org_1", "free", "byok", 1)).toMatchObject({
+    expect(await ledger.check("org_1", "free", "byok", 1)).toMatchObject({
       allowed: false,
       reason: "plan_required",
     });
-    expect(ledger.check("org_1", "enterprise", "pages", 1e9)).toEqual({
+    expect(await ledger.check("org_1", "enterprise", "pages", 1e9)).toEqual({
       allowed: true,
       reason: null,
       remaining: null,
       resetsAt: Date.UTC(2025, 1, 1),
     });
-    expect(ledger.available("org_1", "free", "seats")).toBe(false);
-    expect(ledger.available("org_1", "free", "byok")).toBe(false);
-    expect(ledger.available("org_1", "team", "byok")).toBe(true);
-    expect(ledger.available("org_1", "free", "pages")).toBe(true);
+    expect(await ledger.available("org_1", "free", "seats")).toBe(false);
+    expect(await ledger.available("org_1", "free", "byok")).toBe(false);
+    expect(await ledger.available("org_1", "team", "byok")).toBe(true);
+    expect(await ledger.available("org_1", "free", "pages")).toBe(true);
   });
 
-  it("refuses requests beyond the minute's rate with Retry-After to the next minute, and not the next minute", () => {
+  it("refuses requests beyond the minute's rate with Retry-After to the next minute, and not the next minute", async () => {
     let now = NOW;
     const ledger = new BillingLedger(meterOf({}, "free"), {
       clock: { now: () => now },
@@ -112,30 +121,33 @@ describe("BillingLedger", () => {
     allowance.admitRequest(principal("free"));
     const refused = thrown(() => allowance.admitRequest(principal("free")));
     expect(refused).toMatchObject({ status: 429, code: "rate_limit_exceeded", retryAfter: 18 });
-    expect(ledger.status("org_1", "free", "requests_per_minute")).toMatchObject({ used: 2, remaining: 0 });
+    expect(await ledger.status("org_1", "free", "requests_per_minute")).toMatchObject({
+      used: 2,
+      remaining: 0,
+    });
     now = Date.UTC(2025, 0, 31, 9, 16);
     allowance.admitRequest(principal("free"));
-    expect(ledger.status("org_1", "free", "requests_per_minute").used).toBe(1);
+    expect((await ledger.status("org_1", "free", "requests_per_minute")).used).toBe(1);
   });
 
-  it("enforces usage, storage and pages with 402 codes", () => {
+  it("enforces usage, storage and pages with 402 codes", async () => {
     const allowance = createBillingAllowance(
       new BillingLedger(meterOf({ eur: 5, bytes: 1024 ** 3 - 10, pages: 1000 }, "free"), { clock }),
     );
     expect(
-      thrown(() => {
-        allowance.checkUsage(principal("free"));
+      await rejected(async () => {
+        await allowance.checkUsage(principal("free"));
       }),
     ).toMatchObject({
       status: 402,
       code: "usage_exhausted",
     });
-    expect(thrown(() => allowance.checkStorage("org_1", 11))).toMatchObject({
+    expect(await rejected(async () => await allowance.checkStorage("org_1", 11))).toMatchObject({
       status: 402,
       code: "storage_exhausted",
     });
-    allowance.checkStorage("org_1", 10);
-    expect(thrown(() => allowance.checkPages("org_1", 1))).toMatchObject({
+    await allowance.checkStorage("org_1", 10);
+    expect(await rejected(async () => await allowance.checkPages("org_1", 1))).toMatchObject({
       status: 402,
       code: "pages_exhausted",
     });

@@ -8,6 +8,7 @@ import {
   billingRequired,
   type Clock,
   type GroundworkError,
+  type MaybePromise,
   PLANS,
   type Plan,
   type Principal,
@@ -31,15 +32,15 @@ import { RequestWindow } from "./request-window.js";
 /** The counters of §15 "Usage counters", read from wherever usage is recorded. */
 export interface BillingMeter {
   /** The organization's plan; null when it does not exist. */
-  planOf(organizationId: string): Plan | null;
+  planOf(organizationId: string): MaybePromise<Plan | null>;
   /** EUR charged for built-in model calls since `since` (epoch ms). */
-  chargedSince(organizationId: string, since: number): number;
+  chargedSince(organizationId: string, since: number): MaybePromise<number>;
   /** Pages converted since `since` (epoch ms). */
-  pagesSince(organizationId: string, since: number): number;
+  pagesSince(organizationId: string, since: number): MaybePromise<number>;
   /** Bytes stored now: files, knowledge uploads, skills, plugins (not memory, which has its own quota). */
-  storedBytes(organizationId: string): number;
+  storedBytes(organizationId: string): MaybePromise<number>;
   /** Unrevoked API keys. */
-  activeKeys(organizationId: string): number;
+  activeKeys(organizationId: string): MaybePromise<number>;
 }
 
 export interface BillingLedgerOptions {
@@ -107,11 +108,11 @@ export class BillingLedger {
   }
 
   /** One resource's limit, counter and reset for the organization. */
-  status(organizationId: string, plan: Plan, resource: BillingResource): LimitStatus {
+  async status(organizationId: string, plan: Plan, resource: BillingResource): Promise<LimitStatus> {
     const now = this.clock.now();
     const info = BILLING_RESOURCE_INFO[resource];
     const limit = this.tierTable[plan].limits[resource];
-    const used = resource === "byok" ? null : this.used(organizationId, resource, now);
+    const used = resource === "byok" ? null : await this.used(organizationId, resource, now);
     return {
       resource,
       unit: info.unit,
@@ -128,20 +129,27 @@ export class BillingLedger {
   }
 
   /** `GET /v1/billing/limits`: every resource in §15's order. */
-  limits(organizationId: string, plan: Plan): LimitStatus[] {
-    return BILLING_RESOURCES.map((resource) => this.status(organizationId, plan, resource));
+  async limits(organizationId: string, plan: Plan): Promise<LimitStatus[]> {
+    return await Promise.all(
+      BILLING_RESOURCES.map((resource) => this.status(organizationId, plan, resource)),
+    );
   }
 
   /** `GET /v1/billing/available`: something remains, or it is unlimited, or the feature is included. */
-  available(organizationId: string, plan: Plan, resource: BillingResource): boolean {
-    const { remaining } = this.status(organizationId, plan, resource);
+  async available(organizationId: string, plan: Plan, resource: BillingResource): Promise<boolean> {
+    const { remaining } = await this.status(organizationId, plan, resource);
     const limit = this.tierTable[plan].limits[resource];
     return limit === false ? false : remaining === null || remaining > 0;
   }
 
   /** `POST /v1/billing/check`: whether `amount` more fits (`remaining` is before the amount). */
-  check(organizationId: string, plan: Plan, resource: BillingResource, amount: number): CheckResult {
-    const status = this.status(organizationId, plan, resource);
+  async check(
+    organizationId: string,
+    plan: Plan,
+    resource: BillingResource,
+    amount: number,
+  ): Promise<CheckResult> {
+    const status = await this.status(organizationId, plan, resource);
     const decision = decide(status.limit, status.used ?? 0, amount);
     return {
       allowed: decision.allowed,
@@ -164,13 +172,13 @@ export class BillingLedger {
   }
 
   /** A 402 when `amount` more of a metered resource does not fit the plan; null when it does. */
-  refusal(
+  async refusal(
     organizationId: string,
     plan: Plan,
     resource: BillingResource,
     amount: number,
-  ): GroundworkError | null {
-    const result = this.check(organizationId, plan, resource, amount);
+  ): Promise<GroundworkError | null> {
+    const result = await this.check(organizationId, plan, resource, amount);
     if (result.allowed) return null;
     const limit = this.tierTable[plan].limits[resource];
     return billingRequired(
@@ -181,7 +189,11 @@ export class BillingLedger {
     );
   }
 
-  private used(organizationId: string, resource: Exclude<BillingResource, "byok">, now: number): number {
+  private used(
+    organizationId: string,
+    resource: Exclude<BillingResource, "byok">,
+    now: number,
+  ): MaybePromise<number> {
     switch (resource) {
       case "usage_eur":
         return this.meter.chargedSince(organizationId, monthWindow(now).start);
@@ -196,7 +208,7 @@ export class BillingLedger {
     }
   }
 
-  planOf(organizationId: string): Plan | null {
+  planOf(organizationId: string): MaybePromise<Plan | null> {
     return this.meter.planOf(organizationId);
   }
 }
@@ -213,9 +225,15 @@ export interface BillingAllowance extends Required<Allowance> {
  * (`pages_exhausted`, `storage_exhausted`), requests beyond the minute's rate get a 429.
  */
 export function createBillingAllowance(ledger: BillingLedger): BillingAllowance {
-  const planOf = (organizationId: string): Plan => ledger.planOf(organizationId) ?? "free";
-  const refuse = (organizationId: string, plan: Plan, resource: BillingResource, amount: number): void => {
-    const error = ledger.refusal(organizationId, plan, resource, amount);
+  const planOf = async (organizationId: string): Promise<Plan> =>
+    (await ledger.planOf(organizationId)) ?? "free";
+  const refuse = async (
+    organizationId: string,
+    plan: Plan,
+    resource: BillingResource,
+    amount: number,
+  ): Promise<void> => {
+    const error = await ledger.refusal(organizationId, plan, resource, amount);
     if (error !== null) throw error;
   };
   return {
@@ -224,9 +242,9 @@ export function createBillingAllowance(ledger: BillingLedger): BillingAllowance 
       ledger.tierTable[principal.plan].limits.byok
         ? null
         : `need the Team, Business or Enterprise plan; the organization is on ${principal.plan}`,
-    checkUsage(principal: Principal) {
+    async checkUsage(principal: Principal) {
       // Any amount left lets the call start: its cost is known only afterwards.
-      const status = ledger.status(principal.organizationId, principal.plan, "usage_eur");
+      const status = await ledger.status(principal.organizationId, principal.plan, "usage_eur");
       if (status.remaining !== null && status.remaining <= 0) {
         throw billingRequired(
           `The organization's included usage for this month (${status.limit} EUR on the ${principal.plan} plan) is used up`,
@@ -234,11 +252,11 @@ export function createBillingAllowance(ledger: BillingLedger): BillingAllowance 
         );
       }
     },
-    checkStorage(organizationId, addedBytes) {
-      refuse(organizationId, planOf(organizationId), "storage_bytes", addedBytes);
+    async checkStorage(organizationId, addedBytes) {
+      await refuse(organizationId, await planOf(organizationId), "storage_bytes", addedBytes);
     },
-    checkPages(organizationId, pages) {
-      refuse(organizationId, planOf(organizationId), "pages", pages);
+    async checkPages(organizationId, pages) {
+      await refuse(organizationId, await planOf(organizationId), "pages", pages);
     },
     admitRequest(principal) {
       ledger.admitRequest(principal.organizationId, principal.plan, true);

@@ -19,9 +19,9 @@ export interface OtlpExporterOptions {
   /** The transport (the platform passes its guarded, SSRF-safe fetch). */
   fetch: typeof fetch;
   /** Where an organization exports to (headers decrypted), or null. */
-  target(organizationId: string): ExportTarget | null;
+  target(organizationId: string): ExportTarget | null | Promise<ExportTarget | null>;
   /** One failed attempt (counted in `exportFailures`, the message kept as `lastExportError`). */
-  onFailure(organizationId: string, message: string): void;
+  onFailure(organizationId: string, message: string): void | Promise<void>;
   /** A batch is sent this long after its first span (default 1 s; at most 5 s by the contract). */
   batchDelayMs?: number;
   /** Waits before the retries (default 2 s and 4 s: both within 10 s of the first attempt). */
@@ -75,9 +75,10 @@ export class OtlpTraceExporter {
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         try {
-          this.options.onFailure(organizationId, message);
-        } catch {
           // The store may be closing; the failure is not counted then.
+          Promise.resolve(this.options.onFailure(organizationId, message)).catch(() => undefined);
+        } catch {
+          // (a synchronous store throws instead)
         }
         const delay = (this.options.retryDelaysMs ?? [2000, 4000])[retry];
         if (delay === undefined || this.closed) return;
@@ -94,7 +95,7 @@ export class OtlpTraceExporter {
   }
 
   private async send(organizationId: string, batch: ReadableSpan[]): Promise<void> {
-    const target = this.options.target(organizationId);
+    const target = await this.options.target(organizationId);
     if (target === null) return; // export turned off meanwhile
     const body = JsonTraceSerializer.serializeRequest(batch);
     if (body === undefined) throw new Error("The spans could not be serialized");

@@ -19,7 +19,9 @@ function recorder(policies: Record<string, Partial<TracingPolicy>> = {}) {
   const batches: FinishedSpan[][] = [];
   const recording = createRecordingTracing({
     policy: (org) => ({ enabled: true, samplingRate: 1, captureContent: false, ...policies[org] }),
-    sink: (spans) => batches.push(spans),
+    sink: (spans) => {
+      batches.push(spans);
+    },
   });
   const spans = () => {
     recording.flush();

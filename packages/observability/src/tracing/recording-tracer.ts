@@ -81,7 +81,8 @@ export interface FinishedSpan {
   readable(): ReadableSpan;
 }
 
-export type SpanSink = (spans: FinishedSpan[]) => void;
+/** Stores a batch; may answer a Promise (an asynchronous store), which `forceFlush` awaits. */
+export type SpanSink = (spans: FinishedSpan[]) => void | Promise<void>;
 
 export interface RecordingTracingOptions {
   /** The organization's settings; called once per trace root and once per finished span (cache it). */
@@ -99,8 +100,8 @@ export interface RecordingTracingOptions {
 
 export interface RecordingTracing {
   readonly hooks: TraceHooks;
-  /** Hands every queued finished span to the sink now. */
-  flush(): void;
+  /** Hands every queued finished span to the sink now; settles when an asynchronous sink stored them. */
+  flush(): Promise<void>;
   /** Flushes and stops recording. */
   shutdown(): Promise<void>;
 }
@@ -182,6 +183,8 @@ class GroundworkSampler implements Sampler {
 class GroundworkSpanProcessor implements SpanProcessor {
   private pending: FinishedSpan[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Batches handed to an asynchronous sink and not yet stored. */
+  private readonly sinking = new Set<Promise<void>>();
   private readonly flushDelayMs: number;
   private readonly flushAtSpans: number;
   /** The trace roots (no parent, or a parent that is not ours) among the open spans. */
@@ -270,7 +273,13 @@ class GroundworkSpanProcessor implements SpanProcessor {
     const batch = this.pending;
     this.pending = [];
     try {
-      this.options.sink(batch);
+      const sunk = this.options.sink(batch);
+      if (sunk instanceof Promise) {
+        const tracked: Promise<void> = sunk
+          .catch((error: unknown) => this.options.onSinkError?.(error))
+          .finally(() => this.sinking.delete(tracked));
+        this.sinking.add(tracked);
+      }
     } catch (error) {
       this.options.onSinkError?.(error);
     }
@@ -278,10 +287,11 @@ class GroundworkSpanProcessor implements SpanProcessor {
 
   async forceFlush(): Promise<void> {
     this.flush();
+    await Promise.all(this.sinking);
   }
 
   async shutdown(): Promise<void> {
-    this.flush();
+    await this.forceFlush();
   }
 }
 
@@ -329,7 +339,7 @@ export function createRecordingTracing(options: RecordingTracingOptions): Record
       tracer,
       captureContent: (organizationId) => options.policy(organizationId).captureContent,
     },
-    flush: () => processor.flush(),
+    flush: () => processor.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
 }

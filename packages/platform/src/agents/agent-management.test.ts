@@ -18,14 +18,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({ store, config: { builtin: { baseUrl: upstream.url, apiKey: "k" } } });
 });
 afterEach(async () => {
   await groundwork.close();
-  store.close();
+  await store.close();
 });
 
 const helper = {
@@ -37,9 +37,9 @@ const helper = {
 };
 
 /** The GroundworkError a call throws, for its code, param and message. */
-function errorOf(run: () => unknown) {
+async function errorOf(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     if (isGroundworkError(error)) return error;
     throw error;
@@ -49,62 +49,76 @@ function errorOf(run: () => unknown) {
 
 describe("AgentManagement", () => {
   it("applies a definition file and runs the agent in a few lines", async () => {
-    const principal = groundwork.principal();
-    const applied = groundwork.agentManagement.apply(principal, helper);
+    const principal = await groundwork.principal();
+    const applied = await groundwork.agentManagement.apply(principal, helper);
     expect(applied.result).toBe("created");
     upstream.enqueue({ text: "Hi!" });
     const run = await groundwork.agents.respond(principal, { model: "agent/helper", input: "hello" });
     expect(run).toMatchObject({ status: "completed", text: "Hi!", agentVersionId: applied.version.id });
   });
 
-  it("adds a version only when the file changed", () => {
-    const principal = groundwork.principal();
+  it("adds a version only when the file changed", async () => {
+    const principal = await groundwork.principal();
     const agents = groundwork.agentManagement;
-    const first = agents.apply(principal, helper);
-    expect(agents.apply(principal, helper)).toMatchObject({ result: "unchanged", version: first.version });
-    const second = agents.apply(principal, { ...helper, instructions: "Answer at length." });
+    const first = await agents.apply(principal, helper);
+    expect(await agents.apply(principal, helper)).toMatchObject({
+      result: "unchanged",
+      version: first.version,
+    });
+    const second = await agents.apply(principal, { ...helper, instructions: "Answer at length." });
     expect(second.result).toBe("versioned");
     expect(second.version.versionNumber).toBe(2);
-    expect(agents.get(principal, first.agent.id).latest?.id).toBe(second.version.id);
+    expect((await agents.get(principal, first.agent.id)).latest?.id).toBe(second.version.id);
   });
 
-  it("refuses a second agent of the same name, speaking of the operation", () => {
-    const principal = groundwork.principal();
-    groundwork.agentManagement.create(principal, helper);
-    const error = errorOf(() => groundwork.agentManagement.create(principal, helper));
+  it("refuses a second agent of the same name, speaking of the operation", async () => {
+    const principal = await groundwork.principal();
+    await groundwork.agentManagement.create(principal, helper);
+    const error = await errorOf(async () => await groundwork.agentManagement.create(principal, helper));
     expect(error.status).toBe(409);
     expect(error.param).toBe("name");
     expect(error.message).toBe('An agent named "helper" exists; apply the definition to add a version');
   });
 
   it("labels versions and runs a label", async () => {
-    const principal = groundwork.principal();
+    const principal = await groundwork.principal();
     const agents = groundwork.agentManagement;
-    const first = agents.apply(principal, helper);
-    agents.apply(principal, { ...helper, instructions: "v2" });
-    agents.setLabel(principal, first.agent.id, "stable", first.version.id);
-    expect(agents.listLabels(principal, first.agent.id).map((l) => l.version?.versionNumber)).toEqual([1]);
+    const first = await agents.apply(principal, helper);
+    await agents.apply(principal, { ...helper, instructions: "v2" });
+    await agents.setLabel(principal, first.agent.id, "stable", first.version.id);
+    expect((await agents.listLabels(principal, first.agent.id)).map((l) => l.version?.versionNumber)).toEqual(
+      [1],
+    );
     upstream.enqueue({ text: "ok" });
     const run = await groundwork.agents.respond(principal, { model: "agent/helper@stable", input: "x" });
     expect(run.agentVersionId).toBe(first.version.id);
   });
 
-  it("explains the policy of a version per tool and mode", () => {
-    const principal = groundwork.principal();
-    const { agent, version } = groundwork.agentManagement.apply(principal, helper);
-    const ask = groundwork.agentManagement.explainPolicy(principal, agent.id, String(version.versionNumber));
+  it("explains the policy of a version per tool and mode", async () => {
+    const principal = await groundwork.principal();
+    const { agent, version } = await groundwork.agentManagement.apply(principal, helper);
+    const ask = await groundwork.agentManagement.explainPolicy(
+      principal,
+      agent.id,
+      String(version.versionNumber),
+    );
     expect(ask.tools).toMatchObject([
       { tool: "refund", verdict: "PAUSE_APPROVAL", modeChangedVerdict: null },
     ]);
-    const plan = groundwork.agentManagement.explainPolicy(principal, agent.id, version.id, { mode: "plan" });
+    const plan = await groundwork.agentManagement.explainPolicy(principal, agent.id, version.id, {
+      mode: "plan",
+    });
     expect(plan.tools).toMatchObject([{ verdict: "BLOCK", modeChangedVerdict: "conversation_mode.plan" }]);
   });
 
-  it("explains the policy only for an installation that exists (this build has none)", () => {
-    const principal = groundwork.principal();
-    const { agent, version } = groundwork.agentManagement.apply(principal, helper);
-    const error = errorOf(() =>
-      groundwork.agentManagement.explainPolicy(principal, agent.id, version.id, { installationId: "plg_x" }),
+  it("explains the policy only for an installation that exists (this build has none)", async () => {
+    const principal = await groundwork.principal();
+    const { agent, version } = await groundwork.agentManagement.apply(principal, helper);
+    const error = await errorOf(
+      async () =>
+        await groundwork.agentManagement.explainPolicy(principal, agent.id, version.id, {
+          installationId: "plg_x",
+        }),
     );
     expect(error.status).toBe(404);
     expect(error.param).toBe("installationId");

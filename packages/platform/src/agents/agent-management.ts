@@ -29,7 +29,8 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import type { AgentLabelRecord, AgentRecord, AgentVersionRecord, Store } from "@groundwork/store-sqlite";
+import type { AgentLabelRecord, AgentRecord, AgentVersionRecord } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 import { definitionOf, resolveVersion, toolsOf } from "./resolve.js";
 
 /** Definition fields a change may carry; any of them makes a new version. */
@@ -140,7 +141,7 @@ export class AgentManagement {
   private readonly clock: Clock;
 
   constructor(
-    readonly store: Store,
+    readonly store: PlatformStore,
     private readonly options: AgentManagementOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
@@ -150,13 +151,13 @@ export class AgentManagement {
    * Applies a definition file: creates the agent, or commits a new version of the agent
    * of that exact name when the file differs from its latest version.
    */
-  apply(principal: Principal, file: unknown): AppliedAgent {
+  async apply(principal: Principal, file: unknown): Promise<AppliedAgent> {
     const definition = parseDefinition(file);
     const store = this.store.agents;
     const org = principal.organizationId;
-    const existing = store.getByName(org, definition.name);
+    const existing = await store.getByName(org, definition.name);
     if (existing === null) {
-      const created = store.create(org, {
+      const created = await store.create(org, {
         name: definition.name,
         description: definition.description ?? null,
         definition: storable(definition),
@@ -165,18 +166,21 @@ export class AgentManagement {
         throw conflict(`An agent named "${definition.name}" was created meanwhile; apply again`);
       return { result: "created", agent: created.agent, version: created.version };
     }
-    const head = store.latestVersion(existing.id);
+    const head = await store.latestVersion(existing.id);
     if (head !== null && isDeepStrictEqual(head.definition, storable(definition))) {
       return { result: "unchanged", agent: existing, version: head };
     }
-    const version = this.commit(existing.id, definition);
-    return { result: "versioned", agent: store.get(org, existing.id) as AgentRecord, version };
+    const version = await this.commit(existing.id, definition);
+    return { result: "versioned", agent: (await store.get(org, existing.id)) as AgentRecord, version };
   }
 
   /** Creates an agent from a definition file; a taken name is a conflict. */
-  create(principal: Principal, file: unknown): { agent: AgentRecord; version: AgentVersionRecord } {
+  async create(
+    principal: Principal,
+    file: unknown,
+  ): Promise<{ agent: AgentRecord; version: AgentVersionRecord }> {
     const definition = parseDefinition(file);
-    const created = this.store.agents.create(principal.organizationId, {
+    const created = await this.store.agents.create(principal.organizationId, {
       name: definition.name,
       description: definition.description ?? null,
       definition: storable(definition),
@@ -190,29 +194,32 @@ export class AgentManagement {
   }
 
   /** The organization's agents, newest first. */
-  list(principal: Principal, page: PageRequest): { items: AgentWithLatest[]; total: number } {
-    const result = this.store.agents.list(principal.organizationId, page);
-    return { items: result.items.map((agent) => this.withLatest(agent)), total: result.total };
+  async list(principal: Principal, page: PageRequest): Promise<{ items: AgentWithLatest[]; total: number }> {
+    const result = await this.store.agents.list(principal.organizationId, page);
+    return {
+      items: await Promise.all(result.items.map(async (agent) => await this.withLatest(agent))),
+      total: result.total,
+    };
   }
 
   /** Published agents only (what a chat front end may offer). */
-  catalog(principal: Principal, page: PageRequest): { items: AgentRecord[]; total: number } {
-    return this.store.agents.list(principal.organizationId, page, { publishedOnly: true });
+  async catalog(principal: Principal, page: PageRequest): Promise<{ items: AgentRecord[]; total: number }> {
+    return await this.store.agents.list(principal.organizationId, page, { publishedOnly: true });
   }
 
-  get(principal: Principal, agentId: string): AgentWithLatest {
-    return this.withLatest(this.find(principal, agentId));
+  async get(principal: Principal, agentId: string): Promise<AgentWithLatest> {
+    return await this.withLatest(await this.find(principal, agentId));
   }
 
   /**
    * Changes `published` and/or the definition: definition fields and `description` are
    * merged into the latest definition and committed as a new version when that differs.
    */
-  update(principal: Principal, agentId: string, changes: AgentChanges): AgentWithLatest {
-    const agent = this.find(principal, agentId);
+  async update(principal: Principal, agentId: string, changes: AgentChanges): Promise<AgentWithLatest> {
+    const agent = await this.find(principal, agentId);
     const store = this.store.agents;
     const changesDefinition = AGENT_DEFINITION_FIELDS.some((field) => changes[field] !== undefined);
-    let version = store.latestVersion(agent.id);
+    let version = await store.latestVersion(agent.id);
     if (changesDefinition || changes.description !== undefined) {
       if (version === null) throw conflict(`Agent ${agent.id} has no active version to update`);
       const merged: Record<string, unknown> = { ...version.definition };
@@ -228,34 +235,34 @@ export class AgentManagement {
       }
       const definition = parseDefinition(merged);
       if (!isDeepStrictEqual(version.definition, storable(definition))) {
-        version = this.commit(agent.id, definition);
+        version = await this.commit(agent.id, definition);
       }
     }
-    const updated = store.update(principal.organizationId, agent.id, {
+    const updated = (await store.update(principal.organizationId, agent.id, {
       ...(changes.published === undefined ? {} : { published: changes.published }),
-    }) as AgentRecord;
+    })) as AgentRecord;
     return { agent: updated, latest: version };
   }
 
   /** Deletes the agent with its versions and labels; stored runs stay. */
-  delete(principal: Principal, agentId: string): void {
-    const agent = this.find(principal, agentId);
-    this.store.agents.delete(principal.organizationId, agent.id);
+  async delete(principal: Principal, agentId: string): Promise<void> {
+    const agent = await this.find(principal, agentId);
+    await this.store.agents.delete(principal.organizationId, agent.id);
   }
 
   // ---- versions ----
 
-  listVersions(
+  async listVersions(
     principal: Principal,
     agentId: string,
     page: PageRequest,
-  ): { items: AgentVersionRecord[]; total: number } {
-    return this.store.agents.listVersions(this.find(principal, agentId).id, page);
+  ): Promise<{ items: AgentVersionRecord[]; total: number }> {
+    return await this.store.agents.listVersions((await this.find(principal, agentId)).id, page);
   }
 
   /** Commits a definition file as the agent's next version; its `name` may be omitted. */
-  createVersion(principal: Principal, agentId: string, file: unknown): AgentVersionRecord {
-    const agent = this.find(principal, agentId);
+  async createVersion(principal: Principal, agentId: string, file: unknown): Promise<AgentVersionRecord> {
+    const agent = await this.find(principal, agentId);
     const named =
       typeof file === "object" && file !== null && !Array.isArray(file) && !("name" in file)
         ? { ...file, name: agent.name }
@@ -267,47 +274,51 @@ export class AgentManagement {
         { param: "name" },
       );
     }
-    return this.commit(agent.id, definition);
+    return await this.commit(agent.id, definition);
   }
 
   /** The newest active version. */
-  latestVersion(principal: Principal, agentId: string): AgentVersionRecord {
-    const agent = this.find(principal, agentId);
-    const version = this.store.agents.latestVersion(agent.id);
+  async latestVersion(principal: Principal, agentId: string): Promise<AgentVersionRecord> {
+    const agent = await this.find(principal, agentId);
+    const version = await this.store.agents.latestVersion(agent.id);
     if (version === null) throw notFound(`Agent ${agent.id} has no active version`);
     return version;
   }
 
   /** A version by id or number (deactivated ones included). */
-  getVersion(principal: Principal, agentId: string, versionId: string): AgentVersionRecord {
-    return this.findVersion(this.find(principal, agentId), versionId);
+  async getVersion(principal: Principal, agentId: string, versionId: string): Promise<AgentVersionRecord> {
+    return this.findVersion(await this.find(principal, agentId), versionId);
   }
 
   /** Re-activates a version as a copy at the head. */
-  activateVersion(principal: Principal, agentId: string, versionId: string): AgentVersionRecord {
-    const agent = this.find(principal, agentId);
-    const source = this.findVersion(agent, versionId);
-    return this.store.agents.commitVersion(agent.id, source.definition, {
+  async activateVersion(
+    principal: Principal,
+    agentId: string,
+    versionId: string,
+  ): Promise<AgentVersionRecord> {
+    const agent = await this.find(principal, agentId);
+    const source = await this.findVersion(agent, versionId);
+    return await this.store.agents.commitVersion(agent.id, source.definition, {
       copiedFromVersionId: source.id,
       description: (source.definition.description as string | undefined) ?? null,
     });
   }
 
   /** Deactivates a version: still readable, no longer latest, runnable or labelable. */
-  deactivateVersion(principal: Principal, agentId: string, versionId: string): void {
-    const agent = this.find(principal, agentId);
-    this.store.agents.deactivateVersion(agent.id, this.findVersion(agent, versionId).id);
+  async deactivateVersion(principal: Principal, agentId: string, versionId: string): Promise<void> {
+    const agent = await this.find(principal, agentId);
+    await this.store.agents.deactivateVersion(agent.id, (await this.findVersion(agent, versionId)).id);
   }
 
   /** What the approval gate would do with each tool of a version (or one tool) in a mode. */
-  explainPolicy(
+  async explainPolicy(
     principal: Principal,
     agentId: string,
     versionId: string,
     query: PolicyQuery = {},
-  ): PolicyExplanation {
-    const agent = this.find(principal, agentId);
-    const version = this.findVersion(agent, versionId);
+  ): Promise<PolicyExplanation> {
+    const agent = await this.find(principal, agentId);
+    const version = await this.findVersion(agent, versionId);
     if (query.installationId !== undefined) {
       // Only a plugin installation could change which tools and statements apply, and this
       // build installs no plugins: an explanation "as installed" would describe nothing real.
@@ -345,63 +356,80 @@ export class AgentManagement {
 
   // ---- labels ----
 
-  listLabels(principal: Principal, agentId: string): LabelWithVersion[] {
-    const agent = this.find(principal, agentId);
+  async listLabels(principal: Principal, agentId: string): Promise<LabelWithVersion[]> {
+    const agent = await this.find(principal, agentId);
     const store = this.store.agents;
-    return store
-      .listLabels(agent.id)
-      .map((label) => ({ label, version: store.versionById(label.agentVersionId) }));
+    return await Promise.all(
+      (await store.listLabels(agent.id)).map(async (label) => ({
+        label,
+        version: await store.versionById(label.agentVersionId),
+      })),
+    );
   }
 
   /** Creates a label; an existing name is a conflict (`setLabel` moves it). */
-  createLabel(principal: Principal, agentId: string, name: string, agentVersionId: string): LabelWithVersion {
-    const agent = this.find(principal, agentId);
+  async createLabel(
+    principal: Principal,
+    agentId: string,
+    name: string,
+    agentVersionId: string,
+  ): Promise<LabelWithVersion> {
+    const agent = await this.find(principal, agentId);
     if (name === IMPLIED_LABEL) {
       throw conflict(`"latest" is implied (the newest active version) and cannot be set`, { param: "name" });
     }
-    const version = this.labelTarget(agent, agentVersionId);
+    const version = await this.labelTarget(agent, agentVersionId);
     const store = this.store.agents;
-    if (!store.createLabel(agent.id, name, version.id)) {
+    if (!(await store.createLabel(agent.id, name, version.id))) {
       throw conflict(`Agent ${agent.id} already has a label "${name}"; move it instead of creating it`, {
         param: "name",
       });
     }
-    return { label: store.getLabel(agent.id, name) as AgentLabelRecord, version };
+    return { label: (await store.getLabel(agent.id, name)) as AgentLabelRecord, version };
   }
 
   /** Points a label at a version, creating the label when it does not exist yet. */
-  setLabel(principal: Principal, agentId: string, name: string, agentVersionId: string): LabelWithVersion {
-    const agent = this.find(principal, agentId);
+  async setLabel(
+    principal: Principal,
+    agentId: string,
+    name: string,
+    agentVersionId: string,
+  ): Promise<LabelWithVersion> {
+    const agent = await this.find(principal, agentId);
     const store = this.store.agents;
-    const version = this.labelTarget(agent, agentVersionId);
-    if (store.getLabel(agent.id, name) === null) {
+    const version = await this.labelTarget(agent, agentVersionId);
+    if ((await store.getLabel(agent.id, name)) === null) {
       if (!isLabelName(name) || name === IMPLIED_LABEL)
         throw invalidRequest(`"${name}" is not a valid label name`, { param: "name" });
-      store.createLabel(agent.id, name, version.id);
+      await store.createLabel(agent.id, name, version.id);
     } else {
-      store.updateLabel(agent.id, name, version.id);
+      await store.updateLabel(agent.id, name, version.id);
     }
-    return { label: store.getLabel(agent.id, name) as AgentLabelRecord, version };
+    return { label: (await store.getLabel(agent.id, name)) as AgentLabelRecord, version };
   }
 
-  deleteLabel(principal: Principal, agentId: string, name: string): void {
-    const agent = this.find(principal, agentId);
-    if (!this.store.agents.deleteLabel(agent.id, name))
+  async deleteLabel(principal: Principal, agentId: string, name: string): Promise<void> {
+    const agent = await this.find(principal, agentId);
+    if (!(await this.store.agents.deleteLabel(agent.id, name)))
       throw notFound(`Agent ${agent.id} has no label "${name}"`);
   }
 
   // ---- approvals ----
 
   /** Pending approvals of the agent's paused responses. */
-  pendingApprovals(
+  async pendingApprovals(
     principal: Principal,
     agentId: string,
     page: PageRequest,
-  ): { items: PendingApprovalListing[]; total: number } {
-    const agent = this.find(principal, agentId);
+  ): Promise<{ items: PendingApprovalListing[]; total: number }> {
+    const agent = await this.find(principal, agentId);
     const now = this.clock.now();
     const window = this.options.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS;
-    const runs = this.store.agents.listRunsByStatus(principal.organizationId, agent.id, PAUSED_STATUSES);
+    const runs = await this.store.agents.listRunsByStatus(
+      principal.organizationId,
+      agent.id,
+      PAUSED_STATUSES,
+    );
     const all = runs.flatMap((run) => {
       const state = run.state as RunState;
       const expired = state.pausedAt !== null && now - state.pausedAt > window;
@@ -419,31 +447,31 @@ export class AgentManagement {
     return { items: all.slice(offset, offset + page.size), total: all.length };
   }
 
-  private find(principal: Principal, agentId: string): AgentRecord {
-    const agent = this.store.agents.get(principal.organizationId, agentId);
+  private async find(principal: Principal, agentId: string): Promise<AgentRecord> {
+    const agent = await this.store.agents.get(principal.organizationId, agentId);
     if (agent === null) throw notFound(`No agent ${agentId}`);
     return agent;
   }
 
-  private withLatest(agent: AgentRecord): AgentWithLatest {
-    return { agent, latest: this.store.agents.latestVersion(agent.id) };
+  private async withLatest(agent: AgentRecord): Promise<AgentWithLatest> {
+    return { agent, latest: await this.store.agents.latestVersion(agent.id) };
   }
 
-  private findVersion(agent: AgentRecord, versionId: string): AgentVersionRecord {
-    return resolveVersion(this.store, agent, versionId, { param: "versionId", requireActive: false });
+  private async findVersion(agent: AgentRecord, versionId: string): Promise<AgentVersionRecord> {
+    return await resolveVersion(this.store, agent, versionId, { param: "versionId", requireActive: false });
   }
 
   /** Labels point at active versions of the agent only. */
-  private labelTarget(agent: AgentRecord, versionId: string): AgentVersionRecord {
-    const version = this.store.agents.getVersion(agent.id, versionId);
+  private async labelTarget(agent: AgentRecord, versionId: string): Promise<AgentVersionRecord> {
+    const version = await this.store.agents.getVersion(agent.id, versionId);
     if (version === null)
       throw notFound(`Agent ${agent.id} has no version ${versionId}`, { param: "agentVersionId" });
     if (!version.active) throw conflict(`Version ${versionId} is deactivated`, { param: "agentVersionId" });
     return version;
   }
 
-  private commit(agentId: string, definition: AgentDefinition): AgentVersionRecord {
-    return this.store.agents.commitVersion(agentId, storable(definition), {
+  private async commit(agentId: string, definition: AgentDefinition): Promise<AgentVersionRecord> {
+    return await this.store.agents.commitVersion(agentId, storable(definition), {
       description: definition.description ?? null,
     });
   }

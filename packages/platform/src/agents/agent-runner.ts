@@ -56,7 +56,6 @@ import type {
   AgentRecord,
   AgentVersionRecord,
   RunInput,
-  Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
 import type { ConnectorService } from "../connectors/connector-service.js";
@@ -67,6 +66,7 @@ import {
 } from "../conversations/conversation-items.js";
 import { gatewayChatModel } from "../extraction/gateway-chat-model.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import { definitionOf, resolveVersion } from "./resolve.js";
 import { DEFAULT_FUNCTION_TIMEOUT_MS, ServerToolExecutor, type ToolServices } from "./tool-executor.js";
@@ -177,7 +177,7 @@ export class AgentRunner {
   private readonly pauseTimeoutMs: number;
 
   constructor(
-    readonly store: Store,
+    readonly store: PlatformStore,
     readonly gateway: Gateway,
     /** The services the server-side tools call (search, extraction, conversion). */
     private readonly services: ToolServices,
@@ -188,7 +188,10 @@ export class AgentRunner {
     this.pauseTimeoutMs = options.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS;
     this.worker = new BackgroundWorker(
       store.jobs,
-      { [PAUSE_WINDOW_JOB_KIND]: (job) => this.closePauseWindow(job.payload as PauseWindowPayload) },
+      {
+        [PAUSE_WINDOW_JOB_KIND]: async (job) =>
+          await this.closePauseWindow(job.payload as PauseWindowPayload),
+      },
       {
         ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
         ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
@@ -229,16 +232,16 @@ export class AgentRunner {
     return new RunEngine({
       model: chat,
       tools: {
-        execute: (call) =>
+        execute: async (call) =>
           call.tool.connector !== undefined && connectors !== undefined
-            ? connectors.execute(principal, call)
+            ? await connectors.execute(principal, call)
             : serverTools.execute(call),
         prepareApproval: (call) => serverTools.prepareApproval(call),
       },
       store: {
-        save: (state) => {
-          this.saveState(organizationId, state);
-          this.store.agents.updateConversation(state.conversationId, { lastResponseId: state.id });
+        save: async (state) => {
+          await this.saveState(organizationId, state);
+          await this.store.agents.updateConversation(state.conversationId, { lastResponseId: state.id });
         },
       },
       clock: this.clock,
@@ -266,7 +269,7 @@ export class AgentRunner {
   ): Promise<RunState> {
     const org = principal.organizationId;
     const ref = parseAgentRef(body.model);
-    const agent = this.store.agents.getByName(org, ref.name);
+    const agent = await this.store.agents.getByName(org, ref.name);
     if (agent === null) throw notFound(`No agent named "${ref.name}"`, { param: "model" });
     if (!roleAllows(principal.role, "member") && !agent.published) {
       throw forbidden(
@@ -280,7 +283,9 @@ export class AgentRunner {
     const items = body.input === undefined ? [] : typeof body.input === "string" ? [body.input] : body.input;
 
     const previous =
-      body.previous_response_id == null ? null : this.store.agents.getRun(org, body.previous_response_id);
+      body.previous_response_id == null
+        ? null
+        : await this.store.agents.getRun(org, body.previous_response_id);
     if (body.previous_response_id != null && previous === null) {
       throw notFound(`No response ${body.previous_response_id}`, { param: "previous_response_id" });
     }
@@ -312,15 +317,15 @@ export class AgentRunner {
           { param: "previous_response_id", code: "pause_expired" },
         );
       }
-      if (this.options.connectors?.hasOpenInputs(org, previousState) === true) {
+      if ((await this.options.connectors?.hasOpenInputs(org, previousState)) === true) {
         throw conflict(
           `Response ${previous.id} waits for answers to connector questions; answer them first (run.pendingInputs)`,
           { param: "previous_response_id", code: "inputs_pending" },
         );
       }
-      const version = this.versionById(agent, previousState.agentVersionId);
+      const version = await this.versionById(agent, previousState.agentVersionId);
       const model = this.pickModel(version, switchTo, previousState.model);
-      const conversation = this.conversationOf(org, agent, previousState.conversationId);
+      const conversation = await this.conversationOf(org, agent, previousState.conversationId);
       const decisions: ApprovalDecision[] = [];
       const outputs: ToolOutput[] = [];
       const remember: string[] = [];
@@ -379,7 +384,7 @@ export class AgentRunner {
         );
       }
       // Each continuation resolves the skill bindings again (PLATFORM.md §4.4).
-      const skills = this.resolveSkills(org, version);
+      const skills = await this.resolveSkills(org, version);
       const prepared = engine.prepareContinuation(previousState, {
         decisions,
         outputs,
@@ -390,10 +395,10 @@ export class AgentRunner {
         model,
         agentRef: ref.raw,
       });
-      if (!this.claim(org, previous.id, prepared)) {
+      if (!(await this.claim(org, previous.id, prepared))) {
         throw conflict(`Response ${previous.id} was continued meanwhile`, { param: "previous_response_id" });
       }
-      const updated = this.updateConversation(conversation, body.mode, remember);
+      const updated = await this.updateConversation(conversation, body.mode, remember);
       const answered = decisions.map((d) => answeredItem(d.approvalId, d.approve, d.reason ?? null));
       if (body.decideAll !== undefined) {
         for (const pending of previousState.pendingApprovals) {
@@ -423,7 +428,7 @@ export class AgentRunner {
         { param: "previous_response_id" },
       );
     }
-    const version = resolveVersion(this.store, agent, ref.selector);
+    const version = await resolveVersion(this.store, agent, ref.selector);
     const model = this.pickModel(version, switchTo, undefined);
     const conversationId =
       previousState?.conversationId ??
@@ -434,7 +439,7 @@ export class AgentRunner {
     let history: ChatMessage[] = previousState?.messages ?? [];
     let todos = previousState?.todos;
     if (conversationId !== null) {
-      conversation = this.conversationOf(org, agent, conversationId);
+      conversation = await this.conversationOf(org, agent, conversationId);
       if (this.activeTurns.has(conversation.id)) {
         throw conflict(`Conversation ${conversation.id} has a turn in progress; wait for it or cancel it`, {
           param: "conversationId",
@@ -442,7 +447,7 @@ export class AgentRunner {
         });
       }
       if (previousState === null && conversation.lastResponseId !== null) {
-        const last = this.store.agents.getRun(org, conversation.lastResponseId);
+        const last = await this.store.agents.getRun(org, conversation.lastResponseId);
         const lastState = last?.state as RunState | undefined;
         if (lastState !== undefined) {
           if (PAUSED_STATUSES.includes(lastState.status) && last?.continuedBy === null) {
@@ -456,11 +461,11 @@ export class AgentRunner {
         }
       }
     } else {
-      conversation = this.store.agents.createConversation(org, agent.id, body.mode ?? "ask", {
+      conversation = await this.store.agents.createConversation(org, agent.id, body.mode ?? "ask", {
         createdByKeyId: principal.apiKeyId,
       });
     }
-    const updated = this.updateConversation(conversation, body.mode, []);
+    const updated = await this.updateConversation(conversation, body.mode, []);
     const input: ChatMessage[] = [];
     if (body.instructions != null && body.instructions !== "") {
       input.push({ role: "system", content: body.instructions });
@@ -482,7 +487,7 @@ export class AgentRunner {
     if (input.length === 0)
       throw invalidRequest("input must contain at least one message", { param: "input" });
     const engine = this.engine(principal, org);
-    const skills = this.resolveSkills(org, version);
+    const skills = await this.resolveSkills(org, version);
     const context = this.contextFor(principal, agent, version, updated, options, skills);
     return this.runTurn(principal, conversation.id, null, [], history.length, () =>
       engine.start(
@@ -534,7 +539,7 @@ export class AgentRunner {
     before: NewItem[],
     from: number,
   ): Promise<void> {
-    this.store.conversations.appendItems(state.conversationId, state.id, [
+    await this.store.conversations.appendItems(state.conversationId, state.id, [
       ...before,
       ...itemsOfResponse(state, from),
     ]);
@@ -555,26 +560,26 @@ export class AgentRunner {
   private async closePauseWindow(payload: PauseWindowPayload): Promise<void> {
     const { principal, responseId } = payload;
     const org = principal.organizationId;
-    const run = this.store.agents.getRun(org, responseId);
+    const run = await this.store.agents.getRun(org, responseId);
     const state = run?.state as RunState | undefined;
     if (run === null || state === undefined || run.continuedBy !== null) return;
     if (!PAUSED_STATUSES.includes(state.status) || state.pausedAt === null) return;
-    const agent = this.store.agents.get(org, run.agentId);
+    const agent = await this.store.agents.get(org, run.agentId);
     if (agent === null) return;
-    const version = this.versionById(agent, state.agentVersionId);
-    const conversation = this.store.agents.getConversation(org, state.conversationId);
+    const version = await this.versionById(agent, state.agentVersionId);
+    const conversation = await this.store.agents.getConversation(org, state.conversationId);
     if (conversation === null) return;
     const engine = this.engine(principal, org);
-    const skills = this.resolveSkills(org, version);
+    const skills = await this.resolveSkills(org, version);
     // Questions nobody answered are answered `cancel`; their held calls end as the connector decides.
-    this.options.connectors?.closeInputs(org, state, "expired");
+    await this.options.connectors?.closeInputs(org, state, "expired");
     const prepared = engine.prepareContinuation(state, {
       decisions: [],
       outputs: [],
       mode: conversation.mode,
       skills,
     });
-    if (!this.claim(org, state.id, prepared)) return;
+    if (!(await this.claim(org, state.id, prepared))) return;
     const timedOut = state.pendingApprovals.map((p) => answeredItem(p.id, false, "timed_out"));
     await this.runTurn(principal, conversation.id, prepared.id, timedOut, state.messages.length, () =>
       engine.continue(
@@ -588,13 +593,13 @@ export class AgentRunner {
    * Claims the paused row and stores its continuation together (a crash in between never
    * leaves a claim pointing at nothing); false when it was continued meanwhile.
    */
-  private claim(org: string, pausedId: string, prepared: RunState): boolean {
+  private async claim(org: string, pausedId: string, prepared: RunState): Promise<boolean> {
     // One store method, one transaction: platform code starts none (issue #24).
-    return this.store.agents.claimAndSaveRun(org, pausedId, this.runRow(org, prepared));
+    return await this.store.agents.claimAndSaveRun(org, pausedId, this.runRow(org, prepared));
   }
 
-  private saveState(org: string, state: RunState): void {
-    this.store.agents.saveRun(this.runRow(org, state));
+  private async saveState(org: string, state: RunState): Promise<void> {
+    await this.store.agents.saveRun(this.runRow(org, state));
   }
 
   private runRow(org: string, state: RunState): RunInput {
@@ -629,9 +634,9 @@ export class AgentRunner {
     reason: string | null = null,
   ): Promise<{ responseId: string; previousStatus: string }> {
     const org = principal.organizationId;
-    const conversation = this.store.agents.getConversation(org, conversationId);
+    const conversation = await this.store.agents.getConversation(org, conversationId);
     const lastId = conversation?.lastResponseId ?? null;
-    const run = lastId === null ? null : this.store.agents.getRun(org, lastId);
+    const run = lastId === null ? null : await this.store.agents.getRun(org, lastId);
     const state = run?.state as RunState | undefined;
     const active =
       run !== null &&
@@ -647,18 +652,18 @@ export class AgentRunner {
     if (state.status === "in_progress" && this.activeTurns.has(conversationId)) {
       this.cancelRequested.add(conversationId);
       await this.waitForTurn(conversationId);
-      const stopped = this.store.agents.getRun(org, state.id)?.state as RunState | undefined;
+      const stopped = (await this.store.agents.getRun(org, state.id))?.state as RunState | undefined;
       if (stopped?.incompleteReason === "cancelled" && reason !== null) {
-        this.saveState(org, { ...stopped, cancelReason: reason });
+        await this.saveState(org, { ...stopped, cancelReason: reason });
       }
       return { responseId: state.id, previousStatus };
     }
     // Paused, or a run a crash left `in_progress`: closed now, never continued afterwards.
-    this.options.connectors?.closeInputs(org, state, "cancelled");
+    await this.options.connectors?.closeInputs(org, state, "cancelled");
     cancelRun(state);
     state.cancelReason = reason;
     state.updatedAt = this.clock.now();
-    this.store.agents.closeRun(this.runRow(org, state));
+    await this.store.agents.closeRun(this.runRow(org, state));
     return { responseId: state.id, previousStatus };
   }
 
@@ -681,7 +686,7 @@ export class AgentRunner {
     childId: string,
     options: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void },
   ): Promise<RunState> {
-    const child = this.store.agents.getRun(principal.organizationId, childId);
+    const child = await this.store.agents.getRun(principal.organizationId, childId);
     const state = child?.state as RunState | undefined;
     if (state === undefined || (state.status !== "failed" && state.status !== "in_progress")) {
       throw conflict(
@@ -707,12 +712,12 @@ export class AgentRunner {
   }
 
   /** The version's skill bindings resolved now; unresolved ones are left out (PLATFORM.md §4.4). */
-  private resolveSkills(organizationId: string, version: AgentVersionRecord): RunSkill[] {
-    return this.services.skillTools?.resolveForRun(organizationId, definitionOf(version)) ?? [];
+  private async resolveSkills(organizationId: string, version: AgentVersionRecord): Promise<RunSkill[]> {
+    return (await this.services.skillTools?.resolveForRun(organizationId, definitionOf(version))) ?? [];
   }
 
-  private versionById(agent: AgentRecord, versionId: string): AgentVersionRecord {
-    const version = this.store.agents.getVersion(agent.id, versionId);
+  private async versionById(agent: AgentRecord, versionId: string): Promise<AgentVersionRecord> {
+    const version = await this.store.agents.getVersion(agent.id, versionId);
     if (version === null)
       throw conflict(`The version this run used no longer exists`, { param: "previous_response_id" });
     return version;
@@ -737,24 +742,28 @@ export class AgentRunner {
     return current ?? (models[0] as string);
   }
 
-  private conversationOf(org: string, agent: AgentRecord, id: string): AgentConversationRecord {
-    const conversation = this.store.agents.getConversation(org, id);
+  private async conversationOf(
+    org: string,
+    agent: AgentRecord,
+    id: string,
+  ): Promise<AgentConversationRecord> {
+    const conversation = await this.store.agents.getConversation(org, id);
     if (conversation === null || (conversation.agentId !== null && conversation.agentId !== agent.id)) {
       throw notFound(`No conversation ${id} with agent "${agent.name}"`, { param: "conversationId" });
     }
     if (conversation.agentId === null) {
       // The first turn binds a conversation created without an agent.
-      this.store.agents.updateConversation(conversation.id, { agentId: agent.id });
+      await this.store.agents.updateConversation(conversation.id, { agentId: agent.id });
       return { ...conversation, agentId: agent.id };
     }
     return conversation;
   }
 
-  private updateConversation(
+  private async updateConversation(
     conversation: AgentConversationRecord,
     mode: ConversationMode | undefined,
     remember: string[],
-  ): AgentConversationRecord {
+  ): Promise<AgentConversationRecord> {
     const remembered = [...new Set([...conversation.remembered, ...remember])];
     if (
       (mode === undefined || mode === conversation.mode) &&
@@ -762,7 +771,7 @@ export class AgentRunner {
     ) {
       return conversation;
     }
-    this.store.agents.updateConversation(conversation.id, {
+    await this.store.agents.updateConversation(conversation.id, {
       ...(mode === undefined ? {} : { mode }),
       remembered,
     });
@@ -784,8 +793,8 @@ export class AgentRunner {
       ...(connectors === undefined
         ? {}
         : {
-            connectors: () =>
-              connectors.prepareRun(principal, agent.id, {
+            connectors: async () =>
+              await connectors.prepareRun(principal, agent.id, {
                 skipMissing: connectorOptions.skipMissingConnectors === true,
               }),
           }),

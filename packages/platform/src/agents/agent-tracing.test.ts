@@ -57,7 +57,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => toolServer.close(() => resolve()));
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
   tracing.reset();
   tracing.setCaptureContent(false);
@@ -66,7 +66,7 @@ beforeEach(() => {
     store,
     config: { builtin: { baseUrl: upstream.url, apiKey: "sk-builtin-tracing" } },
   });
-  principal = groundwork.principal("acme");
+  principal = await groundwork.principal("acme");
   const observed = observeGateway(groundwork.gateway);
   gatewayCalls = observed.calls;
   runner = new AgentRunner(
@@ -75,7 +75,7 @@ beforeEach(() => {
     { conversion: groundwork.conversion, extraction: groundwork.extraction, knowledge: groundwork.knowledge },
     { traceHooks: tracing.hooks, allowPrivateNetwork: true },
   );
-  groundwork.agentManagement.apply(principal, {
+  await groundwork.agentManagement.apply(principal, {
     name: "helper",
     models: ["gw-chat-1"],
     instructions: "Answer questions about orders.",
@@ -107,11 +107,11 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await groundwork.close();
-  store.close();
+  await store.close();
 });
 
-const respond = (body: Record<string, unknown>): Promise<RunState> =>
-  runner.respond(principal, runner.parseBody({ model: "agent/helper", ...body }));
+const respond = async (body: Record<string, unknown>): Promise<RunState> =>
+  await runner.respond(principal, runner.parseBody({ model: "agent/helper", ...body }));
 
 const one = (name: string) => {
   const spans = tracing.named(name);
@@ -135,7 +135,7 @@ describe("agent response spans", () => {
     expect(tool.spanContext().traceId).toBe(root.spanContext().traceId);
     expect(tracing.spans()).toHaveLength(2);
 
-    const agent = store.agents.getByName(principal.organizationId, "helper");
+    const agent = await store.agents.getByName(principal.organizationId, "helper");
     expect(root.attributes).toEqual({
       [GROUNDWORK.organizationId]: principal.organizationId,
       [GROUNDWORK.traceKind]: "agent",

@@ -1,36 +1,37 @@
 /** Finding agents and versions by id, number, label or name, with the spec's errors. */
 import { type AgentDefinition, resolveTools } from "@groundwork/agents";
 import { conflict, notFound } from "@groundwork/core";
-import type { AgentRecord, AgentVersionRecord, Store } from "@groundwork/store-sqlite";
+import type { AgentRecord, AgentVersionRecord } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 
 /**
  * A version of the agent: digits are a version number, `agv_…` a version id, anything
  * else a label; without a selector the newest active version. Deactivated versions can be
  * read but not run or labelled (409).
  */
-export function resolveVersion(
-  store: Store,
+export async function resolveVersion(
+  store: PlatformStore,
   agent: AgentRecord,
   selector: string | undefined,
   options: { param?: string; requireActive?: boolean } = {},
-): AgentVersionRecord {
+): Promise<AgentVersionRecord> {
   const param = options.param ?? "model";
   if (selector === undefined) {
-    const latest = store.agents.latestVersion(agent.id);
+    const latest = await store.agents.latestVersion(agent.id);
     if (latest === null) throw conflict(`Agent "${agent.name}" has no active version`, { param });
     return latest;
   }
   let version: AgentVersionRecord | null;
   if (/^\d+$/.test(selector)) {
-    version = store.agents.getVersionByNumber(agent.id, Number(selector));
+    version = await store.agents.getVersionByNumber(agent.id, Number(selector));
   } else if (selector.startsWith("agv_")) {
-    version = store.agents.getVersion(agent.id, selector);
+    version = await store.agents.getVersion(agent.id, selector);
   } else {
-    const label = store.agents.getLabel(agent.id, selector);
+    const label = await store.agents.getLabel(agent.id, selector);
     if (label === null) {
       throw notFound(`Agent "${agent.name}" has no version or label "${selector}"`, { param });
     }
-    version = store.agents.versionById(label.agentVersionId);
+    version = await store.agents.versionById(label.agentVersionId);
   }
   if (version === null) throw notFound(`Agent "${agent.name}" has no version "${selector}"`, { param });
   if (options.requireActive !== false && !version.active) {

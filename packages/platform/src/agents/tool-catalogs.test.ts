@@ -11,12 +11,12 @@ let store: Store;
 let groundwork: Groundwork;
 let principal: Principal;
 
-beforeEach(() => {
+beforeEach(async () => {
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({ store });
-  principal = groundwork.principal("acme", "member");
+  principal = await groundwork.principal("acme", "member");
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
 const fn = (name: string) => ({ type: "function", name, endpoint: "https://example.com/x" });
 
@@ -37,7 +37,7 @@ function connectorTool(name: string, destructive = false): ResolvedTool {
 
 describe("ToolCatalogService", () => {
   it("defers the offerable tools past the first 20 in catalog order when the runner answers tool_search", async () => {
-    const applied = groundwork.agentManagement.apply(principal, {
+    const applied = await groundwork.agentManagement.apply(principal, {
       name: "many",
       model: "gpt-4o-mini",
       tools: Array.from({ length: 19 }, (_, i) => fn(`fn_${i}`)),
@@ -79,7 +79,7 @@ describe("ToolCatalogService", () => {
       reason: "denied",
     });
 
-    const more = groundwork.agentManagement.apply(principal, {
+    const more = await groundwork.agentManagement.apply(principal, {
       name: "many",
       model: "gpt-4o-mini",
       tools: Array.from({ length: 21 }, (_, i) => fn(`fn_${i}`)),

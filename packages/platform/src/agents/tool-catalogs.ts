@@ -21,10 +21,11 @@ import {
   type ToolClass,
   toolSearchTool,
 } from "@groundwork/agents";
-import { notFound, type Principal } from "@groundwork/core";
-import type { AgentRecord, AgentVersionRecord, Store } from "@groundwork/store-sqlite";
+import { type MaybePromise, notFound, type Principal } from "@groundwork/core";
+import type { AgentRecord, AgentVersionRecord } from "@groundwork/store-sqlite";
 import { LATEST_LABEL } from "@groundwork/store-sqlite";
 import type { SkillRunTools } from "../skills/skill-run-tools.js";
+import type { PlatformStore } from "../store-port.js";
 import { definitionOf, resolveVersion } from "./resolve.js";
 
 const TOOL_SEARCH_TOOL_NAME = TOOL_SEARCH_NAME;
@@ -133,7 +134,7 @@ interface Row {
 
 export class ToolCatalogService {
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly options: ToolCatalogOptions,
   ) {}
 
@@ -142,20 +143,20 @@ export class ToolCatalogService {
     agentId: string,
     versionSelector?: string,
   ): Promise<AgentToolCatalogs> {
-    const agent = this.store.agents.get(principal.organizationId, agentId);
+    const agent = await this.store.agents.get(principal.organizationId, agentId);
     if (agent === null) throw notFound(`No agent ${agentId}`, { param: "agentId" });
     let version: AgentVersionRecord | null;
     if (versionSelector === undefined || versionSelector === LATEST_LABEL) {
-      version = this.store.agents.latestVersion(agent.id);
+      version = await this.store.agents.latestVersion(agent.id);
       if (version === null) throw notFound(`Agent ${agent.id} has no active version`, { param: "version" });
     } else {
-      version = resolveVersion(this.store, agent, versionSelector, {
+      version = await resolveVersion(this.store, agent, versionSelector, {
         param: "version",
         requireActive: false,
       });
     }
     const definition = definitionOf(version);
-    const skills = this.options.skillTools.resolveForRun(principal.organizationId, definition);
+    const skills = await this.options.skillTools.resolveForRun(principal.organizationId, definition);
     const tools = [...runTools(definition, skills), ...(this.options.implicitTools?.() ?? [])];
 
     const catalogs: ToolCatalog[] = [
@@ -261,20 +262,22 @@ export function connectorCatalogProvider(connectors: {
   catalogs(
     principal: Principal,
     agentId: string,
-  ): Array<{
-    serverLabel: string;
-    status: "ok" | "not_connected";
-    tools: Array<{
-      prefixedName: string;
-      description: string | null;
-      inputSchema: Record<string, unknown>;
-      readOnlyHint: boolean;
-      destructiveHint: boolean;
-    }>;
-  }>;
+  ): MaybePromise<
+    Array<{
+      serverLabel: string;
+      status: "ok" | "not_connected";
+      tools: Array<{
+        prefixedName: string;
+        description: string | null;
+        inputSchema: Record<string, unknown>;
+        readOnlyHint: boolean;
+        destructiveHint: boolean;
+      }>;
+    }>
+  >;
 }): ToolCatalogProvider {
-  return (principal, agent) =>
-    connectors.catalogs(principal, agent.id).map((catalog) => ({
+  return async (principal, agent) =>
+    (await connectors.catalogs(principal, agent.id)).map((catalog) => ({
       catalog: `connector:${catalog.serverLabel}`,
       reason: catalog.status === "ok" ? null : catalog.status,
       tools: catalog.tools.map((tool): ResolvedTool => {

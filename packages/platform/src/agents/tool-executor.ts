@@ -16,7 +16,6 @@ import type {
 } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
 import type { KnowledgeBaseRecord } from "@groundwork/kb";
-import type { Store } from "@groundwork/store-sqlite";
 import type { ConversionService } from "../conversion/conversion-service.js";
 import type { ExtractionService } from "../extraction/extraction-service.js";
 import type { KnowledgeService } from "../knowledge/knowledge-service.js";
@@ -28,6 +27,7 @@ import {
 } from "../network/guarded-network.js";
 import type { PlatformToolRunner } from "../platform-tools/platform-tool-runner.js";
 import type { SkillRunTools } from "../skills/skill-run-tools.js";
+import type { PlatformStore } from "../store-port.js";
 
 export const SIGNATURE_HEADER = "x-groundwork-signature";
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
@@ -102,7 +102,7 @@ export async function checkEndpoint(
 
 export class ServerToolExecutor implements ToolExecutor {
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly services: ToolServices,
     private readonly principal: Principal,
     private readonly options: ToolExecutorOptions,
@@ -163,7 +163,7 @@ export class ServerToolExecutor implements ToolExecutor {
     const kbs: KnowledgeBaseRecord[] = [];
     const missing: string[] = [];
     for (const id of ids) {
-      const kb = this.store.knowledgeBases.get(this.principal.organizationId, id);
+      const kb = await this.store.knowledgeBases.get(this.principal.organizationId, id);
       if (kb === null || (kb as { deletedAt?: number | null }).deletedAt != null) missing.push(id);
       else kbs.push(kb);
     }
@@ -212,7 +212,11 @@ export class ServerToolExecutor implements ToolExecutor {
       };
     }
     const service = this.services.extraction;
-    const { schema, version } = service.resolveVersion(this.principal.organizationId, schemaId, undefined);
+    const { schema, version } = await service.resolveVersion(
+      this.principal.organizationId,
+      schemaId,
+      undefined,
+    );
     const { strategy, inputTokens } = service.strategyFor(this.principal, text);
     if (strategy === "ASYNC") {
       return {

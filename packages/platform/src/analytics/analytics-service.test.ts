@@ -16,8 +16,8 @@ let analytics: AnalyticsService;
 let ada: Principal;
 let stranger: Principal;
 
-function principal(name: string): Principal {
-  const org = store.organizations.create(name, "enterprise");
+async function principal(name: string): Promise<Principal> {
+  const org = await store.organizations.create(name, "enterprise");
   return {
     organizationId: org.id,
     organizationName: org.name,
@@ -27,21 +27,21 @@ function principal(name: string): Principal {
   };
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   now = T0;
   store = openStore({ file: ":memory:", clock: { now: () => now } });
   analytics = new AnalyticsService(store, { now: () => now });
-  ada = principal("ada");
-  stranger = principal("stranger");
+  ada = await principal("ada");
+  stranger = await principal("stranger");
 });
 
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function usage(at: number, overrides: Partial<UsageEvent> = {}, who: Principal = ada): void {
+async function usage(at: number, overrides: Partial<UsageEvent> = {}, who: Principal = ada): Promise<void> {
   now = at;
-  store.usage.record({
+  await store.usage.record({
     organizationId: who.organizationId,
     apiKeyId: null,
     model: "hosted-a/gpt-x",
@@ -59,18 +59,18 @@ function usage(at: number, overrides: Partial<UsageEvent> = {}, who: Principal =
 }
 
 describe("usage analytics", () => {
-  it("summarizes calls in [from, to) with exact nearest-rank latencies, only the organization's", () => {
+  it("summarizes calls in [from, to) with exact nearest-rank latencies, only the organization's", async () => {
     const latencies = [12.5, 80, 80.01, 300, 7, 1500.25, 42, 42, 99.99, 10_000];
-    latencies.forEach((latencyMs, i) => {
-      usage(T0 + i * 17 * 60_000 + 1234, {
+    for (const [i, latencyMs] of latencies.entries()) {
+      await usage(T0 + i * 17 * 60_000 + 1234, {
         latencyMs,
         ...(i % 4 === 0 ? { outcome: "error", errorCode: "upstream_error", status: 502 } : {}),
       });
-    });
-    usage(T0 + 3 * HOUR, { latencyMs: 1 }, stranger);
-    usage(T0 - 1, { latencyMs: 1 }); // before the range
+    }
+    await usage(T0 + 3 * HOUR, { latencyMs: 1 }, stranger);
+    await usage(T0 - 1, { latencyMs: 1 }); // before the range
     now = T0 + DAY;
-    const summary = analytics.summary(ada, { from: iso(T0), to: iso(T0 + 5 * HOUR) });
+    const summary = await analytics.summary(ada, { from: iso(T0), to: iso(T0 + 5 * HOUR) });
     const sorted = [...latencies].sort((a, b) => a - b);
     expect(summary).toEqual({
       from: T0,
@@ -89,8 +89,8 @@ describe("usage analytics", () => {
     expect(summary.latencyP95Ms).toBe(10_000);
   });
 
-  it("answers zeros, null rates and null percentiles for an empty range", () => {
-    expect(analytics.summary(ada, {})).toMatchObject({
+  it("answers zeros, null rates and null percentiles for an empty range", async () => {
+    expect(await analytics.summary(ada, {})).toMatchObject({
       requests: 0,
       errors: 0,
       errorRate: null,
@@ -100,9 +100,9 @@ describe("usage analytics", () => {
     });
   });
 
-  it("agrees with a naive computation for any rows and any unaligned range (rollups + edges)", () => {
-    fc.assert(
-      fc.property(
+  it("agrees with a naive computation for any rows and any unaligned range (rollups + edges)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(
           fc.record({
             at: fc.integer({ min: 0, max: 3 * DAY }),
@@ -116,13 +116,13 @@ describe("usage analytics", () => {
         ),
         fc.integer({ min: 0, max: DAY }),
         fc.integer({ min: 1, max: 3 * DAY }),
-        (rows, start, span) => {
-          store.close();
+        async (rows, start, span) => {
+          await store.close();
           store = openStore({ file: ":memory:", clock: { now: () => now } });
           analytics = new AnalyticsService(store, { now: () => now });
-          ada = principal("ada");
+          ada = await principal("ada");
           for (const row of rows) {
-            usage(T0 + row.at, {
+            await usage(T0 + row.at, {
               latencyMs: Math.round(row.latency * 100) / 100,
               ...(row.error ? { outcome: "error", errorCode: "upstream_error", status: 502 } : {}),
             });
@@ -131,12 +131,12 @@ describe("usage analytics", () => {
           const to = from + span;
           const inRange = rows.filter((row) => T0 + row.at >= from && T0 + row.at < to);
           const sorted = inRange.map((row) => Math.round(row.latency * 100) / 100).sort((a, b) => a - b);
-          const summary = analytics.summary(ada, { from: iso(from), to: iso(to) });
+          const summary = await analytics.summary(ada, { from: iso(from), to: iso(to) });
           expect(summary.requests).toBe(inRange.length);
           expect(summary.errors).toBe(inRange.filter((row) => row.error).length);
           expect(summary.latencyP50Ms).toBe(nearestRank(sorted, 0.5));
           expect(summary.latencyP95Ms).toBe(nearestRank(sorted, 0.95));
-          const series = analytics.timeseries(ada, { from: iso(from), to: iso(to) });
+          const series = await analytics.timeseries(ada, { from: iso(from), to: iso(to) });
           expect(series.points.reduce((sum, point) => sum + point.requests, 0)).toBe(inRange.length);
           for (const point of series.points) {
             const size = series.bucket === "hour" ? HOUR : DAY;
@@ -154,10 +154,10 @@ describe("usage analytics", () => {
     );
   });
 
-  it("lists every UTC bucket of the range, empty ones as zeros", () => {
-    usage(T0 + 2 * HOUR + 5);
+  it("lists every UTC bucket of the range, empty ones as zeros", async () => {
+    await usage(T0 + 2 * HOUR + 5);
     now = T0 + DAY;
-    const series = analytics.timeseries(ada, { from: iso(T0 + 30 * 60_000), to: iso(T0 + 4 * HOUR) });
+    const series = await analytics.timeseries(ada, { from: iso(T0 + 30 * 60_000), to: iso(T0 + 4 * HOUR) });
     expect(series.bucket).toBe("hour");
     expect(series.points.map((point) => point.start)).toEqual([T0, T0 + HOUR, T0 + 2 * HOUR, T0 + 3 * HOUR]);
     expect(series.points.map((point) => point.requests)).toEqual([0, 0, 1, 0]);
@@ -172,21 +172,21 @@ describe("usage analytics", () => {
     });
   });
 
-  it("groups providers by model prefix (bare names are builtin), by requests desc", () => {
-    usage(T0 + 1, { model: "hosted-a/gpt-x", latencyMs: 10 });
-    usage(T0 + 2, { model: "hosted-a/gpt-y", latencyMs: 30 });
-    usage(T0 + 3, {
+  it("groups providers by model prefix (bare names are builtin), by requests desc", async () => {
+    await usage(T0 + 1, { model: "hosted-a/gpt-x", latencyMs: 10 });
+    await usage(T0 + 2, { model: "hosted-a/gpt-y", latencyMs: 30 });
+    await usage(T0 + 3, {
       model: "hosted-a/gpt-y",
       latencyMs: 20,
       outcome: "error",
       errorCode: "upstream_error",
       status: 502,
     });
-    usage(T0 + 4, { model: "gpt-4o-mini", latencyMs: 5, byok: false });
-    usage(T0 + 5, { model: "cloud-b/claude", latencyMs: 7, byok: true, costEur: 0 });
-    usage(T0 + 6, { model: "cloud-b/claude", latencyMs: 9, byok: true, costEur: 0 });
+    await usage(T0 + 4, { model: "gpt-4o-mini", latencyMs: 5, byok: false });
+    await usage(T0 + 5, { model: "cloud-b/claude", latencyMs: 7, byok: true, costEur: 0 });
+    await usage(T0 + 6, { model: "cloud-b/claude", latencyMs: 9, byok: true, costEur: 0 });
     now = T0 + HOUR;
-    const { providers } = analytics.providers(ada, {});
+    const { providers } = await analytics.providers(ada, {});
     expect(providers.map((p) => p.provider)).toEqual(["hosted-a", "cloud-b", "builtin"]);
     expect(providers[0]).toEqual({
       provider: "hosted-a",
@@ -199,21 +199,23 @@ describe("usage analytics", () => {
     });
     expect(providers[1]).toMatchObject({ requests: 2, costEur: 0, latencyP50Ms: 7, latencyP95Ms: 9 });
     // Filters apply to every endpoint.
-    expect(analytics.providers(ada, { byok: "true" }).providers.map((p) => p.provider)).toEqual(["cloud-b"]);
-    expect(analytics.summary(ada, { model: "hosted-a/gpt-y" }).requests).toBe(2);
-    expect(analytics.summary(ada, { surface: "EMBEDDINGS" }).requests).toBe(0);
+    expect((await analytics.providers(ada, { byok: "true" })).providers.map((p) => p.provider)).toEqual([
+      "cloud-b",
+    ]);
+    expect((await analytics.summary(ada, { model: "hosted-a/gpt-y" })).requests).toBe(2);
+    expect((await analytics.summary(ada, { surface: "EMBEDDINGS" })).requests).toBe(0);
   });
 
-  it("groups errors by code and status, by count desc, with the last time", () => {
-    usage(T0 + 1, { outcome: "error", errorCode: "upstream_error", status: 502 });
-    usage(T0 + 2, { outcome: "error", errorCode: "rate_limit_exceeded", status: 429 });
-    usage(T0 + 3, { outcome: "error", errorCode: "upstream_error", status: 502 });
-    usage(T0 + 4, { outcome: "error", errorCode: "upstream_error", status: 400 });
-    usage(T0 + 5, { outcome: "aborted" });
-    usage(T0 + 6);
-    usage(T0 + 7, { outcome: "error", errorCode: "upstream_error", status: 502 }, stranger);
+  it("groups errors by code and status, by count desc, with the last time", async () => {
+    await usage(T0 + 1, { outcome: "error", errorCode: "upstream_error", status: 502 });
+    await usage(T0 + 2, { outcome: "error", errorCode: "rate_limit_exceeded", status: 429 });
+    await usage(T0 + 3, { outcome: "error", errorCode: "upstream_error", status: 502 });
+    await usage(T0 + 4, { outcome: "error", errorCode: "upstream_error", status: 400 });
+    await usage(T0 + 5, { outcome: "aborted" });
+    await usage(T0 + 6);
+    await usage(T0 + 7, { outcome: "error", errorCode: "upstream_error", status: 502 }, stranger);
     now = T0 + HOUR;
-    expect(analytics.errors(ada, {})).toEqual({
+    expect(await analytics.errors(ada, {})).toEqual({
       from: T0 + HOUR - 7 * DAY,
       to: T0 + HOUR,
       total: 4,
@@ -246,29 +248,31 @@ describe("extraction quality analytics", () => {
     },
   });
 
-  function extraction(
+  async function extraction(
     at: number,
     schemaId: string,
     status: "COMPLETED" | "FAILED" | "PENDING",
     stored: Record<string, unknown> | null,
     who: Principal = ada,
-  ): string {
+  ): Promise<string> {
     now = at;
-    return store.extractions.create({
-      organizationId: who.organizationId,
-      schemaId,
-      schemaVersionId: `${schemaId}_v1`,
-      status,
-      strategy: "SINGLE_SHOT",
-      model: "hosted-a/gpt-x",
-      inputText: "x",
-      imageCount: 0,
-      inputTokens: 1,
-      result: stored,
-    }).id;
+    return (
+      await store.extractions.create({
+        organizationId: who.organizationId,
+        schemaId,
+        schemaVersionId: `${schemaId}_v1`,
+        status,
+        strategy: "SINGLE_SHOT",
+        model: "hosted-a/gpt-x",
+        inputText: "x",
+        imageCount: 0,
+        inputTokens: 1,
+        result: stored,
+      })
+    ).id;
   }
 
-  function score(
+  async function score(
     at: number,
     subjectId: string,
     name: string,
@@ -277,7 +281,7 @@ describe("extraction quality analytics", () => {
     source: "HUMAN" | "API" = "HUMAN",
   ) {
     now = at;
-    store.scores.create({
+    await store.scores.create({
       organizationId: ada.organizationId,
       subjectType: "extraction",
       subjectId,
@@ -291,24 +295,24 @@ describe("extraction quality analytics", () => {
     });
   }
 
-  it("reports schemas, quality and the trend from facts computed once per extraction", () => {
+  it("reports schemas, quality and the trend from facts computed once per extraction", async () => {
     // Written without quality facts (as before migration 022): computed on the first read.
-    const a = extraction(T0 + 1, "sch_a", "COMPLETED", result([1, 0.5, null], 0, true, 0));
-    const b = extraction(T0 + 2, "sch_a", "COMPLETED", result([0.2], 2, true, 1));
-    extraction(T0 + 3, "sch_a", "FAILED", null);
-    extraction(T0 + DAY + 4, "sch_b", "COMPLETED", result([], 0, false, 0));
-    extraction(T0 + DAY + 5, "sch_b", "PENDING", null);
-    extraction(T0 + 6, "sch_a", "COMPLETED", result([0], 5, true, 3), stranger);
-    score(T0 + 10, a, "correct", "BOOLEAN", true);
-    score(T0 + 11, b, "correct", "BOOLEAN", false);
-    score(T0 + 12, b, "correct", "BOOLEAN", true);
-    score(T0 + DAY + 13, a, "stars", "NUMERIC", 4);
-    score(T0 + 14, a, "label", "CATEGORICAL", "fine");
-    score(T0 + 15, a, "stars", "NUMERIC", 1, "API");
+    const a = await extraction(T0 + 1, "sch_a", "COMPLETED", result([1, 0.5, null], 0, true, 0));
+    const b = await extraction(T0 + 2, "sch_a", "COMPLETED", result([0.2], 2, true, 1));
+    await extraction(T0 + 3, "sch_a", "FAILED", null);
+    await extraction(T0 + DAY + 4, "sch_b", "COMPLETED", result([], 0, false, 0));
+    await extraction(T0 + DAY + 5, "sch_b", "PENDING", null);
+    await extraction(T0 + 6, "sch_a", "COMPLETED", result([0], 5, true, 3), stranger);
+    await score(T0 + 10, a, "correct", "BOOLEAN", true);
+    await score(T0 + 11, b, "correct", "BOOLEAN", false);
+    await score(T0 + 12, b, "correct", "BOOLEAN", true);
+    await score(T0 + DAY + 13, a, "stars", "NUMERIC", 4);
+    await score(T0 + 14, a, "label", "CATEGORICAL", "fine");
+    await score(T0 + 15, a, "stars", "NUMERIC", 1, "API");
     now = T0 + 2 * DAY;
     const query = { from: iso(T0), to: iso(T0 + 2 * DAY) };
 
-    const schemas = analytics.schemas(ada, query);
+    const schemas = await analytics.schemas(ada, query);
     expect(schemas.schemas).toEqual([
       {
         schemaId: "sch_a",
@@ -332,7 +336,7 @@ describe("extraction quality analytics", () => {
       },
     ]);
 
-    const quality = analytics.quality(ada, query);
+    const quality = await analytics.quality(ada, query);
     expect(quality).toEqual({
       from: T0,
       to: T0 + 2 * DAY,
@@ -347,13 +351,13 @@ describe("extraction quality analytics", () => {
         { name: "stars", dataType: "NUMERIC", count: 1, mean: 4 },
       ],
     });
-    expect(analytics.quality(ada, { ...query, schemaId: "sch_b" })).toMatchObject({
+    expect(await analytics.quality(ada, { ...query, schemaId: "sch_b" })).toMatchObject({
       extractions: 2,
       failureRate: 0,
       humanScores: [],
     });
 
-    const trend = analytics.qualityTrend(ada, { ...query, scoreName: "correct" });
+    const trend = await analytics.qualityTrend(ada, { ...query, scoreName: "correct" });
     expect(trend.bucket).toBe("hour");
     expect(trend.points).toHaveLength(48);
     expect(trend.points[0]).toEqual({
@@ -367,15 +371,15 @@ describe("extraction quality analytics", () => {
     expect(trend.points[24]).toMatchObject({ extractions: 2, meanConfidence: null, humanScoreMean: null });
     expect(trend.points[1]).toMatchObject({ extractions: 0, meanConfidence: null, humanScoreMean: null });
     // The facts are in columns now: nothing left to compute.
-    expect(store.analytics.extractionsWithoutQuality(ada.organizationId, 10)).toEqual([]);
+    expect(await store.analytics.extractionsWithoutQuality(ada.organizationId, 10)).toEqual([]);
   });
 
-  it("names schemas that still exist", () => {
+  it("names schemas that still exist", async () => {
     now = T0;
-    const created = store.schemas.create(ada.organizationId, { name: "invoice" });
-    extraction(T0 + 1, created.id, "COMPLETED", result([0.9], 0, true, 0));
+    const created = await store.schemas.create(ada.organizationId, { name: "invoice" });
+    await extraction(T0 + 1, created.id, "COMPLETED", result([0.9], 0, true, 0));
     now = T0 + HOUR;
-    expect(analytics.schemas(ada, {}).schemas[0]).toMatchObject({
+    expect((await analytics.schemas(ada, {})).schemas[0]).toMatchObject({
       schemaId: created.id,
       schemaName: "invoice",
     });

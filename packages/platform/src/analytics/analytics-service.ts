@@ -19,7 +19,6 @@ import {
   roundEur,
 } from "@groundwork/observability";
 import type {
-  AnalyticsStore,
   ExtractionStats,
   TimeRange,
   UsageFilter,
@@ -27,6 +26,7 @@ import type {
   UsageTotals,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 
 export const USAGE_SURFACES = [
@@ -159,16 +159,16 @@ export class AnalyticsService {
   private readonly clock: Clock;
 
   constructor(
-    private readonly store: { readonly analytics: AnalyticsStore },
+    private readonly store: Pick<PlatformStore, "analytics">,
     clock?: Clock,
   ) {
     this.clock = clock ?? systemClock;
   }
 
-  summary(principal: Principal, raw: AnalyticsQuery | unknown): AnalyticsSummary {
+  async summary(principal: Principal, raw: AnalyticsQuery | unknown): Promise<AnalyticsSummary> {
     const { range, usage } = this.parse(raw);
     const org = principal.organizationId;
-    const totals = this.store.analytics.usageTotals(org, range, usage, ALL)[0] ?? emptyTotals("");
+    const totals = (await this.store.analytics.usageTotals(org, range, usage, ALL))[0] ?? emptyTotals("");
     return {
       from: range.from,
       to: range.to,
@@ -179,18 +179,18 @@ export class AnalyticsService {
       completionTokens: totals.completionTokens,
       totalTokens: totals.promptTokens + totals.completionTokens,
       costEur: roundEur(totals.costEur),
-      ...(this.percentiles(org, range, usage, ALL).get("") ?? NO_LATENCY),
+      ...((await this.percentiles(org, range, usage, ALL)).get("") ?? NO_LATENCY),
     };
   }
 
-  timeseries(principal: Principal, raw: AnalyticsQuery | unknown): AnalyticsTimeseries {
+  async timeseries(principal: Principal, raw: AnalyticsQuery | unknown): Promise<AnalyticsTimeseries> {
     const { range, usage } = this.parse(raw);
     const org = principal.organizationId;
     const grouping: UsageGrouping = { by: "bucket", sizeMs: bucketMs(range.bucket) };
     const totals = new Map(
-      this.store.analytics.usageTotals(org, range, usage, grouping).map((row) => [row.key, row]),
+      (await this.store.analytics.usageTotals(org, range, usage, grouping)).map((row) => [row.key, row]),
     );
-    const latencies = this.percentiles(org, range, usage, grouping);
+    const latencies = await this.percentiles(org, range, usage, grouping);
     const points = alignedBuckets(range.from, range.to, range.bucket).map((start) => {
       const key = String(start);
       return {
@@ -202,11 +202,11 @@ export class AnalyticsService {
     return { from: range.from, to: range.to, bucket: range.bucket, points };
   }
 
-  providers(principal: Principal, raw: AnalyticsQuery | unknown): AnalyticsProviders {
+  async providers(principal: Principal, raw: AnalyticsQuery | unknown): Promise<AnalyticsProviders> {
     const { range, usage } = this.parse(raw);
     const org = principal.organizationId;
     const byProvider = new Map<string, { totals: UsageTotals; models: string[] }>();
-    for (const row of this.store.analytics.usageTotals(org, range, usage, { by: "model" })) {
+    for (const row of await this.store.analytics.usageTotals(org, range, usage, { by: "model" })) {
       const provider = providerOf(row.key);
       const known = byProvider.get(provider);
       if (known === undefined)
@@ -218,18 +218,20 @@ export class AnalyticsService {
         }
       }
     }
-    const providers = [...byProvider.entries()].map(([provider, { totals, models }]) => ({
-      provider,
-      ...usagePoint(totals),
-      ...(this.percentiles(org, range, { ...usage, models }, ALL).get("") ?? NO_LATENCY),
-    }));
+    const providers = await Promise.all(
+      [...byProvider.entries()].map(async ([provider, { totals, models }]) => ({
+        provider,
+        ...usagePoint(totals),
+        ...((await this.percentiles(org, range, { ...usage, models }, ALL)).get("") ?? NO_LATENCY),
+      })),
+    );
     providers.sort((a, b) => b.requests - a.requests || (a.provider < b.provider ? -1 : 1));
     return { from: range.from, to: range.to, providers };
   }
 
-  errors(principal: Principal, raw: AnalyticsQuery | unknown): AnalyticsErrors {
+  async errors(principal: Principal, raw: AnalyticsQuery | unknown): Promise<AnalyticsErrors> {
     const { range, usage } = this.parse(raw);
-    const errors = this.store.analytics.errorGroups(principal.organizationId, range, usage);
+    const errors = await this.store.analytics.errorGroups(principal.organizationId, range, usage);
     return {
       from: range.from,
       to: range.to,
@@ -238,12 +240,12 @@ export class AnalyticsService {
     };
   }
 
-  schemas(principal: Principal, raw: AnalyticsQuery | unknown): AnalyticsSchemas {
+  async schemas(principal: Principal, raw: AnalyticsQuery | unknown): Promise<AnalyticsSchemas> {
     const { range, extractions } = this.parse(raw);
     const org = principal.organizationId;
-    this.computeMissingQuality(org);
-    const stats = this.store.analytics.extractionStats(org, range, extractions, { by: "schema" });
-    const names = this.store.analytics.schemaNames(
+    await this.computeMissingQuality(org);
+    const stats = await this.store.analytics.extractionStats(org, range, extractions, { by: "schema" });
+    const names = await this.store.analytics.schemaNames(
       org,
       stats.map((row) => row.key),
     );
@@ -261,14 +263,14 @@ export class AnalyticsService {
     };
   }
 
-  quality(principal: Principal, raw: AnalyticsQuery | unknown): AnalyticsQuality {
+  async quality(principal: Principal, raw: AnalyticsQuery | unknown): Promise<AnalyticsQuality> {
     const { range, extractions, scores } = this.parse(raw);
     const org = principal.organizationId;
-    this.computeMissingQuality(org);
-    const stats = this.store.analytics.extractionStats(org, range, extractions, ALL)[0];
-    const humanScores = this.store.analytics
-      .humanScoreStats(org, range, { schemaId: scores.schemaId }, ALL)
-      .map(({ name, dataType, count, mean }) => ({ name, dataType, count, mean }));
+    await this.computeMissingQuality(org);
+    const stats = (await this.store.analytics.extractionStats(org, range, extractions, ALL))[0];
+    const humanScores = (
+      await this.store.analytics.humanScoreStats(org, range, { schemaId: scores.schemaId }, ALL)
+    ).map(({ name, dataType, count, mean }) => ({ name, dataType, count, mean }));
     return {
       from: range.from,
       to: range.to,
@@ -279,16 +281,22 @@ export class AnalyticsService {
     };
   }
 
-  qualityTrend(principal: Principal, raw: AnalyticsQuery | unknown): AnalyticsQualityTrend {
+  async qualityTrend(principal: Principal, raw: AnalyticsQuery | unknown): Promise<AnalyticsQualityTrend> {
     const { range, extractions, scores } = this.parse(raw);
     const org = principal.organizationId;
-    this.computeMissingQuality(org);
+    await this.computeMissingQuality(org);
     const grouping: UsageGrouping = { by: "bucket", sizeMs: bucketMs(range.bucket) };
     const stats = new Map(
-      this.store.analytics.extractionStats(org, range, extractions, grouping).map((row) => [row.key, row]),
+      (await this.store.analytics.extractionStats(org, range, extractions, grouping)).map((row) => [
+        row.key,
+        row,
+      ]),
     );
     const means = new Map(
-      this.store.analytics.humanScoreMeans(org, range, scores, grouping).map((row) => [row.key, row.mean]),
+      (await this.store.analytics.humanScoreMeans(org, range, scores, grouping)).map((row) => [
+        row.key,
+        row.mean,
+      ]),
     );
     const points = alignedBuckets(range.from, range.to, range.bucket).map((start) => {
       const row = stats.get(String(start));
@@ -319,14 +327,14 @@ export class AnalyticsService {
    * p50 and p95 per group: each rank is located among the group's ordered latency bins, then the
    * exact value is read inside that one bin over the group's own time span.
    */
-  private percentiles(
+  private async percentiles(
     organizationId: string,
     range: AnalyticsRange,
     filter: UsageFilter,
     grouping: UsageGrouping,
-  ): Map<string, LatencyPercentiles> {
+  ): Promise<Map<string, LatencyPercentiles>> {
     const groups = new Map<string, Array<{ bin: number; count: number }>>();
-    for (const row of this.store.analytics.latencyBins(organizationId, range, filter, grouping)) {
+    for (const row of await this.store.analytics.latencyBins(organizationId, range, filter, grouping)) {
       const bins = groups.get(row.key) ?? [];
       bins.push({ bin: row.bin, count: row.count });
       groups.set(row.key, bins);
@@ -335,23 +343,32 @@ export class AnalyticsService {
     for (const [key, bins] of groups) {
       const span = groupSpan(key, range, grouping);
       const total = bins.reduce((sum, bin) => sum + bin.count, 0);
-      const at = (p: number): number | null => {
+      const at = async (p: number): Promise<number | null> => {
         if (total === 0) return null;
         const position = locateRank(bins, nearestRankIndex(total, p));
         if (position === null) return null;
-        return this.store.analytics.latencyInBin(organizationId, span, filter, position.bin, position.offset);
+        return await this.store.analytics.latencyInBin(
+          organizationId,
+          span,
+          filter,
+          position.bin,
+          position.offset,
+        );
       };
-      answers.set(key, { latencyP50Ms: at(0.5), latencyP95Ms: at(0.95) });
+      answers.set(key, { latencyP50Ms: await at(0.5), latencyP95Ms: await at(0.95) });
     }
     return answers;
   }
 
   /** Computes, once, the quality facts of extractions finished before their columns existed. */
-  private computeMissingQuality(organizationId: string): void {
+  private async computeMissingQuality(organizationId: string): Promise<void> {
     for (;;) {
-      const rows = this.store.analytics.extractionsWithoutQuality(organizationId, QUALITY_BACKFILL_BATCH);
+      const rows = await this.store.analytics.extractionsWithoutQuality(
+        organizationId,
+        QUALITY_BACKFILL_BATCH,
+      );
       if (rows.length === 0) return;
-      this.store.analytics.setExtractionQuality(
+      await this.store.analytics.setExtractionQuality(
         rows.map((row) => ({ id: row.id, quality: extractionQuality(row.result) })),
       );
     }

@@ -74,7 +74,7 @@ const view = (item: QueueItemRecord): ModelItem => ({
 describe("annotation queue locks (property)", () => {
   it("never gives one item to two members and follows the claim order under any interleaving", {
     timeout: 120_000,
-  }, () => {
+  }, async () => {
     // One store for every run; each run works on a queue of its own.
     let now = 0;
     let runs = 0;
@@ -85,25 +85,30 @@ describe("annotation queue locks (property)", () => {
         clock: { now: () => now },
         config: { queues: { lockSeconds: LOCK_SECONDS } },
       });
-      const principals: Principal[] = MEMBERS.map((apiKeyId) => ({
-        ...groundwork.principal("acme", "member"),
-        apiKeyId,
-      }));
-      const admin = groundwork.principal("acme", "admin");
-      const subjects = Array.from({ length: ITEMS }, (_, i) => ({
-        subjectType: "conversation",
-        subjectId: groundwork.conversations.create(admin, { title: `c${i}` }).id,
-      }));
-      fc.assert(
-        fc.property(fc.array(command, { minLength: 1, maxLength: 40 }), (commands) => {
+      const principals: Principal[] = await Promise.all(
+        MEMBERS.map(async (apiKeyId) => ({
+          ...(await groundwork.principal("acme", "member")),
+          apiKeyId,
+        })),
+      );
+      const admin = await groundwork.principal("acme", "admin");
+      const subjects: { subjectType: "conversation"; subjectId: string }[] = [];
+      for (let i = 0; i < ITEMS; i++) {
+        subjects.push({
+          subjectType: "conversation",
+          subjectId: (await groundwork.conversations.create(admin, { title: `c${i}` })).id,
+        });
+      }
+      await fc.assert(
+        fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 40 }), async (commands) => {
           now = 1_700_000_000_000;
-          const queue = groundwork.annotationQueues.create(admin, {
+          const queue = await groundwork.annotationQueues.create(admin, {
             name: `q${++runs}`,
             scoreConfigs: [{ name: "ok", dataType: "BOOLEAN" }],
           });
-          const ids = groundwork.annotationQueues
-            .addItems(admin, queue.id, { items: subjects })
-            .added.map((item) => item.id);
+          const ids = (
+            await groundwork.annotationQueues.addItems(admin, queue.id, { items: subjects })
+          ).added.map((item) => item.id);
           const model: ModelItem[] = ids.map(() => ({
             status: "PENDING",
             lockedBy: null,
@@ -112,10 +117,10 @@ describe("annotation queue locks (property)", () => {
           // What each member was handed, as the members see it: item index → member → lock end.
           // A reopen releases the item for everyone.
           const handed = ids.map(() => new Map<string, number>());
-          const real = () =>
-            groundwork.annotationQueues
-              .listItems(admin, queue.id, {}, { page: 0, size: 100 })
-              .items.map(view);
+          const real = async () =>
+            (
+              await groundwork.annotationQueues.listItems(admin, queue.id, {}, { page: 0, size: 100 })
+            ).items.map(view);
 
           for (const step of commands) {
             if (step.kind === "advance") {
@@ -125,8 +130,8 @@ describe("annotation queue locks (property)", () => {
             const who = MEMBERS[step.member] ?? "";
             const principal = principals[step.member] as Principal;
             if (step.kind === "claim") {
-              const before = real();
-              const claimed = groundwork.annotationQueues.claim(principal, queue.id);
+              const before = await real();
+              const claimed = await groundwork.annotationQueues.claim(principal, queue.id);
               const index = claimed === null ? null : ids.indexOf(claimed.id);
               expect(index).toBe(expectedClaim(model, who, now));
               if (index !== null) {
@@ -149,12 +154,12 @@ describe("annotation queue locks (property)", () => {
                     : step.change === "score"
                       ? { scores: [{ name: "ok", value: false }] }
                       : {};
-              const run = () =>
-                groundwork.annotationQueues.updateItem(principal, queue.id, ids[step.item] ?? "", body);
+              const run = async () =>
+                await groundwork.annotationQueues.updateItem(principal, queue.id, ids[step.item] ?? "", body);
               if (unexpiredOther(target, who, now)) {
-                expect(run).toThrow(expect.objectContaining({ status: 409, code: "item_locked" }));
+                await expect(run()).rejects.toMatchObject({ status: 409, code: "item_locked" });
               } else {
-                run();
+                await run();
                 if (step.change === "reopen") handed[step.item]?.clear();
                 else handed[step.item]?.set(who, now + LOCK_MS);
                 model[step.item] =
@@ -167,9 +172,9 @@ describe("annotation queue locks (property)", () => {
                       };
               }
             }
-            expect(real()).toEqual(model);
+            expect(await real()).toEqual(model);
             const completed = model.filter((item) => item.status === "COMPLETED").length;
-            expect(groundwork.annotationQueues.get(admin, queue.id).counts).toEqual({
+            expect((await groundwork.annotationQueues.get(admin, queue.id)).counts).toEqual({
               pending: ITEMS - completed,
               completed,
             });
@@ -178,7 +183,7 @@ describe("annotation queue locks (property)", () => {
         { numRuns: 150 },
       );
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -15,28 +15,33 @@ let conversations: string[];
 const all = { page: 0, size: 100 };
 const LOCK_MS = 300_000;
 
-const member = (organization: string, apiKeyId: string, role: Principal["role"] = "member"): Principal => ({
-  ...groundwork.principal(organization, role),
+const member = async (
+  organization: string,
+  apiKeyId: string,
+  role: Principal["role"] = "member",
+): Promise<Principal> => ({
+  ...(await groundwork.principal(organization, role)),
   apiKeyId,
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   now = Date.parse("2025-01-31T09:00:00.000Z");
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({ store, clock: { now: () => now } });
-  alice = member("acme", "key_alice");
-  bob = member("acme", "key_bob");
-  admin = member("acme", "key_admin", "admin");
-  stranger = member("other", "key_stranger", "admin");
-  conversations = ["one", "two", "three"].map(
-    (title) => groundwork.conversations.create(alice, { title }).id,
-  );
+  alice = await member("acme", "key_alice");
+  bob = await member("acme", "key_bob");
+  admin = await member("acme", "key_admin", "admin");
+  stranger = await member("other", "key_stranger", "admin");
+  conversations = [];
+  for (const title of ["one", "two", "three"]) {
+    conversations.push((await groundwork.conversations.create(alice, { title })).id);
+  }
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
-function failure(run: () => unknown) {
+async function failure(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     const { status, code, param } = error as { status: number; code: string; param: string | null };
     return { status, code, param };
@@ -50,8 +55,8 @@ const CONFIGS = [
   { name: "tone", dataType: "CATEGORICAL", categories: ["kind", "neutral", "rude"] },
   { name: "resolved", dataType: "BOOLEAN" },
 ];
-const queue = (name = "support", scoreConfigs: unknown = CONFIGS) =>
-  aq().create(admin, { name, scoreConfigs } as never);
+const queue = async (name = "support", scoreConfigs: unknown = CONFIGS) =>
+  await aq().create(admin, { name, scoreConfigs } as never);
 const subjects = (...ids: string[]) => ids.map((subjectId) => ({ subjectType: "conversation", subjectId }));
 const fullScores = [
   { name: "quality", value: 4 },
@@ -60,8 +65,8 @@ const fullScores = [
 ];
 
 describe("queues", () => {
-  it("creates, reads, renames, lists by status and archives once; names are unique per organization", () => {
-    const support = queue();
+  it("creates, reads, renames, lists by status and archives once; names are unique per organization", async () => {
+    const support = await queue();
     expect(support).toMatchObject({
       id: expect.stringMatching(/^aq_/),
       name: "support",
@@ -71,46 +76,52 @@ describe("queues", () => {
       archivedAt: null,
       scoreConfigs: CONFIGS,
     });
-    expect(failure(() => queue())).toEqual({ status: 409, code: "conflict", param: "name" });
-    expect(queue("support-2").name).toBe("support-2");
-    expect(aq().create(stranger, { name: "support", scoreConfigs: CONFIGS } as never).name).toBe("support");
-    expect(failure(() => aq().update(admin, support.id, { name: "support-2" }))).toMatchObject({
+    expect(await failure(async () => await queue())).toEqual({
+      status: 409,
+      code: "conflict",
+      param: "name",
+    });
+    expect((await queue("support-2")).name).toBe("support-2");
+    expect((await aq().create(stranger, { name: "support", scoreConfigs: CONFIGS } as never)).name).toBe(
+      "support",
+    );
+    expect(
+      await failure(async () => await aq().update(admin, support.id, { name: "support-2" })),
+    ).toMatchObject({
       status: 409,
       param: "name",
     });
-    const renamed = aq().update(admin, support.id, {
+    const renamed = await aq().update(admin, support.id, {
       name: "support",
       description: "weekly review",
       scoreConfigs: [{ name: "quality", dataType: "NUMERIC" }],
     });
     expect(renamed).toMatchObject({ description: "weekly review", scoreConfigs: [{ name: "quality" }] });
-    expect(aq().update(admin, support.id, {}).name).toBe("support");
+    expect((await aq().update(admin, support.id, {})).name).toBe("support");
 
-    const archived = aq().archive(admin, support.id);
+    const archived = await aq().archive(admin, support.id);
     expect(archived).toMatchObject({ status: "ARCHIVED", archivedAt: expect.any(Number) });
-    expect(aq().archive(admin, support.id).archivedAt).toBe(archived.archivedAt);
-    const names = (status?: string) =>
-      aq()
-        .list(alice, status === undefined ? {} : { status }, all)
-        .items.map((q) => q.name);
-    expect(names()).toEqual(["support-2"]);
-    expect(names("ARCHIVED")).toEqual(["support"]);
-    expect(names("all")).toEqual(["support-2", "support"]);
-    expect(failure(() => names("archived")).param).toBe("status");
-    expect(failure(() => aq().update(admin, support.id, { description: "x" }))).toEqual({
+    expect((await aq().archive(admin, support.id)).archivedAt).toBe(archived.archivedAt);
+    const names = async (status?: string) =>
+      (await aq().list(alice, status === undefined ? {} : { status }, all)).items.map((q) => q.name);
+    expect(await names()).toEqual(["support-2"]);
+    expect(await names("ARCHIVED")).toEqual(["support"]);
+    expect(await names("all")).toEqual(["support-2", "support"]);
+    expect((await failure(async () => await names("archived"))).param).toBe("status");
+    expect(await failure(async () => await aq().update(admin, support.id, { description: "x" }))).toEqual({
       status: 409,
       code: "conflict",
       param: "queueId",
     });
-    expect(failure(() => aq().get(stranger, support.id))).toEqual({
+    expect(await failure(async () => await aq().get(stranger, support.id))).toEqual({
       status: 404,
       code: "not_found",
       param: "queueId",
     });
-    expect(failure(() => aq().archive(stranger, support.id)).status).toBe(404);
+    expect((await failure(async () => await aq().archive(stranger, support.id))).status).toBe(404);
   });
 
-  it("validates score configs with the field named", () => {
+  it("validates score configs with the field named", async () => {
     const cases: Array<[unknown, string]> = [
       [[], "scoreConfigs"],
       [Array.from({ length: 21 }, (_, i) => ({ name: `s${i}`, dataType: "BOOLEAN" })), "scoreConfigs"],
@@ -139,19 +150,22 @@ describe("queues", () => {
     ];
     for (const [scoreConfigs, param] of cases) {
       expect(
-        failure(() => queue("q", scoreConfigs)),
+        await failure(async () => await queue("q", scoreConfigs)),
         JSON.stringify(scoreConfigs),
       ).toMatchObject({
         status: 400,
         param,
       });
     }
-    expect(failure(() => aq().create(admin, { scoreConfigs: CONFIGS })).param).toBe("name");
-    expect(failure(() => aq().create(admin, { name: "x".repeat(201), scoreConfigs: CONFIGS })).param).toBe(
+    expect((await failure(async () => await aq().create(admin, { scoreConfigs: CONFIGS }))).param).toBe(
       "name",
     );
+    expect(
+      (await failure(async () => await aq().create(admin, { name: "x".repeat(201), scoreConfigs: CONFIGS })))
+        .param,
+    ).toBe("name");
     // null bounds count as absent; 2 and 50 categories are the limits.
-    const ok = queue("ok", [
+    const ok = await queue("ok", [
       { name: "n", dataType: "NUMERIC", min: null, max: 10 },
       { name: "c2", dataType: "CATEGORICAL", categories: ["x", "y"] },
       { name: "c50", dataType: "CATEGORICAL", categories: Array.from({ length: 50 }, (_, i) => `c${i}`) },
@@ -161,10 +175,10 @@ describe("queues", () => {
 });
 
 describe("items", () => {
-  it("adds subjects of the organization in order, skips those already PENDING, and lists and counts them", () => {
-    const q = queue();
+  it("adds subjects of the organization in order, skips those already PENDING, and lists and counts them", async () => {
+    const q = await queue();
     const [a, b] = conversations;
-    const first = aq().addItems(alice, q.id, { items: subjects(a ?? "", b ?? "", a ?? "") });
+    const first = await aq().addItems(alice, q.id, { items: subjects(a ?? "", b ?? "", a ?? "") });
     expect(first.skipped).toBe(1);
     expect(first.added).toHaveLength(2);
     expect(first.added[0]).toMatchObject({
@@ -179,123 +193,154 @@ describe("items", () => {
       completedAt: null,
       scoreIds: [],
     });
-    expect(aq().addItems(alice, q.id, { items: subjects(b ?? "") })).toEqual({ added: [], skipped: 1 });
-    expect(aq().get(alice, q.id).counts).toEqual({ pending: 2, completed: 0 });
+    expect(await aq().addItems(alice, q.id, { items: subjects(b ?? "") })).toEqual({ added: [], skipped: 1 });
+    expect((await aq().get(alice, q.id)).counts).toEqual({ pending: 2, completed: 0 });
+    expect((await aq().listItems(alice, q.id, {}, all)).items.map((i) => i.subjectId)).toEqual([a, b]);
+    expect((await aq().listItems(alice, q.id, { status: "COMPLETED" }, all)).total).toBe(0);
     expect(
-      aq()
-        .listItems(alice, q.id, {}, all)
-        .items.map((i) => i.subjectId),
-    ).toEqual([a, b]);
-    expect(aq().listItems(alice, q.id, { status: "COMPLETED" }, all).total).toBe(0);
-    expect(failure(() => aq().listItems(alice, q.id, { status: "DONE" }, all)).param).toBe("status");
+      (await failure(async () => await aq().listItems(alice, q.id, { status: "DONE" }, all))).param,
+    ).toBe("status");
   });
 
-  it("refuses subjects that do not exist in the organization (404 naming the item) and adds none", () => {
-    const q = queue();
-    const foreign = groundwork.conversations.create(stranger, {}).id;
+  it("refuses subjects that do not exist in the organization (404 naming the item) and adds none", async () => {
+    const q = await queue();
+    const foreign = (await groundwork.conversations.create(stranger, {})).id;
     expect(
-      failure(() => aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "", foreign) })),
+      await failure(
+        async () => await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "", foreign) }),
+      ),
     ).toEqual({ status: 404, code: "not_found", param: "items[1].subjectId" });
     expect(
-      failure(() => aq().addItems(alice, q.id, { items: [{ subjectType: "response", subjectId: "resp_x" }] }))
-        .param,
+      (
+        await failure(
+          async () =>
+            await aq().addItems(alice, q.id, { items: [{ subjectType: "response", subjectId: "resp_x" }] }),
+        )
+      ).param,
     ).toBe("items[0].subjectId");
-    expect(aq().get(alice, q.id).counts.pending).toBe(0);
-    expect(failure(() => aq().addItems(alice, q.id, { items: [] })).param).toBe("items");
+    expect((await aq().get(alice, q.id)).counts.pending).toBe(0);
+    expect((await failure(async () => await aq().addItems(alice, q.id, { items: [] }))).param).toBe("items");
     expect(
-      failure(() => aq().addItems(alice, q.id, { items: [{ subjectType: "doc", subjectId: "x" }] })).param,
+      (
+        await failure(
+          async () => await aq().addItems(alice, q.id, { items: [{ subjectType: "doc", subjectId: "x" }] }),
+        )
+      ).param,
     ).toBe("items[0].subjectType");
     const many = Array.from({ length: 501 }, () => subjects(conversations[0] ?? "")[0]);
-    expect(failure(() => aq().addItems(alice, q.id, { items: many })).param).toBe("items");
-    expect(failure(() => aq().addItems(stranger, q.id, { items: subjects(foreign) })).status).toBe(404);
+    expect((await failure(async () => await aq().addItems(alice, q.id, { items: many }))).param).toBe(
+      "items",
+    );
+    expect(
+      (await failure(async () => await aq().addItems(stranger, q.id, { items: subjects(foreign) }))).status,
+    ).toBe(404);
   });
 
-  it("finds an organization's items on a subject across queues, newest first", () => {
+  it("finds an organization's items on a subject across queues, newest first", async () => {
     const [a] = conversations;
-    const one = queue("one");
-    const two = queue("two");
-    const inOne = aq().addItems(alice, one.id, { items: subjects(a ?? "") }).added[0];
-    const inTwo = aq().addItems(alice, two.id, { items: subjects(a ?? "") }).added[0];
-    aq().archive(admin, two.id);
-    const found = aq().findItems(bob, { subjectType: "conversation", subjectId: a }, all);
+    const one = await queue("one");
+    const two = await queue("two");
+    const inOne = (await aq().addItems(alice, one.id, { items: subjects(a ?? "") })).added[0];
+    const inTwo = (await aq().addItems(alice, two.id, { items: subjects(a ?? "") })).added[0];
+    await aq().archive(admin, two.id);
+    const found = await aq().findItems(bob, { subjectType: "conversation", subjectId: a }, all);
     expect(found.items.map((i) => i.id)).toEqual([inTwo?.id, inOne?.id]);
-    expect(aq().findItems(stranger, { subjectType: "conversation", subjectId: a }, all).total).toBe(0);
-    expect(failure(() => aq().findItems(bob, { subjectType: "conversation" }, all)).param).toBe("subjectId");
-    expect(failure(() => aq().findItems(bob, { subjectId: a }, all)).param).toBe("subjectType");
+    expect((await aq().findItems(stranger, { subjectType: "conversation", subjectId: a }, all)).total).toBe(
+      0,
+    );
     expect(
-      failure(() => aq().findItems(bob, { subjectType: "conversation", subjectId: a, status: "x" }, all))
-        .param,
+      (await failure(async () => await aq().findItems(bob, { subjectType: "conversation" }, all))).param,
+    ).toBe("subjectId");
+    expect((await failure(async () => await aq().findItems(bob, { subjectId: a }, all))).param).toBe(
+      "subjectType",
+    );
+    expect(
+      (
+        await failure(
+          async () =>
+            await aq().findItems(bob, { subjectType: "conversation", subjectId: a, status: "x" }, all),
+        )
+      ).param,
     ).toBe("status");
   });
 });
 
 describe("claims and locks", () => {
-  it("locks the oldest free item to one member, returns the member's own lock renewed, and frees expired locks", () => {
-    const q = queue();
-    const [first, second] = aq().addItems(alice, q.id, {
-      items: subjects(...conversations.slice(0, 2)),
-    }).added;
-    const claimed = aq().claim(alice, q.id);
+  it("locks the oldest free item to one member, returns the member's own lock renewed, and frees expired locks", async () => {
+    const q = await queue();
+    const [first, second] = (
+      await aq().addItems(alice, q.id, {
+        items: subjects(...conversations.slice(0, 2)),
+      })
+    ).added;
+    const claimed = await aq().claim(alice, q.id);
     expect(claimed).toMatchObject({ id: first?.id, lockedByKeyId: "key_alice", lockedUntil: now + LOCK_MS });
     now += 1_000;
-    expect(aq().claim(alice, q.id)).toMatchObject({ id: first?.id, lockedUntil: now + LOCK_MS });
-    expect(aq().claim(bob, q.id)).toMatchObject({ id: second?.id, lockedByKeyId: "key_bob" });
-    const carol = member("acme", "key_carol");
-    expect(aq().claim(carol, q.id)).toBeNull();
+    expect(await aq().claim(alice, q.id)).toMatchObject({ id: first?.id, lockedUntil: now + LOCK_MS });
+    expect(await aq().claim(bob, q.id)).toMatchObject({ id: second?.id, lockedByKeyId: "key_bob" });
+    const carol = await member("acme", "key_carol");
+    expect(await aq().claim(carol, q.id)).toBeNull();
     // Alice's lock ends at its lockedUntil: from then on the item is free.
     now += LOCK_MS;
-    expect(aq().claim(carol, q.id)).toMatchObject({ id: first?.id, lockedByKeyId: "key_carol" });
-    expect(failure(() => aq().updateItem(alice, q.id, first?.id ?? "", {}))).toEqual({
+    expect(await aq().claim(carol, q.id)).toMatchObject({ id: first?.id, lockedByKeyId: "key_carol" });
+    expect(await failure(async () => await aq().updateItem(alice, q.id, first?.id ?? "", {}))).toEqual({
       status: 409,
       code: "item_locked",
       param: "itemId",
     });
   });
 
-  it("uses queues.lockSeconds and refuses a lock shorter than a second", () => {
+  it("uses queues.lockSeconds and refuses a lock shorter than a second", async () => {
     const short = createGroundwork({
       store,
       clock: { now: () => now },
       config: { queues: { lockSeconds: 1 } },
     });
-    const q = queue();
-    aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") });
-    expect(short.annotationQueues.claim(alice, q.id)?.lockedUntil).toBe(now + 1_000);
+    const q = await queue();
+    await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") });
+    expect((await short.annotationQueues.claim(alice, q.id))?.lockedUntil).toBe(now + 1_000);
     now += 1_000;
-    expect(short.annotationQueues.claim(bob, q.id)?.lockedByKeyId).toBe("key_bob");
+    expect((await short.annotationQueues.claim(bob, q.id))?.lockedByKeyId).toBe("key_bob");
     for (const lockSeconds of [0, 0.5, Number.NaN]) {
       expect(() => createGroundwork({ store, config: { queues: { lockSeconds } } })).toThrow(/lockSeconds/);
     }
   });
 
-  it("refuses claims and item updates on an archived queue, and archiving releases the locks", () => {
-    const q = queue();
-    const [item] = aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") }).added;
-    aq().claim(alice, q.id);
-    const archived = aq().archive(admin, q.id);
+  it("refuses claims and item updates on an archived queue, and archiving releases the locks", async () => {
+    const q = await queue();
+    const [item] = (await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") })).added;
+    await aq().claim(alice, q.id);
+    const archived = await aq().archive(admin, q.id);
     expect(archived.status).toBe("ARCHIVED");
-    expect(aq().getItem(bob, q.id, item?.id ?? "")).toMatchObject({ lockedByKeyId: null, lockedUntil: null });
+    expect(await aq().getItem(bob, q.id, item?.id ?? "")).toMatchObject({
+      lockedByKeyId: null,
+      lockedUntil: null,
+    });
     for (const write of [
-      () => aq().claim(bob, q.id),
-      () => aq().updateItem(bob, q.id, item?.id ?? "", { scores: [{ name: "quality", value: 3 }] }),
-      () => aq().addItems(bob, q.id, { items: subjects(conversations[1] ?? "") }),
+      async () => await aq().claim(bob, q.id),
+      async () =>
+        await aq().updateItem(bob, q.id, item?.id ?? "", { scores: [{ name: "quality", value: 3 }] }),
+      async () => await aq().addItems(bob, q.id, { items: subjects(conversations[1] ?? "") }),
     ]) {
-      expect(failure(write)).toEqual({ status: 409, code: "conflict", param: "queueId" });
+      expect(await failure(write)).toEqual({ status: 409, code: "conflict", param: "queueId" });
     }
   });
 
-  it("needs a member: a library principal without an API key id cannot claim", () => {
-    const q = queue();
-    expect(failure(() => aq().claim(groundwork.principal("acme", "member"), q.id)).status).toBe(400);
+  it("needs a member: a library principal without an API key id cannot claim", async () => {
+    const q = await queue();
+    expect(
+      (await failure(async () => await aq().claim(await groundwork.principal("acme", "member"), q.id)))
+        .status,
+    ).toBe(400);
   });
 });
 
 describe("item updates", () => {
-  it("records HUMAN scores with the item's id, completes with every config scored, and reopens", () => {
-    const q = queue();
-    const [item] = aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") }).added;
+  it("records HUMAN scores with the item's id, completes with every config scored, and reopens", async () => {
+    const q = await queue();
+    const [item] = (await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") })).added;
     const id = item?.id ?? "";
-    const done = aq().updateItem(alice, q.id, id, { status: "COMPLETED", scores: fullScores });
+    const done = await aq().updateItem(alice, q.id, id, { status: "COMPLETED", scores: fullScores });
     expect(done).toMatchObject({
       status: "COMPLETED",
       completedByKeyId: "key_alice",
@@ -304,7 +349,7 @@ describe("item updates", () => {
       lockedUntil: now + LOCK_MS,
     });
     expect(done.scoreIds).toHaveLength(3);
-    const scores = groundwork.scores.list(alice, { subjectId: conversations[0] }, all).items;
+    const scores = (await groundwork.scores.list(alice, { subjectId: conversations[0] }, all)).items;
     expect(
       scores.map((s) => [s.name, s.value, s.source, s.queueItemId, s.createdByKeyId, s.dataType]),
     ).toEqual([
@@ -313,11 +358,11 @@ describe("item updates", () => {
       ["quality", 4, "HUMAN", id, "key_alice", "NUMERIC"],
     ]);
     expect(new Set(done.scoreIds)).toEqual(new Set(scores.map((s) => s.id)));
-    expect(aq().get(alice, q.id).counts).toEqual({ pending: 0, completed: 1 });
+    expect((await aq().get(alice, q.id)).counts).toEqual({ pending: 0, completed: 1 });
 
     // Reopen: lock and completion cleared; completing again needs scores sent since.
     now += 1_000;
-    const reopened = aq().updateItem(alice, q.id, id, { status: "PENDING" });
+    const reopened = await aq().updateItem(alice, q.id, id, { status: "PENDING" });
     expect(reopened).toMatchObject({
       status: "PENDING",
       lockedByKeyId: null,
@@ -326,32 +371,32 @@ describe("item updates", () => {
       completedAt: null,
     });
     expect(reopened.scoreIds).toHaveLength(3);
-    expect(failure(() => aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).toEqual({
+    expect(await failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).toEqual({
       status: 400,
       code: "scores_required",
       param: "scores",
     });
     // Scores sent in earlier calls since the reopen count.
-    aq().updateItem(bob, q.id, id, { scores: [{ name: "quality", value: 2 }] });
-    expect(failure(() => aq().updateItem(bob, q.id, id, { status: "COMPLETED" })).code).toBe(
-      "scores_required",
-    );
-    aq().updateItem(bob, q.id, id, {
+    await aq().updateItem(bob, q.id, id, { scores: [{ name: "quality", value: 2 }] });
+    expect(
+      (await failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).code,
+    ).toBe("scores_required");
+    await aq().updateItem(bob, q.id, id, {
       scores: [
         { name: "tone", value: "neutral" },
         { name: "resolved", value: false },
       ],
     });
-    expect(aq().updateItem(bob, q.id, id, { status: "COMPLETED" })).toMatchObject({
+    expect(await aq().updateItem(bob, q.id, id, { status: "COMPLETED" })).toMatchObject({
       status: "COMPLETED",
       completedByKeyId: "key_bob",
     });
-    expect(aq().getItem(alice, q.id, id).scoreIds).toHaveLength(6);
+    expect((await aq().getItem(alice, q.id, id)).scoreIds).toHaveLength(6);
   });
 
-  it("refuses values outside the config and names that are not configs, recording nothing", () => {
-    const q = queue();
-    const [item] = aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") }).added;
+  it("refuses values outside the config and names that are not configs, recording nothing", async () => {
+    const q = await queue();
+    const [item] = (await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") })).added;
     const id = item?.id ?? "";
     const cases: Array<[unknown, string]> = [
       [[{ name: "quality", value: 0 }], "scores[0].value"],
@@ -379,67 +424,80 @@ describe("item updates", () => {
     ];
     for (const [scores, param] of cases) {
       expect(
-        failure(() => aq().updateItem(alice, q.id, id, { scores })),
+        await failure(async () => await aq().updateItem(alice, q.id, id, { scores })),
         JSON.stringify(scores),
       ).toMatchObject({ status: 400, param });
     }
-    expect(failure(() => aq().updateItem(alice, q.id, id, { status: "DONE" })).param).toBe("status");
-    expect(failure(() => aq().updateItem(alice, q.id, "aqi_missing", {}))).toMatchObject({
+    expect(
+      (await failure(async () => await aq().updateItem(alice, q.id, id, { status: "DONE" }))).param,
+    ).toBe("status");
+    expect(await failure(async () => await aq().updateItem(alice, q.id, "aqi_missing", {}))).toMatchObject({
       status: 404,
       param: "itemId",
     });
-    expect(aq().getItem(alice, q.id, id)).toMatchObject({ scoreIds: [], lockedByKeyId: null });
+    expect(await aq().getItem(alice, q.id, id)).toMatchObject({ scoreIds: [], lockedByKeyId: null });
     // The range ends are inside.
     expect(
-      aq().updateItem(alice, q.id, id, { scores: [{ name: "quality", value: 5 }] }).scoreIds,
+      (await aq().updateItem(alice, q.id, id, { scores: [{ name: "quality", value: 5 }] })).scoreIds,
     ).toHaveLength(1);
     expect(
-      aq().updateItem(alice, q.id, id, { scores: [{ name: "quality", value: 1 }] }).scoreIds,
+      (await aq().updateItem(alice, q.id, id, { scores: [{ name: "quality", value: 1 }] })).scoreIds,
     ).toHaveLength(2);
   });
 
-  it("takes or renews the caller's lock on any update; PENDING on a pending item releases it", () => {
-    const q = queue();
-    const [first, second] = aq().addItems(alice, q.id, {
-      items: subjects(...conversations.slice(0, 2)),
-    }).added;
+  it("takes or renews the caller's lock on any update; PENDING on a pending item releases it", async () => {
+    const q = await queue();
+    const [first, second] = (
+      await aq().addItems(alice, q.id, {
+        items: subjects(...conversations.slice(0, 2)),
+      })
+    ).added;
     const id = first?.id ?? "";
-    expect(aq().updateItem(alice, q.id, id, { scores: [{ name: "quality", value: 3 }] })).toMatchObject({
-      lockedByKeyId: "key_alice",
-      lockedUntil: now + LOCK_MS,
-    });
+    expect(await aq().updateItem(alice, q.id, id, { scores: [{ name: "quality", value: 3 }] })).toMatchObject(
+      {
+        lockedByKeyId: "key_alice",
+        lockedUntil: now + LOCK_MS,
+      },
+    );
     // Alice holds the first item: Bob's claim gets the second; Alice's claim returns hers.
-    expect(aq().claim(bob, q.id)?.id).toBe(second?.id);
-    expect(aq().claim(alice, q.id)?.id).toBe(id);
+    expect((await aq().claim(bob, q.id))?.id).toBe(second?.id);
+    expect((await aq().claim(alice, q.id))?.id).toBe(id);
     now += 60_000;
-    expect(aq().updateItem(alice, q.id, id, {}).lockedUntil).toBe(now + LOCK_MS);
-    expect(failure(() => aq().updateItem(bob, q.id, id, { status: "PENDING" })).code).toBe("item_locked");
-    const released = aq().updateItem(alice, q.id, id, { status: "PENDING" });
+    expect((await aq().updateItem(alice, q.id, id, {})).lockedUntil).toBe(now + LOCK_MS);
+    expect(
+      (await failure(async () => await aq().updateItem(bob, q.id, id, { status: "PENDING" }))).code,
+    ).toBe("item_locked");
+    const released = await aq().updateItem(alice, q.id, id, { status: "PENDING" });
     expect(released).toMatchObject({ lockedByKeyId: null, lockedUntil: null, status: "PENDING" });
     // A release is not a reopen: the score sent before still counts towards completion.
-    expect(failure(() => aq().updateItem(bob, q.id, id, { status: "COMPLETED" })).code).toBe(
-      "scores_required",
-    );
     expect(
-      aq().updateItem(bob, q.id, id, {
-        status: "COMPLETED",
-        scores: [
-          { name: "tone", value: "rude" },
-          { name: "resolved", value: true },
-        ],
-      }).status,
+      (await failure(async () => await aq().updateItem(bob, q.id, id, { status: "COMPLETED" }))).code,
+    ).toBe("scores_required");
+    expect(
+      (
+        await aq().updateItem(bob, q.id, id, {
+          status: "COMPLETED",
+          scores: [
+            { name: "tone", value: "rude" },
+            { name: "resolved", value: true },
+          ],
+        })
+      ).status,
     ).toBe("COMPLETED");
   });
 
-  it("writes nothing when the item is locked by another member", () => {
-    const q = queue();
-    const [item] = aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") }).added;
-    aq().claim(alice, q.id);
+  it("writes nothing when the item is locked by another member", async () => {
+    const q = await queue();
+    const [item] = (await aq().addItems(alice, q.id, { items: subjects(conversations[0] ?? "") })).added;
+    await aq().claim(alice, q.id);
     expect(
-      failure(() => aq().updateItem(bob, q.id, item?.id ?? "", { status: "COMPLETED", scores: fullScores })),
+      await failure(
+        async () =>
+          await aq().updateItem(bob, q.id, item?.id ?? "", { status: "COMPLETED", scores: fullScores }),
+      ),
     ).toMatchObject({ status: 409, code: "item_locked" });
-    expect(groundwork.scores.list(alice, {}, all).total).toBe(0);
-    expect(aq().getItem(bob, q.id, item?.id ?? "")).toMatchObject({
+    expect((await groundwork.scores.list(alice, {}, all)).total).toBe(0);
+    expect(await aq().getItem(bob, q.id, item?.id ?? "")).toMatchObject({
       status: "PENDING",
       lockedByKeyId: "key_alice",
     });

@@ -18,14 +18,13 @@ import {
 } from "@groundwork/core";
 import type {
   AnnotationQueueRecord,
-  AnnotationQueueStore,
   QueueItemChanges,
   QueueItemRecord,
   QueueScoreConfig,
-  Store,
 } from "@groundwork/store-sqlite";
 import type { ScoreService } from "../scores/score-service.js";
 import { checkScoreValue } from "../scores/score-service.js";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import {
   queueCreateBody,
@@ -44,12 +43,12 @@ export interface AnnotationQueueServiceOptions {
 }
 
 export class AnnotationQueueService {
-  private readonly queues: AnnotationQueueStore;
+  private readonly queues: PlatformStore["annotationQueues"];
   private readonly clock: Clock;
   private readonly lockMs: number;
 
   constructor(
-    store: Store,
+    store: PlatformStore,
     private readonly scores: ScoreService,
     options: AnnotationQueueServiceOptions,
   ) {
@@ -63,12 +62,12 @@ export class AnnotationQueueService {
 
   // ---- queues ----
 
-  create(principal: Principal, raw: unknown): AnnotationQueueRecord {
+  async create(principal: Principal, raw: unknown): Promise<AnnotationQueueRecord> {
     const input = validate(queueCreateBody, raw);
     const org = principal.organizationId;
-    return this.queues.atomically(() => {
-      this.refuseTakenName(org, input.name, null);
-      return this.queues.createQueue(org, {
+    return await this.queues.atomically(async () => {
+      await this.refuseTakenName(org, input.name, null);
+      return await this.queues.createQueue(org, {
         name: input.name,
         description: input.description ?? null,
         scoreConfigs: input.scoreConfigs,
@@ -77,29 +76,29 @@ export class AnnotationQueueService {
   }
 
   /** Newest first; `status` is `ACTIVE` (default), `ARCHIVED` or `all`. */
-  list(
+  async list(
     principal: Principal,
     query: unknown,
     page: PageRequest,
-  ): { items: AnnotationQueueRecord[]; total: number } {
+  ): Promise<{ items: AnnotationQueueRecord[]; total: number }> {
     const { status = "ACTIVE" } = validate(queueListQuery, query ?? {});
-    return this.queues.listQueues(principal.organizationId, status === "all" ? null : status, page);
+    return await this.queues.listQueues(principal.organizationId, status === "all" ? null : status, page);
   }
 
-  get(principal: Principal, queueId: string): AnnotationQueueRecord {
-    const queue = this.queues.getQueue(principal.organizationId, queueId);
+  async get(principal: Principal, queueId: string): Promise<AnnotationQueueRecord> {
+    const queue = await this.queues.getQueue(principal.organizationId, queueId);
     if (queue === null) throw notFound(`No annotation queue ${queueId}`, { param: "queueId" });
     return queue;
   }
 
   /** Changes name, description or score configs of an active queue; an empty body changes nothing. */
-  update(principal: Principal, queueId: string, raw: unknown): AnnotationQueueRecord {
+  async update(principal: Principal, queueId: string, raw: unknown): Promise<AnnotationQueueRecord> {
     const input = validate(queueUpdateBody, raw ?? {});
     const org = principal.organizationId;
-    return this.queues.atomically(() => {
-      const queue = this.active(principal, queueId);
-      if (input.name !== undefined) this.refuseTakenName(org, input.name, queue.id);
-      return this.queues.updateQueue(org, queue.id, {
+    return await this.queues.atomically(async () => {
+      const queue = await this.active(principal, queueId);
+      if (input.name !== undefined) await this.refuseTakenName(org, input.name, queue.id);
+      return await this.queues.updateQueue(org, queue.id, {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.description === undefined ? {} : { description: input.description }),
         ...(input.scoreConfigs === undefined ? {} : { scoreConfigs: input.scoreConfigs }),
@@ -108,9 +107,10 @@ export class AnnotationQueueService {
   }
 
   /** Archives the queue and releases its items' locks; archiving an archived queue changes nothing. */
-  archive(principal: Principal, queueId: string): AnnotationQueueRecord {
-    return this.queues.atomically(() =>
-      this.queues.archiveQueue(principal.organizationId, this.get(principal, queueId).id),
+  async archive(principal: Principal, queueId: string): Promise<AnnotationQueueRecord> {
+    return await this.queues.atomically(
+      async () =>
+        await this.queues.archiveQueue(principal.organizationId, (await this.get(principal, queueId)).id),
     );
   }
 
@@ -120,60 +120,65 @@ export class AnnotationQueueService {
    * Adds 1–500 subjects of the organization (each must exist, else 404 naming it) in the given
    * order; subjects with a PENDING item in the queue are not added again but counted as `skipped`.
    */
-  addItems(
+  async addItems(
     principal: Principal,
     queueId: string,
     raw: unknown,
-  ): { added: QueueItemRecord[]; skipped: number } {
+  ): Promise<{ added: QueueItemRecord[]; skipped: number }> {
     const { items } = validate(queueItemsAddBody, raw);
     const org = principal.organizationId;
-    return this.queues.atomically(() => {
-      const queue = this.active(principal, queueId);
-      items.forEach((item, index) => {
-        if (!this.scores.hasSubject(org, item.subjectType, item.subjectId)) {
+    return await this.queues.atomically(async () => {
+      const queue = await this.active(principal, queueId);
+      for (const [index, item] of items.entries()) {
+        if (!(await this.scores.hasSubject(org, item.subjectType, item.subjectId))) {
           throw notFound(`No ${item.subjectType} ${item.subjectId} in this organization`, {
             param: `items[${index}].subjectId`,
           });
         }
-      });
-      return this.queues.addItems(org, queue.id, items);
+      }
+      return await this.queues.addItems(org, queue.id, items);
     });
   }
 
   /** Oldest first; `status` PENDING or COMPLETED narrows. */
-  listItems(
+  async listItems(
     principal: Principal,
     queueId: string,
     query: unknown,
     page: PageRequest,
-  ): { items: QueueItemRecord[]; total: number } {
+  ): Promise<{ items: QueueItemRecord[]; total: number }> {
     const { status } = validate(queueItemsQuery, query ?? {});
-    return this.queues.listItems(this.get(principal, queueId).id, status ?? null, page);
+    return await this.queues.listItems((await this.get(principal, queueId)).id, status ?? null, page);
   }
 
-  getItem(principal: Principal, queueId: string, itemId: string): QueueItemRecord {
-    return this.item(this.get(principal, queueId), itemId);
+  async getItem(principal: Principal, queueId: string, itemId: string): Promise<QueueItemRecord> {
+    return await this.item(await this.get(principal, queueId), itemId);
   }
 
   /** The organization's items on one subject across its queues (archived ones included), newest first. */
-  findItems(
+  async findItems(
     principal: Principal,
     query: unknown,
     page: PageRequest,
-  ): { items: QueueItemRecord[]; total: number } {
+  ): Promise<{ items: QueueItemRecord[]; total: number }> {
     const { subjectType, subjectId, status } = validate(queueItemsBySubjectQuery, query ?? {});
-    return this.queues.findItems(principal.organizationId, { subjectType, subjectId }, status ?? null, page);
+    return await this.queues.findItems(
+      principal.organizationId,
+      { subjectType, subjectId },
+      status ?? null,
+      page,
+    );
   }
 
   /**
    * Locks an item to the caller: its own unexpired lock in the queue (renewed), else the oldest
    * PENDING item whose lock is absent or expired; null when nothing is claimable.
    */
-  claim(principal: Principal, queueId: string): QueueItemRecord | null {
+  async claim(principal: Principal, queueId: string): Promise<QueueItemRecord | null> {
     const member = memberOf(principal);
-    return this.queues.atomically(() => {
-      const queue = this.active(principal, queueId);
-      return this.queues.claim(queue.id, member, this.clock.now(), this.lockMs);
+    return await this.queues.atomically(async () => {
+      const queue = await this.active(principal, queueId);
+      return await this.queues.claim(queue.id, member, this.clock.now(), this.lockMs);
     });
   }
 
@@ -184,12 +189,17 @@ export class AnnotationQueueService {
    * takes or renews the caller's lock; an item another member holds an unexpired lock on is
    * `409 item_locked`. Scores and the item change together or not at all.
    */
-  updateItem(principal: Principal, queueId: string, itemId: string, raw: unknown): QueueItemRecord {
+  async updateItem(
+    principal: Principal,
+    queueId: string,
+    itemId: string,
+    raw: unknown,
+  ): Promise<QueueItemRecord> {
     const input = validate(queueItemUpdateBody, raw ?? {});
     const member = memberOf(principal);
-    return this.queues.atomically(() => {
-      const queue = this.active(principal, queueId);
-      const item = this.item(queue, itemId);
+    return await this.queues.atomically(async () => {
+      const queue = await this.active(principal, queueId);
+      const item = await this.item(queue, itemId);
       const scores = checkScores(queue.scoreConfigs, input.scores ?? []);
       const now = this.clock.now();
       const reopened = input.status === "PENDING" && item.status === "COMPLETED";
@@ -211,7 +221,7 @@ export class AnnotationQueueService {
           { param: "itemId", code: "item_locked" },
         );
       }
-      if (scores.length > 0) this.scores.recordForQueueItem(principal, item, scores);
+      if (scores.length > 0) await this.scores.recordForQueueItem(principal, item, scores);
       const changes: QueueItemChanges =
         input.status === "PENDING"
           ? {
@@ -230,13 +240,13 @@ export class AnnotationQueueService {
                 ? { status: "COMPLETED", completedByKeyId: member, completedAt: now }
                 : {}),
             };
-      return this.queues.updateItem(queue.id, item.id, changes);
+      return await this.queues.updateItem(queue.id, item.id, changes);
     });
   }
 
   /** The queue, when it may still be written to (an archived one is 409). */
-  private active(principal: Principal, queueId: string): AnnotationQueueRecord {
-    const queue = this.get(principal, queueId);
+  private async active(principal: Principal, queueId: string): Promise<AnnotationQueueRecord> {
+    const queue = await this.get(principal, queueId);
     if (queue.status === "ARCHIVED") {
       throw conflict(`Annotation queue ${queue.id} is archived; it can be read but not changed`, {
         param: "queueId",
@@ -245,15 +255,19 @@ export class AnnotationQueueService {
     return queue;
   }
 
-  private item(queue: AnnotationQueueRecord, itemId: string): QueueItemRecord {
-    const item = this.queues.getItem(queue.id, itemId);
+  private async item(queue: AnnotationQueueRecord, itemId: string): Promise<QueueItemRecord> {
+    const item = await this.queues.getItem(queue.id, itemId);
     if (item === null)
       throw notFound(`Annotation queue ${queue.id} has no item ${itemId}`, { param: "itemId" });
     return item;
   }
 
-  private refuseTakenName(organizationId: string, name: string, exceptId: string | null): void {
-    const taken = this.queues.findQueueByName(organizationId, name);
+  private async refuseTakenName(
+    organizationId: string,
+    name: string,
+    exceptId: string | null,
+  ): Promise<void> {
+    const taken = await this.queues.findQueueByName(organizationId, name);
     if (taken !== null && taken.id !== exceptId) {
       throw conflict(`An annotation queue named "${name}" already exists`, { param: "name" });
     }

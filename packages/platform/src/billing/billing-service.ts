@@ -16,18 +16,20 @@ import {
   monthWindow,
   type TierView,
 } from "@groundwork/observability";
-import type { Store } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 
 /** The store's counters as the ledger reads them. */
-export function storeBillingMeter(store: Store) {
+export function storeBillingMeter(store: PlatformStore) {
   return {
-    planOf: (organizationId: string) => store.organizations.get(organizationId)?.plan ?? null,
-    chargedSince: (organizationId: string, since: number) => store.usage.chargedSince(organizationId, since),
-    pagesSince: (organizationId: string, since: number) => store.billing.pagesSince(organizationId, since),
-    storedBytes: (organizationId: string) => store.billing.storedBytes(organizationId),
-    activeKeys: (organizationId: string) => store.billing.activeKeys(organizationId),
+    planOf: async (organizationId: string) => (await store.organizations.get(organizationId))?.plan ?? null,
+    chargedSince: async (organizationId: string, since: number) =>
+      await store.usage.chargedSince(organizationId, since),
+    pagesSince: async (organizationId: string, since: number) =>
+      await store.billing.pagesSince(organizationId, since),
+    storedBytes: async (organizationId: string) => await store.billing.storedBytes(organizationId),
+    activeKeys: async (organizationId: string) => await store.billing.activeKeys(organizationId),
   };
 }
 
@@ -54,7 +56,7 @@ export class BillingService {
   private readonly countedByAllowance: boolean;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     readonly ledger: BillingLedger,
     /** What is enforced: the plan allowance over `ledger`, or another (unlimited for a library user). */
     private readonly allowance: Allowance,
@@ -70,23 +72,29 @@ export class BillingService {
     return this.ledger.tiers();
   }
 
-  limits(principal: Principal): { plan: Principal["plan"]; limits: LimitStatus[] } {
-    return { plan: principal.plan, limits: this.ledger.limits(principal.organizationId, principal.plan) };
+  async limits(principal: Principal): Promise<{ plan: Principal["plan"]; limits: LimitStatus[] }> {
+    return {
+      plan: principal.plan,
+      limits: await this.ledger.limits(principal.organizationId, principal.plan),
+    };
   }
 
   /** `GET /v1/billing/available?resource=`. */
-  available(
+  async available(
     principal: Principal,
     query: Record<string, string | undefined>,
-  ): { resource: BillingResource; available: boolean } {
+  ): Promise<{ resource: BillingResource; available: boolean }> {
     const { resource } = validate(availableQuery, query);
-    return { resource, available: this.ledger.available(principal.organizationId, principal.plan, resource) };
+    return {
+      resource,
+      available: await this.ledger.available(principal.organizationId, principal.plan, resource),
+    };
   }
 
   /** `POST /v1/billing/check`. */
-  check(principal: Principal, raw: unknown): CheckResult {
+  async check(principal: Principal, raw: unknown): Promise<CheckResult> {
     const body = validate(billingCheckBody, raw);
-    return this.ledger.check(principal.organizationId, principal.plan, body.resource, body.amount);
+    return await this.ledger.check(principal.organizationId, principal.plan, body.resource, body.amount);
   }
 
   /** Counts one `/v1` request of the caller's organization; a 429 when the plan's rate is used up and enforced. */
@@ -97,7 +105,7 @@ export class BillingService {
   }
 
   /** Adds converted pages to the organization's current month. */
-  recordPages(organizationId: string, pages: number): void {
-    this.store.billing.recordPages(organizationId, monthWindow(this.ledger.clock.now()).start, pages);
+  async recordPages(organizationId: string, pages: number): Promise<void> {
+    await this.store.billing.recordPages(organizationId, monthWindow(this.ledger.clock.now()).start, pages);
   }
 }

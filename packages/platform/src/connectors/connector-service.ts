@@ -31,7 +31,6 @@ import type {
   ConnectorChanges,
   ConnectorRecord,
   InputRequestRecord,
-  Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
 import {
@@ -39,6 +38,7 @@ import {
   guardedFetch,
   privateAddressOf,
 } from "../network/guarded-network.js";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import {
   CALL_TIMEOUT_MS,
@@ -124,7 +124,7 @@ export class ConnectorService {
   private readonly waiters = new Map<string, (answer: ElicitationAnswer) => void>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly options: ConnectorServiceOptions,
   ) {
     this.clock = options.clock ?? systemClock;
@@ -132,12 +132,15 @@ export class ConnectorService {
 
   // ---- registration (Admin) ----
 
-  list(organizationId: string, page: PageRequest): { items: ConnectorRecord[]; total: number } {
-    return this.store.connectors.list(organizationId, page.page * page.size, page.size);
+  async list(
+    organizationId: string,
+    page: PageRequest,
+  ): Promise<{ items: ConnectorRecord[]; total: number }> {
+    return await this.store.connectors.list(organizationId, page.page * page.size, page.size);
   }
 
-  get(organizationId: string, connectorId: string): ConnectorRecord {
-    const connector = this.store.connectors.get(organizationId, connectorId);
+  async get(organizationId: string, connectorId: string): Promise<ConnectorRecord> {
+    const connector = await this.store.connectors.get(organizationId, connectorId);
     if (connector === null) throw notFound(`No connector ${connectorId}`, { param: "connectorId" });
     return connector;
   }
@@ -157,7 +160,7 @@ export class ConnectorService {
 
   async update(organizationId: string, connectorId: string, raw: unknown): Promise<ConnectorRecord> {
     const body = validate(updateConnectorBody, raw);
-    const connector = this.get(organizationId, connectorId);
+    const connector = await this.get(organizationId, connectorId);
     if (connector.pluginId !== null) throw managedByPlugin(connector);
     return this.applyUpdate(connector, body);
   }
@@ -168,21 +171,21 @@ export class ConnectorService {
     connectorId: string,
     input: UpdateConnectorInput,
   ): Promise<ConnectorRecord> {
-    const connector = this.get(organizationId, connectorId);
+    const connector = await this.get(organizationId, connectorId);
     if (connector.pluginId !== pluginId) throw managedByPlugin(connector);
     return this.applyUpdate(connector, validate(updateConnectorBody, input));
   }
 
-  delete(organizationId: string, connectorId: string): void {
-    const connector = this.get(organizationId, connectorId);
+  async delete(organizationId: string, connectorId: string): Promise<void> {
+    const connector = await this.get(organizationId, connectorId);
     if (connector.pluginId !== null) throw managedByPlugin(connector);
-    this.store.connectors.delete(organizationId, connectorId);
+    await this.store.connectors.delete(organizationId, connectorId);
   }
 
-  deleteForPlugin(organizationId: string, pluginId: string, connectorId: string): void {
-    const connector = this.get(organizationId, connectorId);
+  async deleteForPlugin(organizationId: string, pluginId: string, connectorId: string): Promise<void> {
+    const connector = await this.get(organizationId, connectorId);
     if (connector.pluginId !== pluginId) throw managedByPlugin(connector);
-    this.store.connectors.delete(organizationId, connectorId);
+    await this.store.connectors.delete(organizationId, connectorId);
   }
 
   /**
@@ -195,7 +198,7 @@ export class ConnectorService {
   }
 
   /** A plugin's connector from a URL `checkConnectorUrl` accepted (synchronous: runs in the plugin's transaction). */
-  createCheckedForPlugin(
+  async createCheckedForPlugin(
     organizationId: string,
     pluginId: string,
     input: {
@@ -205,14 +208,14 @@ export class ConnectorService {
       description: string | null;
       agentIds: string[];
     },
-  ): ConnectorRecord {
-    if (this.store.connectors.getByLabel(organizationId, input.serverLabel) !== null) {
+  ): Promise<ConnectorRecord> {
+    if ((await this.store.connectors.getByLabel(organizationId, input.serverLabel)) !== null) {
       throw conflict(`A connector labelled "${input.serverLabel}" exists`, {
         param: "serverLabel",
         code: "name_conflict",
       });
     }
-    return this.store.connectors.create(organizationId, {
+    return await this.store.connectors.create(organizationId, {
       serverLabel: input.serverLabel,
       url: input.url.href,
       host: input.url.host,
@@ -229,13 +232,13 @@ export class ConnectorService {
    * Members' connections stay while the host stays; a new host drops them (a token is never
    * sent to a host its member did not connect to), a new `authKind` too.
    */
-  updateCheckedForPlugin(
+  async updateCheckedForPlugin(
     organizationId: string,
     pluginId: string,
     connectorId: string,
     input: { url: URL; authKind: ConnectorAuthKind; description: string | null; agentIds: string[] },
-  ): boolean {
-    const connector = this.get(organizationId, connectorId);
+  ): Promise<boolean> {
+    const connector = await this.get(organizationId, connectorId);
     if (connector.pluginId !== pluginId) throw managedByPlugin(connector);
     const agentIds = [...new Set(input.agentIds)];
     const changes: ConnectorChanges = {};
@@ -247,9 +250,9 @@ export class ConnectorService {
     if (connector.description !== input.description) changes.description = input.description;
     if (JSON.stringify(connector.agentIds) !== JSON.stringify(agentIds)) changes.agentIds = agentIds;
     if (Object.keys(changes).length === 0) return false;
-    this.store.connectors.update(organizationId, connectorId, changes);
+    await this.store.connectors.update(organizationId, connectorId, changes);
     if (changes.host !== undefined && changes.host !== connector.host) {
-      this.store.connectors.disconnectAll(connectorId);
+      await this.store.connectors.disconnectAll(connectorId);
     }
     return true;
   }
@@ -261,8 +264,8 @@ export class ConnectorService {
   ): Promise<ConnectorRecord> {
     const url = await this.checkUrl(body.url);
     const agentIds = body.agentIds === undefined ? [] : body.agentIds;
-    this.checkAgents(organizationId, agentIds);
-    if (this.store.connectors.getByLabel(organizationId, body.serverLabel) !== null) {
+    await this.checkAgents(organizationId, agentIds);
+    if ((await this.store.connectors.getByLabel(organizationId, body.serverLabel)) !== null) {
       throw conflict(`A connector labelled "${body.serverLabel}" exists`, { param: "serverLabel" });
     }
     try {
@@ -297,11 +300,11 @@ export class ConnectorService {
     if (body.authKind !== undefined) changes.authKind = body.authKind;
     if (body.description !== undefined) changes.description = body.description;
     if (body.agentIds !== undefined) {
-      this.checkAgents(connector.organizationId, body.agentIds);
+      await this.checkAgents(connector.organizationId, body.agentIds);
       changes.agentIds = body.agentIds === null ? null : [...new Set(body.agentIds)];
     }
     if (body.enabled !== undefined) changes.enabled = body.enabled;
-    const updated = this.store.connectors.update(connector.organizationId, connector.id, changes);
+    const updated = await this.store.connectors.update(connector.organizationId, connector.id, changes);
     if (updated === null) throw notFound(`No connector ${connector.id}`, { param: "connectorId" });
     return updated;
   }
@@ -336,9 +339,9 @@ export class ConnectorService {
     return url;
   }
 
-  private checkAgents(organizationId: string, agentIds: string[] | null): void {
+  private async checkAgents(organizationId: string, agentIds: string[] | null): Promise<void> {
     for (const [index, agentId] of (agentIds ?? []).entries()) {
-      if (this.store.agents.get(organizationId, agentId) === null) {
+      if ((await this.store.agents.get(organizationId, agentId)) === null) {
         throw notFound(`No agent ${agentId}`, { param: `agentIds[${index}]` });
       }
     }
@@ -346,27 +349,32 @@ export class ConnectorService {
 
   // ---- the member's connection and allowances (own) ----
 
-  connection(principal: Principal, connectorId: string): ConnectionView {
-    return this.viewOf(principal, this.get(principal.organizationId, connectorId));
+  async connection(principal: Principal, connectorId: string): Promise<ConnectionView> {
+    return await this.viewOf(principal, await this.get(principal.organizationId, connectorId));
   }
 
-  connect(principal: Principal, connectorId: string, raw: unknown): ConnectionView {
+  async connect(principal: Principal, connectorId: string, raw: unknown): Promise<ConnectionView> {
     const body = validate(connectionBody, raw);
-    const connector = this.get(principal.organizationId, connectorId);
+    const connector = await this.get(principal.organizationId, connectorId);
     checkAuthKind(connector);
-    this.store.connectors.connect(connector.id, principal.apiKeyId, body.token);
+    await this.store.connectors.connect(connector.id, principal.apiKeyId, body.token);
     return this.viewOf(principal, connector);
   }
 
-  disconnect(principal: Principal, connectorId: string): void {
-    const connector = this.get(principal.organizationId, connectorId);
-    this.store.connectors.disconnect(connector.id, principal.apiKeyId);
+  async disconnect(principal: Principal, connectorId: string): Promise<void> {
+    const connector = await this.get(principal.organizationId, connectorId);
+    await this.store.connectors.disconnect(connector.id, principal.apiKeyId);
   }
 
-  allow(principal: Principal, connectorId: string, agentId: string, raw: unknown): ConnectionView {
+  async allow(
+    principal: Principal,
+    connectorId: string,
+    agentId: string,
+    raw: unknown,
+  ): Promise<ConnectionView> {
     const body = validate(allowanceBody, raw ?? {});
-    const connector = this.get(principal.organizationId, connectorId);
-    this.attachedAgent(connector, agentId);
+    const connector = await this.get(principal.organizationId, connectorId);
+    await this.attachedAgent(connector, agentId);
     const destinations = body.destinations === undefined ? [connector.host] : [...new Set(body.destinations)];
     for (const [index, destination] of destinations.entries()) {
       if (destination !== connector.host) {
@@ -376,20 +384,20 @@ export class ConnectorService {
         );
       }
     }
-    this.store.connectors.allow(connector.id, principal.apiKeyId, agentId, destinations);
+    await this.store.connectors.allow(connector.id, principal.apiKeyId, agentId, destinations);
     return this.viewOf(principal, connector);
   }
 
-  disallow(principal: Principal, connectorId: string, agentId: string): void {
-    const connector = this.get(principal.organizationId, connectorId);
-    if (!this.store.connectors.disallow(connector.id, principal.apiKeyId, agentId)) {
+  async disallow(principal: Principal, connectorId: string, agentId: string): Promise<void> {
+    const connector = await this.get(principal.organizationId, connectorId);
+    if (!(await this.store.connectors.disallow(connector.id, principal.apiKeyId, agentId))) {
       throw notFound(`No allowance of ${connector.serverLabel} for agent ${agentId}`, { param: "agentId" });
     }
   }
 
-  private attachedAgent(connector: ConnectorRecord, agentId: string): void {
+  private async attachedAgent(connector: ConnectorRecord, agentId: string): Promise<void> {
     const attached =
-      this.store.agents.get(connector.organizationId, agentId) !== null &&
+      (await this.store.agents.get(connector.organizationId, agentId)) !== null &&
       (connector.agentIds === null || connector.agentIds.includes(agentId));
     if (!attached) {
       throw notFound(`Agent ${agentId} is not attached to connector ${connector.serverLabel}`, {
@@ -398,38 +406,42 @@ export class ConnectorService {
     }
   }
 
-  private viewOf(principal: Principal, connector: ConnectorRecord): ConnectionView {
-    const row = this.store.connectors.connection(connector.id, principal.apiKeyId);
+  private async viewOf(principal: Principal, connector: ConnectorRecord): Promise<ConnectionView> {
+    const row = await this.store.connectors.connection(connector.id, principal.apiKeyId);
     return {
       connectorId: connector.id,
       serverLabel: connector.serverLabel,
       host: connector.host,
       status: connector.authKind === "none" ? "connected" : (row?.status ?? "not_connected"),
       connectedAt: connector.authKind === "none" ? null : (row?.connectedAt ?? null),
-      allowances: this.store.connectors.allowances(connector.id, principal.apiKeyId),
+      allowances: await this.store.connectors.allowances(connector.id, principal.apiKeyId),
     };
   }
 
   // ---- runs ----
 
   /** The enabled connectors an agent may use, oldest first. */
-  attached(organizationId: string, agentId: string): ConnectorRecord[] {
-    return this.store.connectors
-      .all(organizationId)
-      .filter((c) => c.enabled && (c.agentIds === null || c.agentIds.includes(agentId)));
+  async attached(organizationId: string, agentId: string): Promise<ConnectorRecord[]> {
+    return (await this.store.connectors.all(organizationId)).filter(
+      (c) => c.enabled && (c.agentIds === null || c.agentIds.includes(agentId)),
+    );
   }
 
   /** What the caller must do before the agent's run may use each attached connector (§5.3 point 1). */
-  pendingFor(principal: Principal, connector: ConnectorRecord, agentId: string): PendingConnection | null {
+  async pendingFor(
+    principal: Principal,
+    connector: ConnectorRecord,
+    agentId: string,
+  ): Promise<PendingConnection | null> {
     const base = { serverLabel: connector.serverLabel, host: connector.host };
     if (connector.authKind !== "none") {
-      const row = this.store.connectors.connection(connector.id, principal.apiKeyId);
+      const row = await this.store.connectors.connection(connector.id, principal.apiKeyId);
       if (row === null) return { ...base, reason: "connect" };
       if (row.status === "expired") return { ...base, reason: "reconnect" };
     }
-    const allowance = this.store.connectors
-      .allowances(connector.id, principal.apiKeyId)
-      .find((a) => a.agentId === agentId);
+    const allowance = (await this.store.connectors.allowances(connector.id, principal.apiKeyId)).find(
+      (a) => a.agentId === agentId,
+    );
     if (allowance === undefined) return { ...base, reason: "allow" };
     if (!allowance.destinations.includes(connector.host)) {
       return { ...base, reason: "allow", destinations: [connector.host] };
@@ -447,11 +459,11 @@ export class ConnectorService {
     agentId: string,
     options: { skipMissing?: boolean } = {},
   ): Promise<{ pending: PendingConnection[]; tools: ResolvedTool[] }> {
-    const connectors = this.attached(principal.organizationId, agentId);
+    const connectors = await this.attached(principal.organizationId, agentId);
     const pending: PendingConnection[] = [];
     const usable: ConnectorRecord[] = [];
     for (const connector of connectors) {
-      const entry = this.pendingFor(principal, connector, agentId);
+      const entry = await this.pendingFor(principal, connector, agentId);
       if (entry === null) usable.push(connector);
       else if (options.skipMissing !== true) pending.push(entry);
     }
@@ -460,7 +472,7 @@ export class ConnectorService {
     const listings = await Promise.all(
       usable.map(async (connector) => {
         try {
-          const endpoint = this.endpoint(principal, connector);
+          const endpoint = await this.endpoint(principal, connector);
           return { connector, listed: await listTools(endpoint, this.options.listTimeoutMs) };
         } catch (error) {
           return { connector, error };
@@ -472,7 +484,7 @@ export class ConnectorService {
       const { connector } = listing;
       if (!("listed" in listing)) {
         if (listing.error instanceof ConnectorAuthError) {
-          this.store.connectors.markExpired(connector.id, principal.apiKeyId);
+          await this.store.connectors.markExpired(connector.id, principal.apiKeyId);
           if (options.skipMissing !== true) {
             pending.push({ serverLabel: connector.serverLabel, host: connector.host, reason: "reconnect" });
           }
@@ -480,7 +492,7 @@ export class ConnectorService {
         // An unreachable connector offers no tools this time.
         continue;
       }
-      this.store.connectors.saveToolList(connector.id, principal.apiKeyId, listing.listed);
+      await this.store.connectors.saveToolList(connector.id, principal.apiKeyId, listing.listed);
       for (const tool of listing.listed) {
         const resolved = resolvedTool(connector, tool);
         if (resolved !== null) tools.push(resolved);
@@ -493,24 +505,26 @@ export class ConnectorService {
    * Each attached connector's tools from the caller's last successful `tools/list`, or
    * `not_connected` when the caller has no usable connection (the tool catalogs, §4.5).
    */
-  catalogs(principal: Principal, agentId: string): ConnectorCatalog[] {
-    return this.attached(principal.organizationId, agentId).map((connector) => {
-      const pending = this.pendingFor(principal, connector, agentId);
-      const cached = this.store.connectors.toolList(connector.id, principal.apiKeyId);
-      if (cached === null || (pending !== null && pending.reason !== "allow")) {
-        return {
-          connectorId: connector.id,
-          serverLabel: connector.serverLabel,
-          status: "not_connected",
-          tools: [],
-        };
-      }
-      const tools = cached.tools.flatMap((tool) => {
-        const prefixedName = prefixedToolName(connector.serverLabel, tool.name);
-        return prefixedName === null ? [] : [{ ...tool, prefixedName }];
-      });
-      return { connectorId: connector.id, serverLabel: connector.serverLabel, status: "ok", tools };
-    });
+  async catalogs(principal: Principal, agentId: string): Promise<ConnectorCatalog[]> {
+    return await Promise.all(
+      (await this.attached(principal.organizationId, agentId)).map(async (connector) => {
+        const pending = await this.pendingFor(principal, connector, agentId);
+        const cached = await this.store.connectors.toolList(connector.id, principal.apiKeyId);
+        if (cached === null || (pending !== null && pending.reason !== "allow")) {
+          return {
+            connectorId: connector.id,
+            serverLabel: connector.serverLabel,
+            status: "not_connected",
+            tools: [],
+          };
+        }
+        const tools = cached.tools.flatMap((tool) => {
+          const prefixedName = prefixedToolName(connector.serverLabel, tool.name);
+          return prefixedName === null ? [] : [{ ...tool, prefixedName }];
+        });
+        return { connectorId: connector.id, serverLabel: connector.serverLabel, status: "ok", tools };
+      }),
+    );
   }
 
   /** Runs (or resumes) a connector tool call of a run (§5.3 points 2, 3 and 5). */
@@ -528,7 +542,7 @@ export class ConnectorService {
         };
       }
     } else {
-      const connector = this.store.connectors.get(principal.organizationId, target.connectorId);
+      const connector = await this.store.connectors.get(principal.organizationId, target.connectorId);
       if (connector === null || !connector.enabled) {
         return { output: `The connector ${target.serverLabel} is no longer available`, failed: true };
       }
@@ -540,7 +554,7 @@ export class ConnectorService {
       } catch {
         return { output: "The tool failed: the arguments must be a JSON object", failed: true };
       }
-      held = HeldCall.start(this.endpoint(principal, connector), target.toolName, args, {
+      held = HeldCall.start(await this.endpoint(principal, connector), target.toolName, args, {
         callTimeoutMs: this.options.callTimeoutMs ?? CALL_TIMEOUT_MS,
         questionWindowMs: this.options.pauseTimeoutMs,
       });
@@ -548,7 +562,7 @@ export class ConnectorService {
     }
     const outcome = await held.next();
     if (outcome.kind === "question") {
-      const input = this.store.connectors.createInput({
+      const input = await this.store.connectors.createInput({
         organizationId: principal.organizationId,
         memberId: principal.apiKeyId,
         responseId: call.state.id,
@@ -579,8 +593,8 @@ export class ConnectorService {
     }
     this.held.delete(key);
     if (outcome.kind === "expired") {
-      this.store.connectors.markExpired(target.connectorId, principal.apiKeyId);
-      const connector = this.store.connectors.get(principal.organizationId, target.connectorId);
+      await this.store.connectors.markExpired(target.connectorId, principal.apiKeyId);
+      const connector = await this.store.connectors.get(principal.organizationId, target.connectorId);
       return {
         output: `The sign-in to ${target.serverLabel} expired during this call; it was interrupted and its outcome is unknown. The user must reconnect.`,
         interrupted: true,
@@ -594,13 +608,13 @@ export class ConnectorService {
     return outcome.failed ? { output: outcome.output, failed: true } : { output: outcome.output };
   }
 
-  private endpoint(principal: Principal, connector: ConnectorRecord): McpEndpoint {
+  private async endpoint(principal: Principal, connector: ConnectorRecord): Promise<McpEndpoint> {
     return {
       url: connector.url,
       token:
         connector.authKind === "none"
           ? null
-          : this.store.connectors.tokenOf(connector.id, principal.apiKeyId),
+          : await this.store.connectors.tokenOf(connector.id, principal.apiKeyId),
       fetch: this.options.fetch ?? guardedFetch(this.options.allowPrivateNetwork === true),
     };
   }
@@ -608,17 +622,17 @@ export class ConnectorService {
   // ---- input requests ----
 
   /** An input request, for the key whose run asked only. */
-  input(principal: Principal, inputRequestId: string): InputRequestRecord {
-    const input = this.store.connectors.getInput(principal.organizationId, inputRequestId);
+  async input(principal: Principal, inputRequestId: string): Promise<InputRequestRecord> {
+    const input = await this.store.connectors.getInput(principal.organizationId, inputRequestId);
     if (input === null || input.memberId !== principal.apiKeyId) {
       throw notFound(`No connector input request ${inputRequestId}`, { param: "inputRequestId" });
     }
     return input;
   }
 
-  answer(principal: Principal, inputRequestId: string, raw: unknown): InputRequestRecord {
+  async answer(principal: Principal, inputRequestId: string, raw: unknown): Promise<InputRequestRecord> {
     const body = validate(inputAnswerBody, raw);
-    const input = this.input(principal, inputRequestId);
+    const input = await this.input(principal, inputRequestId);
     if (input.status !== "open") {
       throw conflict(`Input request ${input.id} is ${input.status}`, { code: "input_closed" });
     }
@@ -642,7 +656,7 @@ export class ConnectorService {
       }
       content = body.content ?? null;
     }
-    if (!this.store.connectors.closeInput(input.id, "answered", { action: body.action, content })) {
+    if (!(await this.store.connectors.closeInput(input.id, "answered", { action: body.action, content }))) {
       throw conflict(`Input request ${input.id} was answered meanwhile`, { code: "input_closed" });
     }
     this.deliver(input.id, { action: body.action, ...(content === null ? {} : { content }) });
@@ -650,10 +664,12 @@ export class ConnectorService {
   }
 
   /** True while a question of the paused response is still open (a continuation is `409 inputs_pending`). */
-  hasOpenInputs(organizationId: string, state: RunState): boolean {
-    return (state.pendingInputs ?? []).some(
-      (p) => this.store.connectors.getInput(organizationId, p.inputRequestId)?.status === "open",
-    );
+  async hasOpenInputs(organizationId: string, state: RunState): Promise<boolean> {
+    for (const pending of state.pendingInputs ?? []) {
+      const input = await this.store.connectors.getInput(organizationId, pending.inputRequestId);
+      if (input?.status === "open") return true;
+    }
+    return false;
   }
 
   /**
@@ -661,22 +677,26 @@ export class ConnectorService {
    * window closed, `cancelled` when the turn was cancelled. Their held calls end as the
    * connector decides; a cancelled turn's calls are not waited for.
    */
-  closeInputs(organizationId: string, state: RunState, status: "expired" | "cancelled" = "expired"): void {
+  async closeInputs(
+    organizationId: string,
+    state: RunState,
+    status: "expired" | "cancelled" = "expired",
+  ): Promise<void> {
     for (const pending of state.pendingInputs ?? []) {
-      const input = this.store.connectors.getInput(organizationId, pending.inputRequestId);
+      const input = await this.store.connectors.getInput(organizationId, pending.inputRequestId);
       if (input?.status !== "open") continue;
-      this.store.connectors.closeInput(input.id, status, { action: "cancel", content: null });
+      await this.store.connectors.closeInput(input.id, status, { action: "cancel", content: null });
       this.deliver(input.id, { action: "cancel" });
       if (status === "cancelled") this.held.delete(`${organizationId}:${pending.callId}`);
     }
   }
 
   /** At start: questions left open by a previous process are answered `cancel` (status `cancelled`); their calls are gone. */
-  cancelOrphanedInputs(): number {
+  async cancelOrphanedInputs(): Promise<number> {
     let count = 0;
-    for (const input of this.store.connectors.openInputs()) {
+    for (const input of await this.store.connectors.openInputs()) {
       if (this.waiters.has(input.id)) continue;
-      if (this.store.connectors.closeInput(input.id, "cancelled", { action: "cancel", content: null }))
+      if (await this.store.connectors.closeInput(input.id, "cancelled", { action: "cancel", content: null }))
         count++;
     }
     return count;

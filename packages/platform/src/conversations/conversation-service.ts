@@ -15,15 +15,11 @@ import {
   roleAllows,
 } from "@groundwork/core";
 import type { TokenPrice } from "@groundwork/gateway";
-import type {
-  ConversationItemRecord,
-  ConversationStatus,
-  ConversationView,
-  Store,
-} from "@groundwork/store-sqlite";
+import type { ConversationItemRecord, ConversationStatus, ConversationView } from "@groundwork/store-sqlite";
 import { z } from "zod";
 import type { AgentRunner } from "../agents/agent-runner.js";
 import { builtinCostEur } from "../gateway/builtin-cost.js";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 
 const metadata = z
@@ -94,24 +90,29 @@ export interface CancelledTurn {
 
 export class ConversationService {
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly runner: AgentRunner,
     /** Built-in model prices, to price the runs' model calls as the gateway's usage records do. */
     private readonly chatPrices: Readonly<Record<string, TokenPrice>> = {},
   ) {}
 
-  create(principal: Principal, raw: unknown): ConversationView {
+  async create(principal: Principal, raw: unknown): Promise<ConversationView> {
     const input = validate(conversationCreateBody, raw);
     const org = principal.organizationId;
-    if (input.agentId !== undefined && this.store.agents.get(org, input.agentId) === null) {
+    if (input.agentId !== undefined && (await this.store.agents.get(org, input.agentId)) === null) {
       throw notFound(`No agent ${input.agentId}`, { param: "agentId" });
     }
-    const created = this.store.agents.createConversation(org, input.agentId ?? null, input.mode ?? "ask", {
-      title: input.title ?? null,
-      metadata: input.metadata ?? {},
-      createdByKeyId: principal.apiKeyId,
-    });
-    this.store.conversations.appendItems(
+    const created = await this.store.agents.createConversation(
+      org,
+      input.agentId ?? null,
+      input.mode ?? "ask",
+      {
+        title: input.title ?? null,
+        metadata: input.metadata ?? {},
+        createdByKeyId: principal.apiKeyId,
+      },
+    );
+    await this.store.conversations.appendItems(
       created.id,
       null,
       (input.items ?? []).map((item) => ({
@@ -125,26 +126,26 @@ export class ConversationService {
     return this.get(principal, created.id);
   }
 
-  list(
+  async list(
     principal: Principal,
     query: unknown,
     page: PageRequest,
-  ): { items: ConversationView[]; total: number } {
+  ): Promise<{ items: ConversationView[]; total: number }> {
     const filter = validate(conversationListQuery, query);
-    return this.store.conversations.list(principal.organizationId, filter, page);
+    return await this.store.conversations.list(principal.organizationId, filter, page);
   }
 
-  get(principal: Principal, conversationId: string): ConversationView {
-    const conversation = this.store.conversations.get(principal.organizationId, conversationId);
+  async get(principal: Principal, conversationId: string): Promise<ConversationView> {
+    const conversation = await this.store.conversations.get(principal.organizationId, conversationId);
     if (conversation === null)
       throw notFound(`No conversation ${conversationId}`, { param: "conversationId" });
     return conversation;
   }
 
-  update(principal: Principal, conversationId: string, raw: unknown): ConversationView {
+  async update(principal: Principal, conversationId: string, raw: unknown): Promise<ConversationView> {
     const input = validate(conversationUpdateBody, raw);
-    this.owned(principal, conversationId, "update");
-    this.store.agents.updateConversation(conversationId, {
+    await this.owned(principal, conversationId, "update");
+    await this.store.agents.updateConversation(conversationId, {
       ...(input.title === undefined ? {} : { title: input.title }),
       ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
       ...(input.mode === undefined ? {} : { mode: input.mode }),
@@ -153,16 +154,16 @@ export class ConversationService {
   }
 
   async delete(principal: Principal, conversationId: string): Promise<void> {
-    this.owned(principal, conversationId, "delete");
+    await this.owned(principal, conversationId, "delete");
     if (this.runner.isTurnActive(conversationId)) {
       await this.runner.cancelTurn(principal, conversationId).catch(() => undefined);
     }
-    this.store.conversations.delete(principal.organizationId, conversationId);
+    await this.store.conversations.delete(principal.organizationId, conversationId);
   }
 
   async cancel(principal: Principal, conversationId: string, raw: unknown = {}): Promise<CancelledTurn> {
     const input = validate(conversationCancelBody, raw);
-    this.owned(principal, conversationId, "cancel");
+    await this.owned(principal, conversationId, "cancel");
     const { responseId, previousStatus } = await this.runner.cancelTurn(
       principal,
       conversationId,
@@ -171,9 +172,12 @@ export class ConversationService {
     return { conversationId, responseId, status: "cancelled", previousStatus };
   }
 
-  summary(principal: Principal, conversationId: string): ConversationSummary {
-    const conversation = this.get(principal, conversationId);
-    const states = this.store.conversations.runStates(principal.organizationId, conversationId) as RunState[];
+  async summary(principal: Principal, conversationId: string): Promise<ConversationSummary> {
+    const conversation = await this.get(principal, conversationId);
+    const states = (await this.store.conversations.runStates(
+      principal.organizationId,
+      conversationId,
+    )) as RunState[];
     const last = states.find((s) => s.id === conversation.lastResponseId);
     let inputTokens = 0;
     let outputTokens = 0;
@@ -210,7 +214,7 @@ export class ConversationService {
       mode: conversation.mode,
       status: conversation.status,
       turnCount: conversation.turnCount,
-      itemCount: this.store.conversations.countItems(conversationId),
+      itemCount: await this.store.conversations.countItems(conversationId),
       lastResponseId: conversation.lastResponseId,
       lastActivityAt: conversation.lastActivityAt,
       pendingApprovalCount: paused ? last.pendingApprovals.length : 0,
@@ -220,20 +224,24 @@ export class ConversationService {
     };
   }
 
-  items(
+  async items(
     principal: Principal,
     conversationId: string,
     query: unknown,
     page: PageRequest,
-  ): { items: ConversationItemRecord[]; total: number } {
+  ): Promise<{ items: ConversationItemRecord[]; total: number }> {
     const options = validate(conversationItemsQuery, query);
-    this.get(principal, conversationId);
-    return this.store.conversations.listItems(conversationId, options, page);
+    await this.get(principal, conversationId);
+    return await this.store.conversations.listItems(conversationId, options, page);
   }
 
   /** The conversation, when the caller owns it or is an Admin (403 otherwise; 404 before that). */
-  private owned(principal: Principal, conversationId: string, operation: string): ConversationView {
-    const conversation = this.get(principal, conversationId);
+  private async owned(
+    principal: Principal,
+    conversationId: string,
+    operation: string,
+  ): Promise<ConversationView> {
+    const conversation = await this.get(principal, conversationId);
     if (!roleAllows(principal.role, "admin") && conversation.createdByKeyId !== principal.apiKeyId) {
       throw forbidden(`Only the conversation's creator or an Admin may ${operation} it`);
     }

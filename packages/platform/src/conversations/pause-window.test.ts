@@ -31,9 +31,9 @@ const agent = {
 
 const WINDOW_MS = 300;
 
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error("timed out waiting");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -61,9 +61,12 @@ describe("the pause-window job", () => {
       );
       let store = openStore({ file });
       const first = createGroundwork({ store, config });
-      const key = store.apiKeys.create({ organizationId: first.principal().organizationId, role: "member" });
-      const principal: Principal = { ...first.principal(), role: "member", apiKeyId: key.record.id };
-      first.agentManagement.apply(principal, agent);
+      const key = await store.apiKeys.create({
+        organizationId: (await first.principal()).organizationId,
+        role: "member",
+      });
+      const principal: Principal = { ...(await first.principal()), role: "member", apiKeyId: key.record.id };
+      await first.agentManagement.apply(principal, agent);
       const paused = await first.agents.respond(
         principal,
         first.agents.parseBody({ model: "agent/helper", input: "go" }),
@@ -71,17 +74,20 @@ describe("the pause-window job", () => {
       expect(paused.status).toBe("requires_approval");
       // The process goes away before the window passes; nobody ever answers.
       await first.close();
-      store.close();
+      await store.close();
       await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 50));
 
       store = openStore({ file });
-      const second = createGroundwork({ store, config }).start();
+      const second = await createGroundwork({ store, config }).start();
       try {
         const org = principal.organizationId;
-        await until(() => store.conversations.get(org, paused.conversationId)?.status === "idle");
-        const conversation = store.conversations.get(org, paused.conversationId);
+        await until(
+          async () => (await store.conversations.get(org, paused.conversationId))?.status === "idle",
+        );
+        const conversation = await store.conversations.get(org, paused.conversationId);
         expect(conversation).toMatchObject({ turnCount: 2 });
-        const continuation = store.agents.getRun(org, conversation?.lastResponseId ?? "")?.state as RunState;
+        const continuation = (await store.agents.getRun(org, conversation?.lastResponseId ?? ""))
+          ?.state as RunState;
         expect(continuation).toMatchObject({
           status: "completed",
           previousResponseId: paused.id,
@@ -98,7 +104,7 @@ describe("the pause-window job", () => {
             .map((m) => m.content)
             .join("\n"),
         ).toMatch(/No answer arrived within one hour of the pause/);
-        const items = store.conversations.listItems(
+        const items = await store.conversations.listItems(
           paused.conversationId,
           { order: "asc" },
           { page: 0, size: 100 },
@@ -137,7 +143,7 @@ describe("the pause-window job", () => {
         expect(isGroundworkError(late) && late.code).toBe("pause_expired");
       } finally {
         await second.close();
-        store.close();
+        await store.close();
       }
     } finally {
       dir.remove();

@@ -14,8 +14,9 @@ import {
 } from "@groundwork/convert";
 import type { Allowance, Job, JobContext, JobWorker } from "@groundwork/core";
 import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
-import type { ConversionTask, ConversionTaskInput, Store } from "@groundwork/store-sqlite";
+import type { ConversionTask, ConversionTaskInput } from "@groundwork/store-sqlite";
 import { BackgroundWorker } from "../jobs/background-worker.js";
+import type { PlatformStore } from "../store-port.js";
 import { fetchSource } from "./fetch-source.js";
 import { tracedVision } from "./traced-vision.js";
 
@@ -43,7 +44,7 @@ export interface ConversionServiceOptions {
   /** Asked before converting (`402 pages_exhausted`, PLATFORM.md §15); none: not limited. */
   allowance?: Allowance;
   /** Adds the pages of a finished conversion to the organization's month (a document without pages counts 1). */
-  recordPages?: (organizationId: string, pages: number) => void;
+  recordPages?: (organizationId: string, pages: number) => void | Promise<void>;
 }
 
 /** The stored request of an async task (no document bytes: those are task inputs). */
@@ -59,7 +60,7 @@ export class ConversionService {
   private readonly converter: DocumentConverter;
 
   constructor(
-    readonly store: Store,
+    readonly store: PlatformStore,
     readonly config: ConversionServiceOptions,
   ) {
     this.worker = new BackgroundWorker(
@@ -153,7 +154,7 @@ export class ConversionService {
     signal?: AbortSignal,
   ): Promise<ConversionResult> {
     // The page count is known only after parsing: a conversion starts while one page is left.
-    this.config.allowance?.checkPages?.(organizationId, 1);
+    await this.config.allowance?.checkPages?.(organizationId, 1);
     let pages = 0;
     const result = await this.traced(organizationId, null, () =>
       this.converter.convert(this.toInputs(inputs), options, {
@@ -164,7 +165,7 @@ export class ConversionService {
         },
       }),
     );
-    this.config.recordPages?.(organizationId, pages);
+    await this.config.recordPages?.(organizationId, pages);
     return result;
   }
 
@@ -180,16 +181,16 @@ export class ConversionService {
         input.kind === "http" ? input.url : (input.filename ?? `document-${index + 1}`),
       ),
     };
-    this.config.allowance?.checkPages?.(organizationId, 1);
-    const task = this.store.conversionTasks.create({ organizationId, request, inputs });
+    await this.config.allowance?.checkPages?.(organizationId, 1);
+    const task = await this.store.conversionTasks.create({ organizationId, request, inputs });
     const job = await this.store.jobs.enqueue(
       CONVERT_JOB_KIND,
       { taskId: task.id },
       { organizationId, maxAttempts: 3 },
     );
-    this.store.conversionTasks.attachJob(task.id, job.id);
+    await this.store.conversionTasks.attachJob(task.id, job.id);
     this.worker.poke();
-    return this.store.conversionTasks.get(task.id) as ConversionTask;
+    return (await this.store.conversionTasks.get(task.id)) as ConversionTask;
   }
 
   /**
@@ -203,45 +204,50 @@ export class ConversionService {
     // The queue reads a job abandoned on its last attempt as failed.
     if (job.status !== "failed") return task;
     const message = `The conversion task failed: ${job.lastError ?? "its worker stopped"}`;
-    this.store.conversionTasks.finish(task.id, {
+    await this.store.conversionTasks.finish(task.id, {
       status: "failure",
       result: taskFailureResult(task, "task_failed", message),
       numSucceeded: 0,
       numFailed: task.numDocs,
       error: message,
     });
-    return this.store.conversionTasks.get(task.id) ?? task;
+    return (await this.store.conversionTasks.get(task.id)) ?? task;
   }
 
   /** The job handler: runs (or re-runs, after a restart) one task. */
   readonly handle = async (job: Job, context: JobContext): Promise<unknown> => {
     const { taskId } = job.payload as { taskId: string };
     const tasks = this.store.conversionTasks;
-    const task = tasks.get(taskId);
-    if (task === null || !tasks.start(taskId)) return { skipped: true };
+    const task = await tasks.get(taskId);
+    if (task === null || !(await tasks.start(taskId))) return { skipped: true };
     const request = task.request as StoredTaskRequest;
     // A DELETE finishes the task in the database; notice it and stop working.
     const cancel = new AbortController();
     const watch = setInterval(() => {
-      const current = tasks.get(taskId);
-      if (current === null || (current.status !== "processing" && current.status !== "pending"))
-        cancel.abort();
+      Promise.resolve(tasks.get(taskId)).then(
+        (current) => {
+          if (current === null || (current.status !== "processing" && current.status !== "pending"))
+            cancel.abort();
+        },
+        // A failed read is asked again at the next tick.
+        () => undefined,
+      );
     }, 250);
     let pages = 0;
     try {
       // An async task is its own trace: the request that submitted it has ended.
-      const result = await this.traced(task.organizationId, taskId, () =>
-        this.converter.convert(this.toInputs(tasks.inputs(taskId)), request.options, {
+      const result = await this.traced(task.organizationId, taskId, async () =>
+        this.converter.convert(this.toInputs(await tasks.inputs(taskId)), request.options, {
           signal: AbortSignal.any([context.signal, cancel.signal]),
           vision: this.visionFor(task.organizationId),
-          onProgress: (processed) => tasks.progress(taskId, processed),
+          onProgress: async (processed) => await tasks.progress(taskId, processed),
           onDocument: (pageCount) => {
             pages += pageCount ?? 1;
           },
         }),
       );
-      this.config.recordPages?.(task.organizationId, pages);
-      tasks.finish(taskId, {
+      await this.config.recordPages?.(task.organizationId, pages);
+      await tasks.finish(taskId, {
         status: "success",
         result,
         numSucceeded: result.documents.length,
@@ -253,7 +259,7 @@ export class ConversionService {
       // Worker stopping or lease lost: leave the task to the next attempt.
       if (context.signal.aborted) throw error;
       const message = `The conversion task failed: ${error instanceof Error ? error.message : String(error)}`;
-      tasks.finish(taskId, {
+      await tasks.finish(taskId, {
         status: "failure",
         result: taskFailureResult(task, "task_failed", message),
         numSucceeded: 0,
@@ -267,8 +273,8 @@ export class ConversionService {
   };
 
   /** Cancels a pending or running task: it ends as `failure` with a `canceled` error. */
-  cancel(task: ConversionTask): boolean {
-    return this.store.conversionTasks.finish(task.id, {
+  async cancel(task: ConversionTask): Promise<boolean> {
+    return await this.store.conversionTasks.finish(task.id, {
       status: "failure",
       result: taskFailureResult(task, "canceled", "The task was canceled by the client"),
       numSucceeded: 0,

@@ -51,15 +51,15 @@ beforeAll(() => {
   tracing = recordingTraceHooks();
 });
 afterAll(() => tracing.close());
-beforeEach(() => {
+beforeEach(async () => {
   tracing.reset();
   store = openStore({ file: ":memory:", secret: "convert-tracing-secret" });
-  ORG = store.organizations.create("acme", "enterprise").id;
+  ORG = (await store.organizations.create("acme", "enterprise")).id;
   service = new ConversionService(store, options());
 });
 afterEach(async () => {
   await service.close();
-  store.close();
+  await store.close();
 });
 
 describe("conversion spans", () => {
@@ -110,7 +110,7 @@ describe("conversion spans", () => {
       [GROUNDWORK.traceKind]: "conversion",
       [CONVERSION_TASK_ID_ATTRIBUTE]: task.id,
     });
-    expect(store.conversionTasks.get(task.id)?.status).toBe("success");
+    expect((await store.conversionTasks.get(task.id))?.status).toBe("success");
   });
 
   it("a vlm page read is a chat child of the convert span, with tokens and without the image", async () => {

@@ -9,10 +9,9 @@ import type {
   DatasetItemRecord,
   DatasetItemValues,
   DatasetRecord,
-  DatasetStore,
   DatasetVersionRecord,
-  Store,
 } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import {
   DATASET_ITEM_MAX_BYTES,
@@ -31,15 +30,18 @@ import {
  * Says whether something (an experiment) references the dataset: a sentence naming it,
  * or null. The experiments service registers one with {@link DatasetService.addInUseCheck}.
  */
-export type DatasetInUseCheck = (organizationId: string, datasetId: string) => string | null;
+export type DatasetInUseCheck = (
+  organizationId: string,
+  datasetId: string,
+) => string | null | Promise<string | null>;
 
 type ItemFields = "input" | "expectedOutput" | "metadata";
 
 export class DatasetService {
-  private readonly datasets: DatasetStore;
+  private readonly datasets: PlatformStore["datasets"];
   private readonly inUseChecks: DatasetInUseCheck[] = [];
 
-  constructor(store: Store) {
+  constructor(store: PlatformStore) {
     this.datasets = store.datasets;
   }
 
@@ -49,18 +51,18 @@ export class DatasetService {
   }
 
   /** Whether `itemId` is an item of one of the organization's datasets (current, or kept by a version). */
-  hasItem(organizationId: string, itemId: string): boolean {
-    return this.datasets.itemExists(organizationId, itemId);
+  async hasItem(organizationId: string, itemId: string): Promise<boolean> {
+    return await this.datasets.itemExists(organizationId, itemId);
   }
 
   // ---- datasets ----
 
-  create(principal: Principal, raw: unknown): DatasetRecord {
+  async create(principal: Principal, raw: unknown): Promise<DatasetRecord> {
     const input = validate(datasetCreateBody, raw);
     const org = principal.organizationId;
-    return this.datasets.atomically(() => {
-      this.refuseTakenName(org, input.name, null);
-      return this.datasets.create(org, {
+    return await this.datasets.atomically(async () => {
+      await this.refuseTakenName(org, input.name, null);
+      return await this.datasets.create(org, {
         name: input.name,
         description: input.description ?? null,
         metadata: input.metadata ?? {},
@@ -68,25 +70,29 @@ export class DatasetService {
     });
   }
 
-  list(principal: Principal, query: unknown, page: PageRequest): { items: DatasetRecord[]; total: number } {
+  async list(
+    principal: Principal,
+    query: unknown,
+    page: PageRequest,
+  ): Promise<{ items: DatasetRecord[]; total: number }> {
     const filter = validate(datasetListQuery, query);
-    return this.datasets.list(principal.organizationId, filter, page);
+    return await this.datasets.list(principal.organizationId, filter, page);
   }
 
-  get(principal: Principal, datasetId: string): DatasetRecord {
-    const dataset = this.datasets.get(principal.organizationId, datasetId);
+  async get(principal: Principal, datasetId: string): Promise<DatasetRecord> {
+    const dataset = await this.datasets.get(principal.organizationId, datasetId);
     if (dataset === null) throw notFound(`No dataset ${datasetId}`, { param: "datasetId" });
     return dataset;
   }
 
   /** Changes name, description or metadata; an empty body changes nothing. */
-  update(principal: Principal, datasetId: string, raw: unknown): DatasetRecord {
+  async update(principal: Principal, datasetId: string, raw: unknown): Promise<DatasetRecord> {
     const input = validate(datasetUpdateBody, raw);
     const org = principal.organizationId;
-    return this.datasets.atomically(() => {
-      const dataset = this.get(principal, datasetId);
-      if (input.name !== undefined) this.refuseTakenName(org, input.name, dataset.id);
-      return this.datasets.update(org, dataset.id, {
+    return await this.datasets.atomically(async () => {
+      const dataset = await this.get(principal, datasetId);
+      if (input.name !== undefined) await this.refuseTakenName(org, input.name, dataset.id);
+      return await this.datasets.update(org, dataset.id, {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.description === undefined ? {} : { description: input.description }),
         ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
@@ -95,12 +101,12 @@ export class DatasetService {
   }
 
   /** Deletes the dataset with its items and versions, unless something references it. */
-  delete(principal: Principal, datasetId: string): void {
+  async delete(principal: Principal, datasetId: string): Promise<void> {
     const org = principal.organizationId;
-    this.datasets.atomically(() => {
-      const dataset = this.get(principal, datasetId);
+    await this.datasets.atomically(async () => {
+      const dataset = await this.get(principal, datasetId);
       for (const check of this.inUseChecks) {
-        const reason = check(org, dataset.id);
+        const reason = await check(org, dataset.id);
         if (reason !== null) {
           throw conflict(`Dataset ${dataset.id} is in use: ${reason}`, {
             param: "datasetId",
@@ -108,28 +114,28 @@ export class DatasetService {
           });
         }
       }
-      this.datasets.delete(org, dataset.id);
+      await this.datasets.delete(org, dataset.id);
     });
   }
 
   // ---- items ----
 
-  addItem(principal: Principal, datasetId: string, raw: unknown): DatasetItemRecord {
+  async addItem(principal: Principal, datasetId: string, raw: unknown): Promise<DatasetItemRecord> {
     const item = toValues(validate(datasetItemBody, raw), "");
-    const [added] = this.add(principal, datasetId, [item], null);
+    const [added] = await this.add(principal, datasetId, [item], null);
     if (added === undefined) throw new Error("The item was not added");
     return added;
   }
 
   /** Adds 1–1,000 items in the given order; one invalid item refuses them all. */
-  addItems(
+  async addItems(
     principal: Principal,
     datasetId: string,
     raw: unknown,
-  ): { count: number; items: DatasetItemRecord[] } {
+  ): Promise<{ count: number; items: DatasetItemRecord[] }> {
     const body = validate(datasetItemsBatchBody, raw);
     const values = body.items.map((item, index) => toValues(item, `items[${index}].`));
-    const items = this.add(principal, datasetId, values, "items");
+    const items = await this.add(principal, datasetId, values, "items");
     return { count: items.length, items };
   }
 
@@ -137,36 +143,41 @@ export class DatasetService {
    * The items oldest first (items added in one call keep its order): the current ones, or
    * with `version` (an id or a number) those frozen in that version.
    */
-  listItems(
+  async listItems(
     principal: Principal,
     datasetId: string,
     query: unknown,
     page: PageRequest,
-  ): { items: DatasetItemRecord[]; total: number } {
+  ): Promise<{ items: DatasetItemRecord[]; total: number }> {
     const { version } = validate(datasetItemsQuery, query);
-    const dataset = this.get(principal, datasetId);
+    const dataset = await this.get(principal, datasetId);
     const frozen =
-      version === undefined || version === "" ? null : this.findVersion(dataset.id, version, "version");
-    return this.datasets.listItems(dataset.id, frozen, page);
+      version === undefined || version === "" ? null : await this.findVersion(dataset.id, version, "version");
+    return await this.datasets.listItems(dataset.id, frozen, page);
   }
 
-  getItem(principal: Principal, datasetId: string, itemId: string): DatasetItemRecord {
-    const dataset = this.get(principal, datasetId);
-    const item = this.datasets.getItem(dataset.id, itemId);
+  async getItem(principal: Principal, datasetId: string, itemId: string): Promise<DatasetItemRecord> {
+    const dataset = await this.get(principal, datasetId);
+    const item = await this.datasets.getItem(dataset.id, itemId);
     if (item === null) throw noItem(dataset.id, itemId);
     return item;
   }
 
   /** Changes the expected output (`null` clears it) and/or the metadata; versions keep what they froze. */
-  updateItem(principal: Principal, datasetId: string, itemId: string, raw: unknown): DatasetItemRecord {
+  async updateItem(
+    principal: Principal,
+    datasetId: string,
+    itemId: string,
+    raw: unknown,
+  ): Promise<DatasetItemRecord> {
     const input = validate(datasetItemUpdateBody, raw);
-    return this.datasets.atomically(() => {
-      const current = this.getItem(principal, datasetId, itemId);
+    return await this.datasets.atomically(async () => {
+      const current = await this.getItem(principal, datasetId, itemId);
       const expectedOutput =
         input.expectedOutput === undefined ? current.expectedOutput : input.expectedOutput;
       const metadata = input.metadata ?? current.metadata;
       checkItemSize({ input: current.input, expectedOutput, metadata }, "");
-      const updated = this.datasets.updateItem(current.datasetId, current.id, {
+      const updated = await this.datasets.updateItem(current.datasetId, current.id, {
         ...(input.expectedOutput === undefined ? {} : { expectedOutput: input.expectedOutput }),
         ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
       });
@@ -176,50 +187,58 @@ export class DatasetService {
   }
 
   /** Removes the item from the dataset's current items; versions that froze it keep it. */
-  deleteItem(principal: Principal, datasetId: string, itemId: string): void {
-    const dataset = this.get(principal, datasetId);
-    if (!this.datasets.deleteItem(dataset.id, itemId)) throw noItem(dataset.id, itemId);
+  async deleteItem(principal: Principal, datasetId: string, itemId: string): Promise<void> {
+    const dataset = await this.get(principal, datasetId);
+    if (!(await this.datasets.deleteItem(dataset.id, itemId))) throw noItem(dataset.id, itemId);
   }
 
   // ---- versions ----
 
   /** Freezes the current items as the next version; an empty dataset cannot be frozen (409 `dataset_empty`). */
-  createVersion(principal: Principal, datasetId: string, raw: unknown = {}): DatasetVersionRecord {
+  async createVersion(
+    principal: Principal,
+    datasetId: string,
+    raw: unknown = {},
+  ): Promise<DatasetVersionRecord> {
     const input = validate(datasetVersionBody, raw ?? {});
-    return this.datasets.atomically(() => {
-      const dataset = this.get(principal, datasetId);
+    return await this.datasets.atomically(async () => {
+      const dataset = await this.get(principal, datasetId);
       if (dataset.itemCount === 0) {
         throw conflict(`Dataset ${dataset.id} has no items; add items before freezing a version`, {
           param: "datasetId",
           code: "dataset_empty",
         });
       }
-      return this.datasets.createVersion(dataset.id, input.description ?? null);
+      return await this.datasets.createVersion(dataset.id, input.description ?? null);
     });
   }
 
   /** Newest first. */
-  listVersions(
+  async listVersions(
     principal: Principal,
     datasetId: string,
     page: PageRequest,
-  ): { items: DatasetVersionRecord[]; total: number } {
-    return this.datasets.listVersions(this.get(principal, datasetId).id, page);
+  ): Promise<{ items: DatasetVersionRecord[]; total: number }> {
+    return await this.datasets.listVersions((await this.get(principal, datasetId)).id, page);
   }
 
   /** A version by id (`dsv_…`) or number. */
-  getVersion(principal: Principal, datasetId: string, versionRef: string): DatasetVersionRecord {
-    return this.findVersion(this.get(principal, datasetId).id, versionRef, "versionId");
+  async getVersion(
+    principal: Principal,
+    datasetId: string,
+    versionRef: string,
+  ): Promise<DatasetVersionRecord> {
+    return await this.findVersion((await this.get(principal, datasetId)).id, versionRef, "versionId");
   }
 
-  private add(
+  private async add(
     principal: Principal,
     datasetId: string,
     values: DatasetItemValues[],
     param: string | null,
-  ): DatasetItemRecord[] {
-    return this.datasets.atomically(() => {
-      const dataset = this.get(principal, datasetId);
+  ): Promise<DatasetItemRecord[]> {
+    return await this.datasets.atomically(async () => {
+      const dataset = await this.get(principal, datasetId);
       if (dataset.itemCount + values.length > DATASET_MAX_ITEMS) {
         const room = DATASET_MAX_ITEMS - dataset.itemCount;
         throw conflict(
@@ -228,20 +247,24 @@ export class DatasetService {
           { param, code: "dataset_full" },
         );
       }
-      return this.datasets.addItems(dataset.id, values);
+      return await this.datasets.addItems(dataset.id, values);
     });
   }
 
-  private findVersion(datasetId: string, ref: string, param: string): DatasetVersionRecord {
+  private async findVersion(datasetId: string, ref: string, param: string): Promise<DatasetVersionRecord> {
     const version = /^\d{1,15}$/.test(ref)
-      ? this.datasets.getVersionByNumber(datasetId, Number(ref))
-      : this.datasets.getVersionById(datasetId, ref);
+      ? await this.datasets.getVersionByNumber(datasetId, Number(ref))
+      : await this.datasets.getVersionById(datasetId, ref);
     if (version === null) throw notFound(`Dataset ${datasetId} has no version ${ref}`, { param });
     return version;
   }
 
-  private refuseTakenName(organizationId: string, name: string, exceptId: string | null): void {
-    const taken = this.datasets.findByName(organizationId, name);
+  private async refuseTakenName(
+    organizationId: string,
+    name: string,
+    exceptId: string | null,
+  ): Promise<void> {
+    const taken = await this.datasets.findByName(organizationId, name);
     if (taken !== null && taken.id !== exceptId) {
       throw conflict(`A dataset named "${name}" already exists`, { param: "name" });
     }

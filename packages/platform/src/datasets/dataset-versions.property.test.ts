@@ -38,22 +38,22 @@ interface ModelItem {
 }
 
 describe("dataset versions (property)", () => {
-  it("freeze exactly the items current at the time, in order", () => {
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 7 }), (ops, size) => {
+  it("freeze exactly the items current at the time, in order", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 7 }), async (ops, size) => {
         const store = openStore({ file: ":memory:" });
         try {
           const groundwork = createGroundwork({ store });
-          const principal = groundwork.principal("acme", "member");
+          const principal = await groundwork.principal("acme", "member");
           const service = groundwork.datasets;
-          const ds = service.create(principal, { name: "p" });
+          const ds = await service.create(principal, { name: "p" });
           let current: ModelItem[] = [];
           const frozen = new Map<number, ModelItem[]>();
           for (const step of ops) {
             const target =
               current.length === 0 ? undefined : current[("pick" in step ? step.pick : 0) % current.length];
             if (step.kind === "add") {
-              const { items } = service.addItems(principal, ds.id, {
+              const { items } = await service.addItems(principal, ds.id, {
                 items: step.inputs.map((input) => ({ input })),
               });
               current.push(
@@ -65,30 +65,35 @@ describe("dataset versions (property)", () => {
                 })),
               );
             } else if (step.kind === "edit" && target !== undefined) {
-              service.updateItem(principal, ds.id, target.id, { expectedOutput: step.expectedOutput });
+              await service.updateItem(principal, ds.id, target.id, { expectedOutput: step.expectedOutput });
               current = current.map((item) =>
                 item.id === target.id ? { ...item, expectedOutput: step.expectedOutput } : item,
               );
             } else if (step.kind === "meta" && target !== undefined) {
-              service.updateItem(principal, ds.id, target.id, { metadata: { tag: step.tag } });
+              await service.updateItem(principal, ds.id, target.id, { metadata: { tag: step.tag } });
               current = current.map((item) =>
                 item.id === target.id ? { ...item, metadata: { tag: step.tag } } : item,
               );
             } else if (step.kind === "delete" && target !== undefined) {
-              service.deleteItem(principal, ds.id, target.id);
+              await service.deleteItem(principal, ds.id, target.id);
               current = current.filter((item) => item.id !== target.id);
             } else if (step.kind === "freeze" && current.length > 0) {
-              const version = service.createVersion(principal, ds.id, {});
+              const version = await service.createVersion(principal, ds.id, {});
               frozen.set(version.versionNumber, [...current]);
             }
           }
-          const listAll = (version: string | undefined) => {
+          const listAll = async (version: string | undefined) => {
             const out: ModelItem[] = [];
             for (let page = 0; ; page++) {
-              const result = service.listItems(principal, ds.id, version === undefined ? {} : { version }, {
-                page,
-                size,
-              });
+              const result = await service.listItems(
+                principal,
+                ds.id,
+                version === undefined ? {} : { version },
+                {
+                  page,
+                  size,
+                },
+              );
               out.push(
                 ...result.items.map(({ id, input, expectedOutput, metadata }) => ({
                   id,
@@ -103,11 +108,11 @@ describe("dataset versions (property)", () => {
               }
             }
           };
-          expect(listAll(undefined)).toEqual(current);
-          expect(service.get(principal, ds.id).itemCount).toBe(current.length);
-          for (const [number, items] of frozen) expect(listAll(String(number))).toEqual(items);
+          expect(await listAll(undefined)).toEqual(current);
+          expect((await service.get(principal, ds.id)).itemCount).toBe(current.length);
+          for (const [number, items] of frozen) expect(await listAll(String(number))).toEqual(items);
         } finally {
-          store.close();
+          await store.close();
         }
       }),
       { numRuns: 60 },

@@ -4,7 +4,7 @@ import { createGroundwork, type Groundwork } from "../create-groundwork.js";
 
 let groundwork: Groundwork;
 
-beforeEach(() => {
+beforeEach(async () => {
   groundwork = createGroundwork({ store: openStore({ file: ":memory:" }) });
 });
 
@@ -19,9 +19,9 @@ const failure = async (run: () => Promise<unknown>) => {
 
 describe("evaluations", () => {
   it("scores an app's extraction outputs against a dataset's expected outputs and records them", async () => {
-    const org = groundwork.principal("acme");
-    const dataset = groundwork.datasets.create(org, { name: "invoices" });
-    const { items } = groundwork.datasets.addItems(org, dataset.id, {
+    const org = await groundwork.principal("acme");
+    const dataset = await groundwork.datasets.create(org, { name: "invoices" });
+    const { items } = await groundwork.datasets.addItems(org, dataset.id, {
       items: [
         { input: "INV-1 total 10", expectedOutput: { number: "INV-1", total: 10 } },
         { input: "INV-2 total 20", expectedOutput: { number: "INV-2", total: 20 } },
@@ -51,7 +51,7 @@ describe("evaluations", () => {
       [b, 0.5, false],
       [c, null, true],
     ]);
-    const recorded = groundwork.scores.list(org, { source: "EVAL" }, { page: 0, size: 10 });
+    const recorded = await groundwork.scores.list(org, { source: "EVAL" }, { page: 0, size: 10 });
     expect(recorded.total).toBe(2);
     expect(recorded.items.map((s) => [s.subjectType, s.subjectId, s.name, s.value]).sort()).toEqual(
       [
@@ -63,11 +63,11 @@ describe("evaluations", () => {
   });
 
   it("reads a frozen version's items, and records nothing when asked not to", async () => {
-    const org = groundwork.principal("acme");
-    const dataset = groundwork.datasets.create(org, { name: "qa" });
-    const item = groundwork.datasets.addItem(org, dataset.id, { input: "q", expectedOutput: "Paris" });
-    groundwork.datasets.createVersion(org, dataset.id, {});
-    groundwork.datasets.updateItem(org, dataset.id, item.id, { expectedOutput: "Lyon" });
+    const org = await groundwork.principal("acme");
+    const dataset = await groundwork.datasets.create(org, { name: "qa" });
+    const item = await groundwork.datasets.addItem(org, dataset.id, { input: "q", expectedOutput: "Paris" });
+    await groundwork.datasets.createVersion(org, dataset.id, {});
+    await groundwork.datasets.updateItem(org, dataset.id, item.id, { expectedOutput: "Lyon" });
     const outputs = [{ itemId: item.id, output: "paris" }];
     const evaluator = { type: "exact_match", params: { caseSensitive: false } };
     const frozen = await groundwork.evaluations.evaluate(org, {
@@ -86,11 +86,11 @@ describe("evaluations", () => {
       record: false,
     });
     expect(current.results[0]?.score).toBe(0);
-    expect(groundwork.scores.list(org, {}, { page: 0, size: 10 }).total).toBe(0);
+    expect((await groundwork.scores.list(org, {}, { page: 0, size: 10 })).total).toBe(0);
   });
 
   it("scores inline cases without recording", async () => {
-    const org = groundwork.principal("acme");
+    const org = await groundwork.principal("acme");
     const report = await groundwork.evaluations.evaluate(org, {
       evaluator: { type: "contains", params: { value: "refund" } },
       cases: [{ output: "Your refund is on its way" }, { output: "Hello" }],
@@ -100,49 +100,64 @@ describe("evaluations", () => {
   });
 
   it("refuses bad bodies, unknown items and other organizations' datasets before running anything", async () => {
-    const org = groundwork.principal("acme");
-    const other = groundwork.principal("globex");
-    const dataset = groundwork.datasets.create(org, { name: "d" });
-    const item = groundwork.datasets.addItem(org, dataset.id, { input: 1, expectedOutput: 1 });
+    const org = await groundwork.principal("acme");
+    const other = await groundwork.principal("globex");
+    const dataset = await groundwork.datasets.create(org, { name: "d" });
+    const item = await groundwork.datasets.addItem(org, dataset.id, { input: 1, expectedOutput: 1 });
     const evaluator = { type: "exact_match" };
-    expect(await failure(() => groundwork.evaluations.evaluate(org, { evaluator }))).toMatchObject({
+    expect(
+      await failure(async () => await groundwork.evaluations.evaluate(org, { evaluator })),
+    ).toMatchObject({
       status: 400,
       param: "cases",
     });
     expect(
-      await failure(() =>
-        groundwork.evaluations.evaluate(org, { evaluator, cases: [{ output: "x" }], datasetId: dataset.id }),
+      await failure(
+        async () =>
+          await groundwork.evaluations.evaluate(org, {
+            evaluator,
+            cases: [{ output: "x" }],
+            datasetId: dataset.id,
+          }),
       ),
     ).toMatchObject({ status: 400 });
     expect(
-      await failure(() => groundwork.evaluations.evaluate(org, { evaluator, datasetId: dataset.id })),
+      await failure(
+        async () => await groundwork.evaluations.evaluate(org, { evaluator, datasetId: dataset.id }),
+      ),
     ).toMatchObject({ status: 400, param: "outputs" });
     expect(
-      await failure(() =>
-        groundwork.evaluations.evaluate(org, {
-          evaluator,
-          datasetId: dataset.id,
-          outputs: [
-            { itemId: item.id, output: "1" },
-            { itemId: "dsi_nope", output: "1" },
-          ],
-        }),
+      await failure(
+        async () =>
+          await groundwork.evaluations.evaluate(org, {
+            evaluator,
+            datasetId: dataset.id,
+            outputs: [
+              { itemId: item.id, output: "1" },
+              { itemId: "dsi_nope", output: "1" },
+            ],
+          }),
       ),
     ).toMatchObject({ status: 400, param: "outputs[1].itemId" });
     expect(
-      await failure(() =>
-        groundwork.evaluations.evaluate(other, {
-          evaluator,
-          datasetId: dataset.id,
-          outputs: [{ itemId: item.id, output: "1" }],
-        }),
+      await failure(
+        async () =>
+          await groundwork.evaluations.evaluate(other, {
+            evaluator,
+            datasetId: dataset.id,
+            outputs: [{ itemId: item.id, output: "1" }],
+          }),
       ),
     ).toMatchObject({ status: 404 });
     expect(
-      await failure(() =>
-        groundwork.evaluations.evaluate(org, { evaluator: { type: "nope" }, cases: [{ output: "x" }] }),
+      await failure(
+        async () =>
+          await groundwork.evaluations.evaluate(org, {
+            evaluator: { type: "nope" },
+            cases: [{ output: "x" }],
+          }),
       ),
     ).toMatchObject({ status: 400, param: "evaluator.type" });
-    expect(groundwork.scores.list(org, {}, { page: 0, size: 10 }).total).toBe(0);
+    expect((await groundwork.scores.list(org, {}, { page: 0, size: 10 })).total).toBe(0);
   });
 });

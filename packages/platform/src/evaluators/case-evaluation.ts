@@ -117,7 +117,11 @@ export class CaseEvaluations {
     options: { signal?: AbortSignal } = {},
   ): Promise<EvaluationReport> {
     const body = validate(evaluationBody, raw);
-    const prepared = this.evaluators.prepare(principal.organizationId, body.evaluator, "evaluator.params");
+    const prepared = await this.evaluators.prepare(
+      principal.organizationId,
+      body.evaluator,
+      "evaluator.params",
+    );
     const name =
       body.scoreName ?? (prepared.template === null ? prepared.type : `llm_judge:${prepared.template.id}`);
     let cases: EvaluationCase[];
@@ -125,7 +129,7 @@ export class CaseEvaluations {
     let datasetId: string | null = null;
     let datasetVersionId: string | null = null;
     if (body.datasetId !== undefined) {
-      const found = this.datasetCases(principal, body.datasetId, body.version, body.outputs ?? []);
+      const found = await this.datasetCases(principal, body.datasetId, body.version, body.outputs ?? []);
       cases = found.cases;
       itemIds = found.itemIds;
       datasetId = found.datasetId;
@@ -136,7 +140,7 @@ export class CaseEvaluations {
     }
     const run = await this.evaluators.run(principal, prepared, cases, options);
     const results = run.results.map((outcome, index) => evaluatedCase(outcome, itemIds[index] ?? null));
-    if (datasetId !== null && body.record) this.record(principal, name, results);
+    if (datasetId !== null && body.record) await this.record(principal, name, results);
     const scored = results.filter((result) => result.score !== null);
     return {
       evaluator: { type: run.type, templateId: run.templateId, templateVersion: run.templateVersion },
@@ -157,20 +161,20 @@ export class CaseEvaluations {
   }
 
   /** Each output's item, from the current items or the frozen version; an unknown item is a 400 naming it. */
-  private datasetCases(
+  private async datasetCases(
     principal: Principal,
     datasetIdOrName: string,
     version: string | number | undefined,
     outputs: ReadonlyArray<{ itemId: string; output: string }>,
-  ): { cases: EvaluationCase[]; itemIds: string[]; datasetId: string; versionId: string | null } {
-    const dataset = this.datasets.get(principal, datasetIdOrName);
+  ): Promise<{ cases: EvaluationCase[]; itemIds: string[]; datasetId: string; versionId: string | null }> {
+    const dataset = await this.datasets.get(principal, datasetIdOrName);
     const frozen =
-      version === undefined ? null : this.datasets.getVersion(principal, dataset.id, String(version));
+      version === undefined ? null : await this.datasets.getVersion(principal, dataset.id, String(version));
     const wanted = new Set(outputs.map((output) => output.itemId));
     const items = new Map<string, DatasetItemRecord>();
     const size = 1000;
     for (let page = 0; items.size < wanted.size; page++) {
-      const { items: batch } = this.datasets.listItems(
+      const { items: batch } = await this.datasets.listItems(
         principal,
         dataset.id,
         frozen === null ? {} : { version: frozen.id },
@@ -202,9 +206,9 @@ export class CaseEvaluations {
     };
   }
 
-  private record(principal: Principal, name: string, results: EvaluatedCase[]): void {
+  private async record(principal: Principal, name: string, results: EvaluatedCase[]): Promise<void> {
     const scored = results.filter((result) => result.score !== null && result.itemId !== null);
-    const records = this.scores.recordEvaluations(
+    const records = await this.scores.recordEvaluations(
       principal.organizationId,
       scored.map((result) => ({
         subjectType: "dataset_item" as const,

@@ -17,20 +17,20 @@ beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: ["gw-judge"] });
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({ store, config: { builtin: { baseUrl: upstream.url, apiKey: "k" } } });
-  principal = groundwork.principal("acme");
+  principal = await groundwork.principal("acme");
 });
 afterEach(async () => {
   await groundwork.close();
-  store.close();
+  await store.close();
 });
 
-function errorOf(run: () => unknown): GroundworkError {
+async function errorOf(run: () => unknown): Promise<GroundworkError> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (isGroundworkError(error)) return error;
     throw error;
@@ -56,43 +56,45 @@ const template = {
 };
 
 describe("evaluator templates", () => {
-  it("creates with version 1, increments on every update, lists newest first", () => {
+  it("creates with version 1, increments on every update, lists newest first", async () => {
     const evaluators = groundwork.evaluators;
     const org = principal.organizationId;
-    const created = evaluators.createTemplate(org, { ...template, description: "is it right?" });
+    const created = await evaluators.createTemplate(org, { ...template, description: "is it right?" });
     expect(created).toMatchObject({
       id: expect.stringMatching(/^evt_/),
       version: 1,
       description: "is it right?",
     });
-    const renamed = evaluators.updateTemplate(org, created.id, { name: "correct" });
+    const renamed = await evaluators.updateTemplate(org, created.id, { name: "correct" });
     expect(renamed).toMatchObject({ name: "correct", version: 2, prompt: template.prompt });
-    expect(evaluators.updateTemplate(org, created.id, { scale: { type: "boolean" } })).toMatchObject({
+    expect(await evaluators.updateTemplate(org, created.id, { scale: { type: "boolean" } })).toMatchObject({
       version: 3,
       scale: { type: "boolean" },
     });
-    expect(evaluators.updateTemplate(org, created.id, { description: null }).description).toBeNull();
-    const other = evaluators.createTemplate(org, { ...template, name: "tone" });
-    expect(evaluators.listTemplates(org, { page: 0, size: 10 }).items.map((t) => t.id)).toEqual([
+    expect((await evaluators.updateTemplate(org, created.id, { description: null })).description).toBeNull();
+    const other = await evaluators.createTemplate(org, { ...template, name: "tone" });
+    expect((await evaluators.listTemplates(org, { page: 0, size: 10 })).items.map((t) => t.id)).toEqual([
       other.id,
       created.id,
     ]);
   });
 
-  it("refuses a taken name (409), bad fields (400 naming them) and other organizations' ids (404)", () => {
+  it("refuses a taken name (409), bad fields (400 naming them) and other organizations' ids (404)", async () => {
     const evaluators = groundwork.evaluators;
     const org = principal.organizationId;
-    const created = evaluators.createTemplate(org, template);
-    expect(errorOf(() => evaluators.createTemplate(org, template))).toMatchObject({
+    const created = await evaluators.createTemplate(org, template);
+    expect(await errorOf(async () => await evaluators.createTemplate(org, template))).toMatchObject({
       status: 409,
       param: "name",
     });
-    const other = evaluators.createTemplate(org, { ...template, name: "other" });
-    expect(errorOf(() => evaluators.updateTemplate(org, other.id, { name: "correctness" }))).toMatchObject({
+    const other = await evaluators.createTemplate(org, { ...template, name: "other" });
+    expect(
+      await errorOf(async () => await evaluators.updateTemplate(org, other.id, { name: "correctness" })),
+    ).toMatchObject({
       status: 409,
     });
     // Renaming a template to its own name is no conflict.
-    expect(evaluators.updateTemplate(org, created.id, { name: "correctness" }).version).toBe(2);
+    expect((await evaluators.updateTemplate(org, created.id, { name: "correctness" })).version).toBe(2);
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ ...template, name: "" }, "name"],
       [{ ...template, name: "x".repeat(201) }, "name"],
@@ -123,35 +125,43 @@ describe("evaluator templates", () => {
     ];
     for (const [body, param] of bad) {
       const named = param === "name" ? body : { ...body, name: `n-${param}` };
-      expect(errorOf(() => evaluators.createTemplate(org, named as never))).toMatchObject({
+      expect(await errorOf(async () => await evaluators.createTemplate(org, named as never))).toMatchObject({
         status: 400,
         param,
       });
     }
-    expect(errorOf(() => evaluators.updateTemplate(org, created.id, {}))).toMatchObject({ status: 400 });
-    const stranger = groundwork.principal("globex");
-    expect(errorOf(() => evaluators.getTemplate(stranger.organizationId, created.id))).toMatchObject({
+    expect(await errorOf(async () => await evaluators.updateTemplate(org, created.id, {}))).toMatchObject({
+      status: 400,
+    });
+    const stranger = await groundwork.principal("globex");
+    expect(
+      await errorOf(async () => await evaluators.getTemplate(stranger.organizationId, created.id)),
+    ).toMatchObject({
       status: 404,
     });
-    expect(errorOf(() => evaluators.deleteTemplate(stranger.organizationId, created.id))).toMatchObject({
+    expect(
+      await errorOf(async () => await evaluators.deleteTemplate(stranger.organizationId, created.id)),
+    ).toMatchObject({
       status: 404,
     });
   });
 
-  it("refuses to delete a template an experiment uses (409 template_in_use) through the in-use hook", () => {
+  it("refuses to delete a template an experiment uses (409 template_in_use) through the in-use hook", async () => {
     const evaluators = groundwork.evaluators;
     const org = principal.organizationId;
-    const created = evaluators.createTemplate(org, template);
+    const created = await evaluators.createTemplate(org, template);
     evaluators.setTemplateInUseCheck(
       (organizationId, templateId) => organizationId === org && templateId === created.id,
     );
-    expect(errorOf(() => evaluators.deleteTemplate(org, created.id))).toMatchObject({
+    expect(await errorOf(async () => await evaluators.deleteTemplate(org, created.id))).toMatchObject({
       status: 409,
       code: "template_in_use",
     });
     evaluators.setTemplateInUseCheck(() => false);
-    evaluators.deleteTemplate(org, created.id);
-    expect(errorOf(() => evaluators.getTemplate(org, created.id))).toMatchObject({ status: 404 });
+    await evaluators.deleteTemplate(org, created.id);
+    expect(await errorOf(async () => await evaluators.getTemplate(org, created.id))).toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -172,35 +182,46 @@ describe("evaluate", () => {
 
   it("refuses bad types and params before scoring anything", async () => {
     const evaluators = groundwork.evaluators;
-    expect(await rejection(() => evaluators.evaluate(principal, { type: "bleu" }, []))).toMatchObject({
+    expect(
+      await rejection(async () => await evaluators.evaluate(principal, { type: "bleu" }, [])),
+    ).toMatchObject({
       status: 400,
       param: "type",
     });
     expect(
-      await rejection(() => evaluators.evaluate(principal, { type: "regex", params: {} }, [])),
+      await rejection(async () => await evaluators.evaluate(principal, { type: "regex", params: {} }, [])),
     ).toMatchObject({
       status: 400,
       param: "params.pattern",
     });
     expect(
-      errorOf(() =>
-        evaluators.prepare(principal.organizationId, { type: "regex", params: {} }, "evaluators[1].params"),
+      await errorOf(
+        async () =>
+          await evaluators.prepare(
+            principal.organizationId,
+            { type: "regex", params: {} },
+            "evaluators[1].params",
+          ),
       ),
     ).toMatchObject({ param: "evaluators[1].params.pattern" });
     expect(
-      errorOf(() => evaluators.prepare(principal.organizationId, { type: "nope" }, "evaluators[1].params")),
+      await errorOf(
+        async () =>
+          await evaluators.prepare(principal.organizationId, { type: "nope" }, "evaluators[1].params"),
+      ),
     ).toMatchObject({ param: "evaluators[1].type" });
     expect(
-      await rejection(() =>
-        evaluators.evaluate(principal, { type: "llm_judge", params: { templateId: "evt_x" } }, []),
+      await rejection(
+        async () =>
+          await evaluators.evaluate(principal, { type: "llm_judge", params: { templateId: "evt_x" } }, []),
       ),
     ).toMatchObject({ status: 404, param: "params.templateId" });
   });
 
   it("resolves json_schema_valid's schemaVersionId in the organization", async () => {
     const org = principal.organizationId;
-    const schema = groundwork.schemas.create(org, { name: "invoice" });
-    const version = groundwork.schemas.commitVersion(org, schema.id, {
+    const schema = await groundwork.schemas.create(org, { name: "invoice" });
+    const version = await groundwork.schemas.commitVersion(org, schema.id, {
       jsonSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
     });
     const run = await groundwork.evaluators.evaluate(
@@ -209,22 +230,23 @@ describe("evaluate", () => {
       [{ output: '{"total": 1}' }, { output: "{}" }, { output: "oops" }],
     );
     expect(run.results.map((r) => ("score" in r ? r.score : null))).toEqual([1, 0, 0]);
-    const stranger = groundwork.principal("globex");
+    const stranger = await groundwork.principal("globex");
     expect(
-      await rejection(() =>
-        groundwork.evaluators.evaluate(
-          stranger,
-          { type: "json_schema_valid", params: { schemaVersionId: version.id } },
-          [],
-        ),
+      await rejection(
+        async () =>
+          await groundwork.evaluators.evaluate(
+            stranger,
+            { type: "json_schema_valid", params: { schemaVersionId: version.id } },
+            [],
+          ),
       ),
     ).toMatchObject({ status: 404, param: "params.schemaVersionId" });
   });
 
   it("judges through the gateway with the template's model and scale, recording the template version", async () => {
     const org = principal.organizationId;
-    const created = groundwork.evaluators.createTemplate(org, template);
-    groundwork.evaluators.updateTemplate(org, created.id, { description: "v2" });
+    const created = await groundwork.evaluators.createTemplate(org, template);
+    await groundwork.evaluators.updateTemplate(org, created.id, { description: "v2" });
     upstream.enqueue(
       { text: JSON.stringify({ score: 8, reason: "mostly right" }) },
       { text: "I think it is fine" },
@@ -248,12 +270,12 @@ describe("evaluate", () => {
     expect(bodies[0]).toMatchObject({ model: "gw-judge", response_format: { type: "json_schema" } });
     expect(JSON.stringify(bodies)).toContain('Question: {\\"question\\":\\"capital of France?\\"}');
     // Metered like any chat completion of the organization.
-    store.usage.flush();
-    expect(store.usage.list(org).length).toBe(2);
+    await store.usage.flush();
+    expect((await store.usage.list(org)).length).toBe(2);
   });
 
   it("records a failed judge call as an error of that case", async () => {
-    const created = groundwork.evaluators.createTemplate(principal.organizationId, {
+    const created = await groundwork.evaluators.createTemplate(principal.organizationId, {
       ...template,
       prompt: "Is {{output}} polite?",
       scale: { type: "boolean" },

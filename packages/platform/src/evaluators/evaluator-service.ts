@@ -20,8 +20,9 @@ import {
   unknownJudgeVariables,
 } from "@groundwork/evaluation";
 import { type Gateway, parseModelString } from "@groundwork/gateway";
-import type { EvaluatorTemplateInput, EvaluatorTemplateRecord, Store } from "@groundwork/store-sqlite";
+import type { EvaluatorTemplateInput, EvaluatorTemplateRecord } from "@groundwork/store-sqlite";
 import { gatewayChatModel } from "../extraction/gateway-chat-model.js";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import {
   type EvaluatorSpec,
@@ -33,7 +34,7 @@ import {
 } from "./evaluator-commands.js";
 
 /** Whether an experiment uses the template (deleting it is then 409 `template_in_use`). */
-export type TemplateInUseCheck = (organizationId: string, templateId: string) => boolean;
+export type TemplateInUseCheck = (organizationId: string, templateId: string) => boolean | Promise<boolean>;
 
 export interface EvaluatorServiceOptions {
   templateInUse?: TemplateInUseCheck;
@@ -63,7 +64,7 @@ export class EvaluatorService {
   private readonly judgeConcurrency: number;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly gateway: Gateway,
     options: EvaluatorServiceOptions = {},
   ) {
@@ -81,42 +82,45 @@ export class EvaluatorService {
     return evaluatorTypes();
   }
 
-  listTemplates(
+  async listTemplates(
     organizationId: string,
     page: PageRequest,
-  ): { items: EvaluatorTemplateRecord[]; total: number } {
-    return this.store.evaluatorTemplates.list(organizationId, page);
+  ): Promise<{ items: EvaluatorTemplateRecord[]; total: number }> {
+    return await this.store.evaluatorTemplates.list(organizationId, page);
   }
 
-  getTemplate(organizationId: string, templateId: string): EvaluatorTemplateRecord {
-    const template = this.store.evaluatorTemplates.get(organizationId, templateId);
+  async getTemplate(organizationId: string, templateId: string): Promise<EvaluatorTemplateRecord> {
+    const template = await this.store.evaluatorTemplates.get(organizationId, templateId);
     if (template === null) {
       throw notFound(`No evaluator template ${templateId} in this organization`, { param: "templateId" });
     }
     return template;
   }
 
-  createTemplate(organizationId: string, input: EvaluatorTemplateCreateInput): EvaluatorTemplateRecord {
+  async createTemplate(
+    organizationId: string,
+    input: EvaluatorTemplateCreateInput,
+  ): Promise<EvaluatorTemplateRecord> {
     const body = validate(evaluatorTemplateCreateBody, input);
     const fields = checkedFields({ ...body, description: body.description ?? null });
     const templates = this.store.evaluatorTemplates;
-    return templates.atomically(() => {
-      this.refuseTakenName(organizationId, fields.name, null);
-      return templates.create(organizationId, fields);
+    return await templates.atomically(async () => {
+      await this.refuseTakenName(organizationId, fields.name, null);
+      return await templates.create(organizationId, fields);
     });
   }
 
   /** Any of the create fields; the version increments on every update. */
-  updateTemplate(
+  async updateTemplate(
     organizationId: string,
     templateId: string,
     input: EvaluatorTemplateUpdateInput,
-  ): EvaluatorTemplateRecord {
-    this.getTemplate(organizationId, templateId);
+  ): Promise<EvaluatorTemplateRecord> {
+    await this.getTemplate(organizationId, templateId);
     const body = validate(evaluatorTemplateUpdateBody, input);
     const templates = this.store.evaluatorTemplates;
-    return templates.atomically(() => {
-      const current = this.getTemplate(organizationId, templateId);
+    return templates.atomically(async () => {
+      const current = await this.getTemplate(organizationId, templateId);
       const fields = checkedFields({
         name: body.name ?? current.name,
         description: body.description === undefined ? current.description : body.description,
@@ -124,20 +128,20 @@ export class EvaluatorService {
         model: body.model ?? current.model,
         scale: body.scale ?? (current.scale as JudgeScale),
       });
-      this.refuseTakenName(organizationId, fields.name, current.id);
-      return templates.update(current, fields);
+      await this.refuseTakenName(organizationId, fields.name, current.id);
+      return await templates.update(current, fields);
     });
   }
 
-  deleteTemplate(organizationId: string, templateId: string): void {
-    this.getTemplate(organizationId, templateId);
-    if (this.templateInUse(organizationId, templateId)) {
+  async deleteTemplate(organizationId: string, templateId: string): Promise<void> {
+    await this.getTemplate(organizationId, templateId);
+    if (await this.templateInUse(organizationId, templateId)) {
       throw conflict(`Evaluator template ${templateId} is used by an experiment`, {
         param: "templateId",
         code: "template_in_use",
       });
     }
-    this.store.evaluatorTemplates.delete(organizationId, templateId);
+    await this.store.evaluatorTemplates.delete(organizationId, templateId);
   }
 
   /**
@@ -145,13 +149,13 @@ export class EvaluatorService {
    * template, a `json_schema_valid` schema version. 400s and 404s name `<base>.<field>`
    * (`params.templateId`; experiments pass `evaluators[i].params`).
    */
-  prepare(organizationId: string, spec: EvaluatorSpec, base = "params"): PreparedEvaluator {
+  async prepare(organizationId: string, spec: EvaluatorSpec, base = "params"): Promise<PreparedEvaluator> {
     const { type: rawType, params: rawParams } = validate(evaluatorSpec, spec);
     const typeParam = base.endsWith("params") ? `${base.slice(0, -"params".length)}type` : "type";
     const type = checkEvaluatorType(rawType, typeParam);
     if (type === "llm_judge") {
       const params = parseEvaluatorParams("llm_judge", rawParams, base);
-      const template = this.store.evaluatorTemplates.get(organizationId, params.templateId);
+      const template = await this.store.evaluatorTemplates.get(organizationId, params.templateId);
       if (template === null) {
         throw notFound(`No evaluator template ${params.templateId} in this organization`, {
           param: `${base}.templateId`,
@@ -161,7 +165,7 @@ export class EvaluatorService {
     }
     const params = parseEvaluatorParams(type, rawParams, base);
     if (type === "json_schema_valid" && typeof params.schemaVersionId === "string") {
-      const version = this.store.schemas.versionById(params.schemaVersionId);
+      const version = await this.store.schemas.versionById(params.schemaVersionId);
       if (version === null || version.organizationId !== organizationId) {
         throw notFound(`No schema version ${params.schemaVersionId} in this organization`, {
           param: `${base}.schemaVersionId`,
@@ -183,7 +187,7 @@ export class EvaluatorService {
     cases: readonly EvaluationCase[],
     options: { signal?: AbortSignal } = {},
   ): Promise<EvaluationRun> {
-    const prepared = this.prepare(principal.organizationId, spec);
+    const prepared = await this.prepare(principal.organizationId, spec);
     return this.run(principal, prepared, cases, options);
   }
 
@@ -225,8 +229,12 @@ export class EvaluatorService {
     return { type: "llm_judge", templateId: template.id, templateVersion: template.version, results };
   }
 
-  private refuseTakenName(organizationId: string, name: string, exceptId: string | null): void {
-    const taken = this.store.evaluatorTemplates.findByName(organizationId, name);
+  private async refuseTakenName(
+    organizationId: string,
+    name: string,
+    exceptId: string | null,
+  ): Promise<void> {
+    const taken = await this.store.evaluatorTemplates.findByName(organizationId, name);
     if (taken !== null && taken.id !== exceptId) {
       throw conflict(`An evaluator template named "${name}" already exists`, { param: "name" });
     }

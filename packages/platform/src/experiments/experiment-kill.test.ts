@@ -32,9 +32,9 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error("timed out");
     await sleep(20);
   }
@@ -46,14 +46,18 @@ describe("an experiment run killed with SIGKILL", () => {
     const file = join(dir.path, "groundwork.db");
     let store: Store = openStore({ file });
     const setup = createGroundwork({ store });
-    const principal = setup.principal("acme", "member");
-    const { dataset } = seedDataset(setup, principal, ITEMS);
-    const experiment = setup.experiments.create(principal, {
+    const principal = await setup.principal("acme", "member");
+    const { dataset } = await seedDataset(setup, principal, ITEMS);
+    const experiment = await setup.experiments.create(principal, {
       name: "durable",
       datasetId: dataset.id,
       evaluators: [{ type: "exact_match" }],
     });
-    setup.experiments.addVariant(principal, experiment.id, { name: "good", kind: "model", model: "good-1" });
+    await setup.experiments.addVariant(principal, experiment.id, {
+      name: "good",
+      kind: "model",
+      model: "good-1",
+    });
     const [run] = await setup.experiments.startRuns(principal, experiment.id);
     const runId = run?.id ?? "";
     await setup.close();
@@ -61,16 +65,16 @@ describe("an experiment run killed with SIGKILL", () => {
     child = spawn(process.execPath, ["--import", "tsx", CHILD, file, upstream.url], {
       stdio: ["ignore", "pipe", "inherit"],
     });
-    const results = () => store.experiments.resultItemIds(runId).size;
-    await waitFor(() => results() >= 15, 60_000);
+    const results = async () => (await store.experiments.resultItemIds(runId)).size;
+    await waitFor(async () => (await results()) >= 15, 60_000);
     child.kill("SIGKILL");
     await new Promise((resolve) => child?.once("exit", resolve));
     child = null;
-    const survived = store.experiments.listResults(runId, {}, { page: 0, size: 100 }).items;
+    const survived = (await store.experiments.listResults(runId, {}, { page: 0, size: 100 })).items;
     expect(survived.length).toBeGreaterThanOrEqual(15);
     expect(survived.length).toBeLessThan(ITEMS);
-    expect(store.experiments.runById(runId)?.status).toBe("running");
-    store.close();
+    expect((await store.experiments.runById(runId))?.status).toBe("running");
+    await store.close();
 
     store = openStore({ file });
     const resumed = createGroundwork({
@@ -79,13 +83,13 @@ describe("an experiment run killed with SIGKILL", () => {
       fetch: createFastFetch(),
     });
     // The dead process's lease lapses after a second; then this process claims the job.
-    for (let i = 0; i < 100 && store.experiments.runById(runId)?.status === "running"; i++) {
+    for (let i = 0; i < 100 && (await store.experiments.runById(runId))?.status === "running"; i++) {
       await resumed.experimentRuns.drain();
       await sleep(100);
     }
-    const final = store.experiments.runById(runId);
+    const final = await store.experiments.runById(runId);
     expect(final).toMatchObject({ status: "completed", completed: ITEMS, failed: 0 });
-    const all = store.experiments.listResults(runId, {}, { page: 0, size: 100 }).items;
+    const all = (await store.experiments.listResults(runId, {}, { page: 0, size: 100 })).items;
     expect(all).toHaveLength(ITEMS);
     expect(new Set(all.map((result) => result.datasetItemId)).size).toBe(ITEMS);
     expect(all.map((result) => result.input)).toEqual(Array.from({ length: ITEMS }, (_, i) => `q${i}`));
@@ -93,14 +97,14 @@ describe("an experiment run killed with SIGKILL", () => {
     const byItem = new Map(all.map((result) => [result.datasetItemId, result]));
     for (const result of survived) expect(byItem.get(result.datasetItemId)?.id).toBe(result.id);
     expect(final?.scoreSums.exact_match).toEqual({ sum: ITEMS, count: ITEMS, passed: ITEMS });
-    const scores = resumed.scores.list(
-      resumed.principal("acme"),
+    const scores = await resumed.scores.list(
+      await resumed.principal("acme"),
       { subjectType: "run_result", name: "exact_match" },
       { page: 0, size: 1 },
     );
     expect(scores.total).toBe(ITEMS);
     await resumed.close();
-    store.close();
+    await store.close();
     dir.remove();
   }, 150_000);
 });

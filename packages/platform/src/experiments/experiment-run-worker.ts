@@ -12,10 +12,11 @@ import { tracedSpan } from "@groundwork/agents";
 import type { Job, JobContext, JobWorker, Principal, Role } from "@groundwork/core";
 import { addToTotals, type EvaluationCase, type JudgeOutcome } from "@groundwork/evaluation";
 import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
-import type { DatasetItemRecord, ExperimentRunRecord, RunScore, Store } from "@groundwork/store-sqlite";
+import type { DatasetItemRecord, ExperimentRunRecord, RunScore } from "@groundwork/store-sqlite";
 import type { EvaluatorService, PreparedEvaluator } from "../evaluators/evaluator-service.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import type { ScoreService } from "../scores/score-service.js";
+import type { PlatformStore } from "../store-port.js";
 import { EXPERIMENT_ITEM_CONCURRENCY } from "./experiment-bodies.js";
 import {
   type ExecutorDeps,
@@ -53,7 +54,7 @@ export class ExperimentRunWorker {
   private readonly traceHooks: TraceHooks;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly executors: ExecutorDeps,
     private readonly evaluators: EvaluatorService,
     private readonly scores: ScoreService,
@@ -76,7 +77,7 @@ export class ExperimentRunWorker {
       // Each crash of a process mid-run costs an attempt; the run resumes where it stopped.
       maxAttempts: 20,
     });
-    this.store.experiments.attachJob(run.id, job.id);
+    await this.store.experiments.attachJob(run.id, job.id);
     this.worker.poke();
   }
 
@@ -102,9 +103,9 @@ export class ExperimentRunWorker {
   readonly handle = async (job: Job, context: JobContext): Promise<unknown> => {
     const { runId } = job.payload as JobPayload;
     const experiments = this.store.experiments;
-    if (!experiments.markRunning(runId)) return { skipped: true };
-    const run = experiments.runById(runId);
-    const organization = run === null ? null : this.store.organizations.get(run.organizationId);
+    if (!(await experiments.markRunning(runId))) return { skipped: true };
+    const run = await experiments.runById(runId);
+    const organization = run === null ? null : await this.store.organizations.get(run.organizationId);
     if (run === null || organization === null) return { skipped: true };
     const principal: Principal = {
       organizationId: organization.id,
@@ -123,41 +124,53 @@ export class ExperimentRunWorker {
     } catch (error) {
       // Worker stopping or lease lost: the run stays `running` and the next claim resumes it.
       if (context.signal.aborted) throw error;
-      if (!controller.signal.aborted) experiments.finishRun(run.id, "failed", messageOf(error));
+      if (!controller.signal.aborted) await experiments.finishRun(run.id, "failed", messageOf(error));
     } finally {
       this.active.delete(run.id);
     }
-    return { status: experiments.runById(run.id)?.status ?? "deleted" };
+    return { status: (await experiments.runById(run.id))?.status ?? "deleted" };
   };
 
   private async execute(run: ExperimentRunRecord, principal: Principal, signal: AbortSignal): Promise<void> {
     const experiments = this.store.experiments;
-    const version = this.store.datasets.getVersionById(run.datasetId, run.datasetVersionId);
+    const version = await this.store.datasets.getVersionById(run.datasetId, run.datasetVersionId);
     if (version === null) {
-      experiments.finishRun(run.id, "failed", `Dataset version ${run.datasetVersionId} no longer exists`);
+      await experiments.finishRun(
+        run.id,
+        "failed",
+        `Dataset version ${run.datasetVersionId} no longer exists`,
+      );
       return;
     }
     // Plan errors (a label that no longer resolves, a deleted judge template) fail the run.
     let plan: VariantPlan;
     let prepared: PreparedEvaluator[];
     try {
-      plan = (run.plan as VariantPlan | null) ?? planVariant(this.executors, run.organizationId, run.variant);
-      prepared = run.evaluators.map((evaluator, index) =>
-        this.evaluators.prepare(
-          run.organizationId,
-          { type: evaluator.type, params: evaluator.params },
-          `evaluators[${index}].params`,
+      plan =
+        (run.plan as VariantPlan | null) ??
+        (await planVariant(this.executors, run.organizationId, run.variant));
+      prepared = await Promise.all(
+        run.evaluators.map(
+          async (evaluator, index) =>
+            await this.evaluators.prepare(
+              run.organizationId,
+              { type: evaluator.type, params: evaluator.params },
+              `evaluators[${index}].params`,
+            ),
         ),
       );
     } catch (error) {
-      experiments.finishRun(run.id, "failed", messageOf(error));
+      await experiments.finishRun(run.id, "failed", messageOf(error));
       return;
     }
-    if (run.plan === null) experiments.setPlan(run.id, plan as unknown as Record<string, unknown>);
-    const spanName = `experiment_item ${experiments.get(run.organizationId, run.experimentId)?.name ?? run.experimentId}`;
-    const done = experiments.resultItemIds(run.id);
+    if (run.plan === null) await experiments.setPlan(run.id, plan as unknown as Record<string, unknown>);
+    const spanName = `experiment_item ${(await experiments.get(run.organizationId, run.experimentId))?.name ?? run.experimentId}`;
+    const done = await experiments.resultItemIds(run.id);
     for (let page = 0, position = 0; !signal.aborted; page++) {
-      const { items } = this.store.datasets.listItems(run.datasetId, version, { page, size: ITEM_PAGE });
+      const { items } = await this.store.datasets.listItems(run.datasetId, version, {
+        page,
+        size: ITEM_PAGE,
+      });
       const todo = items
         .map((item, index) => ({ item, position: position + index }))
         .filter(({ item }) => !done.has(item.id));
@@ -168,18 +181,19 @@ export class ExperimentRunWorker {
       if (items.length < ITEM_PAGE) break;
     }
     signal.throwIfAborted();
-    const finished = experiments.runById(run.id);
+    const finished = await experiments.runById(run.id);
     if (finished === null || finished.status !== "running") return;
     if (finished.completed === 0 && finished.failed > 0) {
-      const first = experiments.listResults(run.id, { status: "failed" }, { page: 0, size: 1 }).items[0];
-      experiments.finishRun(
+      const first = (await experiments.listResults(run.id, { status: "failed" }, { page: 0, size: 1 }))
+        .items[0];
+      await experiments.finishRun(
         run.id,
         "failed",
         `Every item failed; the first error: ${first?.error ?? "unknown"}`,
       );
       return;
     }
-    experiments.finishRun(run.id, "completed");
+    await experiments.finishRun(run.id, "completed");
   }
 
   /** Runs `work` over the entries, `concurrency` at a time, starting them in order. */
@@ -220,7 +234,7 @@ export class ExperimentRunWorker {
       }
       if (signal.aborted) return;
       const otelTraceId = span.isRecording() ? span.spanContext().traceId : null;
-      this.record(run, item, position, outcome, scores, otelTraceId);
+      await this.record(run, item, position, outcome, scores, otelTraceId);
     });
   }
 
@@ -249,17 +263,17 @@ export class ExperimentRunWorker {
   }
 
   /** The result and its `EVAL` scores in one transaction (nothing when the run ended meanwhile). */
-  private record(
+  private async record(
     run: ExperimentRunRecord,
     item: DatasetItemRecord,
     position: number,
     outcome: ItemRun,
     scores: RunScore[],
     otelTraceId: string | null,
-  ): void {
+  ): Promise<void> {
     const experiments = this.store.experiments;
-    experiments.atomically(() => {
-      const result = experiments.addResult(
+    await experiments.atomically(async () => {
+      const result = await experiments.addResult(
         {
           organizationId: run.organizationId,
           runId: run.id,
@@ -279,7 +293,7 @@ export class ExperimentRunWorker {
       );
       if (result === null) return;
       const scored = scores.filter((score) => score.value !== null);
-      this.scores.recordEvaluations(
+      await this.scores.recordEvaluations(
         run.organizationId,
         scored.map((score) => ({
           subjectType: "run_result" as const,

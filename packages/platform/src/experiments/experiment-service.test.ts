@@ -22,7 +22,7 @@ beforeAll(async () => {
   upstream = await startOpenAIUpstream({ handler: answeringModel });
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({
@@ -33,11 +33,11 @@ beforeEach(() => {
     },
     fetch: createFastFetch(),
   });
-  principal = groundwork.principal("acme", "member");
+  principal = await groundwork.principal("acme", "member");
 });
 afterEach(async () => {
   await groundwork.close();
-  store.close();
+  await store.close();
 });
 
 async function failure(run: () => unknown) {
@@ -50,12 +50,12 @@ async function failure(run: () => unknown) {
   throw new Error("expected a failure");
 }
 
-function experimentWith(
+async function experimentWith(
   count: number,
   evaluators: unknown[] = [{ type: "exact_match" }, { type: "contains" }],
 ) {
-  const { dataset, version } = seedDataset(groundwork, principal, count);
-  const experiment = groundwork.experiments.create(principal, {
+  const { dataset, version } = await seedDataset(groundwork, principal, count);
+  const experiment = await groundwork.experiments.create(principal, {
     name: "e1",
     datasetId: dataset.id,
     evaluators,
@@ -65,13 +65,13 @@ function experimentWith(
 
 describe("ExperimentService: runs", () => {
   it("runs model variants over every item with scores, usage and EVAL scores; regression and comparison", async () => {
-    const { experiment, version } = experimentWith(6);
-    const good = groundwork.experiments.addVariant(principal, experiment.id, {
+    const { experiment, version } = await experimentWith(6);
+    const good = await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "good",
       kind: "model",
       model: "good-1",
     });
-    const bad = groundwork.experiments.addVariant(principal, experiment.id, {
+    const bad = await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "bad",
       kind: "model",
       model: "bad-1",
@@ -83,8 +83,8 @@ describe("ExperimentService: runs", () => {
       ["bad", "queued", 6],
     ]);
     expect(await groundwork.experimentRuns.drain()).toBe(2);
-    const [goodRun, badRun] = runs.map((run) =>
-      groundwork.experiments.getRun(principal, experiment.id, run.id),
+    const [goodRun, badRun] = await Promise.all(
+      runs.map(async (run) => await groundwork.experiments.getRun(principal, experiment.id, run.id)),
     );
     expect(goodRun).toMatchObject({
       status: "completed",
@@ -103,7 +103,13 @@ describe("ExperimentService: runs", () => {
     expect(badRun?.scores.exact_match).toEqual({ mean: 0.5, count: 6, passRate: 0.5 });
     expect(upstream.requests.at(-1)?.body).toMatchObject({ model: "bad-1", temperature: 0 });
 
-    const results = groundwork.experiments.listResults(principal, experiment.id, badRun?.id ?? "", {}, page);
+    const results = await groundwork.experiments.listResults(
+      principal,
+      experiment.id,
+      badRun?.id ?? "",
+      {},
+      page,
+    );
     expect(results.total).toBe(6);
     expect(results.items.map((result) => result.input)).toEqual(["q0", "q1", "q2", "q3", "q4", "q5"]);
     expect(results.items[1]).toMatchObject({
@@ -116,7 +122,7 @@ describe("ExperimentService: runs", () => {
         { name: "contains", value: 0, passed: false, error: null },
       ],
     });
-    const stored = groundwork.scores.list(
+    const stored = await groundwork.scores.list(
       principal,
       { subjectType: "run_result", subjectId: results.items[0]?.id },
       page,
@@ -127,14 +133,18 @@ describe("ExperimentService: runs", () => {
     ]);
 
     expect(
-      await failure(() => groundwork.experiments.regression(principal, experiment.id, badRun?.id ?? "", {})),
+      await failure(
+        async () => await groundwork.experiments.regression(principal, experiment.id, badRun?.id ?? "", {}),
+      ),
     ).toMatchObject({
       status: 409,
       code: "no_baseline",
     });
-    const withBaseline = groundwork.experiments.setBaseline(principal, experiment.id, { runId: goodRun?.id });
+    const withBaseline = await groundwork.experiments.setBaseline(principal, experiment.id, {
+      runId: goodRun?.id,
+    });
     expect(withBaseline.baselineRunId).toBe(goodRun?.id);
-    const report = groundwork.experiments.regression(principal, experiment.id, badRun?.id ?? "", {});
+    const report = await groundwork.experiments.regression(principal, experiment.id, badRun?.id ?? "", {});
     expect(report.summary.total).toEqual({ improved: 0, regressed: 6, unchanged: 6, missing: 0 });
     expect(report.summary.byEvaluator.exact_match).toEqual({
       improved: 0,
@@ -150,12 +160,12 @@ describe("ExperimentService: runs", () => {
       delta: -1,
       verdict: "regressed",
     });
-    const reverse = groundwork.experiments.regression(principal, experiment.id, goodRun?.id ?? "", {
+    const reverse = await groundwork.experiments.regression(principal, experiment.id, goodRun?.id ?? "", {
       baselineRunId: badRun?.id,
     });
     expect(reverse.summary.total.improved).toBe(6);
 
-    const comparison = groundwork.experiments.comparison(principal, experiment.id, {});
+    const comparison = await groundwork.experiments.comparison(principal, experiment.id, {});
     expect(comparison).toEqual({
       baselineRunId: goodRun?.id,
       runs: [
@@ -179,10 +189,14 @@ describe("ExperimentService: runs", () => {
         },
       ],
     });
-    expect(groundwork.experiments.getRun(principal, experiment.id, goodRun?.id ?? "").isBaseline).toBe(true);
-    groundwork.experiments.clearBaseline(principal, experiment.id);
     expect(
-      groundwork.experiments.comparison(principal, experiment.id, { runIds: `${goodRun?.id},${badRun?.id}` }),
+      (await groundwork.experiments.getRun(principal, experiment.id, goodRun?.id ?? "")).isBaseline,
+    ).toBe(true);
+    await groundwork.experiments.clearBaseline(principal, experiment.id);
+    expect(
+      await groundwork.experiments.comparison(principal, experiment.id, {
+        runIds: `${goodRun?.id},${badRun?.id}`,
+      }),
     ).toMatchObject({
       baselineRunId: null,
       runs: [{ deltaVsBaseline: null }, { deltaVsBaseline: null }],
@@ -190,32 +204,32 @@ describe("ExperimentService: runs", () => {
   });
 
   it("prompt variants compile the input as variables; a missing variable fails the item; all failed → run failed", async () => {
-    const { experiment } = experimentWith(3);
-    const prompt = groundwork.prompts.create(principal.organizationId, {
+    const { experiment } = await experimentWith(3);
+    const prompt = await groundwork.prompts.create(principal.organizationId, {
       name: "answer",
       type: "chat",
       prompt: [{ role: "user", content: "Answer {{input}}" }],
       config: { model: "good-1", temperature: 0.3 },
     });
-    groundwork.prompts.createVersion(principal.organizationId, prompt.id, {
+    await groundwork.prompts.createVersion(principal.organizationId, prompt.id, {
       prompt: [{ role: "user", content: "Answer {{question}}" }],
       config: { model: "good-1" },
     });
-    const v1 = groundwork.experiments.addVariant(principal, experiment.id, {
+    const v1 = await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "v1",
       kind: "prompt",
       promptId: "answer",
       promptRef: 1,
     });
     expect(v1.config.promptId).toBe(prompt.id);
-    const v2 = groundwork.experiments.addVariant(principal, experiment.id, {
+    const v2 = await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "v2",
       kind: "prompt",
       promptId: prompt.id,
     });
     const [run1, run2] = await groundwork.experiments.startRuns(principal, experiment.id);
     await groundwork.experimentRuns.drain();
-    expect(groundwork.experiments.getRun(principal, experiment.id, run1?.id ?? "")).toMatchObject({
+    expect(await groundwork.experiments.getRun(principal, experiment.id, run1?.id ?? "")).toMatchObject({
       status: "completed",
       completed: 3,
       plan: {
@@ -225,30 +239,32 @@ describe("ExperimentService: runs", () => {
         model: "good-1",
       },
     });
-    const failed = groundwork.experiments.getRun(principal, experiment.id, run2?.id ?? "");
+    const failed = await groundwork.experiments.getRun(principal, experiment.id, run2?.id ?? "");
     expect(failed).toMatchObject({ status: "failed", completed: 0, failed: 3 });
     expect(failed.error).toMatch(/question/);
-    const [result] = groundwork.experiments.listResults(
-      principal,
-      experiment.id,
-      run2?.id ?? "",
-      { status: "failed" },
-      page,
+    const [result] = (
+      await groundwork.experiments.listResults(
+        principal,
+        experiment.id,
+        run2?.id ?? "",
+        { status: "failed" },
+        page,
+      )
     ).items;
     expect(result).toMatchObject({ status: "failed", output: null, scores: [] });
     expect(v2.kind).toBe("prompt");
 
-    expect(await failure(() => groundwork.prompts.delete(principal.organizationId, prompt.id))).toMatchObject(
-      {
-        status: 409,
-        code: "prompt_in_use",
-      },
-    );
+    expect(
+      await failure(async () => await groundwork.prompts.delete(principal.organizationId, prompt.id)),
+    ).toMatchObject({
+      status: 409,
+      code: "prompt_in_use",
+    });
   });
 
   it("a run interrupted mid-way resumes with the missing items only: no lost, no duplicated results", async () => {
-    const { experiment } = experimentWith(20);
-    groundwork.experiments.addVariant(principal, experiment.id, {
+    const { experiment } = await experimentWith(20);
+    await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "good",
       kind: "model",
       model: "good-1",
@@ -257,19 +273,19 @@ describe("ExperimentService: runs", () => {
     const job = await store.jobs.claim([EXPERIMENT_RUN_JOB_KIND], "w1", 60_000);
     expect(job).not.toBeNull();
     const stop = new AbortController();
-    const recorded = () => store.experiments.resultItemIds(run?.id ?? "").size;
+    const recorded = async () => (await store.experiments.resultItemIds(run?.id ?? "")).size;
     const interrupted = groundwork.experimentRuns.handle(job as never, { signal: stop.signal });
-    while (recorded() < 5) await new Promise((resolve) => setTimeout(resolve, 2));
+    while ((await recorded()) < 5) await new Promise((resolve) => setTimeout(resolve, 2));
     stop.abort();
     await expect(interrupted).rejects.toThrow();
-    const partial = groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
+    const partial = await groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
     expect(partial.status).toBe("running");
     expect(partial.completed).toBeGreaterThanOrEqual(5);
     expect(partial.completed).toBeLessThan(20);
     const before = upstream.requests.length;
 
     await groundwork.experimentRuns.handle(job as never, { signal: new AbortController().signal });
-    const resumed = groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
+    const resumed = await groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
     expect(resumed).toMatchObject({
       status: "completed",
       completed: 20,
@@ -277,16 +293,12 @@ describe("ExperimentService: runs", () => {
       scores: { exact_match: { count: 20 } },
     });
     expect(upstream.requests.length - before).toBe(20 - partial.completed);
-    const results = groundwork.experiments.listResults(
-      principal,
-      experiment.id,
-      run?.id ?? "",
-      {},
-      page,
+    const results = (
+      await groundwork.experiments.listResults(principal, experiment.id, run?.id ?? "", {}, page)
     ).items;
     expect(new Set(results.map((result) => result.datasetItemId)).size).toBe(20);
     expect(results.map((result) => result.input)).toEqual(Array.from({ length: 20 }, (_, i) => `q${i}`));
-    const scores = groundwork.scores.list(
+    const scores = await groundwork.scores.list(
       principal,
       { subjectType: "run_result", name: "exact_match" },
       page,
@@ -295,8 +307,8 @@ describe("ExperimentService: runs", () => {
   });
 
   it("a run whose job the queue gave up on (every claim's lease lapsed) reads as failed with the queue's error", async () => {
-    const { experiment } = experimentWith(2);
-    groundwork.experiments.addVariant(principal, experiment.id, {
+    const { experiment } = await experimentWith(2);
+    await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "good",
       kind: "model",
       model: "good-1",
@@ -309,81 +321,95 @@ describe("ExperimentService: runs", () => {
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
     expect(claims).toBe(20);
-    const failed = groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
+    const failed = await groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
     expect(failed.status).toBe("failed");
     expect(failed.error).toMatch(/stopped responding on the last allowed attempt \(20 of 20\)/);
-    const listed = groundwork.experiments.listRuns(principal, experiment.id, {}, page).items;
+    const listed = (await groundwork.experiments.listRuns(principal, experiment.id, {}, page)).items;
     expect(listed.map((item) => item.status)).toEqual(["failed"]);
   });
 
   it("cancel ends a queued run (409 once terminal); deleting the experiment removes runs and results", async () => {
-    const { experiment, dataset } = experimentWith(2);
-    const variant = groundwork.experiments.addVariant(principal, experiment.id, {
+    const { experiment, dataset } = await experimentWith(2);
+    const variant = await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "m",
       kind: "model",
       model: "good-1",
     });
     const [run] = await groundwork.experiments.startRuns(principal, experiment.id);
     expect(
-      await failure(() =>
-        groundwork.experiments.update(principal, experiment.id, { evaluators: [{ type: "levenshtein" }] }),
+      await failure(
+        async () =>
+          await groundwork.experiments.update(principal, experiment.id, {
+            evaluators: [{ type: "levenshtein" }],
+          }),
       ),
     ).toMatchObject({ status: 409, code: "run_in_progress" });
     expect(
-      await failure(() => groundwork.experiments.deleteVariant(principal, experiment.id, variant.id)),
+      await failure(
+        async () => await groundwork.experiments.deleteVariant(principal, experiment.id, variant.id),
+      ),
     ).toMatchObject({
       status: 409,
       code: "run_in_progress",
     });
-    const cancelled = groundwork.experiments.cancelRun(principal, experiment.id, run?.id ?? "");
+    const cancelled = await groundwork.experiments.cancelRun(principal, experiment.id, run?.id ?? "");
     expect(cancelled).toMatchObject({ status: "cancelled", completed: 0 });
     expect(
-      await failure(() => groundwork.experiments.cancelRun(principal, experiment.id, run?.id ?? "")),
+      await failure(
+        async () => await groundwork.experiments.cancelRun(principal, experiment.id, run?.id ?? ""),
+      ),
     ).toMatchObject({
       status: 409,
     });
     await groundwork.experimentRuns.drain();
     expect(upstream.requests).toHaveLength(0);
     expect(
-      await failure(() => groundwork.experiments.setBaseline(principal, experiment.id, { runId: run?.id })),
+      await failure(
+        async () => await groundwork.experiments.setBaseline(principal, experiment.id, { runId: run?.id }),
+      ),
     ).toMatchObject({
       status: 409,
       code: "run_not_completed",
     });
-    expect(await failure(() => groundwork.datasets.delete(principal, dataset.id))).toMatchObject({
+    expect(await failure(async () => await groundwork.datasets.delete(principal, dataset.id))).toMatchObject({
       status: 409,
       code: "dataset_in_use",
     });
-    groundwork.experiments.deleteVariant(principal, experiment.id, variant.id);
-    expect(groundwork.experiments.listRuns(principal, experiment.id, {}, page).total).toBe(1);
-    groundwork.experiments.delete(principal, experiment.id);
-    expect(store.experiments.runById(run?.id ?? "")).toBeNull();
-    groundwork.datasets.delete(principal, dataset.id);
+    await groundwork.experiments.deleteVariant(principal, experiment.id, variant.id);
+    expect((await groundwork.experiments.listRuns(principal, experiment.id, {}, page)).total).toBe(1);
+    await groundwork.experiments.delete(principal, experiment.id);
+    expect(await store.experiments.runById(run?.id ?? "")).toBeNull();
+    await groundwork.datasets.delete(principal, dataset.id);
   });
 
   it("refuses runs without variants or without a dataset version, and evaluators with bad params or a taken name", async () => {
-    const dataset = groundwork.datasets.create(principal, { name: "empty" });
-    const experiment = groundwork.experiments.create(principal, {
+    const dataset = await groundwork.datasets.create(principal, { name: "empty" });
+    const experiment = await groundwork.experiments.create(principal, {
       name: "x",
       datasetId: dataset.id,
       evaluators: [{ type: "exact_match" }],
     });
-    expect(await failure(() => groundwork.experiments.startRuns(principal, experiment.id))).toMatchObject({
+    expect(
+      await failure(async () => await groundwork.experiments.startRuns(principal, experiment.id)),
+    ).toMatchObject({
       status: 409,
       code: "no_variants",
     });
-    groundwork.experiments.addVariant(principal, experiment.id, {
+    await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "m",
       kind: "model",
       model: "good-1",
     });
-    expect(await failure(() => groundwork.experiments.startRuns(principal, experiment.id))).toMatchObject({
+    expect(
+      await failure(async () => await groundwork.experiments.startRuns(principal, experiment.id)),
+    ).toMatchObject({
       status: 409,
       code: "dataset_version_required",
     });
     const bad = (evaluators: unknown) =>
-      failure(() =>
-        groundwork.experiments.create(principal, { name: "y", datasetId: dataset.id, evaluators }),
+      failure(
+        async () =>
+          await groundwork.experiments.create(principal, { name: "y", datasetId: dataset.id, evaluators }),
       );
     expect(await bad([{ type: "regex", params: {} }])).toMatchObject({
       status: 400,
@@ -403,17 +429,19 @@ describe("ExperimentService: runs", () => {
       param: "evaluators[0].params.templateId",
     });
     expect(await bad([])).toMatchObject({ status: 400, param: "evaluators" });
-    const template = groundwork.evaluators.createTemplate(principal.organizationId, {
+    const template = await groundwork.evaluators.createTemplate(principal.organizationId, {
       name: "judge",
       prompt: "Rate {{output}}",
       model: "good-1",
       scale: { type: "boolean" },
     });
-    groundwork.experiments.update(principal, experiment.id, {
+    await groundwork.experiments.update(principal, experiment.id, {
       evaluators: [{ name: "judged", type: "llm_judge", params: { templateId: template.id } }],
     });
     expect(
-      await failure(() => groundwork.evaluators.deleteTemplate(principal.organizationId, template.id)),
+      await failure(
+        async () => await groundwork.evaluators.deleteTemplate(principal.organizationId, template.id),
+      ),
     ).toMatchObject({
       status: 409,
       code: "template_in_use",

@@ -21,14 +21,13 @@ import type {
   ExperimentEvaluator,
   ExperimentRecord,
   ExperimentRunRecord,
-  ExperimentStore,
   RunResultRecord,
-  Store,
   VariantRecord,
 } from "@groundwork/store-sqlite";
 import type { DatasetService } from "../datasets/dataset-service.js";
 import type { EvaluatorService } from "../evaluators/evaluator-service.js";
 import type { PromptService } from "../prompts/prompt-service.js";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import {
   baselineBody,
@@ -59,53 +58,53 @@ export interface ExperimentView extends ExperimentRecord {
 }
 
 export class ExperimentService {
-  private readonly experiments: ExperimentStore;
+  private readonly experiments: PlatformStore["experiments"];
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly deps: {
       datasets: DatasetService;
       prompts: PromptService;
       evaluators: EvaluatorService;
       worker: ExperimentRunWorker;
       /** Stores the spans still batched, so a result read right after its item finds its trace. */
-      flushTraces?: () => void;
+      flushTraces?: () => void | Promise<void>;
     },
   ) {
     this.experiments = store.experiments;
     // What experiments reference may not be deleted under them (PLATFORM.md §7–§9).
-    deps.prompts.setInUseCheck((org, promptId) => this.experiments.usesPrompt(org, promptId));
-    deps.datasets.addInUseCheck((org, datasetId) => {
-      const name = this.experiments.experimentOfDataset(org, datasetId);
+    deps.prompts.setInUseCheck(async (org, promptId) => await this.experiments.usesPrompt(org, promptId));
+    deps.datasets.addInUseCheck(async (org, datasetId) => {
+      const name = await this.experiments.experimentOfDataset(org, datasetId);
       return name === null ? null : `experiment "${name}" runs over it`;
     });
-    deps.evaluators.setTemplateInUseCheck((org, templateId) =>
-      this.experiments.usesTemplate(org, templateId),
+    deps.evaluators.setTemplateInUseCheck(
+      async (org, templateId) => await this.experiments.usesTemplate(org, templateId),
     );
   }
 
   // ---- experiments ----
 
-  list(
+  async list(
     principal: Principal,
     query: unknown,
     page: PageRequest,
-  ): { items: ExperimentRecord[]; total: number } {
+  ): Promise<{ items: ExperimentRecord[]; total: number }> {
     const filter = validate(experimentListQuery, query ?? {});
-    return this.experiments.list(principal.organizationId, filter, page);
+    return await this.experiments.list(principal.organizationId, filter, page);
   }
 
-  create(principal: Principal, raw: unknown): ExperimentRecord {
+  async create(principal: Principal, raw: unknown): Promise<ExperimentRecord> {
     const input = validate(experimentCreateBody, raw);
     const org = principal.organizationId;
-    const dataset = this.deps.datasets.get(principal, input.datasetId);
+    const dataset = await this.deps.datasets.get(principal, input.datasetId);
     if (input.datasetVersionId !== undefined && input.datasetVersionId !== null) {
-      this.datasetVersion(principal, dataset.id, input.datasetVersionId);
+      await this.datasetVersion(principal, dataset.id, input.datasetVersionId);
     }
-    const evaluators = this.checkEvaluators(org, input.evaluators);
-    return this.experiments.atomically(() => {
-      this.refuseTakenName(org, input.name, null);
-      return this.experiments.create(org, {
+    const evaluators = await this.checkEvaluators(org, input.evaluators);
+    return await this.experiments.atomically(async () => {
+      await this.refuseTakenName(org, input.name, null);
+      return await this.experiments.create(org, {
         name: input.name,
         description: input.description ?? null,
         datasetId: dataset.id,
@@ -115,34 +114,34 @@ export class ExperimentService {
     });
   }
 
-  get(principal: Principal, experimentId: string): ExperimentRecord {
-    const experiment = this.experiments.get(principal.organizationId, experimentId);
+  async get(principal: Principal, experimentId: string): Promise<ExperimentRecord> {
+    const experiment = await this.experiments.get(principal.organizationId, experimentId);
     if (experiment === null) throw notFound(`No experiment ${experimentId}`, { param: "experimentId" });
     return experiment;
   }
 
   /** The experiment with its variants (`GET /v1/experiments/{id}`). */
-  view(principal: Principal, experimentId: string): ExperimentView {
-    const experiment = this.get(principal, experimentId);
-    return { ...experiment, variants: this.experiments.listVariants(experiment.id) };
+  async view(principal: Principal, experimentId: string): Promise<ExperimentView> {
+    const experiment = await this.get(principal, experimentId);
+    return { ...experiment, variants: await this.experiments.listVariants(experiment.id) };
   }
 
-  update(principal: Principal, experimentId: string, raw: unknown): ExperimentRecord {
+  async update(principal: Principal, experimentId: string, raw: unknown): Promise<ExperimentRecord> {
     const input = validate(experimentUpdateBody, raw ?? {});
     const org = principal.organizationId;
-    const current = this.get(principal, experimentId);
+    const current = await this.get(principal, experimentId);
     if (input.datasetVersionId !== undefined && input.datasetVersionId !== null) {
-      this.datasetVersion(principal, current.datasetId, input.datasetVersionId);
+      await this.datasetVersion(principal, current.datasetId, input.datasetVersionId);
     }
     const evaluators =
-      input.evaluators === undefined ? undefined : this.checkEvaluators(org, input.evaluators);
-    return this.experiments.atomically(() => {
-      const experiment = this.get(principal, experimentId);
-      if (input.name !== undefined) this.refuseTakenName(org, input.name, experiment.id);
+      input.evaluators === undefined ? undefined : await this.checkEvaluators(org, input.evaluators);
+    return await this.experiments.atomically(async () => {
+      const experiment = await this.get(principal, experimentId);
+      if (input.name !== undefined) await this.refuseTakenName(org, input.name, experiment.id);
       if (
         evaluators !== undefined &&
         JSON.stringify(evaluators) !== JSON.stringify(experiment.evaluators) &&
-        this.experiments.hasActiveRun(experiment.id)
+        (await this.experiments.hasActiveRun(experiment.id))
       ) {
         throw conflict(
           `Experiment ${experiment.id} has a queued or running run; change its evaluators once it ends`,
@@ -152,7 +151,7 @@ export class ExperimentService {
           },
         );
       }
-      return this.experiments.update(experiment, {
+      return await this.experiments.update(experiment, {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.description === undefined ? {} : { description: input.description }),
         ...(input.datasetVersionId === undefined ? {} : { datasetVersionId: input.datasetVersionId }),
@@ -162,11 +161,11 @@ export class ExperimentService {
   }
 
   /** Cancels the experiment's runs, then deletes it with its variants, runs and results. */
-  delete(principal: Principal, experimentId: string): void {
-    const experiment = this.get(principal, experimentId);
-    const cancelled = this.experiments.atomically(() => {
-      const ids = this.experiments.cancelActiveRuns(experiment.id);
-      this.experiments.delete(principal.organizationId, experiment.id);
+  async delete(principal: Principal, experimentId: string): Promise<void> {
+    const experiment = await this.get(principal, experimentId);
+    const cancelled = await this.experiments.atomically(async () => {
+      const ids = await this.experiments.cancelActiveRuns(experiment.id);
+      await this.experiments.delete(principal.organizationId, experiment.id);
       return ids;
     });
     for (const id of cancelled) this.deps.worker.abort(id);
@@ -174,13 +173,13 @@ export class ExperimentService {
 
   // ---- variants ----
 
-  addVariant(principal: Principal, experimentId: string, raw: unknown): VariantRecord {
+  async addVariant(principal: Principal, experimentId: string, raw: unknown): Promise<VariantRecord> {
     const input = validate(variantCreateBody, raw);
     const { name, kind, ...fields } = input;
-    const config = this.checkVariant(principal, kind, fields);
-    return this.experiments.atomically(() => {
-      const experiment = this.get(principal, experimentId);
-      const variants = this.experiments.listVariants(experiment.id);
+    const config = await this.checkVariant(principal, kind, fields);
+    return await this.experiments.atomically(async () => {
+      const experiment = await this.get(principal, experimentId);
+      const variants = await this.experiments.listVariants(experiment.id);
       if (variants.some((variant) => variant.name === name)) {
         throw conflict(`Experiment ${experiment.id} has a variant named "${name}"`, { param: "name" });
       }
@@ -190,17 +189,17 @@ export class ExperimentService {
           code: "variant_limit",
         });
       }
-      return this.experiments.addVariant(experiment.id, { name, kind, config });
+      return await this.experiments.addVariant(experiment.id, { name, kind, config });
     });
   }
 
-  listVariants(principal: Principal, experimentId: string): VariantRecord[] {
-    return this.experiments.listVariants(this.get(principal, experimentId).id);
+  async listVariants(principal: Principal, experimentId: string): Promise<VariantRecord[]> {
+    return await this.experiments.listVariants((await this.get(principal, experimentId)).id);
   }
 
-  getVariant(principal: Principal, experimentId: string, variantId: string): VariantRecord {
-    const experiment = this.get(principal, experimentId);
-    const variant = this.experiments.getVariant(experiment.id, variantId);
+  async getVariant(principal: Principal, experimentId: string, variantId: string): Promise<VariantRecord> {
+    const experiment = await this.get(principal, experimentId);
+    const variant = await this.experiments.getVariant(experiment.id, variantId);
     if (variant === null) {
       throw notFound(`Experiment ${experiment.id} has no variant ${variantId}`, { param: "variantId" });
     }
@@ -208,9 +207,14 @@ export class ExperimentService {
   }
 
   /** Changes a variant's name and its kind's fields (`kind` is immutable); runs keep the variant they started with. */
-  updateVariant(principal: Principal, experimentId: string, variantId: string, raw: unknown): VariantRecord {
+  async updateVariant(
+    principal: Principal,
+    experimentId: string,
+    variantId: string,
+    raw: unknown,
+  ): Promise<VariantRecord> {
     const input = validate(variantUpdateBody, raw ?? {});
-    const current = this.getVariant(principal, experimentId, variantId);
+    const current = await this.getVariant(principal, experimentId, variantId);
     if (input.kind !== undefined && input.kind !== current.kind) {
       throw invalidRequest(`kind is immutable (the variant is a ${current.kind} variant)`, { param: "kind" });
     }
@@ -221,30 +225,30 @@ export class ExperimentService {
       if (value === null) delete merged[key];
       else merged[key] = value;
     }
-    const config = this.checkVariant(principal, current.kind, merged);
-    return this.experiments.atomically(() => {
-      const variant = this.getVariant(principal, experimentId, variantId);
+    const config = await this.checkVariant(principal, current.kind, merged);
+    return await this.experiments.atomically(async () => {
+      const variant = await this.getVariant(principal, experimentId, variantId);
       if (name !== undefined && name !== variant.name) {
-        const taken = this.experiments
-          .listVariants(variant.experimentId)
-          .some((other) => other.name === name);
+        const taken = (await this.experiments.listVariants(variant.experimentId)).some(
+          (other) => other.name === name,
+        );
         if (taken) throw conflict(`The experiment has a variant named "${name}"`, { param: "name" });
       }
-      return this.experiments.updateVariant(variant, { name: name ?? variant.name, config });
+      return await this.experiments.updateVariant(variant, { name: name ?? variant.name, config });
     });
   }
 
   /** Deletes a variant (its runs stay), unless one of its runs is queued or running. */
-  deleteVariant(principal: Principal, experimentId: string, variantId: string): void {
-    this.experiments.atomically(() => {
-      const variant = this.getVariant(principal, experimentId, variantId);
-      if (this.experiments.hasActiveRun(variant.experimentId, variant.id)) {
+  async deleteVariant(principal: Principal, experimentId: string, variantId: string): Promise<void> {
+    await this.experiments.atomically(async () => {
+      const variant = await this.getVariant(principal, experimentId, variantId);
+      if (await this.experiments.hasActiveRun(variant.experimentId, variant.id)) {
         throw conflict(`Variant ${variant.id} has a queued or running run; cancel it first`, {
           param: "variantId",
           code: "run_in_progress",
         });
       }
-      this.experiments.deleteVariant(variant.experimentId, variant.id);
+      await this.experiments.deleteVariant(variant.experimentId, variant.id);
     });
   }
 
@@ -254,9 +258,9 @@ export class ExperimentService {
   async startRuns(principal: Principal, experimentId: string, raw: unknown = {}): Promise<RunView[]> {
     const input = validate(runCreateBody, raw ?? {});
     const org = principal.organizationId;
-    const runs = this.experiments.atomically(() => {
-      const experiment = this.get(principal, experimentId);
-      const variants = this.experiments.listVariants(experiment.id);
+    const runs = await this.experiments.atomically(async () => {
+      const experiment = await this.get(principal, experimentId);
+      const variants = await this.experiments.listVariants(experiment.id);
       if (variants.length === 0) {
         throw conflict(`Experiment ${experiment.id} has no variants; add one first`, { code: "no_variants" });
       }
@@ -272,7 +276,7 @@ export class ExperimentService {
               }
               return variant;
             });
-      const dataset = this.deps.datasets.get(principal, experiment.datasetId);
+      const dataset = await this.deps.datasets.get(principal, experiment.datasetId);
       const versionId = experiment.datasetVersionId ?? dataset.latestVersionId;
       if (versionId === null) {
         throw conflict(
@@ -280,113 +284,119 @@ export class ExperimentService {
           { code: "dataset_version_required" },
         );
       }
-      const version = this.store.datasets.getVersionById(dataset.id, versionId);
+      const version = await this.store.datasets.getVersionById(dataset.id, versionId);
       if (version === null) {
         throw conflict(`Dataset version ${versionId} no longer exists`, { code: "dataset_version_required" });
       }
       if (version.itemCount === 0) {
         throw conflict(`Dataset version ${version.id} has no items`, { code: "dataset_empty" });
       }
-      return [...new Set(chosen)].map((variant) =>
-        this.experiments.createRun({
-          organizationId: org,
-          experimentId: experiment.id,
-          variant,
-          evaluators: experiment.evaluators,
-          datasetId: dataset.id,
-          datasetVersionId: version.id,
-          total: version.itemCount,
-          role: principal.role,
-          createdByKeyId: principal.apiKeyId === "" ? null : principal.apiKeyId,
-        }),
+      return await Promise.all(
+        [...new Set(chosen)].map(
+          async (variant) =>
+            await this.experiments.createRun({
+              organizationId: org,
+              experimentId: experiment.id,
+              variant,
+              evaluators: experiment.evaluators,
+              datasetId: dataset.id,
+              datasetVersionId: version.id,
+              total: version.itemCount,
+              role: principal.role,
+              createdByKeyId: principal.apiKeyId === "" ? null : principal.apiKeyId,
+            }),
+        ),
       );
     });
     for (const run of runs) await this.deps.worker.enqueue(run);
-    const experiment = this.get(principal, experimentId);
-    return runs.map((run) => this.runView(experiment, this.experiments.runById(run.id) ?? run));
+    const experiment = await this.get(principal, experimentId);
+    return await Promise.all(
+      runs.map(async (run) => this.runView(experiment, (await this.experiments.runById(run.id)) ?? run)),
+    );
   }
 
-  listRuns(
+  async listRuns(
     principal: Principal,
     experimentId: string,
     query: unknown,
     page: PageRequest,
-  ): { items: RunView[]; total: number } {
+  ): Promise<{ items: RunView[]; total: number }> {
     const filter = validate(runListQuery, query ?? {});
-    const experiment = this.get(principal, experimentId);
-    const { items, total } = this.experiments.listRuns(experiment.id, filter, page);
+    const experiment = await this.get(principal, experimentId);
+    const { items, total } = await this.experiments.listRuns(experiment.id, filter, page);
     return { items: items.map((run) => this.runView(experiment, run)), total };
   }
 
-  getRun(principal: Principal, experimentId: string, runId: string): RunView {
-    const experiment = this.get(principal, experimentId);
-    return this.runView(experiment, this.findRun(experiment, runId));
+  async getRun(principal: Principal, experimentId: string, runId: string): Promise<RunView> {
+    const experiment = await this.get(principal, experimentId);
+    return this.runView(experiment, await this.findRun(experiment, runId));
   }
 
   /** Cancels a queued or running run; its finished results stay. A terminal run is 409. */
-  cancelRun(principal: Principal, experimentId: string, runId: string): RunView {
-    const experiment = this.get(principal, experimentId);
-    const run = this.findRun(experiment, runId);
-    if (!this.experiments.finishRun(run.id, "cancelled")) {
+  async cancelRun(principal: Principal, experimentId: string, runId: string): Promise<RunView> {
+    const experiment = await this.get(principal, experimentId);
+    const run = await this.findRun(experiment, runId);
+    if (!(await this.experiments.finishRun(run.id, "cancelled"))) {
       throw conflict(
-        `Run ${run.id} has already ended (${this.experiments.runById(run.id)?.status ?? run.status})`,
+        `Run ${run.id} has already ended (${(await this.experiments.runById(run.id))?.status ?? run.status})`,
         {
           param: "runId",
         },
       );
     }
     this.deps.worker.abort(run.id);
-    return this.runView(experiment, this.findRun(experiment, run.id));
+    return this.runView(experiment, await this.findRun(experiment, run.id));
   }
 
   /** The run's results in dataset order. */
-  listResults(
+  async listResults(
     principal: Principal,
     experimentId: string,
     runId: string,
     query: unknown,
     page: PageRequest,
-  ): { items: RunResultRecord[]; total: number } {
+  ): Promise<{ items: RunResultRecord[]; total: number }> {
     const filter = validate(resultListQuery, query ?? {});
-    const run = this.findRun(this.get(principal, experimentId), runId);
-    this.deps.flushTraces?.();
-    return this.experiments.listResults(run.id, filter, page);
+    const run = await this.findRun(await this.get(principal, experimentId), runId);
+    await this.deps.flushTraces?.();
+    return await this.experiments.listResults(run.id, filter, page);
   }
 
   // ---- baseline, regression, comparison ----
 
-  setBaseline(principal: Principal, experimentId: string, raw: unknown): ExperimentRecord {
+  async setBaseline(principal: Principal, experimentId: string, raw: unknown): Promise<ExperimentRecord> {
     const { runId } = validate(baselineBody, raw);
-    return this.experiments.atomically(() => {
-      const experiment = this.get(principal, experimentId);
-      const run = this.findRun(experiment, runId, "runId");
+    return await this.experiments.atomically(async () => {
+      const experiment = await this.get(principal, experimentId);
+      const run = await this.findRun(experiment, runId, "runId");
       if (run.status !== "completed") {
         throw conflict(`Run ${run.id} is ${run.status}; only a completed run can be the baseline`, {
           param: "runId",
           code: "run_not_completed",
         });
       }
-      return this.experiments.update(experiment, { baselineRunId: run.id });
+      return await this.experiments.update(experiment, { baselineRunId: run.id });
     });
   }
 
-  clearBaseline(principal: Principal, experimentId: string): void {
-    this.experiments.atomically(() => {
-      const experiment = this.get(principal, experimentId);
-      if (experiment.baselineRunId !== null) this.experiments.update(experiment, { baselineRunId: null });
+  async clearBaseline(principal: Principal, experimentId: string): Promise<void> {
+    await this.experiments.atomically(async () => {
+      const experiment = await this.get(principal, experimentId);
+      if (experiment.baselineRunId !== null)
+        await this.experiments.update(experiment, { baselineRunId: null });
     });
   }
 
   /** Regression of a completed run against a completed baseline (the experiment's unless given). */
-  regression(
+  async regression(
     principal: Principal,
     experimentId: string,
     runId: string,
     query: unknown,
-  ): RegressionReport & { runId: string; baselineRunId: string } {
+  ): Promise<RegressionReport & { runId: string; baselineRunId: string }> {
     const { baselineRunId, threshold } = validate(regressionQuery, query ?? {});
-    const experiment = this.get(principal, experimentId);
-    const run = this.findRun(experiment, runId);
+    const experiment = await this.get(principal, experimentId);
+    const run = await this.findRun(experiment, runId);
     const baselineId = baselineRunId ?? experiment.baselineRunId;
     if (baselineId === null) {
       throw conflict(`Experiment ${experiment.id} has no baseline; set one or give baselineRunId`, {
@@ -394,7 +404,7 @@ export class ExperimentService {
         code: "no_baseline",
       });
     }
-    const baseline = this.findRun(experiment, baselineId, "baselineRunId");
+    const baseline = await this.findRun(experiment, baselineId, "baselineRunId");
     for (const [which, candidate] of [
       ["runId", run],
       ["baselineRunId", baseline],
@@ -407,8 +417,8 @@ export class ExperimentService {
       }
     }
     const report = regression(
-      this.experiments.resultScores(baseline.id),
-      this.experiments.resultScores(run.id),
+      await this.experiments.resultScores(baseline.id),
+      await this.experiments.resultScores(run.id),
       evaluatorNames(baseline, run),
       threshold ?? DEFAULT_REGRESSION_THRESHOLD,
     );
@@ -416,28 +426,30 @@ export class ExperimentService {
   }
 
   /** The given runs (default the newest completed run of each variant) side by side, against the baseline. */
-  comparison(principal: Principal, experimentId: string, query: unknown): Comparison {
+  async comparison(principal: Principal, experimentId: string, query: unknown): Promise<Comparison> {
     const { runIds, threshold } = validate(comparisonQuery, query ?? {});
-    const experiment = this.get(principal, experimentId);
+    const experiment = await this.get(principal, experimentId);
     const runs =
       runIds === undefined
-        ? this.experiments.newestCompletedRuns(experiment.id)
-        : runIds.map((id) => this.findRun(experiment, id, "runIds"));
+        ? await this.experiments.newestCompletedRuns(experiment.id)
+        : await Promise.all(runIds.map(async (id) => await this.findRun(experiment, id, "runIds")));
     const baselineRun =
       experiment.baselineRunId === null
         ? null
-        : this.experiments.getRun(experiment.id, experiment.baselineRunId);
-    const compared = (run: ExperimentRunRecord) => ({
+        : await this.experiments.getRun(experiment.id, experiment.baselineRunId);
+    const compared = async (run: ExperimentRunRecord) => ({
       runId: run.id,
       variantId: run.variantId,
       variantName: run.variantName,
       evaluators: run.evaluators.map((evaluator) => evaluator.name),
       totals: run.scoreSums,
-      results: this.experiments.resultScores(run.id),
+      results: await this.experiments.resultScores(run.id),
     });
+    const comparedRuns = [];
+    for (const run of runs) comparedRuns.push(await compared(run));
     return compareRuns(
-      runs.map(compared),
-      baselineRun === null ? null : compared(baselineRun),
+      comparedRuns,
+      baselineRun === null ? null : await compared(baselineRun),
       threshold ?? DEFAULT_REGRESSION_THRESHOLD,
     );
   }
@@ -455,14 +467,18 @@ export class ExperimentService {
     };
   }
 
-  private findRun(experiment: ExperimentRecord, runId: string, param = "runId"): ExperimentRunRecord {
-    const run = this.experiments.getRun(experiment.id, runId);
+  private async findRun(
+    experiment: ExperimentRecord,
+    runId: string,
+    param = "runId",
+  ): Promise<ExperimentRunRecord> {
+    const run = await this.experiments.getRun(experiment.id, runId);
     if (run === null) throw notFound(`Experiment ${experiment.id} has no run ${runId}`, { param });
     return run;
   }
 
-  private datasetVersion(principal: Principal, datasetId: string, versionId: string) {
-    const version = this.store.datasets.getVersionById(datasetId, versionId);
+  private async datasetVersion(principal: Principal, datasetId: string, versionId: string) {
+    const version = await this.store.datasets.getVersionById(datasetId, versionId);
     if (version === null) {
       throw notFound(`Dataset ${datasetId} has no version ${versionId}`, { param: "datasetVersionId" });
     }
@@ -470,13 +486,15 @@ export class ExperimentService {
   }
 
   /** Validates the evaluators (params per §9, references resolved) and names them (default: the type). */
-  private checkEvaluators(
+  private async checkEvaluators(
     organizationId: string,
     raw: ReadonlyArray<{ name?: string | undefined; type: string; params?: unknown }>,
-  ): ExperimentEvaluator[] {
+  ): Promise<ExperimentEvaluator[]> {
     const names = new Set<string>();
-    return raw.map((evaluator, index) => {
-      const prepared = this.deps.evaluators.prepare(
+    const checked: ExperimentEvaluator[] = [];
+    // One after the other: the first invalid evaluator (and the first taken name) is the one named.
+    for (const [index, evaluator] of raw.entries()) {
+      const prepared = await this.deps.evaluators.prepare(
         organizationId,
         { type: evaluator.type, params: evaluator.params },
         `evaluators[${index}].params`,
@@ -491,16 +509,17 @@ export class ExperimentService {
       names.add(name);
       // Stored as given (defaults applied at run time), so a schema-version reference stays a reference.
       const params = (evaluator.params ?? {}) as Record<string, unknown>;
-      return { name, type: prepared.type, params };
-    });
+      checked.push({ name, type: prepared.type, params });
+    }
+    return checked;
   }
 
   /** The kind's fields validated and their references checked in the organization; the stored config. */
-  private checkVariant(
+  private async checkVariant(
     principal: Principal,
     kind: VariantKindName,
     fields: unknown,
-  ): Record<string, unknown> {
+  ): Promise<Record<string, unknown>> {
     const config = validate(variantFields[kind], fields) as Record<string, unknown>;
     const org = principal.organizationId;
     if (typeof config.model === "string") parseModelString(config.model, "model");
@@ -508,21 +527,21 @@ export class ExperimentService {
       case "prompt": {
         const ref = String(config.promptId);
         const prompt = ref.startsWith("prm_")
-          ? this.store.prompts.get(org, ref)
-          : this.store.prompts.getByName(org, ref);
+          ? await this.store.prompts.get(org, ref)
+          : await this.store.prompts.getByName(org, ref);
         if (prompt === null) throw notFound(`No prompt ${ref}`, { param: "promptId" });
         config.promptId = prompt.id;
         break;
       }
       case "agent": {
         const ref = parseAgentRef(String(config.agent));
-        if (this.store.agents.getByName(org, ref.name) === null) {
+        if ((await this.store.agents.getByName(org, ref.name)) === null) {
           throw notFound(`No agent named "${ref.name}"`, { param: "agent" });
         }
         break;
       }
       case "extraction":
-        if (this.store.schemas.get(org, String(config.schemaId)) === null) {
+        if ((await this.store.schemas.get(org, String(config.schemaId))) === null) {
           throw notFound(`No schema ${String(config.schemaId)}`, { param: "schemaId" });
         }
         break;
@@ -532,8 +551,12 @@ export class ExperimentService {
     return { ...config, params: config.params ?? {} };
   }
 
-  private refuseTakenName(organizationId: string, name: string, exceptId: string | null): void {
-    const taken = this.experiments.findByName(organizationId, name);
+  private async refuseTakenName(
+    organizationId: string,
+    name: string,
+    exceptId: string | null,
+  ): Promise<void> {
+    const taken = await this.experiments.findByName(organizationId, name);
     if (taken !== null && taken.id !== exceptId) {
       throw conflict(`An experiment named "${name}" already exists`, { param: "name" });
     }

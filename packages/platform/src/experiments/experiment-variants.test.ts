@@ -57,7 +57,7 @@ beforeAll(async () => {
   upstream = await startOpenAIUpstream({ handler });
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({
@@ -65,38 +65,38 @@ beforeEach(() => {
     config: { builtin: { baseUrl: upstream.url, apiKey: "k" } },
     fetch: createFastFetch(),
   });
-  principal = groundwork.principal("acme", "member");
+  principal = await groundwork.principal("acme", "member");
 });
 afterEach(async () => {
   await groundwork.close();
-  store.close();
+  await store.close();
 });
 
 describe("extraction variants", () => {
   it("compare two models on a schema version field by field and for grounding", async () => {
-    const schema = groundwork.schemas.create(principal.organizationId, { name: "Invoice" });
-    store.schemas.commitVersion(schema.id, {
+    const schema = await groundwork.schemas.create(principal.organizationId, { name: "Invoice" });
+    await store.schemas.commitVersion(schema.id, {
       jsonSchema: {
         type: "object",
         properties: { invoiceNumber: { type: "string" }, vendor: { type: "string" } },
         required: ["invoiceNumber", "vendor"],
       },
     });
-    const dataset = groundwork.datasets.create(principal, { name: "invoices" });
-    groundwork.datasets.addItems(principal, dataset.id, {
+    const dataset = await groundwork.datasets.create(principal, { name: "invoices" });
+    await groundwork.datasets.addItems(principal, dataset.id, {
       items: DOCUMENTS.map(({ text, invoiceNumber, vendor }) => ({
         input: text,
         expectedOutput: { invoiceNumber, vendor },
       })),
     });
-    groundwork.datasets.createVersion(principal, dataset.id);
-    const experiment = groundwork.experiments.create(principal, {
+    await groundwork.datasets.createVersion(principal, dataset.id);
+    const experiment = await groundwork.experiments.create(principal, {
       name: "invoice-models",
       datasetId: dataset.id,
       evaluators: [{ type: "field_accuracy" }, { type: "grounding" }],
     });
     for (const model of ["good-1", "bad-1"]) {
-      groundwork.experiments.addVariant(principal, experiment.id, {
+      await groundwork.experiments.addVariant(principal, experiment.id, {
         name: model,
         kind: "extraction",
         schemaId: schema.id,
@@ -107,49 +107,55 @@ describe("extraction variants", () => {
     const [good, bad] = await groundwork.experiments.startRuns(principal, experiment.id);
     await groundwork.experimentRuns.drain();
 
-    const goodRun = groundwork.experiments.getRun(principal, experiment.id, good?.id ?? "");
+    const goodRun = await groundwork.experiments.getRun(principal, experiment.id, good?.id ?? "");
     expect(goodRun).toMatchObject({ status: "completed", total: 2, completed: 2, failed: 0 });
     expect(goodRun.scores.field_accuracy).toMatchObject({ mean: 1, count: 2 });
     expect(goodRun.scores.grounding).toMatchObject({ mean: 1, count: 2 });
-    const badRun = groundwork.experiments.getRun(principal, experiment.id, bad?.id ?? "");
+    const badRun = await groundwork.experiments.getRun(principal, experiment.id, bad?.id ?? "");
     expect(badRun.scores.field_accuracy?.mean).toBeCloseTo(0.5);
     // The wrong vendor is nowhere in the document: half of each output's leaves are grounded.
     expect(badRun.scores.grounding?.mean).toBeCloseTo(0.5);
 
-    const results = groundwork.experiments.listResults(principal, experiment.id, good?.id ?? "", {}, page);
+    const results = await groundwork.experiments.listResults(
+      principal,
+      experiment.id,
+      good?.id ?? "",
+      {},
+      page,
+    );
     expect(JSON.parse(results.items[0]?.output ?? "null")).toEqual({
       invoiceNumber: "INV-1",
       vendor: "Acme GmbH",
     });
 
-    groundwork.experiments.setBaseline(principal, experiment.id, { runId: good?.id });
-    const regression = groundwork.experiments.regression(principal, experiment.id, bad?.id ?? "", {});
+    await groundwork.experiments.setBaseline(principal, experiment.id, { runId: good?.id });
+    const regression = await groundwork.experiments.regression(principal, experiment.id, bad?.id ?? "", {});
     expect(regression.summary.total).toMatchObject({ regressed: 4, improved: 0 });
   });
 });
 
 describe("agent variants", () => {
   it("run the agent on each item; a paused run fails its item agent_paused", async () => {
-    groundwork.agentManagement.apply(groundwork.principal("acme"), {
+    await groundwork.agentManagement.apply(await groundwork.principal("acme"), {
       name: "vendor-finder",
       model: "agent-model",
       instructions: "Name the vendor.",
       tools: [{ name: "lookup", parameters: { type: "object", properties: {} } }],
     });
-    const dataset = groundwork.datasets.create(principal, { name: "vendors" });
-    groundwork.datasets.addItems(principal, dataset.id, {
+    const dataset = await groundwork.datasets.create(principal, { name: "vendors" });
+    await groundwork.datasets.addItems(principal, dataset.id, {
       items: [
         { input: "Who sent INV-1?", expectedOutput: "Acme GmbH" },
         { input: "Please use the tool for INV-2", expectedOutput: "Birch Ltd" },
       ],
     });
-    groundwork.datasets.createVersion(principal, dataset.id);
-    const experiment = groundwork.experiments.create(principal, {
+    await groundwork.datasets.createVersion(principal, dataset.id);
+    const experiment = await groundwork.experiments.create(principal, {
       name: "agent-check",
       datasetId: dataset.id,
       evaluators: [{ type: "exact_match" }],
     });
-    groundwork.experiments.addVariant(principal, experiment.id, {
+    await groundwork.experiments.addVariant(principal, experiment.id, {
       name: "agent",
       kind: "agent",
       agent: "agent/vendor-finder",
@@ -157,14 +163,10 @@ describe("agent variants", () => {
     const [run] = await groundwork.experiments.startRuns(principal, experiment.id);
     await groundwork.experimentRuns.drain();
 
-    const done = groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
+    const done = await groundwork.experiments.getRun(principal, experiment.id, run?.id ?? "");
     expect(done).toMatchObject({ status: "completed", total: 2, completed: 1, failed: 1 });
-    const results = groundwork.experiments.listResults(
-      principal,
-      experiment.id,
-      run?.id ?? "",
-      {},
-      page,
+    const results = (
+      await groundwork.experiments.listResults(principal, experiment.id, run?.id ?? "", {}, page)
     ).items;
     expect(results[0]).toMatchObject({ status: "completed", output: "Acme GmbH" });
     expect(results[0]?.scores[0]).toMatchObject({ name: "exact_match", value: 1 });

@@ -11,11 +11,12 @@ import { PAUSED_STATUSES } from "@groundwork/agents";
 import { conflict, invalidRequest, isGroundworkError, type Principal } from "@groundwork/core";
 import type { ExtractionGrounding } from "@groundwork/evaluation";
 import { type ChatRequestBody, chatRequestSchema, type Gateway, type TokenPrice } from "@groundwork/gateway";
-import type { RunUsage, Store, VariantRecord } from "@groundwork/store-sqlite";
+import type { RunUsage, VariantRecord } from "@groundwork/store-sqlite";
 import type { AgentRunner } from "../agents/agent-runner.js";
 import { type ExtractionService, extractionResult } from "../extraction/extraction-service.js";
 import { builtinCostEur } from "../gateway/builtin-cost.js";
 import type { PromptService } from "../prompts/prompt-service.js";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 
 export interface VariantParams {
@@ -50,7 +51,7 @@ export interface ItemRun {
 }
 
 export interface ExecutorDeps {
-  store: Store;
+  store: PlatformStore;
   gateway: Gateway;
   prompts: PromptService;
   agents: AgentRunner | null;
@@ -67,7 +68,11 @@ class ItemFailure extends Error {}
  * Resolves the variant's references once per run. Throws a GroundworkError when a reference
  * no longer resolves (the run then fails with it: PLATFORM.md "plan errors").
  */
-export function planVariant(deps: ExecutorDeps, organizationId: string, variant: VariantRecord): VariantPlan {
+export async function planVariant(
+  deps: ExecutorDeps,
+  organizationId: string,
+  variant: VariantRecord,
+): Promise<VariantPlan> {
   const config = variant.config;
   switch (variant.kind) {
     case "model":
@@ -82,7 +87,7 @@ export function planVariant(deps: ExecutorDeps, organizationId: string, variant:
           : typeof ref === "number" || /^\d{1,9}$/.test(String(ref))
             ? { version: String(ref) }
             : { label: String(ref) };
-      const resolved = deps.prompts.resolve(organizationId, String(config.promptId), query);
+      const resolved = await deps.prompts.resolve(organizationId, String(config.promptId), query);
       const model =
         typeof config.model === "string" && config.model !== ""
           ? config.model
@@ -108,7 +113,7 @@ export function planVariant(deps: ExecutorDeps, organizationId: string, variant:
       if (extraction === null) throw conflict("Extraction variants need the extraction service");
       const schemaId = String(config.schemaId);
       const ref = config.schemaRef;
-      const version = resolveSchemaVersion(deps.store, organizationId, schemaId, ref);
+      const version = await resolveSchemaVersion(deps.store, organizationId, schemaId, ref);
       const model =
         typeof config.model === "string" && config.model !== ""
           ? config.model
@@ -134,17 +139,22 @@ export function planVariant(deps: ExecutorDeps, organizationId: string, variant:
 }
 
 /** A schema version by label (default `latest`), version number or version id — as schema resolve reads it. */
-function resolveSchemaVersion(store: Store, organizationId: string, schemaId: string, ref: unknown) {
-  const schema = store.schemas.get(organizationId, schemaId);
+async function resolveSchemaVersion(
+  store: PlatformStore,
+  organizationId: string,
+  schemaId: string,
+  ref: unknown,
+) {
+  const schema = await store.schemas.get(organizationId, schemaId);
   if (schema === null) throw invalidRequest(`No schema ${schemaId}`, { param: "schemaId" });
   let version = null;
   if (typeof ref === "number" || (typeof ref === "string" && /^\d{1,9}$/.test(ref))) {
-    version = store.schemas.getVersionByNumber(schema.id, Number(ref));
+    version = await store.schemas.getVersionByNumber(schema.id, Number(ref));
   } else if (typeof ref === "string" && ref.includes("_")) {
-    version = store.schemas.getVersion(organizationId, schema.id, ref);
+    version = await store.schemas.getVersion(organizationId, schema.id, ref);
   } else {
-    const label = store.schemas.getLabel(schema.id, typeof ref === "string" ? ref : "latest");
-    version = label?.schemaVersionId == null ? null : store.schemas.versionById(label.schemaVersionId);
+    const label = await store.schemas.getLabel(schema.id, typeof ref === "string" ? ref : "latest");
+    version = label?.schemaVersionId == null ? null : await store.schemas.versionById(label.schemaVersionId);
   }
   if (version === null || !version.active) {
     throw invalidRequest(`Schema ${schemaId} has no active version ${String(ref ?? "latest")}`, {
@@ -255,7 +265,7 @@ async function execute(
         grounding: null,
       };
     case "prompt": {
-      const version = deps.store.prompts.versionById(plan.promptVersionId);
+      const version = await deps.store.prompts.versionById(plan.promptVersionId);
       if (version === null) throw new ItemFailure(`Prompt version ${plan.promptVersionId} no longer exists`);
       const compiled = deps.prompts.compileVersion(version, inputVariables(input));
       const messages = typeof compiled === "string" ? [{ role: "user", content: compiled }] : compiled;
@@ -352,8 +362,8 @@ async function extract(
   const service = deps.extraction;
   if (service === null) throw new ItemFailure("Extraction variants need the extraction service");
   const text = extractionText(input);
-  const schema = deps.store.schemas.get(principal.organizationId, plan.schemaId);
-  const version = deps.store.schemas.versionById(plan.schemaVersionId);
+  const schema = await deps.store.schemas.get(principal.organizationId, plan.schemaId);
+  const version = await deps.store.schemas.versionById(plan.schemaVersionId);
   if (schema === null || version === null)
     throw new ItemFailure(`Schema version ${plan.schemaVersionId} no longer exists`);
   const estimate = service.strategyFor(principal, text);

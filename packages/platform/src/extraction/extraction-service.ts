@@ -34,10 +34,10 @@ import type {
   SchemaRecord,
   SchemaVersionRecord,
   SourcePlacement,
-  Store,
 } from "@groundwork/store-sqlite";
 import { builtinCostEur } from "../gateway/builtin-cost.js";
 import { BackgroundWorker } from "../jobs/background-worker.js";
+import type { PlatformStore } from "../store-port.js";
 import { describeExtraction, extractionFailed, extractionSucceeded } from "./extraction-span.js";
 import { gatewayChatModel } from "./gateway-chat-model.js";
 import { placeResultSpans } from "./span-placement.js";
@@ -105,7 +105,7 @@ export class ExtractionService {
   private readonly traceHooks: TraceHooks;
 
   constructor(
-    readonly store: Store,
+    readonly store: PlatformStore,
     readonly gateway: Gateway,
     readonly options: ExtractionServiceOptions = {},
   ) {
@@ -135,15 +135,15 @@ export class ExtractionService {
   }
 
   /** The version an extraction uses: the pinned one (404 unknown, 409 deactivated) or the latest active one. */
-  resolveVersion(
+  async resolveVersion(
     organizationId: string,
     schemaId: string,
     schemaVersionId: string | undefined,
-  ): { schema: SchemaRecord; version: SchemaVersionRecord } {
-    const schema = this.store.schemas.get(organizationId, schemaId);
+  ): Promise<{ schema: SchemaRecord; version: SchemaVersionRecord }> {
+    const schema = await this.store.schemas.get(organizationId, schemaId);
     if (schema === null) throw notFound(`No schema ${schemaId}`, { param: "schemaId" });
     if (schemaVersionId !== undefined) {
-      const version = this.store.schemas.getVersion(organizationId, schemaId, schemaVersionId);
+      const version = await this.store.schemas.getVersion(organizationId, schemaId, schemaVersionId);
       if (version === null) {
         throw notFound(`Schema ${schemaId} has no version ${schemaVersionId}`, { param: "schemaVersionId" });
       }
@@ -152,7 +152,7 @@ export class ExtractionService {
       }
       return { schema, version };
     }
-    const version = this.store.schemas.latestVersion(schemaId);
+    const version = await this.store.schemas.latestVersion(schemaId);
     if (version === null) {
       throw notFound(`Schema ${schemaId} has no active version; commit one first`, { param: "schemaId" });
     }
@@ -170,7 +170,7 @@ export class ExtractionService {
       converted === null ? request : { ...request, inputText: converted.markdown },
     );
     parseModelString(request.model);
-    const { schema, version } = this.resolveVersion(
+    const { schema, version } = await this.resolveVersion(
       principal.organizationId,
       request.schemaId,
       request.schemaVersionId,
@@ -220,8 +220,12 @@ export class ExtractionService {
       );
     }
     const schemas = this.store.schemas;
-    const version = schemas.getVersion(principal.organizationId, original.schemaId, original.schemaVersionId);
-    const schema = schemas.get(principal.organizationId, original.schemaId);
+    const version = await schemas.getVersion(
+      principal.organizationId,
+      original.schemaId,
+      original.schemaVersionId,
+    );
+    const schema = await schemas.get(principal.organizationId, original.schemaId);
     if (version === null || schema === null || !version.active) {
       throw conflict(`The schema version of extraction ${original.id} has since been deleted`);
     }
@@ -240,7 +244,7 @@ export class ExtractionService {
 
   /** An extraction of the organization (404 otherwise), reconciled with its job. */
   async find(organizationId: string, extractionId: string): Promise<ExtractionRecord> {
-    const record = this.store.extractions.get(organizationId, extractionId);
+    const record = await this.store.extractions.get(organizationId, extractionId);
     if (record === null) throw notFound(`No extraction ${extractionId}`);
     return this.reconcile(record);
   }
@@ -306,7 +310,7 @@ export class ExtractionService {
           return record;
         } catch (error) {
           const errorMessage = failureMessage(error, signal);
-          const record = this.store.extractions.create({
+          const record = await this.store.extractions.create({
             ...common,
             status: "FAILED",
             errorMessage,
@@ -322,7 +326,7 @@ export class ExtractionService {
 
   /** Stores a PENDING record (with its images until it runs) and queues its job. */
   async submit(principal: Principal, plan: ExtractionPlan, inputTokens: number): Promise<ExtractionRecord> {
-    const record = this.store.extractions.create(
+    const record = await this.store.extractions.create(
       { ...this.insertFields(principal, plan, "ASYNC", inputTokens), status: "PENDING" },
       plan.images,
     );
@@ -331,9 +335,9 @@ export class ExtractionService {
       organizationId: principal.organizationId,
       maxAttempts: 3,
     });
-    this.store.extractions.attachJob(record.id, job.id);
+    await this.store.extractions.attachJob(record.id, job.id);
     this.worker.poke();
-    return this.store.extractions.get(principal.organizationId, record.id) ?? record;
+    return (await this.store.extractions.get(principal.organizationId, record.id)) ?? record;
   }
 
   private insertFields(
@@ -372,12 +376,12 @@ export class ExtractionService {
   readonly handle = async (job: Job, context: JobContext): Promise<unknown> => {
     const { extractionId, role } = job.payload as JobPayload;
     const extractions = this.store.extractions;
-    const record = extractions.getById(extractionId);
-    if (record === null || !extractions.markProcessing(extractionId)) return { skipped: true };
-    const version = this.store.schemas.versionById(record.schemaVersionId);
-    const organization = this.store.organizations.get(record.organizationId);
+    const record = await extractions.getById(extractionId);
+    if (record === null || !(await extractions.markProcessing(extractionId))) return { skipped: true };
+    const version = await this.store.schemas.versionById(record.schemaVersionId);
+    const organization = await this.store.organizations.get(record.organizationId);
     if (version === null || organization === null) {
-      extractions.finish(extractionId, {
+      await extractions.finish(extractionId, {
         status: "FAILED",
         errorMessage: "The schema version was deleted before the extraction ran",
       });
@@ -411,14 +415,14 @@ export class ExtractionService {
               schemaName: version.schemaName,
               extractionConfig: version.extractionConfig as ExtractionConfig | null,
               inputText: record.inputText,
-              inputImages: extractions.images(extractionId),
+              inputImages: await extractions.images(extractionId),
               model: record.model,
             },
             { strategy: "ASYNC", signal: context.signal },
           );
           const stored = toStoredResult(result);
           placeResultSpans(stored, record.sourcePlacements);
-          extractions.finish(extractionId, {
+          await extractions.finish(extractionId, {
             status: "COMPLETED",
             result: stored,
             quality: extractionQuality(stored),
@@ -429,7 +433,7 @@ export class ExtractionService {
           // Worker stopping or lease lost: leave the extraction to the next attempt.
           if (context.signal.aborted) throw error;
           const errorMessage = failureMessage(error);
-          extractions.finish(extractionId, { status: "FAILED", errorMessage });
+          await extractions.finish(extractionId, { status: "FAILED", errorMessage });
           extractionFailed(span, extractionId, error, errorMessage);
           return { status: "FAILED" };
         }
@@ -445,11 +449,11 @@ export class ExtractionService {
     if (job === null) return record;
     // The queue reads a job abandoned on its last attempt as failed.
     if (job.status !== "failed") return record;
-    this.store.extractions.finish(record.id, {
+    await this.store.extractions.finish(record.id, {
       status: "FAILED",
       errorMessage: `The background extraction stopped: ${job.lastError ?? "its worker stopped"}`,
     });
-    return this.store.extractions.get(record.organizationId, record.id) ?? record;
+    return (await this.store.extractions.get(record.organizationId, record.id)) ?? record;
   }
 
   startWorker(): JobWorker {

@@ -43,7 +43,7 @@ afterAll(async () => {
   await tracing.close();
   await upstream.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
   tracing.reset();
   tracing.setCaptureContent(false);
@@ -56,14 +56,16 @@ beforeEach(() => {
     pollMs: 5,
     leaseMs: 5_000,
   });
-  const schema = groundwork.schemas.create(groundwork.principal().organizationId, { name: "Invoice" });
-  store.schemas.commitVersion(schema.id, { jsonSchema });
+  const schema = await groundwork.schemas.create((await groundwork.principal()).organizationId, {
+    name: "Invoice",
+  });
+  await store.schemas.commitVersion(schema.id, { jsonSchema });
   schemaId = schema.id;
 });
 afterEach(async () => {
   await service.stopWorker();
   await groundwork.close();
-  store.close();
+  await store.close();
 });
 
 const answer = () =>
@@ -78,7 +80,7 @@ function onlySpan() {
 describe("extraction spans", () => {
   it("a synchronous extraction is a root extract span with its id, model and the model call inside", async () => {
     answer();
-    const principal = groundwork.principal();
+    const principal = await groundwork.principal();
     const record = await service.extract(principal, { schemaId, model: MODEL, inputText: DOCUMENT });
     expect(record.status).toBe("COMPLETED");
     const span = onlySpan();
@@ -99,7 +101,7 @@ describe("extraction spans", () => {
   it("records the document and the extracted data only when content is captured", async () => {
     tracing.setCaptureContent(true);
     answer();
-    await service.extract(groundwork.principal(), { schemaId, model: MODEL, inputText: DOCUMENT });
+    await service.extract(await groundwork.principal(), { schemaId, model: MODEL, inputText: DOCUMENT });
     const span = onlySpan();
     expect(JSON.parse(span.attributes[GEN_AI.inputMessages] as string)).toEqual([
       { role: "user", parts: [{ type: "text", content: DOCUMENT }] },
@@ -114,7 +116,7 @@ describe("extraction spans", () => {
 
   it("a failed extraction marks the span with the record's message and the gateway's error code", async () => {
     upstream.enqueue({ kind: "error", status: 401, message: "bad key" });
-    const record = await service.extract(groundwork.principal(), {
+    const record = await service.extract(await groundwork.principal(), {
       schemaId,
       model: MODEL,
       inputText: DOCUMENT,
@@ -129,7 +131,7 @@ describe("extraction spans", () => {
 
   it("a background extraction is its own trace when its job runs", async () => {
     answer();
-    const principal = groundwork.principal();
+    const principal = await groundwork.principal();
     const pending = await service.extract(principal, {
       schemaId,
       model: MODEL,
@@ -149,7 +151,7 @@ describe("extraction spans", () => {
       [GROUNDWORK.traceKind]: "extraction",
       [EXTRACTION_ID_ATTRIBUTE]: pending.id,
     });
-    expect(store.extractions.get(principal.organizationId, pending.id)?.status).toBe("COMPLETED");
+    expect((await store.extractions.get(principal.organizationId, pending.id))?.status).toBe("COMPLETED");
     expect(gatewayCalls[0]?.spanId).toBe(span.spanContext().spanId);
   });
 });

@@ -12,8 +12,8 @@ import {
   type SchemaLabelRecord,
   type SchemaRecord,
   type SchemaVersionRecord,
-  type Store,
 } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 import { VersionLabels } from "../versioning/version-labels.js";
 import { type ExtractionService, failureMessage } from "./extraction-service.js";
 
@@ -45,52 +45,55 @@ export interface ResolvedSchema {
 
 export class SchemaService {
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly extraction: ExtractionService,
   ) {}
 
   // ---- schemas ----
 
-  list(
+  async list(
     organizationId: string,
     page: PageRequest,
     search?: string,
-  ): { items: SchemaWithLatest[]; total: number } {
-    const result = this.store.schemas.list(organizationId, page, search);
-    return { items: result.items.map((schema) => this.withLatest(schema)), total: result.total };
+  ): Promise<{ items: SchemaWithLatest[]; total: number }> {
+    const result = await this.store.schemas.list(organizationId, page, search);
+    return {
+      items: await Promise.all(result.items.map(async (schema) => await this.withLatest(schema))),
+      total: result.total,
+    };
   }
 
-  create(
+  async create(
     organizationId: string,
     fields: { name: string; description?: string | null | undefined },
-  ): SchemaRecord {
-    return this.store.schemas.create(organizationId, {
+  ): Promise<SchemaRecord> {
+    return await this.store.schemas.create(organizationId, {
       name: fields.name,
       description: fields.description ?? null,
     });
   }
 
   /** A schema of the organization (404 otherwise). */
-  get(organizationId: string, schemaId: string): SchemaRecord {
-    const schema = this.store.schemas.get(organizationId, schemaId);
+  async get(organizationId: string, schemaId: string): Promise<SchemaRecord> {
+    const schema = await this.store.schemas.get(organizationId, schemaId);
     if (schema === null) throw notFound(`No schema ${schemaId}`);
     return schema;
   }
 
-  withLatest(schema: SchemaRecord): SchemaWithLatest {
+  async withLatest(schema: SchemaRecord): Promise<SchemaWithLatest> {
     return {
       schema,
-      latestVersionNumber: this.store.schemas.latestVersion(schema.id)?.versionNumber ?? null,
+      latestVersionNumber: (await this.store.schemas.latestVersion(schema.id))?.versionNumber ?? null,
     };
   }
 
-  update(
+  async update(
     organizationId: string,
     schemaId: string,
     changes: { name?: string | undefined; description?: string | null | undefined },
-  ): SchemaWithLatest {
-    const schema = this.get(organizationId, schemaId);
-    const updated = this.store.schemas.update(organizationId, schema.id, {
+  ): Promise<SchemaWithLatest> {
+    const schema = await this.get(organizationId, schemaId);
+    const updated = await this.store.schemas.update(organizationId, schema.id, {
       ...(changes.name === undefined ? {} : { name: changes.name }),
       ...(changes.description === undefined ? {} : { description: changes.description }),
     });
@@ -98,47 +101,55 @@ export class SchemaService {
     return this.withLatest(updated);
   }
 
-  delete(organizationId: string, schemaId: string): void {
-    this.store.schemas.delete(organizationId, this.get(organizationId, schemaId).id);
+  async delete(organizationId: string, schemaId: string): Promise<void> {
+    await this.store.schemas.delete(organizationId, (await this.get(organizationId, schemaId)).id);
   }
 
   // ---- versions ----
 
   /** Commits a new version (it becomes `latest`); the definition must be valid JSON Schema. */
-  commitVersion(
+  async commitVersion(
     organizationId: string,
     schemaId: string,
     input: { jsonSchema: unknown; changeDescription?: string | null | undefined },
-  ): SchemaVersionRecord {
-    const schema = this.get(organizationId, schemaId);
-    return this.store.schemas.commitVersion(schema.id, {
+  ): Promise<SchemaVersionRecord> {
+    const schema = await this.get(organizationId, schemaId);
+    return await this.store.schemas.commitVersion(schema.id, {
       jsonSchema: checkedDefinition(input.jsonSchema),
       changeDescription: input.changeDescription ?? null,
     });
   }
 
-  listVersions(organizationId: string, schemaId: string, page: PageRequest) {
-    return this.store.schemas.listVersions(this.get(organizationId, schemaId).id, page);
+  async listVersions(organizationId: string, schemaId: string, page: PageRequest) {
+    return await this.store.schemas.listVersions((await this.get(organizationId, schemaId)).id, page);
   }
 
-  latestVersion(organizationId: string, schemaId: string): SchemaVersionRecord {
-    const schema = this.get(organizationId, schemaId);
-    const version = this.store.schemas.latestVersion(schema.id);
+  async latestVersion(organizationId: string, schemaId: string): Promise<SchemaVersionRecord> {
+    const schema = await this.get(organizationId, schemaId);
+    const version = await this.store.schemas.latestVersion(schema.id);
     if (version === null) throw notFound(`Schema ${schema.id} has no active version yet`);
     return version;
   }
 
-  getVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord {
-    const schema = this.get(organizationId, schemaId);
-    const version = this.store.schemas.getVersion(organizationId, schema.id, versionId);
+  async getVersion(
+    organizationId: string,
+    schemaId: string,
+    versionId: string,
+  ): Promise<SchemaVersionRecord> {
+    const schema = await this.get(organizationId, schemaId);
+    const version = await this.store.schemas.getVersion(organizationId, schema.id, versionId);
     if (version === null) throw notFound(`Schema ${schema.id} has no version ${versionId}`);
     return version;
   }
 
   /** Re-activates a version as a copy at the head. */
-  activateVersion(organizationId: string, schemaId: string, versionId: string): SchemaVersionRecord {
-    const source = this.getVersion(organizationId, schemaId, versionId);
-    return this.store.schemas.commitVersion(source.schemaId, {
+  async activateVersion(
+    organizationId: string,
+    schemaId: string,
+    versionId: string,
+  ): Promise<SchemaVersionRecord> {
+    const source = await this.getVersion(organizationId, schemaId, versionId);
+    return await this.store.schemas.commitVersion(source.schemaId, {
       jsonSchema: source.jsonSchema,
       changeDescription: `Re-activated copy of version ${source.versionNumber}`,
       extractionConfig: source.extractionConfig,
@@ -146,36 +157,50 @@ export class SchemaService {
     });
   }
 
-  deactivateVersion(organizationId: string, schemaId: string, versionId: string): void {
-    const version = this.getVersion(organizationId, schemaId, versionId);
-    this.store.schemas.deactivateVersion(version.schemaId, version.id);
+  async deactivateVersion(organizationId: string, schemaId: string, versionId: string): Promise<void> {
+    const version = await this.getVersion(organizationId, schemaId, versionId);
+    await this.store.schemas.deactivateVersion(version.schemaId, version.id);
   }
 
   // ---- labels ----
 
-  listLabels(organizationId: string, schemaId: string): SchemaLabelRecord[] {
-    return this.store.schemas.listLabels(this.get(organizationId, schemaId).id);
+  async listLabels(organizationId: string, schemaId: string): Promise<SchemaLabelRecord[]> {
+    return await this.store.schemas.listLabels((await this.get(organizationId, schemaId)).id);
   }
 
-  createLabel(organizationId: string, schemaId: string, name: string, versionId: string): SchemaLabelRecord {
-    return this.labels(organizationId).create(this.get(organizationId, schemaId).id, name, versionId);
+  async createLabel(
+    organizationId: string,
+    schemaId: string,
+    name: string,
+    versionId: string,
+  ): Promise<SchemaLabelRecord> {
+    return this.labels(organizationId).create((await this.get(organizationId, schemaId)).id, name, versionId);
   }
 
-  moveLabel(organizationId: string, schemaId: string, name: string, versionId: string): SchemaLabelRecord {
-    return this.labels(organizationId).move(this.get(organizationId, schemaId).id, name, versionId);
+  async moveLabel(
+    organizationId: string,
+    schemaId: string,
+    name: string,
+    versionId: string,
+  ): Promise<SchemaLabelRecord> {
+    return this.labels(organizationId).move((await this.get(organizationId, schemaId)).id, name, versionId);
   }
 
-  deleteLabel(organizationId: string, schemaId: string, name: string): void {
-    this.labels(organizationId).delete(this.get(organizationId, schemaId).id, name);
+  async deleteLabel(organizationId: string, schemaId: string, name: string): Promise<void> {
+    await this.labels(organizationId).delete((await this.get(organizationId, schemaId)).id, name);
   }
 
   /** The version a label points at (`latest` by default). */
-  resolve(organizationId: string, schemaId: string, labelName: string = LATEST_LABEL): ResolvedSchema {
-    const schema = this.get(organizationId, schemaId);
-    const label = this.store.schemas.getLabel(schema.id, labelName);
+  async resolve(
+    organizationId: string,
+    schemaId: string,
+    labelName: string = LATEST_LABEL,
+  ): Promise<ResolvedSchema> {
+    const schema = await this.get(organizationId, schemaId);
+    const label = await this.store.schemas.getLabel(schema.id, labelName);
     if (label === null) throw notFound(`Schema ${schema.id} has no label "${labelName}"`, { param: "label" });
     const version =
-      label.schemaVersionId === null ? null : this.store.schemas.versionById(label.schemaVersionId);
+      label.schemaVersionId === null ? null : await this.store.schemas.versionById(label.schemaVersionId);
     if (version === null) {
       throw notFound(`Label "${labelName}" of schema ${schema.id} points at no version yet`, {
         param: "label",
@@ -194,9 +219,9 @@ export class SchemaService {
   // ---- validate and test ----
 
   /** Errors and lint warnings of a definition, with the provider rewrites the organization can use. */
-  validate(organizationId: string, schemaId: string, jsonSchema: unknown): SchemaLintResult {
-    this.get(organizationId, schemaId);
-    return lintSchema(jsonSchema, { providers: this.configuredProviders(organizationId) });
+  async validate(organizationId: string, schemaId: string, jsonSchema: unknown): Promise<SchemaLintResult> {
+    await this.get(organizationId, schemaId);
+    return lintSchema(jsonSchema, { providers: await this.configuredProviders(organizationId) });
   }
 
   /** One model call on a sample with the given definition, or the latest version's. */
@@ -206,11 +231,11 @@ export class SchemaService {
     input: { jsonSchema?: unknown; sampleText: string; model: string },
     signal?: AbortSignal,
   ): Promise<SchemaTestResult> {
-    const schema = this.get(principal.organizationId, schemaId);
+    const schema = await this.get(principal.organizationId, schemaId);
     parseModelString(input.model);
     let jsonSchema: Record<string, unknown>;
     if (input.jsonSchema === undefined || input.jsonSchema === null) {
-      const latest = this.store.schemas.latestVersion(schema.id);
+      const latest = await this.store.schemas.latestVersion(schema.id);
       if (latest === null) {
         throw invalidRequest("jsonSchema is required: the schema has no active version to test", {
           param: "jsonSchema",
@@ -249,9 +274,8 @@ export class SchemaService {
   }
 
   /** Provider prefixes the organization configured, for the provider-rewrite lint. */
-  configuredProviders(organizationId: string): string[] {
-    return this.store.providers
-      .list(organizationId)
+  async configuredProviders(organizationId: string): Promise<string[]> {
+    return (await this.store.providers.list(organizationId))
       .map((record) => record.type)
       .filter(isProviderType)
       .map((type) => PROVIDER_KINDS[type].prefix);
@@ -263,8 +287,8 @@ export class SchemaService {
       noun: "Schema",
       versionParam: "schemaVersionId",
       storage: this.store.schemas,
-      findVersion: (schemaId, versionRef) =>
-        this.store.schemas.getVersion(organizationId, schemaId, versionRef),
+      findVersion: async (schemaId, versionRef) =>
+        await this.store.schemas.getVersion(organizationId, schemaId, versionRef),
     });
   }
 }

@@ -13,8 +13,9 @@ import {
   type Principal,
   payloadTooLarge,
 } from "@groundwork/core";
-import type { FileRecord, Store } from "@groundwork/store-sqlite";
+import type { FileRecord } from "@groundwork/store-sqlite";
 import { detectUpload } from "../knowledge/document-parser.js";
+import type { PlatformStore } from "../store-port.js";
 
 export const FILE_PURPOSES = ["knowledge", "user_data", "assistants"] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
@@ -30,12 +31,12 @@ export interface FileUpload {
 
 export class FileService {
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     /** Asked before a file is stored (`402 storage_exhausted`, PLATFORM.md §15); none: not limited. */
     private readonly allowance?: Allowance,
   ) {}
 
-  upload(principal: Principal, upload: FileUpload): FileRecord {
+  async upload(principal: Principal, upload: FileUpload): Promise<FileRecord> {
     const purpose = checkPurpose(upload.purpose);
     const size = upload.content.byteLength;
     if (size > MAX_FILE_BYTES) {
@@ -46,8 +47,8 @@ export class FileService {
     }
     if (size === 0) throw invalidRequest("file is empty", { param: "file" });
     const filename = upload.filename || "upload";
-    this.allowance?.checkStorage?.(principal.organizationId, size);
-    return this.store.files.create({
+    await this.allowance?.checkStorage?.(principal.organizationId, size);
+    return await this.store.files.create({
       organizationId: principal.organizationId,
       filename,
       purpose,
@@ -56,8 +57,12 @@ export class FileService {
     });
   }
 
-  list(organizationId: string, page: PageRequest, purpose?: string): { items: FileRecord[]; total: number } {
-    return this.store.files.list(
+  async list(
+    organizationId: string,
+    page: PageRequest,
+    purpose?: string,
+  ): Promise<{ items: FileRecord[]; total: number }> {
+    return await this.store.files.list(
       organizationId,
       page,
       purpose === undefined ? undefined : checkPurpose(purpose),
@@ -65,23 +70,23 @@ export class FileService {
   }
 
   /** A live file of the organization: 404 unknown, 410 deleted. */
-  get(organizationId: string, fileId: string): FileRecord {
-    const file = this.store.files.get(organizationId, fileId);
+  async get(organizationId: string, fileId: string): Promise<FileRecord> {
+    const file = await this.store.files.get(organizationId, fileId);
     if (file === null) throw notFound(`No file ${fileId}`, { param: "fileId" });
     if (file.deletedAt !== null) throw gone(`The file ${fileId} was deleted`, { param: "fileId" });
     return file;
   }
 
-  content(organizationId: string, fileId: string): { file: FileRecord; bytes: Uint8Array } {
-    const file = this.get(organizationId, fileId);
-    const bytes = this.store.files.content(file.organizationId, file.id);
+  async content(organizationId: string, fileId: string): Promise<{ file: FileRecord; bytes: Uint8Array }> {
+    const file = await this.get(organizationId, fileId);
+    const bytes = await this.store.files.content(file.organizationId, file.id);
     if (bytes === null) throw gone(`The file ${file.id} was deleted`, { param: "fileId" });
     return { file, bytes };
   }
 
-  delete(principal: Principal, fileId: string): void {
-    const file = this.get(principal.organizationId, fileId);
-    this.store.files.delete(file.organizationId, file.id);
+  async delete(principal: Principal, fileId: string): Promise<void> {
+    const file = await this.get(principal.organizationId, fileId);
+    await this.store.files.delete(file.organizationId, file.id);
   }
 }
 

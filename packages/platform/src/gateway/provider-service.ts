@@ -13,7 +13,8 @@ import {
   validateProviderApiKey,
   validateProviderConfig,
 } from "@groundwork/gateway";
-import type { ProviderRecord, Store } from "@groundwork/store-sqlite";
+import type { ProviderRecord } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 import { toProviderAccount } from "./store-gateway.js";
 
 /** How long a connection test or model listing may take per provider. */
@@ -50,15 +51,15 @@ export interface ProviderModels {
 
 export class ProviderService {
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly gateway: Gateway,
   ) {}
 
-  create(organizationId: string, input: ProviderInput): ProviderRecord {
+  async create(organizationId: string, input: ProviderInput): Promise<ProviderRecord> {
     const type = parseProviderType(input.provider);
     const config = validateProviderConfig(type, input.config);
     const apiKey = validateProviderApiKey(type, input.apiKey);
-    return this.store.providers.create({
+    return await this.store.providers.create({
       organizationId,
       name: input.name,
       type,
@@ -67,19 +68,23 @@ export class ProviderService {
     });
   }
 
-  list(organizationId: string, page: PageRequest): { items: ProviderRecord[]; total: number } {
-    const all = this.store.providers.list(organizationId);
+  async list(organizationId: string, page: PageRequest): Promise<{ items: ProviderRecord[]; total: number }> {
+    const all = await this.store.providers.list(organizationId);
     return { items: all.slice(page.page * page.size, (page.page + 1) * page.size), total: all.length };
   }
 
-  get(organizationId: string, providerId: string): ProviderRecord {
-    const record = this.store.providers.get(organizationId, providerId);
+  async get(organizationId: string, providerId: string): Promise<ProviderRecord> {
+    const record = await this.store.providers.get(organizationId, providerId);
     if (record === null) throw notFound(`No provider ${providerId}`, { param: "id" });
     return record;
   }
 
-  update(organizationId: string, providerId: string, changes: ProviderChanges): ProviderRecord {
-    const current = this.get(organizationId, providerId);
+  async update(
+    organizationId: string,
+    providerId: string,
+    changes: ProviderChanges,
+  ): Promise<ProviderRecord> {
+    const current = await this.get(organizationId, providerId);
     const type = parseProviderType(current.type);
     if (changes.provider !== undefined && changes.provider !== current.type) {
       throw invalidRequest(
@@ -88,7 +93,7 @@ export class ProviderService {
       );
     }
     if (changes.apiKey !== undefined) validateProviderApiKey(type, changes.apiKey);
-    const updated = this.store.providers.update(organizationId, current.id, {
+    const updated = await this.store.providers.update(organizationId, current.id, {
       ...(changes.name === undefined ? {} : { name: changes.name }),
       ...(changes.config === undefined
         ? {}
@@ -99,8 +104,8 @@ export class ProviderService {
     return updated;
   }
 
-  delete(organizationId: string, providerId: string): void {
-    if (!this.store.providers.delete(organizationId, providerId)) {
+  async delete(organizationId: string, providerId: string): Promise<void> {
+    if (!(await this.store.providers.delete(organizationId, providerId))) {
       throw notFound(`No provider ${providerId}`, { param: "id" });
     }
   }
@@ -124,26 +129,28 @@ export class ProviderService {
   /** Every provider's models; one that cannot be reached reports its error and hides no other. */
   async models(organizationId: string): Promise<ProviderModels[]> {
     const entries = await Promise.all(
-      this.store.providers.list(organizationId).map(async (record): Promise<ProviderModels | null> => {
-        const found = this.store.providers.getWithCredentials(organizationId, record.id);
-        if (found === null) return null;
-        const account = toProviderAccount(found.record, found.apiKey);
-        const prefix = PROVIDER_KINDS[account.type].prefix;
-        try {
-          const ids = await this.gateway
-            .adapterFor(account)
-            .listModels({ signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
-          return {
-            providerId: record.id,
-            provider: record.type,
-            models: ids.map((id) => `${prefix}/${id}`),
-            error: null,
-          };
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          return { providerId: record.id, provider: record.type, models: [], error: message };
-        }
-      }),
+      (await this.store.providers.list(organizationId)).map(
+        async (record): Promise<ProviderModels | null> => {
+          const found = await this.store.providers.getWithCredentials(organizationId, record.id);
+          if (found === null) return null;
+          const account = toProviderAccount(found.record, found.apiKey);
+          const prefix = PROVIDER_KINDS[account.type].prefix;
+          try {
+            const ids = await this.gateway
+              .adapterFor(account)
+              .listModels({ signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+            return {
+              providerId: record.id,
+              provider: record.type,
+              models: ids.map((id) => `${prefix}/${id}`),
+              error: null,
+            };
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            return { providerId: record.id, provider: record.type, models: [], error: message };
+          }
+        },
+      ),
     );
     return entries.filter((entry) => entry !== null);
   }

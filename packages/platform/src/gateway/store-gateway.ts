@@ -14,8 +14,9 @@ import {
   createBillingAllowance,
   type TierOverrides,
 } from "@groundwork/observability";
-import type { ProviderRecord, Store } from "@groundwork/store-sqlite";
+import type { ProviderRecord } from "@groundwork/store-sqlite";
 import { storeBillingMeter } from "../billing/billing-service.js";
+import type { PlatformStore } from "../store-port.js";
 
 export function toProviderAccount(record: ProviderRecord, apiKey: string | null): ProviderAccount {
   if (!isProviderType(record.type))
@@ -44,7 +45,10 @@ export interface StorePlanAllowanceOptions extends Omit<PlanAllowanceOptions, "u
  * included usage, pages, storage and requests per minute of PLATFORM.md §15. Its ledger
  * is what `createGroundwork` reports `/v1/billing/*` from when it is passed as `allowance`.
  */
-export function storePlanAllowance(store: Store, options: StorePlanAllowanceOptions = {}): BillingAllowance {
+export function storePlanAllowance(
+  store: PlatformStore,
+  options: StorePlanAllowanceOptions = {},
+): BillingAllowance {
   const tiers: TierOverrides = { ...options.tiers };
   if (options.planAllowanceEur !== undefined) {
     for (const [plan, eur] of Object.entries(options.planAllowanceEur) as Array<[Plan, number | null]>) {
@@ -63,7 +67,10 @@ export function storePlanAllowance(store: Store, options: StorePlanAllowanceOpti
  * A gateway over the store's provider accounts and usage records. Unless told
  * otherwise it enforces the plans, as the server does.
  */
-export function createStoreGateway(store: Store, options: StoreGatewayOptions = { builtin: null }): Gateway {
+export function createStoreGateway(
+  store: PlatformStore,
+  options: StoreGatewayOptions = { builtin: null },
+): Gateway {
   const { planAllowanceEur, ...gatewayOptions } = options;
   return new Gateway({
     ...gatewayOptions,
@@ -74,22 +81,24 @@ export function createStoreGateway(store: Store, options: StoreGatewayOptions = 
         ...(planAllowanceEur === undefined ? {} : { planAllowanceEur }),
       }),
     providers: {
-      find(organizationId, type) {
-        const found = store.providers.findWithCredentials(organizationId, type);
+      async find(organizationId, type) {
+        const found = await store.providers.findWithCredentials(organizationId, type);
         return found === null ? null : toProviderAccount(found.record, found.apiKey);
       },
-      list(organizationId) {
-        return store.providers.list(organizationId).flatMap((record) => {
-          const found = store.providers.getWithCredentials(organizationId, record.id);
-          return found === null ? [] : [toProviderAccount(found.record, found.apiKey)];
-        });
+      async list(organizationId) {
+        const accounts: ProviderAccount[] = [];
+        for (const record of await store.providers.list(organizationId)) {
+          const found = await store.providers.getWithCredentials(organizationId, record.id);
+          if (found !== null) accounts.push(toProviderAccount(found.record, found.apiKey));
+        }
+        return accounts;
       },
     },
     usage: {
-      record: (event) => {
-        store.usage.record(event);
+      record: async (event) => {
+        await store.usage.record(event);
       },
-      chargedSince: (organizationId, since) => store.usage.chargedSince(organizationId, since),
+      chargedSince: async (organizationId, since) => await store.usage.chargedSince(organizationId, since),
     },
   });
 }

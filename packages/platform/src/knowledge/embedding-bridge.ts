@@ -13,7 +13,7 @@ import {
 } from "@groundwork/core";
 import { type Gateway, PROVIDER_KINDS, type ProviderType } from "@groundwork/gateway";
 import { BUILTIN_PROVIDER_ID, type KnowledgeBaseRecord } from "@groundwork/kb";
-import type { Store } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 
 /** Models whose width is chosen by the `dimensions` parameter; others are sent without it. */
 const VARIABLE_WIDTH = /^text-embedding-3-/;
@@ -23,9 +23,12 @@ const VARIABLE_WIDTH = /^text-embedding-3-/;
  * `<prefix>/<model>` for a provider account. The gateway routes by provider kind,
  * so with several accounts of one kind the organization's first serves the call.
  */
-export function modelStringFor(store: Store, knowledgeBase: KnowledgeBaseRecord): string {
+export async function modelStringFor(
+  store: PlatformStore,
+  knowledgeBase: KnowledgeBaseRecord,
+): Promise<string> {
   if (knowledgeBase.embeddingProviderId === BUILTIN_PROVIDER_ID) return knowledgeBase.embeddingModel;
-  const provider = store.providers.get(knowledgeBase.organizationId, knowledgeBase.embeddingProviderId);
+  const provider = await store.providers.get(knowledgeBase.organizationId, knowledgeBase.embeddingProviderId);
   const kind = provider === null ? undefined : PROVIDER_KINDS[provider.type as ProviderType];
   if (kind === undefined) {
     // The provider was deleted: say so instead of routing somewhere else.
@@ -64,12 +67,12 @@ export class GatewayEmbeddingModel implements EmbeddingModel {
 }
 
 /** A principal for background work of an organization (ingestion jobs), metered to the uploading key. */
-export function backgroundPrincipal(
-  store: Store,
+export async function backgroundPrincipal(
+  store: PlatformStore,
   organizationId: string,
   apiKeyId: string | null,
-): Principal {
-  const organization = store.organizations.get(organizationId);
+): Promise<Principal> {
+  const organization = await store.organizations.get(organizationId);
   if (organization === null) throw new Error(`Organization ${organizationId} no longer exists`);
   return {
     organizationId,

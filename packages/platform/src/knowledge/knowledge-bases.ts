@@ -13,7 +13,7 @@ import {
   PROVISIONED_EMBEDDING_DIM,
   type TextSearchLanguage,
 } from "@groundwork/kb";
-import type { Store } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import {
   changedKnowledgeBaseConfig,
@@ -34,7 +34,7 @@ export interface KnowledgeBasesOptions {
 
 export abstract class KnowledgeBases {
   constructor(
-    readonly store: Store,
+    readonly store: PlatformStore,
     protected readonly basesOptions: KnowledgeBasesOptions = {},
   ) {}
 
@@ -42,25 +42,25 @@ export abstract class KnowledgeBases {
   abstract enqueueReindex(knowledgeBase: KnowledgeBaseRecord, language: TextSearchLanguage): Promise<void>;
 
   /** A live knowledge base of the organization; 404 otherwise. */
-  knowledgeBase(organizationId: string, id: string): KnowledgeBaseRecord {
-    const kb = this.store.knowledgeBases.get(organizationId, id);
+  async knowledgeBase(organizationId: string, id: string): Promise<KnowledgeBaseRecord> {
+    const kb = await this.store.knowledgeBases.get(organizationId, id);
     if (kb === null) throw notFound(`No knowledge base ${id}`, { param: "knowledgeBaseId" });
     return kb;
   }
 
   /** Newest first. */
-  listKnowledgeBases(
+  async listKnowledgeBases(
     organizationId: string,
     page: PageRequest,
-  ): { items: KnowledgeBaseRecord[]; total: number } {
-    return this.store.knowledgeBases.list(organizationId, page);
+  ): Promise<{ items: KnowledgeBaseRecord[]; total: number }> {
+    return await this.store.knowledgeBases.list(organizationId, page);
   }
 
   /** A new knowledge base; omitted fields take the API's defaults (HIERARCHICAL chunking, hybrid search, `simple`). */
-  createKnowledgeBase(principal: Principal, fields: KnowledgeBaseFields): KnowledgeBaseRecord {
+  async createKnowledgeBase(principal: Principal, fields: KnowledgeBaseFields): Promise<KnowledgeBaseRecord> {
     const config = newKnowledgeBaseConfig(validate(knowledgeBaseFieldsSchema, fields));
-    this.checkEmbeddingModel(principal.organizationId, config);
-    return this.store.knowledgeBases.create(principal.organizationId, config);
+    await this.checkEmbeddingModel(principal.organizationId, config);
+    return await this.store.knowledgeBases.create(principal.organizationId, config);
   }
 
   /** Replaces the given fields (omitted ones keep their value) and stores the next configuration version. */
@@ -69,28 +69,33 @@ export abstract class KnowledgeBases {
     id: string,
     changes: KnowledgeBaseChanges,
   ): Promise<KnowledgeBaseRecord> {
-    const current = this.knowledgeBase(principal.organizationId, id);
+    const current = await this.knowledgeBase(principal.organizationId, id);
     const parsed = validate(knowledgeBaseChangesSchema, changes);
     const config = changedKnowledgeBaseConfig(current, parsed);
     if (parsed.embeddingProviderId !== undefined || parsed.embeddingModel !== undefined) {
-      this.checkEmbeddingModel(current.organizationId, config);
+      await this.checkEmbeddingModel(current.organizationId, config);
     }
     const { pending, reindex } = languageChange(current, parsed.textSearchLanguage);
-    const updated = this.store.knowledgeBases.update(current.organizationId, current.id, config, pending);
+    const updated = await this.store.knowledgeBases.update(
+      current.organizationId,
+      current.id,
+      config,
+      pending,
+    );
     if (updated === null) throw notFound(`No knowledge base ${current.id}`, { param: "knowledgeBaseId" });
     if (reindex !== null) await this.enqueueReindex(updated, reindex);
     return updated;
   }
 
-  deleteKnowledgeBase(principal: Principal, id: string): void {
-    const kb = this.knowledgeBase(principal.organizationId, id);
-    this.store.knowledgeBases.softDelete(kb.organizationId, kb.id);
+  async deleteKnowledgeBase(principal: Principal, id: string): Promise<void> {
+    const kb = await this.knowledgeBase(principal.organizationId, id);
+    await this.store.knowledgeBases.softDelete(kb.organizationId, kb.id);
   }
 
   /** The embedding models a provider of the organization (or `builtin`) serves, one entry per width. */
-  embeddingModels(organizationId: string, providerId: string): EmbeddingCatalogue {
+  async embeddingModels(organizationId: string, providerId: string): Promise<EmbeddingCatalogue> {
     if (providerId === BUILTIN_PROVIDER_ID) return this.catalogueOf(BUILTIN_PROVIDER_ID);
-    const record = this.store.providers.get(organizationId, providerId);
+    const record = await this.store.providers.get(organizationId, providerId);
     if (record === null) throw notFound(`No provider ${providerId}`, { param: "providerId" });
     return this.catalogueOf(record.type as ProviderType);
   }
@@ -100,13 +105,13 @@ export abstract class KnowledgeBases {
   }
 
   /** Checks the model against the provider's catalogue at the provisioned width, without calling it. */
-  private checkEmbeddingModel(
+  private async checkEmbeddingModel(
     organizationId: string,
     config: Pick<KnowledgeBaseConfig, "embeddingProviderId" | "embeddingModel" | "embeddingDim">,
-  ): void {
+  ): Promise<void> {
     let kind: ProviderType | typeof BUILTIN_PROVIDER_ID = BUILTIN_PROVIDER_ID;
     if (config.embeddingProviderId !== BUILTIN_PROVIDER_ID) {
-      const provider = this.store.providers.get(organizationId, config.embeddingProviderId);
+      const provider = await this.store.providers.get(organizationId, config.embeddingProviderId);
       if (provider === null) {
         throw invalidRequest(
           `No provider ${config.embeddingProviderId} is configured for this organization`,

@@ -57,7 +57,7 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
     knowledgeBaseId: string,
     files: Iterable<DocumentUpload> | AsyncIterable<DocumentUpload>,
   ): Promise<UploadOutcome[]> {
-    const kb = this.knowledgeBase(principal.organizationId, knowledgeBaseId);
+    const kb = await this.knowledgeBase(principal.organizationId, knowledgeBaseId);
     const outcomes: UploadOutcome[] = [];
     for await (const file of files) outcomes.push(await this.accept(principal, kb, file));
     return outcomes;
@@ -65,9 +65,9 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
 
   /** Adds a stored file of purpose `knowledge` (its id lands in the document's metadata as `fileId`). */
   async attachFile(principal: Principal, knowledgeBaseId: string, fileId: string): Promise<AcceptedUpload> {
-    const kb = this.knowledgeBase(principal.organizationId, knowledgeBaseId);
+    const kb = await this.knowledgeBase(principal.organizationId, knowledgeBaseId);
     const organizationId = principal.organizationId;
-    const file = this.store.files.get(organizationId, fileId);
+    const file = await this.store.files.get(organizationId, fileId);
     if (file === null) throw notFound(`No file ${fileId}`, { param: "fileId" });
     if (file.deletedAt !== null) throw gone(`The file ${fileId} was deleted`, { param: "fileId" });
     if (file.purpose !== "knowledge") {
@@ -76,7 +76,7 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
         { param: "fileId" },
       );
     }
-    const content = this.store.files.content(organizationId, file.id);
+    const content = await this.store.files.content(organizationId, file.id);
     if (content === null) throw gone(`The file ${fileId} was deleted`, { param: "fileId" });
     const outcome = await this.accept(principal, kb, {
       filename: file.filename,
@@ -94,26 +94,30 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
   }
 
   /** Live documents, newest first; `status` filters on the newest revision's status. */
-  listDocuments(
+  async listDocuments(
     organizationId: string,
     knowledgeBaseId: string,
     page: PageRequest,
     status?: RevisionStatus,
-  ): { items: KnowledgeDocument[]; total: number } {
-    const kb = this.knowledgeBase(organizationId, knowledgeBaseId);
-    const { items, total } = this.store.knowledgeBases.listDocuments(kb.id, page, status);
-    return { items: this.withRevisions(items), total };
+  ): Promise<{ items: KnowledgeDocument[]; total: number }> {
+    const kb = await this.knowledgeBase(organizationId, knowledgeBaseId);
+    const { items, total } = await this.store.knowledgeBases.listDocuments(kb.id, page, status);
+    return { items: await this.withRevisions(items), total };
   }
 
-  document(organizationId: string, knowledgeBaseId: string, documentId: string): KnowledgeDocument {
-    const kb = this.knowledgeBase(organizationId, knowledgeBaseId);
-    return this.withRevisions([this.documentIn(kb, documentId)])[0] as KnowledgeDocument;
+  async document(
+    organizationId: string,
+    knowledgeBaseId: string,
+    documentId: string,
+  ): Promise<KnowledgeDocument> {
+    const kb = await this.knowledgeBase(organizationId, knowledgeBaseId);
+    return (await this.withRevisions([await this.documentIn(kb, documentId)]))[0] as KnowledgeDocument;
   }
 
-  deleteDocument(principal: Principal, knowledgeBaseId: string, documentId: string): void {
-    const kb = this.knowledgeBase(principal.organizationId, knowledgeBaseId);
-    const document = this.documentIn(kb, documentId);
-    this.store.knowledgeBases.deleteDocument(kb.id, document.id);
+  async deleteDocument(principal: Principal, knowledgeBaseId: string, documentId: string): Promise<void> {
+    const kb = await this.knowledgeBase(principal.organizationId, knowledgeBaseId);
+    const document = await this.documentIn(kb, documentId);
+    await this.store.knowledgeBases.deleteDocument(kb.id, document.id);
   }
 
   /** One revision (version) of a document, reconciled with its job. */
@@ -123,9 +127,9 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
     documentId: string,
     versionId: string,
   ): Promise<RevisionRecord> {
-    const kb = this.knowledgeBase(organizationId, knowledgeBaseId);
-    const document = this.documentIn(kb, documentId);
-    const revision = this.store.knowledgeBases.revisionOf(document.id, versionId);
+    const kb = await this.knowledgeBase(organizationId, knowledgeBaseId);
+    const document = await this.documentIn(kb, documentId);
+    const revision = await this.store.knowledgeBases.revisionOf(document.id, versionId);
     if (revision === null)
       throw notFound(`No version ${versionId} of document ${document.id}`, { param: "versionId" });
     return this.reconcile(revision);
@@ -137,23 +141,25 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
     knowledgeBaseId: string,
     documentId: string,
   ): Promise<RevisionRecord> {
-    const kb = this.knowledgeBase(principal.organizationId, knowledgeBaseId);
-    const document = this.documentIn(kb, documentId);
+    const kb = await this.knowledgeBase(principal.organizationId, knowledgeBaseId);
+    const document = await this.documentIn(kb, documentId);
     const store = this.store.knowledgeBases;
-    const latest = await this.reconcile(store.getRevision(document.latestRevisionId) as RevisionRecord);
+    const latest = await this.reconcile(
+      (await store.getRevision(document.latestRevisionId)) as RevisionRecord,
+    );
     if (latest.status !== "ERROR") {
       throw conflict(
         `Only a revision in ERROR can be retried; version ${latest.versionNo} is ${latest.status}`,
         { param: "documentId" },
       );
     }
-    if (!store.hasSource(latest.id)) {
+    if (!(await store.hasSource(latest.id))) {
       throw conflict("The upload of this revision is no longer stored; upload the file again", {
         param: "documentId",
       });
     }
-    store.resetForRetry(latest.id);
-    const reset = store.getRevision(latest.id) as RevisionRecord;
+    await store.resetForRetry(latest.id);
+    const reset = (await store.getRevision(latest.id)) as RevisionRecord;
     await this.enqueueIngest(reset);
     return reset;
   }
@@ -164,7 +170,7 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
     knowledgeBaseId: string,
     chunkId: string,
   ): Promise<ResolvedCitation> {
-    const kb = this.knowledgeBase(organizationId, knowledgeBaseId);
+    const kb = await this.knowledgeBase(organizationId, knowledgeBaseId);
     return resolveCitation(this.store.knowledgeBases, kb.id, chunkId);
   }
 
@@ -183,8 +189,8 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
       if (!isDocumentError(error)) throw error;
       return { filename: file.filename, error: { code: error.code, message: error.message } };
     }
-    this.basesOptions.allowance?.checkStorage?.(principal.organizationId, file.content.byteLength);
-    const accepted = this.store.knowledgeBases.acceptUpload({
+    await this.basesOptions.allowance?.checkStorage?.(principal.organizationId, file.content.byteLength);
+    const accepted = await this.store.knowledgeBases.acceptUpload({
       knowledgeBase: kb,
       filename: file.filename,
       mime,
@@ -196,18 +202,19 @@ export abstract class KnowledgeDocuments extends KnowledgeBases {
     return { filename: file.filename, accepted };
   }
 
-  private documentIn(kb: KnowledgeBaseRecord, documentId: string): DocumentRecord {
-    const document = this.store.knowledgeBases.documentIn(kb.id, documentId);
+  private async documentIn(kb: KnowledgeBaseRecord, documentId: string): Promise<DocumentRecord> {
+    const document = await this.store.knowledgeBases.documentIn(kb.id, documentId);
     if (document === null)
       throw notFound(`No document ${documentId} in knowledge base ${kb.id}`, { param: "documentId" });
     return document;
   }
 
-  private withRevisions(documents: readonly DocumentRecord[]): KnowledgeDocument[] {
+  private async withRevisions(documents: readonly DocumentRecord[]): Promise<KnowledgeDocument[]> {
     const revisions = new Map(
-      this.store.knowledgeBases
-        .revisionsOf(documents.map((d) => d.id))
-        .map((revision) => [revision.id, revision]),
+      (await this.store.knowledgeBases.revisionsOf(documents.map((d) => d.id))).map((revision) => [
+        revision.id,
+        revision,
+      ]),
     );
     return documents.map((document) => ({
       document,

@@ -14,16 +14,16 @@ afterEach(async () => {
   await groundwork.close();
 });
 
-function open(): Groundwork {
+async function open(): Promise<Groundwork> {
   groundwork = createGroundwork({ store: openStore({ file: ":memory:", secret: "library-test-secret" }) });
   return groundwork;
 }
 
 describe("KnowledgeService as a library", () => {
   it("creates with the API's defaults, ingests, searches by id and resolves citations", async () => {
-    const gw = open();
-    const principal = gw.principal();
-    const kb = gw.knowledge.createKnowledgeBase(principal, {
+    const gw = await open();
+    const principal = await gw.principal();
+    const kb = await gw.knowledge.createKnowledgeBase(principal, {
       name: "Handbook",
       slug: "handbook",
       embeddingProviderId: "builtin",
@@ -48,7 +48,9 @@ describe("KnowledgeService as a library", () => {
       error: { code: "empty_file", message: "The file is empty" },
     });
     await gw.knowledge.drain();
-    const [listed] = gw.knowledge.listDocuments(principal.organizationId, kb.id, { page: 0, size: 20 }).items;
+    const [listed] = (
+      await gw.knowledge.listDocuments(principal.organizationId, kb.id, { page: 0, size: 20 })
+    ).items;
     expect(listed?.current?.status).toBe("READY");
     expect(listed?.serving?.id).toBe(listed?.current?.id);
     const result = await gw.knowledge.search(principal, [kb.id], {
@@ -62,11 +64,11 @@ describe("KnowledgeService as a library", () => {
   });
 
   it("throws the API's errors: validation, catalogue, unknown knowledge base", async () => {
-    const gw = open();
-    const principal = gw.principal();
-    const refusal = (call: () => unknown) => {
+    const gw = await open();
+    const principal = await gw.principal();
+    const refusal = async (call: () => unknown) => {
       try {
-        call();
+        await call();
       } catch (error) {
         if (isGroundworkError(error))
           return { status: error.status, param: error.param, message: error.message };
@@ -82,21 +84,29 @@ describe("KnowledgeService as a library", () => {
       embeddingDim: 1536,
     };
     expect(
-      refusal(() => gw.knowledge.createKnowledgeBase(principal, { ...base, slug: "Not A Slug" })),
+      await refusal(
+        async () => await gw.knowledge.createKnowledgeBase(principal, { ...base, slug: "Not A Slug" }),
+      ),
     ).toMatchObject({
       status: 400,
       param: "slug",
     });
     expect(
-      refusal(() =>
-        gw.knowledge.createKnowledgeBase(principal, { ...base, embeddingModel: "text-embedding-3-small" }),
+      await refusal(
+        async () =>
+          await gw.knowledge.createKnowledgeBase(principal, {
+            ...base,
+            embeddingModel: "text-embedding-3-small",
+          }),
       ),
     ).toMatchObject({
       status: 400,
       param: "embeddingModel",
       message: expect.stringContaining("hash-embedding-1536"),
     });
-    expect(refusal(() => gw.knowledge.knowledgeBase(principal.organizationId, "kb_nope"))).toMatchObject({
+    expect(
+      await refusal(async () => await gw.knowledge.knowledgeBase(principal.organizationId, "kb_nope")),
+    ).toMatchObject({
       status: 404,
       message: "No knowledge base kb_nope",
     });

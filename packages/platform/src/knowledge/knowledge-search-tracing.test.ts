@@ -28,7 +28,7 @@ beforeAll(() => {
   tracing = recordingTraceHooks();
 });
 afterAll(() => tracing.close());
-beforeEach(() => {
+beforeEach(async () => {
   tracing.reset();
   tracing.setCaptureContent(false);
   groundwork = createGroundwork({ store: openStore({ file: ":memory:", secret: "kb-tracing-secret" }) });
@@ -39,12 +39,12 @@ beforeEach(() => {
 afterEach(async () => {
   await service.stopWorker();
   await groundwork.close();
-  groundwork.store.close();
+  await groundwork.store.close();
 });
 
 async function knowledgeBase(slug: string, document: string) {
-  const principal = groundwork.principal();
-  const kb = groundwork.knowledge.createKnowledgeBase(principal, {
+  const principal = await groundwork.principal();
+  const kb = await groundwork.knowledge.createKnowledgeBase(principal, {
     name: slug,
     slug,
     embeddingProviderId: "builtin",
@@ -61,7 +61,7 @@ async function knowledgeBase(slug: string, document: string) {
 describe("knowledge-base search spans", () => {
   it("a search is a root search span of kind kb_search with its knowledge base; the embeddings call runs inside", async () => {
     const kb = await knowledgeBase("handbook", "The harbour crane lifts forty tonnes.");
-    const principal = groundwork.principal();
+    const principal = await groundwork.principal();
     const result = await service.search(principal, [kb.id], { query: QUERY });
     expect(result.hits[0]?.content).toContain("harbour crane");
     const spans = tracing.named("search handbook");
@@ -83,7 +83,7 @@ describe("knowledge-base search spans", () => {
     const first = await knowledgeBase("handbook", "The harbour crane lifts forty tonnes.");
     const second = await knowledgeBase("faq", "Cranes are inspected every spring.");
     tracing.setCaptureContent(true);
-    await service.search(groundwork.principal(), [first.id, second.id], { query: QUERY });
+    await service.search(await groundwork.principal(), [first.id, second.id], { query: QUERY });
     const spans = tracing.named("search handbook,faq");
     expect(spans).toHaveLength(1);
     expect(spans[0]?.attributes[KNOWLEDGE_BASE_IDS_ATTRIBUTE]).toEqual([first.id, second.id]);

@@ -20,8 +20,8 @@ import {
   type TextSearchLanguage,
 } from "@groundwork/kb";
 import { GEN_AI, GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
-import type { Store } from "@groundwork/store-sqlite";
 import { BackgroundWorker } from "../jobs/background-worker.js";
+import type { PlatformStore } from "../store-port.js";
 import { ConverterDocumentParser } from "./document-parser.js";
 import { backgroundPrincipal, GatewayEmbeddingModel, modelStringFor } from "./embedding-bridge.js";
 import type { KnowledgeBasesOptions } from "./knowledge-bases.js";
@@ -57,7 +57,7 @@ export class KnowledgeService extends KnowledgeDocuments {
   private readonly traceHooks: TraceHooks;
 
   constructor(
-    store: Store,
+    store: PlatformStore,
     readonly gateway: Gateway,
     options: KnowledgeServiceOptions = {},
   ) {
@@ -74,11 +74,11 @@ export class KnowledgeService extends KnowledgeDocuments {
       vectors: store.kbVectors,
       keywords: store.kbKeywords,
       parser: this.parser,
-      embedderFor: (kb, revision) =>
+      embedderFor: async (kb, revision) =>
         new GatewayEmbeddingModel(
           gateway,
-          backgroundPrincipal(store, kb.organizationId, revision?.apiKeyId ?? null),
-          modelStringFor(store, kb),
+          await backgroundPrincipal(store, kb.organizationId, revision?.apiKeyId ?? null),
+          await modelStringFor(store, kb),
         ),
     });
   }
@@ -90,7 +90,7 @@ export class KnowledgeService extends KnowledgeDocuments {
       { revisionId: revision.id },
       { organizationId: revision.organizationId, maxAttempts: MAX_ATTEMPTS },
     );
-    this.store.knowledgeBases.setRevisionJob(revision.id, job.id);
+    await this.store.knowledgeBases.setRevisionJob(revision.id, job.id);
     this.worker.poke();
   }
 
@@ -125,7 +125,7 @@ export class KnowledgeService extends KnowledgeDocuments {
    */
   async reconcile(revision: RevisionRecord): Promise<RevisionRecord> {
     if (revision.status === "READY" || revision.status === "ERROR") return revision;
-    const jobId = this.store.knowledgeBases.revisionJobId(revision.id);
+    const jobId = await this.store.knowledgeBases.revisionJobId(revision.id);
     if (jobId === null) return revision;
     const job = await this.store.jobs.get(jobId);
     if (job === null) return revision;
@@ -135,12 +135,12 @@ export class KnowledgeService extends KnowledgeDocuments {
       job.leaseExpiresAt <= Date.now() &&
       job.attempts >= job.maxAttempts;
     if (job.status !== "failed" && !exhausted) return revision;
-    this.store.knowledgeBases.setRevisionStatus(
+    await this.store.knowledgeBases.setRevisionStatus(
       revision.id,
       "ERROR",
       `Ingestion failed: ${job.lastError ?? "its worker stopped"}`,
     );
-    return this.store.knowledgeBases.getRevision(revision.id) ?? revision;
+    return (await this.store.knowledgeBases.getRevision(revision.id)) ?? revision;
   }
 
   /**
@@ -153,7 +153,9 @@ export class KnowledgeService extends KnowledgeDocuments {
     request: KnowledgeSearchRequest,
   ): Promise<SearchResult> {
     const org = principal.organizationId;
-    const records = knowledgeBases.map((kb) => (typeof kb === "string" ? this.knowledgeBase(org, kb) : kb));
+    const records = await Promise.all(
+      knowledgeBases.map(async (kb) => (typeof kb === "string" ? await this.knowledgeBase(org, kb) : kb)),
+    );
     const hooks = this.traceHooks;
     // Several knowledge bases searched as one ranking are one span named after all of them.
     const name = `search ${records.map((kb) => kb.slug).join(",")}`;
@@ -173,8 +175,8 @@ export class KnowledgeService extends KnowledgeDocuments {
           store: this.store.knowledgeBases,
           vectors: this.store.kbVectors,
           keywords: this.store.kbKeywords,
-          embedderFor: (kb) =>
-            new GatewayEmbeddingModel(this.gateway, principal, modelStringFor(this.store, kb)),
+          embedderFor: async (kb) =>
+            new GatewayEmbeddingModel(this.gateway, principal, await modelStringFor(this.store, kb)),
         },
         records,
         request,

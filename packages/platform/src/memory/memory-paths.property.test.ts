@@ -46,21 +46,22 @@ const command = fc.oneof(
 );
 
 describe("memory paths through the service", () => {
-  it("never stores a file outside the caller's canonical /memories tree", () => {
+  it("never stores a file outside the caller's canonical /memories tree", async () => {
     const store = openStore({ file: ":memory:" });
     const groundwork = createGroundwork({ store });
-    const base = groundwork.principal("acme", "member");
-    const member = (name: string): Principal => ({
+    const base = await groundwork.principal("acme", "member");
+    const member = async (name: string): Promise<Principal> => ({
       ...base,
-      apiKeyId: store.apiKeys.create({ organizationId: base.organizationId, role: "member", name }).record.id,
+      apiKeyId: (await store.apiKeys.create({ organizationId: base.organizationId, role: "member", name }))
+        .record.id,
     });
-    const [ada, bob] = [member("ada"), member("bob")];
-    groundwork.memory.write(bob, { command: "create", path: "/memories/bob.md", content: "bob's" });
-    fc.assert(
-      fc.property(fc.array(command, { maxLength: 8 }), (commands) => {
+    const [ada, bob] = [await member("ada"), await member("bob")];
+    await groundwork.memory.write(bob, { command: "create", path: "/memories/bob.md", content: "bob's" });
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { maxLength: 8 }), async (commands) => {
         for (const input of commands) {
           try {
-            groundwork.memory.write(ada, input);
+            await groundwork.memory.write(ada, input);
           } catch (error) {
             expect((error as { status: number }).status).toBeLessThan(500);
           }
@@ -79,6 +80,6 @@ describe("memory paths through the service", () => {
       }),
       { numRuns: 300 },
     );
-    store.close();
+    await store.close();
   });
 });

@@ -12,20 +12,20 @@ let ada: Principal;
 let bob: Principal;
 const page = { page: 0, size: 100 };
 
-beforeEach(() => {
+beforeEach(async () => {
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({ store });
-  const base = groundwork.principal("acme", "member");
-  const key = (name: string) =>
-    store.apiKeys.create({ organizationId: base.organizationId, role: "member", name }).record.id;
-  ada = { ...base, apiKeyId: key("ada") };
-  bob = { ...base, apiKeyId: key("bob") };
+  const base = await groundwork.principal("acme", "member");
+  const key = async (name: string) =>
+    (await store.apiKeys.create({ organizationId: base.organizationId, role: "member", name })).record.id;
+  ada = { ...base, apiKeyId: await key("ada") };
+  bob = { ...base, apiKeyId: await key("bob") };
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
-function failure(run: () => unknown) {
+async function failure(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     const { status, code, param } = error as { status: number; code: string; param: string | null };
     return { status, code, param };
@@ -36,8 +36,8 @@ function failure(run: () => unknown) {
 const memory = () => groundwork.memory;
 
 describe("MemoryService", () => {
-  it("creates, reads (whole and by lines), edits, renames and deletes a file, keeping its id", () => {
-    const created = memory().write(ada, {
+  it("creates, reads (whole and by lines), edits, renames and deletes a file, keeping its id", async () => {
+    const created = await memory().write(ada, {
       command: "create",
       path: "/memories/notes.md",
       content: "one\ntwo\n",
@@ -49,14 +49,24 @@ describe("MemoryService", () => {
     });
     if (created.kind !== "file") throw new Error("a file");
     expect(created.file.id).toMatch(/^mem_/);
-    expect(memory().read(ada, { path: "/memories/notes.md", startLine: 2 })).toMatchObject({
+    expect(await memory().read(ada, { path: "/memories/notes.md", startLine: 2 })).toMatchObject({
       content: "two\n",
       startLine: 2,
       endLine: 2,
     });
-    memory().write(ada, { command: "str_replace", path: "/memories/notes.md", oldStr: "two", newStr: "2" });
-    memory().write(ada, { command: "insert", path: "/memories/notes.md", insertLine: 0, insertText: "zero" });
-    const renamed = memory().write(ada, {
+    await memory().write(ada, {
+      command: "str_replace",
+      path: "/memories/notes.md",
+      oldStr: "two",
+      newStr: "2",
+    });
+    await memory().write(ada, {
+      command: "insert",
+      path: "/memories/notes.md",
+      insertLine: 0,
+      insertText: "zero",
+    });
+    const renamed = await memory().write(ada, {
       command: "rename",
       path: "/memories/notes.md",
       newPath: "/memories/a/n.md",
@@ -66,103 +76,138 @@ describe("MemoryService", () => {
       created: false,
       file: { id: created.file.id, path: "/memories/a/n.md" },
     });
-    const read = memory().read(ada, { path: "/memories/a/n.md" });
+    const read = await memory().read(ada, { path: "/memories/a/n.md" });
     expect(read).toMatchObject({ content: "zero\none\n2\n", lineCount: 3, startLine: 1, endLine: 3 });
-    memory().delete(ada, { path: "/memories/a/n.md", ifMatch: read.sha256 });
-    expect(memory().list(ada, { page }).total).toBe(0);
+    await memory().delete(ada, { path: "/memories/a/n.md", ifMatch: read.sha256 });
+    expect((await memory().list(ada, { page })).total).toBe(0);
   });
 
-  it("answers the codes of the spec", () => {
-    memory().write(ada, { command: "create", path: "/memories/d/f", content: "x x" });
+  it("answers the codes of the spec", async () => {
+    await memory().write(ada, { command: "create", path: "/memories/d/f", content: "x x" });
     const create =
       (path: string, extra: object = {}) =>
-      () =>
-        memory().write(ada, { command: "create", path, content: "y", ...extra });
-    expect(failure(create("/memories/../x"))).toEqual({ status: 400, code: "invalid_path", param: "path" });
-    expect(failure(create("/memories/d/f"))).toEqual({ status: 409, code: "file_exists", param: "path" });
-    expect(failure(create("/memories/d"))).toEqual({ status: 409, code: "is_directory", param: "path" });
-    expect(failure(create("/memories/d/f/g"))).toMatchObject({ status: 409, code: "file_exists" });
-    expect(failure(create("/memories/d/f", { overwrite: true, ifMatch: "0".repeat(64) }))).toEqual({
+      async () =>
+        await memory().write(ada, { command: "create", path, content: "y", ...extra });
+    expect(await failure(create("/memories/../x"))).toEqual({
+      status: 400,
+      code: "invalid_path",
+      param: "path",
+    });
+    expect(await failure(create("/memories/d/f"))).toEqual({
+      status: 409,
+      code: "file_exists",
+      param: "path",
+    });
+    expect(await failure(create("/memories/d"))).toEqual({
+      status: 409,
+      code: "is_directory",
+      param: "path",
+    });
+    expect(await failure(create("/memories/d/f/g"))).toMatchObject({ status: 409, code: "file_exists" });
+    expect(await failure(create("/memories/d/f", { overwrite: true, ifMatch: "0".repeat(64) }))).toEqual({
       status: 409,
       code: "precondition_failed",
       param: "ifMatch",
     });
     expect(
-      failure(() => memory().write(ada, { command: "create", path: "/memories/z", content: "\u0000" })),
+      await failure(
+        async () => await memory().write(ada, { command: "create", path: "/memories/z", content: "\u0000" }),
+      ),
     ).toEqual({
       status: 400,
       code: "invalid_content",
       param: "content",
     });
     expect(
-      failure(() => memory().write(ada, { command: "str_replace", path: "/memories/d/f", oldStr: "x" })),
+      await failure(
+        async () => await memory().write(ada, { command: "str_replace", path: "/memories/d/f", oldStr: "x" }),
+      ),
     ).toEqual({
       status: 400,
       code: "multiple_matches",
       param: "oldStr",
     });
     expect(
-      failure(() => memory().write(ada, { command: "str_replace", path: "/memories/d/f", oldStr: "q" })),
+      await failure(
+        async () => await memory().write(ada, { command: "str_replace", path: "/memories/d/f", oldStr: "q" }),
+      ),
     ).toMatchObject({
       code: "no_match",
     });
     expect(
-      failure(() => memory().write(ada, { command: "str_replace", path: "/memories/none", oldStr: "q" })),
+      await failure(
+        async () =>
+          await memory().write(ada, { command: "str_replace", path: "/memories/none", oldStr: "q" }),
+      ),
     ).toMatchObject({
       status: 404,
     });
     expect(
-      failure(() =>
-        memory().write(ada, { command: "insert", path: "/memories/d/f", insertLine: 5, insertText: "q" }),
+      await failure(
+        async () =>
+          await memory().write(ada, {
+            command: "insert",
+            path: "/memories/d/f",
+            insertLine: 5,
+            insertText: "q",
+          }),
       ),
     ).toMatchObject({
       status: 400,
       param: "insertLine",
     });
     expect(
-      failure(() =>
-        memory().write(ada, { command: "rename", path: "/memories/d", newPath: "/memories/d/e" }),
+      await failure(
+        async () =>
+          await memory().write(ada, { command: "rename", path: "/memories/d", newPath: "/memories/d/e" }),
       ),
     ).toMatchObject({
       code: "invalid_path",
       param: "newPath",
     });
-    expect(failure(() => memory().write(ada, { command: "nope" } as never))).toMatchObject({
+    expect(await failure(async () => await memory().write(ada, { command: "nope" } as never))).toMatchObject({
       status: 400,
       param: "command",
     });
-    expect(failure(() => memory().delete(ada, { path: "/memories/d", ifMatch: "x" }))).toMatchObject({
+    expect(
+      await failure(async () => await memory().delete(ada, { path: "/memories/d", ifMatch: "x" })),
+    ).toMatchObject({
       param: "ifMatch",
     });
-    expect(failure(() => memory().read(ada, { path: "/memories/d" }))).toMatchObject({ status: 404 });
+    expect(await failure(async () => await memory().read(ada, { path: "/memories/d" }))).toMatchObject({
+      status: 404,
+    });
   });
 
-  it("moves a directory with everything below it and deletes directories", () => {
+  it("moves a directory with everything below it and deletes directories", async () => {
     for (const name of ["a", "b", "sub/c"])
-      memory().write(ada, { command: "create", path: `/memories/p/${name}`, content: name });
-    memory().write(ada, { command: "create", path: "/memories/p2", content: "sibling" });
-    expect(memory().write(ada, { command: "rename", path: "/memories/p", newPath: "/memories/q" })).toEqual({
+      await memory().write(ada, { command: "create", path: `/memories/p/${name}`, content: name });
+    await memory().write(ada, { command: "create", path: "/memories/p2", content: "sibling" });
+    expect(
+      await memory().write(ada, { command: "rename", path: "/memories/p", newPath: "/memories/q" }),
+    ).toEqual({
       kind: "directory",
       path: "/memories/q",
       movedFiles: 3,
     });
-    expect(
-      memory()
-        .list(ada, { prefix: "/memories/q", page })
-        .items.map((f) => f.path),
-    ).toEqual(["/memories/q/a", "/memories/q/b", "/memories/q/sub/c"]);
-    memory().delete(ada, { path: "/memories/q" });
-    expect(
-      memory()
-        .list(ada, { page })
-        .items.map((f) => f.path),
-    ).toEqual(["/memories/p2"]);
+    expect((await memory().list(ada, { prefix: "/memories/q", page })).items.map((f) => f.path)).toEqual([
+      "/memories/q/a",
+      "/memories/q/b",
+      "/memories/q/sub/c",
+    ]);
+    await memory().delete(ada, { path: "/memories/q" });
+    expect((await memory().list(ada, { page })).items.map((f) => f.path)).toEqual(["/memories/p2"]);
   });
 
-  it("enforces the per-file size and the per-member file count", () => {
+  it("enforces the per-file size and the per-member file count", async () => {
     expect(
-      failure(() =>
-        memory().write(ada, { command: "create", path: "/memories/big", content: "x".repeat(102_401) }),
+      await failure(
+        async () =>
+          await memory().write(ada, {
+            command: "create",
+            path: "/memories/big",
+            content: "x".repeat(102_401),
+          }),
       ),
     ).toEqual({
       status: 413,
@@ -171,33 +216,42 @@ describe("MemoryService", () => {
     });
     const scope = { organizationId: ada.organizationId, memberId: ada.apiKeyId };
     for (let i = 0; i < MEMORY_MEMBER_MAX_FILES; i++) {
-      store.memoryFiles.create(scope, `/memories/f${i}`, { content: "", size: 0, sha256: "", lineCount: 0 });
+      await store.memoryFiles.create(scope, `/memories/f${i}`, {
+        content: "",
+        size: 0,
+        sha256: "",
+        lineCount: 0,
+      });
     }
     expect(
-      failure(() => memory().write(ada, { command: "create", path: "/memories/one-more", content: "" })),
+      await failure(
+        async () => await memory().write(ada, { command: "create", path: "/memories/one-more", content: "" }),
+      ),
     ).toMatchObject({
       status: 413,
       code: "memory_quota_exceeded",
     });
   });
 
-  it("enforces the per-member byte quota, counting the replaced file's bytes as freed", () => {
+  it("enforces the per-member byte quota, counting the replaced file's bytes as freed", async () => {
     const scope = { organizationId: ada.organizationId, memberId: ada.apiKeyId };
-    store.memoryFiles.create(scope, "/memories/large", {
+    await store.memoryFiles.create(scope, "/memories/large", {
       content: "",
       size: 10_485_700,
       sha256: "",
       lineCount: 0,
     });
-    memory().write(ada, { command: "create", path: "/memories/small", content: "x".repeat(60) });
+    await memory().write(ada, { command: "create", path: "/memories/small", content: "x".repeat(60) });
     expect(
-      failure(() => memory().write(ada, { command: "create", path: "/memories/more", content: "x" })),
+      await failure(
+        async () => await memory().write(ada, { command: "create", path: "/memories/more", content: "x" }),
+      ),
     ).toEqual({
       status: 413,
       code: "memory_quota_exceeded",
       param: null,
     });
-    memory().write(ada, {
+    await memory().write(ada, {
       command: "create",
       path: "/memories/small",
       content: "y".repeat(60),
@@ -205,12 +259,12 @@ describe("MemoryService", () => {
     });
   });
 
-  it("keeps members apart, lists usage, forgets and erases", () => {
-    memory().write(ada, { command: "create", path: "/memories/a", content: "ada's" });
-    memory().write(bob, { command: "create", path: "/memories/a", content: "bob's file" });
-    expect(memory().read(ada, { path: "/memories/a" }).content).toBe("ada's");
-    const other = groundwork.principal("other", "admin");
-    expect(memory().usage(ada.organizationId, page).items).toMatchObject([
+  it("keeps members apart, lists usage, forgets and erases", async () => {
+    await memory().write(ada, { command: "create", path: "/memories/a", content: "ada's" });
+    await memory().write(bob, { command: "create", path: "/memories/a", content: "bob's file" });
+    expect((await memory().read(ada, { path: "/memories/a" })).content).toBe("ada's");
+    const other = await groundwork.principal("other", "admin");
+    expect((await memory().usage(ada.organizationId, page)).items).toMatchObject([
       {
         memberId: bob.apiKeyId,
         keyName: "bob",
@@ -221,20 +275,26 @@ describe("MemoryService", () => {
       },
       { memberId: ada.apiKeyId, keyName: "ada", fileCount: 1, totalBytes: 5 },
     ]);
-    expect(memory().usage(other.organizationId, page).total).toBe(0);
-    expect(failure(() => memory().erase(other.organizationId, bob.apiKeyId))).toMatchObject({
-      status: 404,
-      param: "memberId",
-    });
-    expect(memory().erase(ada.organizationId, bob.apiKeyId)).toEqual({
+    expect((await memory().usage(other.organizationId, page)).total).toBe(0);
+    expect(await failure(async () => await memory().erase(other.organizationId, bob.apiKeyId))).toMatchObject(
+      {
+        status: 404,
+        param: "memberId",
+      },
+    );
+    expect(await memory().erase(ada.organizationId, bob.apiKeyId)).toEqual({
       memberId: bob.apiKeyId,
       deletedFiles: 1,
       freedBytes: 10,
     });
-    expect(memory().forget(ada)).toEqual({ memberId: ada.apiKeyId, deletedFiles: 1, freedBytes: 5 });
+    expect(await memory().forget(ada)).toEqual({ memberId: ada.apiKeyId, deletedFiles: 1, freedBytes: 5 });
   });
 
-  it("refuses a principal without a member key (decision M1)", () => {
-    expect(failure(() => memory().list(groundwork.principal(), { page }))).toMatchObject({ status: 400 });
+  it("refuses a principal without a member key (decision M1)", async () => {
+    expect(
+      await failure(async () => await memory().list(await groundwork.principal(), { page })),
+    ).toMatchObject({
+      status: 400,
+    });
   });
 });

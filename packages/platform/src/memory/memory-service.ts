@@ -27,10 +27,9 @@ import type {
   MemberMemoryUsage,
   MemberScope,
   MemoryFileRecord,
-  MemoryFileStore,
   MemoryFileWithContent,
-  Store,
 } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import { type MemoryWriteCommand, type MemoryWriteInput, memoryWriteCommand } from "./memory-commands.js";
 
@@ -56,109 +55,114 @@ export interface MemberUsage extends MemberMemoryUsage {
 }
 
 export class MemoryService {
-  private readonly files: MemoryFileStore;
+  private readonly files: PlatformStore["memoryFiles"];
 
-  constructor(private readonly store: Store) {
+  constructor(private readonly store: PlatformStore) {
     this.files = store.memoryFiles;
   }
 
   /** Metadata of the files at and below `prefix` (default `/memories`), by path. */
-  list(
+  async list(
     principal: Principal,
     query: { prefix?: string | undefined; page: PageRequest },
-  ): { items: MemoryFileRecord[]; total: number } {
+  ): Promise<{ items: MemoryFileRecord[]; total: number }> {
     const prefix = memoryPath(query.prefix ?? MEMORY_ROOT, "prefix", { allowRoot: true });
-    return this.files.list(scopeOf(principal), prefix, query.page.page * query.page.size, query.page.size);
+    return await this.files.list(
+      scopeOf(principal),
+      prefix,
+      query.page.page * query.page.size,
+      query.page.size,
+    );
   }
 
   /** A file with its content, whole or lines `startLine` … `endLine`. */
-  read(
+  async read(
     principal: Principal,
     query: { path: string; startLine?: number | undefined; endLine?: number | undefined },
-  ): MemoryFileContent {
+  ): Promise<MemoryFileContent> {
     const scope = scopeOf(principal);
-    const file = this.mustGet(scope, memoryPath(query.path, "path"));
+    const file = await this.mustGet(scope, memoryPath(query.path, "path"));
     const { content, ...metadata } = file;
     return { ...metadata, ...lineRange(content, query.startLine, query.endLine) };
   }
 
-  write(principal: Principal, input: MemoryWriteInput): MemoryWriteResult {
+  async write(principal: Principal, input: MemoryWriteInput): Promise<MemoryWriteResult> {
     const command = validate(memoryWriteCommand, input);
     const scope = scopeOf(principal);
     const path = memoryPath(command.path, "path");
     switch (command.command) {
       case "create":
-        return this.create(scope, path, command);
+        return await this.create(scope, path, command);
       case "str_replace": {
         checkMemoryText(command.oldStr, "oldStr");
         const newStr = checkMemoryText(command.newStr, "newStr");
-        return this.edit(scope, path, command.ifMatch, "newStr", (content) =>
+        return await this.edit(scope, path, command.ifMatch, "newStr", (content) =>
           replaceOnce(content, command.oldStr, newStr),
         );
       }
       case "insert": {
         const text = checkMemoryText(command.insertText, "insertText");
-        return this.edit(scope, path, command.ifMatch, "insertText", (content) =>
+        return await this.edit(scope, path, command.ifMatch, "insertText", (content) =>
           insertLines(content, command.insertLine, text),
         );
       }
       case "rename":
-        return this.rename(scope, path, memoryPath(command.newPath, "newPath"), command.ifMatch);
+        return await this.rename(scope, path, memoryPath(command.newPath, "newPath"), command.ifMatch);
     }
   }
 
   /** Deletes a file, or everything below a directory path (then `ifMatch` is refused). */
-  delete(principal: Principal, target: { path: string; ifMatch?: string | undefined }): void {
+  async delete(principal: Principal, target: { path: string; ifMatch?: string | undefined }): Promise<void> {
     const scope = scopeOf(principal);
     const path = memoryPath(target.path, "path", { allowRoot: true });
-    this.files.atomically(() => {
-      const current = path === MEMORY_ROOT ? null : this.files.get(scope, path);
+    await this.files.atomically(async () => {
+      const current = path === MEMORY_ROOT ? null : await this.files.get(scope, path);
       if (current !== null) {
         checkIfMatch(current, target.ifMatch);
-        this.files.delete(scope, { path });
+        await this.files.delete(scope, { path });
         return;
       }
-      if (path !== MEMORY_ROOT && !this.files.hasBelow(scope, path)) throw noFile(path);
+      if (path !== MEMORY_ROOT && !(await this.files.hasBelow(scope, path))) throw noFile(path);
       refuseIfMatchOnDirectory(target.ifMatch, "delete");
-      this.files.delete(scope, { dir: path });
+      await this.files.delete(scope, { dir: path });
     });
   }
 
   /** Forgets everything of the calling member. */
-  forget(principal: Principal): ErasedMemory {
+  async forget(principal: Principal): Promise<ErasedMemory> {
     const scope = scopeOf(principal);
-    return { memberId: scope.memberId, ...this.files.delete(scope, null) };
+    return { memberId: scope.memberId, ...(await this.files.delete(scope, null)) };
   }
 
   /** Members of the organization that have memory, largest first. */
-  usage(organizationId: string, page: PageRequest): { items: MemberUsage[]; total: number } {
-    const { items, total } = this.files.usageByMember(organizationId, page.page * page.size, page.size);
+  async usage(organizationId: string, page: PageRequest): Promise<{ items: MemberUsage[]; total: number }> {
+    const { items, total } = await this.files.usageByMember(organizationId, page.page * page.size, page.size);
     return { items: items.map((item) => ({ ...item, quotaBytes: MEMORY_MEMBER_MAX_BYTES })), total };
   }
 
   /** Erases a member's memory; the member must be an API key of the organization. */
-  erase(organizationId: string, memberId: string): ErasedMemory {
-    if (!this.store.apiKeys.list(organizationId).some((key) => key.id === memberId)) {
+  async erase(organizationId: string, memberId: string): Promise<ErasedMemory> {
+    if (!(await this.store.apiKeys.list(organizationId)).some((key) => key.id === memberId)) {
       throw notFound(`No member ${memberId} in this organization`, { param: "memberId" });
     }
-    return { memberId, ...this.files.delete({ organizationId, memberId }, null) };
+    return { memberId, ...(await this.files.delete({ organizationId, memberId }, null)) };
   }
 
-  private create(
+  private async create(
     scope: MemberScope,
     path: string,
     command: Extract<MemoryWriteCommand, { command: "create" }>,
-  ): MemoryWriteResult {
+  ): Promise<MemoryWriteResult> {
     const content = checkMemoryText(command.content, "content");
-    return this.files.atomically(() => {
-      const current = this.files.get(scope, path);
+    return await this.files.atomically(async () => {
+      const current = await this.files.get(scope, path);
       if (current === null) {
-        if (this.files.hasBelow(scope, path)) {
+        if (await this.files.hasBelow(scope, path)) {
           throw conflict(`${path} is a directory`, { param: "path", code: "is_directory" });
         }
         if (command.ifMatch !== undefined) throw preconditionFailed(`${path} does not exist`);
-        this.refuseFileAncestors(scope, path, "path");
-        return { kind: "file", file: this.insert(scope, path, content), created: true };
+        await this.refuseFileAncestors(scope, path, "path");
+        return { kind: "file", file: await this.insert(scope, path, content), created: true };
       }
       if (!command.overwrite) {
         throw conflict(`${path} already exists; set overwrite to replace it`, {
@@ -167,37 +171,37 @@ export class MemoryService {
         });
       }
       checkIfMatch(current, command.ifMatch);
-      return { kind: "file", file: this.replace(scope, current, content, "content"), created: false };
+      return { kind: "file", file: await this.replace(scope, current, content, "content"), created: false };
     });
   }
 
-  private edit(
+  private async edit(
     scope: MemberScope,
     path: string,
     ifMatch: string | undefined,
     param: string,
     change: (content: string) => string,
-  ): MemoryWriteResult {
-    return this.files.atomically(() => {
-      const current = this.mustGet(scope, path);
+  ): Promise<MemoryWriteResult> {
+    return await this.files.atomically(async () => {
+      const current = await this.mustGet(scope, path);
       checkIfMatch(current, ifMatch);
       return {
         kind: "file",
-        file: this.replace(scope, current, change(current.content), param),
+        file: await this.replace(scope, current, change(current.content), param),
         created: false,
       };
     });
   }
 
-  private rename(
+  private async rename(
     scope: MemberScope,
     path: string,
     newPath: string,
     ifMatch: string | undefined,
-  ): MemoryWriteResult {
-    return this.files.atomically(() => {
-      const current = this.files.get(scope, path);
-      const moving = current === null ? this.files.below(scope, path) : [current];
+  ): Promise<MemoryWriteResult> {
+    return await this.files.atomically(async () => {
+      const current = await this.files.get(scope, path);
+      const moving = current === null ? await this.files.below(scope, path) : [current];
       if (moving.length === 0) throw noFile(path);
       if (current === null) refuseIfMatchOnDirectory(ifMatch, "rename");
       else checkIfMatch(current, ifMatch);
@@ -207,10 +211,10 @@ export class MemoryService {
           code: "invalid_path",
         });
       }
-      if (this.files.exists(scope, newPath) || this.files.hasBelow(scope, newPath)) {
+      if ((await this.files.exists(scope, newPath)) || (await this.files.hasBelow(scope, newPath))) {
         throw conflict(`${newPath} already exists`, { param: "newPath", code: "file_exists" });
       }
-      this.refuseFileAncestors(scope, newPath, "newPath");
+      await this.refuseFileAncestors(scope, newPath, "newPath");
       const moves = moving.map((file) => ({ file, to: movedPath(file.path, path, newPath) }));
       for (const { to } of moves) {
         const problem = memoryPathProblem(to, false);
@@ -221,9 +225,9 @@ export class MemoryService {
           });
         }
       }
-      for (const { file, to } of moves) this.files.move(scope, file.id, to);
+      for (const { file, to } of moves) await this.files.move(scope, file.id, to);
       if (current === null) return { kind: "directory", path: newPath, movedFiles: moves.length };
-      const moved = this.files.get(scope, newPath);
+      const moved = await this.files.get(scope, newPath);
       if (moved === null) throw new Error(`Memory file ${current.id} vanished while being renamed`);
       const { content: _content, ...file } = moved;
       return { kind: "file", file, created: false };
@@ -231,18 +235,24 @@ export class MemoryService {
   }
 
   /** A file cannot lie below another file: each directory on the way must not be one. */
-  private refuseFileAncestors(scope: MemberScope, path: string, param: string): void {
-    const blocking = ancestorsOf(path).find((dir) => this.files.exists(scope, dir));
+  private async refuseFileAncestors(scope: MemberScope, path: string, param: string): Promise<void> {
+    let blocking: string | undefined;
+    for (const dir of ancestorsOf(path)) {
+      if (await this.files.exists(scope, dir)) {
+        blocking = dir;
+        break;
+      }
+    }
     if (blocking !== undefined) {
       throw conflict(`${blocking} is a file, so it cannot hold ${path}`, { param, code: "file_exists" });
     }
   }
 
-  private insert(scope: MemberScope, path: string, content: string): MemoryFileRecord {
+  private async insert(scope: MemberScope, path: string, content: string): Promise<MemoryFileRecord> {
     const size = checkFileSize(content, "content");
-    const usage = this.files.usage(scope);
+    const usage = await this.files.usage(scope);
     checkMemberQuota({ fileCount: usage.fileCount + 1, totalBytes: usage.totalBytes + size });
-    return this.files.create(scope, path, {
+    return await this.files.create(scope, path, {
       content,
       size,
       sha256: memorySha256(content),
@@ -250,16 +260,16 @@ export class MemoryService {
     });
   }
 
-  private replace(
+  private async replace(
     scope: MemberScope,
     current: MemoryFileRecord,
     content: string,
     param: string,
-  ): MemoryFileRecord {
+  ): Promise<MemoryFileRecord> {
     const size = checkFileSize(content, param);
-    const usage = this.files.usage(scope);
+    const usage = await this.files.usage(scope);
     checkMemberQuota({ fileCount: usage.fileCount, totalBytes: usage.totalBytes - current.size + size });
-    return this.files.update(scope, current, {
+    return await this.files.update(scope, current, {
       content,
       size,
       sha256: memorySha256(content),
@@ -267,10 +277,10 @@ export class MemoryService {
     });
   }
 
-  private mustGet(scope: MemberScope, path: string): MemoryFileWithContent {
-    const file = this.files.get(scope, path);
+  private async mustGet(scope: MemberScope, path: string): Promise<MemoryFileWithContent> {
+    const file = await this.files.get(scope, path);
     if (file === null) {
-      throw this.files.hasBelow(scope, path)
+      throw (await this.files.hasBelow(scope, path))
         ? notFound(`${path} is a directory, not a file; list it instead`, { param: "path" })
         : noFile(path);
     }

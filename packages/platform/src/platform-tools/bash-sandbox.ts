@@ -12,6 +12,7 @@
  * 5 s per command (exit 124), command ≤ 16 KiB (checked by the caller's schema).
  */
 import { posix } from "node:path";
+import type { MaybePromise } from "@groundwork/core";
 import { Bash, type CommandName, InMemoryFs } from "just-bash";
 import { literalGrep } from "./bash-grep.js";
 import { lineCountWc } from "./bash-wc.js";
@@ -303,7 +304,7 @@ function writeSkills(fs: InMemoryFs, skills: readonly SkillFiles[]): void {
  * only when no cached file system of the same revision is at hand).
  */
 export async function runBash(
-  tree: BashSnapshot | (() => BashSnapshot),
+  tree: BashSnapshot | (() => MaybePromise<BashSnapshot>),
   command: string,
   options: BashOptionsIn = {},
 ): Promise<BashRun> {
@@ -326,7 +327,7 @@ export async function runBash(
     await fs.rm(SKILLS_ROOT, { recursive: true, force: true });
     writeSkills(fs, skills);
   } else {
-    snapshot = typeof tree === "function" ? tree() : tree;
+    snapshot = typeof tree === "function" ? await tree() : tree;
     fs = new InMemoryFs(undefined, { maxTotalBytes: bound });
     for (const root of WRITABLE_ROOTS) fs.mkdirSync(root, { recursive: true });
     writeSkills(fs, skills);

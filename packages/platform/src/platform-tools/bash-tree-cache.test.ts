@@ -110,12 +110,12 @@ describe("BashTreeCache with runBash", () => {
   });
 });
 
-describe("platform_bash calls through the runner", () => {
+describe("platform_bash calls through the runner", async () => {
   const file = join(dir, "db.sqlite");
   const store: Store = openStore({ file });
   const other: Store = openStore({ file });
-  const org = store.organizations.create("acme", "enterprise").id;
-  const conversationId = store.agents.createConversation(org, null, "ask").id;
+  const org = (await store.organizations.create("acme", "enterprise")).id;
+  const conversationId = (await store.agents.createConversation(org, null, "ask")).id;
   const principal = {
     organizationName: "acme",
     organizationId: org,
@@ -146,19 +146,19 @@ describe("platform_bash calls through the runner", () => {
     expect((await bash("echo one > f; cat f")).stdout).toBe("one\n");
     expect((await bash("cat f")).stdout).toBe("one\n");
     expect(loads).toHaveBeenCalledTimes(1);
-    store.bashFiles.apply(org, conversationId, [
+    await store.bashFiles.apply(org, conversationId, [
       { path: "/workspace/f", kind: "file", bytes: bytes("two\n") },
     ]);
     expect((await bash("cat f")).stdout).toBe("two\n");
     expect(loads).toHaveBeenCalledTimes(2);
-    other.bashFiles.apply(org, conversationId, [
+    await other.bashFiles.apply(org, conversationId, [
       { path: "/workspace/f", kind: "file", bytes: bytes("three\n") },
     ]);
     expect((await bash("cat f")).stdout).toBe("three\n");
     expect((await bash("rm f; ls")).stdout).toBe("");
-    expect(store.bashFiles.load(conversationId).has("/workspace/f")).toBe(false);
+    expect((await store.bashFiles.load(conversationId)).has("/workspace/f")).toBe(false);
     expect((await bash("ls; echo four > g")).exitCode).toBe(0);
-    expect(other.bashFiles.load(conversationId).get("/workspace/g")).toEqual(bytes("four\n"));
+    expect((await other.bashFiles.load(conversationId)).get("/workspace/g")).toEqual(bytes("four\n"));
   });
 
   it("two concurrent calls of one conversation both land and later calls see both", async () => {

@@ -7,8 +7,8 @@ import { FileService } from "../files/file-service.js";
 import { PlatformToolRunner } from "./platform-tool-runner.js";
 
 const store = openStore({ file: ":memory:" });
-const org = store.organizations.create("acme", "enterprise").id;
-const conversationId = store.agents.createConversation(org, null, "ask").id;
+const org = (await store.organizations.create("acme", "enterprise")).id;
+const conversationId = (await store.agents.createConversation(org, null, "ask")).id;
 const principal = {
   organizationName: "acme",
   organizationId: org,

@@ -14,8 +14,7 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from "@groundwork/agents";
-import type { Principal } from "@groundwork/core";
-import type { Store } from "@groundwork/store-sqlite";
+import type { MaybePromise, Principal } from "@groundwork/core";
 import type { FileService } from "../files/file-service.js";
 import {
   DEFAULT_PRIVATE_NETWORK_SETTING,
@@ -23,6 +22,7 @@ import {
   privateAddressOf,
   refusedAddressOf,
 } from "../network/guarded-network.js";
+import type { PlatformStore } from "../store-port.js";
 import {
   BASH_LIMITS,
   type BashResult,
@@ -60,7 +60,7 @@ export interface PlatformToolOptions {
   /** Whether a model takes image input; every model does unless this says otherwise. */
   acceptsImages?: (model: string) => boolean;
   /** The read-only `/skills/<qualifiedName>/` copies of a run (filled by the skills group). */
-  skillFiles?: (principal: Principal, state: RunState) => readonly SkillFiles[];
+  skillFiles?: (principal: Principal, state: RunState) => MaybePromise<readonly SkillFiles[]>;
 }
 
 type BashDefinition = Extract<ToolDefinition, { type: "platform.bash" }>;
@@ -124,7 +124,7 @@ export class PlatformToolRunner {
   private readonly bashTrees = new BashTreeCache();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly files: FileService,
     private readonly options: PlatformToolOptions,
   ) {}
@@ -181,31 +181,31 @@ export class PlatformToolRunner {
     const bashFiles = this.store.bashFiles;
     if (definition.outputs === "held") {
       // The approval of a held call: its staged changes are committed and its output released.
-      const held = bashFiles.commitStage(org, conversationId, call.callId) as BashResult | null;
+      const held = (await bashFiles.commitStage(org, conversationId, call.callId)) as BashResult | null;
       if (held !== null) return { output: JSON.stringify(held) };
     }
     // Changes of held calls that were rejected (or timed out) are dropped here; calls of this
     // run still waiting for their approval keep theirs.
-    bashFiles.discardStages(conversationId, [
+    await bashFiles.discardStages(conversationId, [
       call.callId,
       ...call.state.pendingApprovals.filter((p) => p.reason === "outputs_held").map((p) => p.callId),
     ]);
-    const skills = this.options.skillFiles?.(principal, call.state) ?? [];
+    const skills = (await this.options.skillFiles?.(principal, call.state)) ?? [];
     // The file system of the previous call is reused while the stored tree is unchanged (PT13).
-    const before = bashFiles.revision(conversationId);
-    const run = await runBash(() => bashFiles.load(conversationId), command, {
+    const before = await bashFiles.revision(conversationId);
+    const run = await runBash(async () => await bashFiles.load(conversationId), command, {
       skills,
       cache: { trees: this.bashTrees, key: conversationId, revision: revisionKey(before) },
     });
     if (definition.outputs === "held") {
-      bashFiles.stage(org, conversationId, call.callId, run.changes, run.result);
+      await bashFiles.stage(org, conversationId, call.callId, run.changes, run.result);
       const { stdout, stderr, exitCode } = run.result;
       return { output: "", held: { stdout, stderr, exitCode } };
     }
-    if (run.changes.length > 0) bashFiles.apply(org, conversationId, run.changes);
+    if (run.changes.length > 0) await bashFiles.apply(org, conversationId, run.changes);
     // Kept only when the stored tree is exactly the one this call started from plus its own
     // changes (no other connection committed, no other call of this process wrote it).
-    const after = bashFiles.revision(conversationId);
+    const after = await bashFiles.revision(conversationId);
     const own = run.changes.length > 0 ? 1 : 0;
     if (after.dataVersion === before.dataVersion && after.writes === before.writes + own) {
       run.keep?.(revisionKey(after));
@@ -235,12 +235,14 @@ export class PlatformToolRunner {
     }
     const org = principal.organizationId;
     // Everything is checked before anything is stored.
-    const known = fileIds.map((id) => {
-      const file = this.store.files.get(org, id);
-      if (file === null || file.deletedAt !== null) fail(`unknown fileId ${id}`);
-      return file;
-    });
-    const tree = paths.length === 0 ? new Map() : this.store.bashFiles.load(call.state.conversationId);
+    const known = await Promise.all(
+      fileIds.map(async (id) => {
+        const file = await this.store.files.get(org, id);
+        if (file === null || file.deletedAt !== null) fail(`unknown fileId ${id}`);
+        return file;
+      }),
+    );
+    const tree = paths.length === 0 ? new Map() : await this.store.bashFiles.load(call.state.conversationId);
     const fromBash = paths.map((path) => {
       const absolute = bashPath(path);
       const bytes = tree.get(absolute);
@@ -261,7 +263,7 @@ export class PlatformToolRunner {
       });
     }
     for (const { absolute, bytes } of fromBash) {
-      const file = this.files.upload(principal, {
+      const file = await this.files.upload(principal, {
         filename: posix.basename(absolute),
         purpose: "assistants",
         content: bytes,
@@ -286,18 +288,18 @@ export class PlatformToolRunner {
     if (this.options.acceptsImages?.(call.state.model) === false) fail("model does not accept images");
     let bytes: Uint8Array;
     if (fileId !== undefined && fileId !== "") {
-      const file = this.store.files.get(principal.organizationId, fileId);
+      const file = await this.store.files.get(principal.organizationId, fileId);
       const content =
         file === null || file.deletedAt !== null
           ? null
-          : this.store.files.content(file.organizationId, file.id);
+          : await this.store.files.content(file.organizationId, file.id);
       if (content === null) fail(`unknown fileId ${fileId}`);
       bytes = content;
     } else if (url !== undefined && url !== "") {
       bytes = await this.fetchImage(url, call.signal);
     } else {
       const absolute = bashPath(path as string);
-      const found = this.store.bashFiles.load(call.state.conversationId).get(absolute);
+      const found = (await this.store.bashFiles.load(call.state.conversationId)).get(absolute);
       if (found === undefined) fail(`no file ${absolute} in the bash file system`);
       if (found === null) fail(`${absolute} is a directory`);
       bytes = found;

@@ -1,12 +1,13 @@
 /**
  * The plugin service's view of connectors (PLATFORM.md §5.3) through the connector
  * service: URLs are checked before the plugin's transaction (naming the `.mcp.json`
- * entry on a refusal), writes are synchronous inside it, always with the plugin's id.
+ * entry on a refusal), writes are awaited inside it, always with the plugin's id.
  */
 import type { PluginConnectorEntry } from "@groundwork/agents";
 import { GroundworkError, isGroundworkError } from "@groundwork/core";
 import type { ConnectorRecord } from "@groundwork/store-sqlite";
 import type { ConnectorService } from "../connectors/connector-service.js";
+import type { PlatformStore } from "../store-port.js";
 import type { PluginConnectorPort, PluginConnectorRef } from "./plugin-service.js";
 
 const ref = (connector: ConnectorRecord | null): PluginConnectorRef | null =>
@@ -16,12 +17,7 @@ const ref = (connector: ConnectorRecord | null): PluginConnectorRef | null =>
 
 export function pluginConnectorsOf(
   service: ConnectorService,
-  store: {
-    connectors: {
-      get(org: string, id: string): ConnectorRecord | null;
-      getByLabel(org: string, label: string): ConnectorRecord | null;
-    };
-  },
+  store: Pick<PlatformStore, "connectors">,
 ): PluginConnectorPort {
   return {
     available: true,
@@ -40,23 +36,27 @@ export function pluginConnectorsOf(
         }
       }
     },
-    byLabel: (organizationId, serverLabel) => ref(store.connectors.getByLabel(organizationId, serverLabel)),
-    byId: (organizationId, id) => ref(store.connectors.get(organizationId, id)),
-    create: (organizationId, pluginId, entry, agentIds) =>
-      service.createCheckedForPlugin(organizationId, pluginId, {
-        serverLabel: entry.serverLabel,
-        url: new URL(entry.url),
-        authKind: entry.authKind,
-        description: entry.description,
-        agentIds,
-      }).id,
-    update: (organizationId, pluginId, id, entry, agentIds) =>
-      service.updateCheckedForPlugin(organizationId, pluginId, id, {
+    byLabel: async (organizationId, serverLabel) =>
+      ref(await store.connectors.getByLabel(organizationId, serverLabel)),
+    byId: async (organizationId, id) => ref(await store.connectors.get(organizationId, id)),
+    create: async (organizationId, pluginId, entry, agentIds) =>
+      (
+        await service.createCheckedForPlugin(organizationId, pluginId, {
+          serverLabel: entry.serverLabel,
+          url: new URL(entry.url),
+          authKind: entry.authKind,
+          description: entry.description,
+          agentIds,
+        })
+      ).id,
+    update: async (organizationId, pluginId, id, entry, agentIds) =>
+      await service.updateCheckedForPlugin(organizationId, pluginId, id, {
         url: new URL(entry.url),
         authKind: entry.authKind,
         description: entry.description,
         agentIds,
       }),
-    remove: (organizationId, pluginId, id) => service.deleteForPlugin(organizationId, pluginId, id),
+    remove: async (organizationId, pluginId, id) =>
+      await service.deleteForPlugin(organizationId, pluginId, id),
   };
 }

@@ -20,22 +20,22 @@ async function zipOf(entries: Record<string, string>): Promise<Uint8Array> {
 const plugin = (entries: Record<string, string>, name = "kit", version = "1.0.0") =>
   zipOf({ ".claude-plugin/plugin.json": JSON.stringify({ name, version }), ...entries });
 
-function counts(org: string) {
+async function counts(org: string) {
   const page = { page: 0, size: 100 };
   return {
-    plugins: store.plugins.list(org, page).total,
-    skills: store.skills.list(org, page).total,
-    agents: store.agents.list(org, page).total,
-    connectors: store.connectors.list(org, 0, 100).total,
+    plugins: (await store.plugins.list(org, page)).total,
+    skills: (await store.skills.list(org, page)).total,
+    agents: (await store.agents.list(org, page)).total,
+    connectors: (await store.connectors.list(org, 0, 100)).total,
   };
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   store = openStore({ file: ":memory:", secret: "plugin-test-secret" });
   groundwork = createGroundwork({ store, config: { allowPrivateNetwork: true } });
-  principal = groundwork.principal("acme", "admin");
+  principal = await groundwork.principal("acme", "admin");
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
 describe("PluginService", () => {
   it("writes nothing when a later component fails (one transaction)", async () => {
@@ -62,12 +62,22 @@ describe("PluginService", () => {
       status: 402,
       code: "storage_exhausted",
     });
-    expect(counts(principal.organizationId)).toEqual({ plugins: 0, skills: 0, agents: 0, connectors: 0 });
+    expect(await counts(principal.organizationId)).toEqual({
+      plugins: 0,
+      skills: 0,
+      agents: 0,
+      connectors: 0,
+    });
 
     // An update that fails leaves the installed plugin as it was.
     calls = 10;
     const installed = await limited.plugins.install(principal, { zip });
-    expect(counts(principal.organizationId)).toEqual({ plugins: 1, skills: 2, agents: 1, connectors: 1 });
+    expect(await counts(principal.organizationId)).toEqual({
+      plugins: 1,
+      skills: 2,
+      agents: 1,
+      connectors: 1,
+    });
     calls = 1;
     const next = await plugin(
       {
@@ -83,9 +93,16 @@ describe("PluginService", () => {
         status: 402,
       },
     );
-    expect(counts(principal.organizationId)).toEqual({ plugins: 1, skills: 2, agents: 1, connectors: 1 });
-    expect(store.plugins.get(principal.organizationId, installed.plugin.id)?.version).toBe("1.0.0");
-    expect(store.skills.byQualifiedName(principal.organizationId, "kit:a")?.latestVersionNumber).toBe(1);
+    expect(await counts(principal.organizationId)).toEqual({
+      plugins: 1,
+      skills: 2,
+      agents: 1,
+      connectors: 1,
+    });
+    expect((await store.plugins.get(principal.organizationId, installed.plugin.id))?.version).toBe("1.0.0");
+    expect((await store.skills.byQualifiedName(principal.organizationId, "kit:a"))?.latestVersionNumber).toBe(
+      1,
+    );
   });
 
   it("keeps members' connections while the host stays and drops them when it moves", async () => {
@@ -95,22 +112,24 @@ describe("PluginService", () => {
       zip: await plugin({ ".mcp.json": mcp("http://127.0.0.1:9/mcp", "one") }),
     });
     const [connectorId] = installed.plugin.components.connectorIds;
-    const member = groundwork.principal("acme", "member");
-    groundwork.connectors.connect(member, connectorId as string, { token: "secret-token" });
-    expect(groundwork.connectors.connection(member, connectorId as string).status).toBe("connected");
+    const member = await groundwork.principal("acme", "member");
+    await groundwork.connectors.connect(member, connectorId as string, { token: "secret-token" });
+    expect((await groundwork.connectors.connection(member, connectorId as string)).status).toBe("connected");
 
     const same = await groundwork.plugins.update(principal, installed.plugin.id, {
       zip: await plugin({ ".mcp.json": mcp("http://127.0.0.1:9/mcp", "two") }),
     });
     expect(same.changes.connectors.updated).toEqual(["docs"]);
-    expect(groundwork.connectors.connection(member, connectorId as string).status).toBe("connected");
+    expect((await groundwork.connectors.connection(member, connectorId as string)).status).toBe("connected");
 
     const moved = await groundwork.plugins.update(principal, installed.plugin.id, {
       zip: await plugin({ ".mcp.json": mcp("http://127.0.0.2:9/mcp", "two") }),
     });
     expect(moved.changes.connectors.updated).toEqual(["docs"]);
     expect(moved.plugin.components.connectorIds).toEqual([connectorId]);
-    expect(groundwork.connectors.connection(member, connectorId as string).status).toBe("not_connected");
+    expect((await groundwork.connectors.connection(member, connectorId as string)).status).toBe(
+      "not_connected",
+    );
 
     const unchanged = await groundwork.plugins.update(principal, installed.plugin.id, {
       zip: await plugin({ ".mcp.json": mcp("http://127.0.0.2:9/mcp", "two") }),
@@ -119,15 +138,17 @@ describe("PluginService", () => {
   });
 
   it("stores plugins per organization, newest first", async () => {
-    const other = groundwork.principal("other", "admin");
+    const other = await groundwork.principal("other", "admin");
     await groundwork.plugins.install(principal, { zip: await plugin({}, "one") });
     await groundwork.plugins.install(principal, { zip: await plugin({}, "two") });
     await groundwork.plugins.install(other, { zip: await plugin({}, "one") });
-    const listed = groundwork.plugins.list(principal.organizationId, { page: 0, size: 10 });
+    const listed = await groundwork.plugins.list(principal.organizationId, { page: 0, size: 10 });
     expect(listed.total).toBe(2);
     expect(listed.items.map((p) => p.name).sort()).toEqual(["one", "two"]);
-    expect(store.plugins.byName(other.organizationId, "two")).toBeNull();
+    expect(await store.plugins.byName(other.organizationId, "two")).toBeNull();
     const [first] = listed.items;
-    expect(() => groundwork.plugins.get(other.organizationId, first?.id as string)).toThrow(/No plugin/);
+    await expect(groundwork.plugins.get(other.organizationId, first?.id as string)).rejects.toThrow(
+      /No plugin/,
+    );
   });
 });

@@ -16,11 +16,19 @@ import {
   type PluginPackage,
   pluginPackageFromZip,
 } from "@groundwork/agents";
-import { conflict, invalidRequest, notFound, type PageRequest, type Principal } from "@groundwork/core";
-import type { PluginRecord, PluginSourceType, Store } from "@groundwork/store-sqlite";
+import {
+  conflict,
+  invalidRequest,
+  type MaybePromise,
+  notFound,
+  type PageRequest,
+  type Principal,
+} from "@groundwork/core";
+import type { PluginRecord, PluginSourceType } from "@groundwork/store-sqlite";
 import { z } from "zod";
 import type { AgentManagement } from "../agents/agent-management.js";
 import type { SkillService } from "../skills/skill-service.js";
+import type { PlatformStore } from "../store-port.js";
 import { fetchPluginZip, type PluginFetchOptions } from "./plugin-source.js";
 
 /** `POST /v1/plugins` / `PUT /v1/plugins/{id}` as JSON. */
@@ -56,15 +64,20 @@ export interface PluginConnectorRef {
 
 /**
  * How plugins reach connectors (PLATFORM.md §5.3). `check` runs before the transaction
- * (URL rules, private network); the other methods are synchronous and run inside it.
+ * (URL rules, private network); the other methods run inside it and are awaited (issue #24).
  */
 export interface PluginConnectorPort {
   /** Whether this build has connectors; without them `.mcp.json` entries are skipped with a warning. */
   readonly available: boolean;
   check(organizationId: string, entries: readonly PluginConnectorEntry[]): Promise<void>;
-  byLabel(organizationId: string, serverLabel: string): PluginConnectorRef | null;
-  byId(organizationId: string, id: string): PluginConnectorRef | null;
-  create(organizationId: string, pluginId: string, entry: PluginConnectorEntry, agentIds: string[]): string;
+  byLabel(organizationId: string, serverLabel: string): MaybePromise<PluginConnectorRef | null>;
+  byId(organizationId: string, id: string): MaybePromise<PluginConnectorRef | null>;
+  create(
+    organizationId: string,
+    pluginId: string,
+    entry: PluginConnectorEntry,
+    agentIds: string[],
+  ): MaybePromise<string>;
   /** True when something changed. */
   update(
     organizationId: string,
@@ -72,8 +85,8 @@ export interface PluginConnectorPort {
     id: string,
     entry: PluginConnectorEntry,
     agentIds: string[],
-  ): boolean;
-  remove(organizationId: string, pluginId: string, id: string): void;
+  ): MaybePromise<boolean>;
+  remove(organizationId: string, pluginId: string, id: string): MaybePromise<void>;
 }
 
 /** The seam while no connector service is wired: no connectors. */
@@ -112,7 +125,7 @@ export class PluginService {
   private readonly connectors: PluginConnectorPort;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly skills: SkillService,
     private readonly agents: AgentManagement,
     private readonly options: PluginServiceOptions,
@@ -120,12 +133,12 @@ export class PluginService {
     this.connectors = options.connectors ?? NO_PLUGIN_CONNECTORS;
   }
 
-  list(organizationId: string, page: PageRequest): { items: PluginRecord[]; total: number } {
-    return this.store.plugins.list(organizationId, page);
+  async list(organizationId: string, page: PageRequest): Promise<{ items: PluginRecord[]; total: number }> {
+    return await this.store.plugins.list(organizationId, page);
   }
 
-  get(organizationId: string, pluginId: string): PluginRecord {
-    const plugin = this.store.plugins.get(organizationId, pluginId);
+  async get(organizationId: string, pluginId: string): Promise<PluginRecord> {
+    const plugin = await this.store.plugins.get(organizationId, pluginId);
     if (plugin === null) throw notFound(`No plugin ${pluginId}`, { param: "pluginId" });
     return plugin;
   }
@@ -134,59 +147,61 @@ export class PluginService {
   async install(principal: Principal, input: PluginSourceInput): Promise<PluginResult> {
     const org = principal.organizationId;
     const loaded = await this.load(org, input);
-    return this.store.plugins.atomically(() => {
+    return this.store.plugins.atomically(async () => {
       const name = loaded.pkg.manifest.name;
-      if (this.store.plugins.byName(org, name) !== null) {
+      if ((await this.store.plugins.byName(org, name)) !== null) {
         throw conflict(`A plugin named "${name}" is installed; update it instead`, {
           param: MANIFEST_NAME_PARAM,
         });
       }
-      return this.apply(principal, null, this.store.plugins.newId(), loaded);
+      return this.apply(principal, null, await this.store.plugins.newId(), loaded);
     });
   }
 
   /** Replaces a plugin's package; the manifest name must stay the plugin's. */
   async update(principal: Principal, pluginId: string, input: PluginSourceInput): Promise<PluginResult> {
     const org = principal.organizationId;
-    this.get(org, pluginId);
+    await this.get(org, pluginId);
     const loaded = await this.load(org, input);
-    return this.store.plugins.atomically(() => this.applyUpdate(principal, pluginId, loaded));
+    return this.store.plugins.atomically(async () => await this.applyUpdate(principal, pluginId, loaded));
   }
 
   /** Re-fetches a URL plugin's source and applies it as an update. */
   async sync(principal: Principal, pluginId: string): Promise<PluginResult> {
     const org = principal.organizationId;
-    const plugin = this.get(org, pluginId);
+    const plugin = await this.get(org, pluginId);
     if (plugin.source.type !== "url" || plugin.source.url === null) {
       throw conflict(`Plugin ${plugin.name} was uploaded; upload a new zip with PUT instead`, {
         code: "source_not_syncable",
       });
     }
     const loaded = await this.load(org, { sourceUrl: plugin.source.url });
-    return this.store.plugins.atomically(() => this.applyUpdate(principal, pluginId, loaded));
+    return this.store.plugins.atomically(async () => await this.applyUpdate(principal, pluginId, loaded));
   }
 
   /**
    * Deletes a plugin with all its components. An agent outside the plugin binding one of
    * its skills makes this a `409 plugin_in_use` unless `force` (the bindings become unresolved).
    */
-  delete(principal: Principal, pluginId: string, options: { force?: boolean } = {}): void {
+  async delete(principal: Principal, pluginId: string, options: { force?: boolean } = {}): Promise<void> {
     const org = principal.organizationId;
-    this.store.plugins.atomically(() => {
-      const plugin = this.get(org, pluginId);
+    await this.store.plugins.atomically(async () => {
+      const plugin = await this.get(org, pluginId);
       if (options.force !== true)
-        this.refuseInUse(org, plugin, new Set(plugin.components.skillIds), new Set());
+        await this.refuseInUse(org, plugin, new Set(plugin.components.skillIds), new Set());
       for (const agentId of plugin.components.agentIds) {
-        if (this.store.agents.get(org, agentId) !== null) this.store.agents.delete(org, agentId);
+        if ((await this.store.agents.get(org, agentId)) !== null)
+          await this.store.agents.delete(org, agentId);
       }
       for (const skillId of plugin.components.skillIds) {
-        if (this.store.skills.get(org, skillId) !== null) this.skills.delete(org, skillId, { managed: true });
+        if ((await this.store.skills.get(org, skillId)) !== null)
+          await this.skills.delete(org, skillId, { managed: true });
       }
       for (const connectorId of plugin.components.connectorIds) {
-        if (this.connectors.byId(org, connectorId) !== null)
-          this.connectors.remove(org, plugin.id, connectorId);
+        if ((await this.connectors.byId(org, connectorId)) !== null)
+          await this.connectors.remove(org, plugin.id, connectorId);
       }
-      this.store.plugins.delete(org, plugin.id);
+      await this.store.plugins.delete(org, plugin.id);
     });
   }
 
@@ -202,24 +217,28 @@ export class PluginService {
     };
   }
 
-  private applyUpdate(principal: Principal, pluginId: string, loaded: LoadedPackage): PluginResult {
-    const plugin = this.get(principal.organizationId, pluginId);
+  private async applyUpdate(
+    principal: Principal,
+    pluginId: string,
+    loaded: LoadedPackage,
+  ): Promise<PluginResult> {
+    const plugin = await this.get(principal.organizationId, pluginId);
     if (loaded.pkg.manifest.name !== plugin.name) {
       throw invalidRequest(
         `The package is plugin "${loaded.pkg.manifest.name}", not "${plugin.name}"; install it as another plugin`,
         { param: MANIFEST_NAME_PARAM, code: "plugin_name_mismatch" },
       );
     }
-    return this.apply(principal, plugin, plugin.id, loaded);
+    return await this.apply(principal, plugin, plugin.id, loaded);
   }
 
   /** Writes the package's components against the previous installation (null on install). Runs in a transaction. */
-  private apply(
+  private async apply(
     principal: Principal,
     previous: PluginRecord | null,
     pluginId: string,
     { pkg, source }: LoadedPackage,
-  ): PluginResult {
+  ): Promise<PluginResult> {
     const org = principal.organizationId;
     const namespace = pkg.manifest.name;
     const changes = emptyChanges();
@@ -230,7 +249,7 @@ export class PluginService {
 
     // Names owned by something else are refused before anything is written.
     for (const { path, definition } of pkg.agents) {
-      const existing = this.store.agents.getByName(org, definition.name);
+      const existing = await this.store.agents.getByName(org, definition.name);
       if (existing !== null && !ownAgents.has(existing.id)) {
         throw conflict(`An agent named "${definition.name}" exists and was not installed by this plugin`, {
           param: `${path}:name`,
@@ -247,7 +266,7 @@ export class PluginService {
       }
     }
     for (const entry of connectorEntries) {
-      const existing = this.connectors.byLabel(org, entry.serverLabel);
+      const existing = await this.connectors.byLabel(org, entry.serverLabel);
       if (existing !== null && !(existing.pluginId === pluginId && ownConnectors.has(existing.id))) {
         throw conflict(
           `A connector labelled "${entry.serverLabel}" exists and was not installed by this plugin`,
@@ -259,7 +278,7 @@ export class PluginService {
       }
     }
     for (const { dir, package: skill } of pkg.skills) {
-      const existing = this.store.skills.byQualifiedName(org, `${namespace}:${skill.name}`);
+      const existing = await this.store.skills.byQualifiedName(org, `${namespace}:${skill.name}`);
       if (existing !== null && existing.pluginId !== pluginId) {
         throw conflict(
           `A skill named "${existing.qualifiedName}" exists and was not installed by this plugin`,
@@ -273,39 +292,40 @@ export class PluginService {
 
     // Skills the update drops: refused while an agent outside the plugin binds them.
     const keptQualified = new Set(pkg.skills.map(({ package: skill }) => `${namespace}:${skill.name}`));
-    const droppedSkills = before.skillIds.filter((id) => {
-      const skill = this.store.skills.get(org, id);
-      return skill !== null && !keptQualified.has(skill.qualifiedName);
-    });
+    const droppedSkills: string[] = [];
+    for (const id of before.skillIds) {
+      const skill = await this.store.skills.get(org, id);
+      if (skill !== null && !keptQualified.has(skill.qualifiedName)) droppedSkills.push(id);
+    }
     if (previous !== null && droppedSkills.length > 0) {
-      const newAgentIds = new Set(
-        pkg.agents
-          .map(({ definition }) => this.store.agents.getByName(org, definition.name)?.id)
-          .filter((id): id is string => id !== undefined),
-      );
-      this.refuseInUse(org, previous, new Set(droppedSkills), newAgentIds);
+      const newAgentIds = new Set<string>();
+      for (const { definition } of pkg.agents) {
+        const id = (await this.store.agents.getByName(org, definition.name))?.id;
+        if (id !== undefined) newAgentIds.add(id);
+      }
+      await this.refuseInUse(org, previous, new Set(droppedSkills), newAgentIds);
     }
 
     // Agents.
     const agentIds: string[] = [];
     for (const { definition } of pkg.agents) {
-      const applied = this.agents.apply(principal, definition as AgentDefinition);
+      const applied = await this.agents.apply(principal, definition as AgentDefinition);
       changes.agents[applied.result].push(applied.agent.name);
       agentIds.push(applied.agent.id);
     }
     const keptAgents = new Set(agentIds);
     for (const agentId of before.agentIds) {
       if (keptAgents.has(agentId)) continue;
-      const agent = this.store.agents.get(org, agentId);
+      const agent = await this.store.agents.get(org, agentId);
       if (agent === null) continue;
-      this.store.agents.delete(org, agentId);
+      await this.store.agents.delete(org, agentId);
       changes.agents.removed.push(agent.name);
     }
 
     // Skills.
     const skillIds: string[] = [];
     for (const { package: skill } of pkg.skills) {
-      const result = this.skills.commitPackage(org, skill, {
+      const result = await this.skills.commitPackage(org, skill, {
         namespace,
         pluginId,
         source: "plugin",
@@ -315,21 +335,21 @@ export class PluginService {
       skillIds.push(result.skill.id);
     }
     for (const skillId of droppedSkills) {
-      const skill = this.store.skills.get(org, skillId);
+      const skill = await this.store.skills.get(org, skillId);
       if (skill === null) continue;
-      this.skills.delete(org, skillId, { managed: true });
+      await this.skills.delete(org, skillId, { managed: true });
       changes.skills.removed.push(skill.qualifiedName);
     }
 
     // Connectors, matched by server label; attached to the plugin's agents (decision PL4).
     const connectorIds: string[] = [];
     for (const entry of connectorEntries) {
-      const existing = this.connectors.byLabel(org, entry.serverLabel);
+      const existing = await this.connectors.byLabel(org, entry.serverLabel);
       if (existing === null) {
-        connectorIds.push(this.connectors.create(org, pluginId, entry, agentIds));
+        connectorIds.push(await this.connectors.create(org, pluginId, entry, agentIds));
         changes.connectors.created.push(entry.serverLabel);
       } else {
-        if (this.connectors.update(org, pluginId, existing.id, entry, agentIds)) {
+        if (await this.connectors.update(org, pluginId, existing.id, entry, agentIds)) {
           changes.connectors.updated.push(entry.serverLabel);
         }
         connectorIds.push(existing.id);
@@ -338,9 +358,9 @@ export class PluginService {
     const keptConnectors = new Set(connectorIds);
     for (const connectorId of before.connectorIds) {
       if (keptConnectors.has(connectorId)) continue;
-      const connector = this.connectors.byId(org, connectorId);
+      const connector = await this.connectors.byId(org, connectorId);
       if (connector === null) continue;
-      this.connectors.remove(org, pluginId, connectorId);
+      await this.connectors.remove(org, pluginId, connectorId);
       changes.connectors.removed.push(connector.serverLabel);
     }
 
@@ -356,8 +376,8 @@ export class PluginService {
     };
     const plugin =
       previous === null
-        ? this.store.plugins.create(org, pluginId, input)
-        : (this.store.plugins.update(org, pluginId, input) as PluginRecord);
+        ? await this.store.plugins.create(org, pluginId, input)
+        : ((await this.store.plugins.update(org, pluginId, input)) as PluginRecord);
     return { plugin, changes, warnings };
   }
 
@@ -365,30 +385,30 @@ export class PluginService {
    * `409 plugin_in_use` when an agent outside the plugin (and outside `alsoOwn`) binds one of
    * `skillIds` in its latest active version; the message names the agents.
    */
-  private refuseInUse(
+  private async refuseInUse(
     organizationId: string,
     plugin: PluginRecord,
     skillIds: Set<string>,
     alsoOwn: Set<string>,
-  ): void {
+  ): Promise<void> {
     if (skillIds.size === 0) return;
     const qualified = new Set<string>();
     for (const id of skillIds) {
-      const skill = this.store.skills.get(organizationId, id);
+      const skill = await this.store.skills.get(organizationId, id);
       if (skill !== null) qualified.add(skill.qualifiedName);
     }
     const own = new Set([...plugin.components.agentIds, ...alsoOwn]);
     const users: string[] = [];
     const used = new Set<string>();
     for (let page = 0; ; page++) {
-      const { items, total } = this.store.agents.list(organizationId, { page, size: 100 });
+      const { items, total } = await this.store.agents.list(organizationId, { page, size: 100 });
       for (const agent of items) {
         if (own.has(agent.id)) continue;
-        const version = this.store.agents.latestVersion(agent.id);
+        const version = await this.store.agents.latestVersion(agent.id);
         if (version === null) continue;
         const bindings = agentSkillBindings(version.definition as unknown as AgentDefinition);
         if (bindings.length === 0) continue;
-        const resolutions = this.skills.resolveBindings(organizationId, bindings);
+        const resolutions = await this.skills.resolveBindings(organizationId, bindings);
         let binds = false;
         bindings.forEach((binding, index) => {
           const resolved = resolutions[index]?.resolved;

@@ -27,9 +27,9 @@ import {
   type PromptRecord,
   type PromptType,
   type PromptVersionRecord,
-  type Store,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 import { VersionLabels } from "../versioning/version-labels.js";
 import {
@@ -61,7 +61,7 @@ export const PRODUCTION_LABEL = "production";
  * Whether something outside prompts (an experiment variant, §11) uses the prompt; a prompt
  * in use is not deleted (409 `prompt_in_use`). Supplied by the experiments service.
  */
-export type PromptInUseCheck = (organizationId: string, promptId: string) => boolean;
+export type PromptInUseCheck = (organizationId: string, promptId: string) => boolean | Promise<boolean>;
 
 export interface PromptServiceOptions {
   isPromptInUse?: PromptInUseCheck;
@@ -114,7 +114,7 @@ export class PromptService {
   private readonly templateCacheSize: number;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     private readonly gateway: Gateway,
     options: PromptServiceOptions = {},
   ) {
@@ -129,21 +129,21 @@ export class PromptService {
 
   // ---- prompts ----
 
-  list(
+  async list(
     organizationId: string,
     query: PromptListQuery | unknown,
     page: PageRequest,
-  ): { items: PromptRecord[]; total: number } {
-    return this.store.prompts.list(organizationId, validate(promptListQuery, query ?? {}), page);
+  ): Promise<{ items: PromptRecord[]; total: number }> {
+    return await this.store.prompts.list(organizationId, validate(promptListQuery, query ?? {}), page);
   }
 
   /** Creates a prompt; with `prompt`, version 1 too (and `labels` on it), all or nothing. */
-  create(organizationId: string, raw: PromptCreateInput): PromptRecord {
+  async create(organizationId: string, raw: PromptCreateInput): Promise<PromptRecord> {
     const input = validate(promptCreateBody, raw);
     const content = input.prompt === undefined ? undefined : checkedContent(input.type, input.prompt);
     if (input.labels !== undefined) checkLabelNames(input.labels);
-    const created = this.store.prompts.transaction(() => {
-      const prompt = this.store.prompts.create(organizationId, {
+    const created = await this.store.prompts.atomically(async () => {
+      const prompt = await this.store.prompts.create(organizationId, {
         name: input.name,
         type: input.type,
         description: input.description ?? null,
@@ -151,29 +151,29 @@ export class PromptService {
       });
       if (prompt === null) return null;
       if (content !== undefined) {
-        this.commit(organizationId, prompt.id, content, input.config ?? {}, null, input.labels ?? []);
+        await this.commit(organizationId, prompt.id, content, input.config ?? {}, null, input.labels ?? []);
       }
       return prompt;
     });
     if (created === null) {
       throw conflict(`A prompt named "${input.name}" exists already`, { param: "name" });
     }
-    return this.get(organizationId, created.id);
+    return await this.get(organizationId, created.id);
   }
 
   /** A prompt of the organization by id (`prm_…`) or name; 404 otherwise. */
-  get(organizationId: string, ref: string): PromptRecord {
+  async get(organizationId: string, ref: string): Promise<PromptRecord> {
     const prompt = ref.startsWith("prm_")
-      ? this.store.prompts.get(organizationId, ref)
-      : this.store.prompts.getByName(organizationId, ref);
+      ? await this.store.prompts.get(organizationId, ref)
+      : await this.store.prompts.getByName(organizationId, ref);
     if (prompt === null) throw notFound(`No prompt ${ref}`, { param: "prompt" });
     return prompt;
   }
 
-  update(organizationId: string, ref: string, raw: PromptUpdateInput): PromptRecord {
-    const prompt = this.get(organizationId, ref);
+  async update(organizationId: string, ref: string, raw: PromptUpdateInput): Promise<PromptRecord> {
+    const prompt = await this.get(organizationId, ref);
     const input = validate(promptUpdateBody, raw);
-    const updated = this.store.prompts.update(organizationId, prompt.id, {
+    const updated = await this.store.prompts.update(organizationId, prompt.id, {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...(input.tags === undefined ? {} : { tags: input.tags }),
@@ -186,22 +186,26 @@ export class PromptService {
   }
 
   /** Deletes the prompt with its versions and labels, unless an experiment variant uses it. */
-  delete(organizationId: string, ref: string): void {
-    const prompt = this.get(organizationId, ref);
-    if (this.inUse?.(organizationId, prompt.id) === true) {
+  async delete(organizationId: string, ref: string): Promise<void> {
+    const prompt = await this.get(organizationId, ref);
+    if ((await this.inUse?.(organizationId, prompt.id)) === true) {
       throw conflict(`Prompt "${prompt.name}" is used by an experiment variant; remove the variant first`, {
         code: "prompt_in_use",
       });
     }
-    this.store.prompts.delete(organizationId, prompt.id);
+    await this.store.prompts.delete(organizationId, prompt.id);
   }
 
   // ---- resolve, compile, test ----
 
-  resolve(organizationId: string, ref: string, query: PromptResolveQuery | unknown = {}): ResolvedPrompt {
-    const prompt = this.get(organizationId, ref);
+  async resolve(
+    organizationId: string,
+    ref: string,
+    query: PromptResolveQuery | unknown = {},
+  ): Promise<ResolvedPrompt> {
+    const prompt = await this.get(organizationId, ref);
     const selection = validate(promptResolveQuery, query ?? {});
-    const { version, label } = this.select(prompt, selection);
+    const { version, label } = await this.select(prompt, selection);
     return {
       promptId: prompt.id,
       name: prompt.name,
@@ -215,10 +219,10 @@ export class PromptService {
     };
   }
 
-  compile(organizationId: string, ref: string, raw: PromptCompileInput = {}): CompiledPrompt {
-    const prompt = this.get(organizationId, ref);
+  async compile(organizationId: string, ref: string, raw: PromptCompileInput = {}): Promise<CompiledPrompt> {
+    const prompt = await this.get(organizationId, ref);
     const input = validate(promptCompileBody, raw ?? {});
-    const { version } = this.select(prompt, input);
+    const { version } = await this.select(prompt, input);
     return {
       promptId: prompt.id,
       versionId: version.id,
@@ -247,9 +251,9 @@ export class PromptService {
     raw: PromptTestInput,
     signal?: AbortSignal,
   ): Promise<PromptTestResult> {
-    const prompt = this.get(principal.organizationId, ref);
+    const prompt = await this.get(principal.organizationId, ref);
     const input = validate(promptTestBody, raw ?? {});
-    const { version } = this.select(prompt, input);
+    const { version } = await this.select(prompt, input);
     const compiled = this.compileVersion(version, input.variables ?? {});
     const config: Record<string, unknown> = { ...version.config, ...(input.config ?? {}) };
     const model = input.model ?? config.model;
@@ -295,146 +299,157 @@ export class PromptService {
 
   // ---- versions ----
 
-  listVersions(
+  async listVersions(
     organizationId: string,
     ref: string,
     page: PageRequest,
-  ): { items: PromptVersionView[]; total: number } {
-    const prompt = this.get(organizationId, ref);
-    const result = this.store.prompts.listVersions(prompt.id, page);
-    return { items: result.items.map((version) => this.view(prompt, version)), total: result.total };
+  ): Promise<{ items: PromptVersionView[]; total: number }> {
+    const prompt = await this.get(organizationId, ref);
+    const result = await this.store.prompts.listVersions(prompt.id, page);
+    return {
+      items: await Promise.all(result.items.map(async (version) => await this.view(prompt, version))),
+      total: result.total,
+    };
   }
 
   /** Commits a new version (it becomes `latest`) and points `labels` at it. */
-  createVersion(organizationId: string, ref: string, raw: PromptVersionInput): PromptVersionView {
-    const prompt = this.get(organizationId, ref);
+  async createVersion(
+    organizationId: string,
+    ref: string,
+    raw: PromptVersionInput,
+  ): Promise<PromptVersionView> {
+    const prompt = await this.get(organizationId, ref);
     const input = validate(promptVersionBody, raw);
     const content = checkedContent(prompt.type, input.prompt);
     if (input.labels !== undefined) checkLabelNames(input.labels);
-    const version = this.store.prompts.transaction(() =>
-      this.commit(
-        organizationId,
-        prompt.id,
-        content,
-        input.config ?? {},
-        input.changeDescription ?? null,
-        input.labels ?? [],
-      ),
+    const version = await this.store.prompts.atomically(
+      async () =>
+        await this.commit(
+          organizationId,
+          prompt.id,
+          content,
+          input.config ?? {},
+          input.changeDescription ?? null,
+          input.labels ?? [],
+        ),
     );
-    return this.view(prompt, version);
+    return await this.view(prompt, version);
   }
 
-  latestVersion(organizationId: string, ref: string): PromptVersionView {
-    const prompt = this.get(organizationId, ref);
-    const version = this.store.prompts.latestVersion(prompt.id);
+  async latestVersion(organizationId: string, ref: string): Promise<PromptVersionView> {
+    const prompt = await this.get(organizationId, ref);
+    const version = await this.store.prompts.latestVersion(prompt.id);
     if (version === null) throw notFound(`Prompt "${prompt.name}" has no active version yet`);
     return this.view(prompt, version);
   }
 
-  getVersion(organizationId: string, ref: string, versionRef: string): PromptVersionView {
-    const prompt = this.get(organizationId, ref);
-    return this.view(prompt, this.version(prompt, versionRef));
+  async getVersion(organizationId: string, ref: string, versionRef: string): Promise<PromptVersionView> {
+    const prompt = await this.get(organizationId, ref);
+    return await this.view(prompt, await this.version(prompt, versionRef));
   }
 
   /**
    * Labels a version `production` (creating the label when absent); a deactivated version is
    * first copied to the head (`copiedFromVersionId`) and the copy is labelled.
    */
-  activateVersion(organizationId: string, ref: string, versionRef: string): PromptVersionView {
-    const prompt = this.get(organizationId, ref);
-    const source = this.version(prompt, versionRef);
-    const target = this.store.prompts.transaction(() => {
+  async activateVersion(organizationId: string, ref: string, versionRef: string): Promise<PromptVersionView> {
+    const prompt = await this.get(organizationId, ref);
+    const source = await this.version(prompt, versionRef);
+    const target = await this.store.prompts.atomically(async () => {
       const active = source.active
         ? source
-        : this.store.prompts.commitVersion(prompt.id, {
+        : await this.store.prompts.commitVersion(prompt.id, {
             prompt: source.prompt,
             config: source.config,
             variables: source.variables,
             changeDescription: `Re-activated copy of version ${source.versionNumber}`,
             copiedFromVersionId: source.id,
           });
-      this.labels(organizationId).set(prompt.id, PRODUCTION_LABEL, active.id);
+      await this.labels(organizationId).set(prompt.id, PRODUCTION_LABEL, active.id);
       return active;
     });
-    return this.view(prompt, target);
+    return await this.view(prompt, target);
   }
 
   /** Soft delete; a second time is a no-op. */
-  deactivateVersion(organizationId: string, ref: string, versionRef: string): void {
-    const prompt = this.get(organizationId, ref);
-    const version = this.version(prompt, versionRef);
-    this.store.prompts.deactivateVersion(prompt.id, version.id);
+  async deactivateVersion(organizationId: string, ref: string, versionRef: string): Promise<void> {
+    const prompt = await this.get(organizationId, ref);
+    const version = await this.version(prompt, versionRef);
+    await this.store.prompts.deactivateVersion(prompt.id, version.id);
   }
 
   // ---- labels ----
 
-  listLabels(organizationId: string, ref: string): PromptLabelRecord[] {
-    return this.store.prompts.listLabels(this.get(organizationId, ref).id);
+  async listLabels(organizationId: string, ref: string): Promise<PromptLabelRecord[]> {
+    return await this.store.prompts.listLabels((await this.get(organizationId, ref)).id);
   }
 
-  createLabel(organizationId: string, ref: string, raw: { name: string; promptVersionId: string }) {
-    const prompt = this.get(organizationId, ref);
+  async createLabel(organizationId: string, ref: string, raw: { name: string; promptVersionId: string }) {
+    const prompt = await this.get(organizationId, ref);
     const input = validate(promptLabelCreateBody, raw);
     return this.labels(organizationId).create(prompt.id, input.name, input.promptVersionId);
   }
 
-  moveLabel(
+  async moveLabel(
     organizationId: string,
     ref: string,
     name: string,
     raw: { promptVersionId: string },
-  ): PromptLabelRecord {
-    const prompt = this.get(organizationId, ref);
+  ): Promise<PromptLabelRecord> {
+    const prompt = await this.get(organizationId, ref);
     const input = validate(promptLabelUpdateBody, raw);
     return this.labels(organizationId).move(prompt.id, name, input.promptVersionId);
   }
 
-  deleteLabel(organizationId: string, ref: string, name: string): void {
-    this.labels(organizationId).delete(this.get(organizationId, ref).id, name);
+  async deleteLabel(organizationId: string, ref: string, name: string): Promise<void> {
+    await this.labels(organizationId).delete((await this.get(organizationId, ref)).id, name);
   }
 
   // ---- internals ----
 
   /** A version of the prompt by id or number (active or not); 404 otherwise. */
-  private version(prompt: PromptRecord, versionRef: string): PromptVersionRecord {
-    const version = this.findVersion(prompt.id, versionRef);
+  private async version(prompt: PromptRecord, versionRef: string): Promise<PromptVersionRecord> {
+    const version = await this.findVersion(prompt.id, versionRef);
     if (version === null) throw notFound(`Prompt "${prompt.name}" has no version ${versionRef}`);
     return version;
   }
 
-  private findVersion(promptId: string, versionRef: string): PromptVersionRecord | null {
+  private async findVersion(promptId: string, versionRef: string): Promise<PromptVersionRecord | null> {
     return /^\d{1,9}$/.test(versionRef)
-      ? this.store.prompts.getVersionByNumber(promptId, Number(versionRef))
-      : this.store.prompts.getVersion(promptId, versionRef);
+      ? await this.store.prompts.getVersionByNumber(promptId, Number(versionRef))
+      : await this.store.prompts.getVersion(promptId, versionRef);
   }
 
   /**
    * The version a resolve, compile or test uses: the given number, or the given label, or
    * `production` when that label exists, else `latest`. Only active versions are served.
    */
-  private select(
+  private async select(
     prompt: PromptRecord,
     selection: PromptSelection,
-  ): { version: PromptVersionRecord; label: string | null } {
+  ): Promise<{ version: PromptVersionRecord; label: string | null }> {
     if (selection.label !== undefined && selection.version !== undefined) {
       throw invalidRequest("Give label or version, not both", { param: "version" });
     }
     let version: PromptVersionRecord | null;
     let label: string | null = null;
     if (selection.version !== undefined) {
-      version = this.store.prompts.getVersionByNumber(prompt.id, selection.version);
+      version = await this.store.prompts.getVersionByNumber(prompt.id, selection.version);
       if (version === null) {
         throw notFound(`Prompt "${prompt.name}" has no version ${selection.version}`, { param: "version" });
       }
     } else {
       label =
         selection.label ??
-        (this.store.prompts.getLabel(prompt.id, PRODUCTION_LABEL) === null ? LATEST_LABEL : PRODUCTION_LABEL);
-      const found = this.store.prompts.getLabel(prompt.id, label);
+        ((await this.store.prompts.getLabel(prompt.id, PRODUCTION_LABEL)) === null
+          ? LATEST_LABEL
+          : PRODUCTION_LABEL);
+      const found = await this.store.prompts.getLabel(prompt.id, label);
       if (found === null) {
         throw notFound(`Prompt "${prompt.name}" has no label "${label}"`, { param: "label" });
       }
-      version = found.promptVersionId === null ? null : this.store.prompts.versionById(found.promptVersionId);
+      version =
+        found.promptVersionId === null ? null : await this.store.prompts.versionById(found.promptVersionId);
       if (version === null) {
         throw notFound(`Label "${label}" of prompt "${prompt.name}" points at no version yet`, {
           param: "label",
@@ -450,27 +465,27 @@ export class PromptService {
   }
 
   /** Commits a version and points the given labels at it (inside the caller's transaction). */
-  private commit(
+  private async commit(
     organizationId: string,
     promptId: string,
     content: PromptContent,
     config: Record<string, unknown>,
     changeDescription: string | null,
     labelNames: readonly string[],
-  ): PromptVersionRecord {
-    const version = this.store.prompts.commitVersion(promptId, {
+  ): Promise<PromptVersionRecord> {
+    const version = await this.store.prompts.commitVersion(promptId, {
       prompt: content,
       config,
       variables: contentVariables(content),
       changeDescription,
     });
     const labels = this.labels(organizationId);
-    for (const name of new Set(labelNames)) labels.set(promptId, name, version.id);
+    for (const name of new Set(labelNames)) await labels.set(promptId, name, version.id);
     return version;
   }
 
-  private view(prompt: PromptRecord, version: PromptVersionRecord): PromptVersionView {
-    return { ...version, type: prompt.type, labels: this.store.prompts.labelsOf(version.id) };
+  private async view(prompt: PromptRecord, version: PromptVersionRecord): Promise<PromptVersionView> {
+    return { ...version, type: prompt.type, labels: await this.store.prompts.labelsOf(version.id) };
   }
 
   /** The version's templates parsed once (one per message of a chat prompt). */
@@ -496,10 +511,10 @@ export class PromptService {
       noun: "Prompt",
       versionParam: "promptVersionId",
       storage: this.store.prompts,
-      findVersion: (promptId, versionRef) =>
-        this.store.prompts.get(organizationId, promptId) === null
+      findVersion: async (promptId, versionRef) =>
+        (await this.store.prompts.get(organizationId, promptId)) === null
           ? null
-          : this.findVersion(promptId, versionRef),
+          : await this.findVersion(promptId, versionRef),
     });
   }
 }

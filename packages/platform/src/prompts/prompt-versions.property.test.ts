@@ -16,50 +16,50 @@ const step = fc.oneof(
 );
 
 describe("prompt versions (property)", () => {
-  it("keeps numbering, latest and production consistent", () => {
-    fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), (steps) => {
+  it("keeps numbering, latest and production consistent", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
         const store = openStore({ file: ":memory:" });
         try {
           const groundwork = createGroundwork({ store });
-          const org = groundwork.principal("acme").organizationId;
+          const org = (await groundwork.principal("acme")).organizationId;
           const prompts = groundwork.prompts;
-          prompts.create(org, { name: "p", type: "text" });
+          await prompts.create(org, { name: "p", type: "text" });
           let count = 0;
           for (const s of steps) {
             if (s.kind === "commit") {
-              prompts.createVersion(org, "p", { prompt: `v${++count}` });
+              await prompts.createVersion(org, "p", { prompt: `v${++count}` });
             } else if (count > 0) {
               const ref = String((s.at % count) + 1);
-              if (s.kind === "deactivate") prompts.deactivateVersion(org, "p", ref);
+              if (s.kind === "deactivate") await prompts.deactivateVersion(org, "p", ref);
               else {
-                const activated = prompts.activateVersion(org, "p", ref);
+                const activated = await prompts.activateVersion(org, "p", ref);
                 count = Math.max(count, activated.versionNumber);
                 expect(activated.active).toBe(true);
                 expect(activated.labels).toContain("production");
               }
             }
           }
-          const versions = prompts.listVersions(org, "p", { page: 0, size: 100 }).items;
+          const versions = (await prompts.listVersions(org, "p", { page: 0, size: 100 })).items;
           expect(versions.map((v) => v.versionNumber)).toEqual(
             Array.from({ length: versions.length }, (_, i) => versions.length - i),
           );
           const newestActive = versions.find((v) => v.active);
-          const prompt = prompts.get(org, "p");
+          const prompt = await prompts.get(org, "p");
           expect(prompt.latestVersionNumber).toBe(newestActive?.versionNumber ?? null);
-          const production = prompts.listLabels(org, "p").find((l) => l.name === "production");
+          const production = (await prompts.listLabels(org, "p")).find((l) => l.name === "production");
           if (production !== undefined) {
             expect(versions.some((v) => v.id === production.promptVersionId)).toBe(true);
           }
         } finally {
-          store.close();
+          await store.close();
         }
       }),
       { numRuns: 60 },
     );
   });
 
-  it("compiles a chat prompt fully or names exactly the missing variables", () => {
+  it("compiles a chat prompt fully or names exactly the missing variables", async () => {
     const name = fc.constantFrom("a", "b", "c_1", "d.e", "f-g");
     const piece = fc.oneof(
       name.map((n) => `{{${n}}}`),
@@ -67,24 +67,24 @@ describe("prompt versions (property)", () => {
       fc.constantFrom("text ", "{", "}", "{{", "}}", "{{ 1x }}", " "),
     );
     const content = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(content, { minLength: 1, maxLength: 4 }),
         fc.dictionary(name, fc.oneof(fc.string(), fc.integer(), fc.boolean())),
-        (contents, variables) => {
+        async (contents, variables) => {
           const store = openStore({ file: ":memory:" });
           try {
             const groundwork = createGroundwork({ store });
-            const org = groundwork.principal("acme").organizationId;
-            groundwork.prompts.create(org, {
+            const org = (await groundwork.principal("acme")).organizationId;
+            await groundwork.prompts.create(org, {
               name: "c",
               type: "chat",
               prompt: contents.map((text) => ({ role: "user" as const, content: text })),
             });
-            const declared = groundwork.prompts.getVersion(org, "c", "1").variables;
+            const declared = (await groundwork.prompts.getVersion(org, "c", "1")).variables;
             const missing = declared.filter((n) => !Object.hasOwn(variables, n)).sort();
             try {
-              const compiled = groundwork.prompts.compile(org, "c", { variables }).compiled;
+              const compiled = (await groundwork.prompts.compile(org, "c", { variables })).compiled;
               expect(missing).toEqual([]);
               expect(Array.isArray(compiled) && compiled.length).toBe(contents.length);
             } catch (error) {
@@ -92,7 +92,7 @@ describe("prompt versions (property)", () => {
               expect((error as Error).message.endsWith(missing.join(", "))).toBe(true);
             }
           } finally {
-            store.close();
+            await store.close();
           }
         },
       ),

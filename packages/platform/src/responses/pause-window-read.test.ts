@@ -28,12 +28,12 @@ it("gives pending items expiresAt and shows them timed_out between the window's 
     config: { builtin: { baseUrl: upstream.url, apiKey: "k" }, agents: { pauseTimeoutMs: WINDOW_MS } },
   });
   try {
-    const key = store.apiKeys.create({
-      organizationId: groundwork.principal().organizationId,
+    const key = await store.apiKeys.create({
+      organizationId: (await groundwork.principal()).organizationId,
       role: "member",
     });
-    const principal = { ...groundwork.principal(), role: "member" as const, apiKeyId: key.record.id };
-    groundwork.agentManagement.apply(principal, {
+    const principal = { ...(await groundwork.principal()), role: "member" as const, apiKeyId: key.record.id };
+    await groundwork.agentManagement.apply(principal, {
       name: "helper",
       model: "gw-chat",
       tools: [{ name: "refund", annotations: { readOnlyHint: false, destructiveHint: false } }],
@@ -47,13 +47,13 @@ it("gives pending items expiresAt and shows them timed_out between the window's 
     expect(created.run.pendingApprovals).toMatchObject([{ callId: "r1", expiresAt, status: "pending" }]);
 
     now += WINDOW_MS;
-    const atEnd = groundwork.responses.get(principal, created.id) as typeof created;
+    const atEnd = (await groundwork.responses.get(principal, created.id)) as typeof created;
     expect(atEnd.run.pendingApprovals).toMatchObject([{ expiresAt, status: "pending" }]);
     now += 1;
-    const after = groundwork.responses.get(principal, created.id) as typeof created;
+    const after = (await groundwork.responses.get(principal, created.id)) as typeof created;
     expect(after.run.pendingApprovals).toMatchObject([{ expiresAt, status: "timed_out" }]);
   } finally {
     await groundwork.close();
-    store.close();
+    await store.close();
   }
 });

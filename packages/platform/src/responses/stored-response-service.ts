@@ -12,8 +12,9 @@ import {
   type Principal,
   roleAllows,
 } from "@groundwork/core";
-import type { AgentRunRecord, Store, StoredResponseRecord } from "@groundwork/store-sqlite";
+import type { AgentRunRecord, StoredResponseRecord } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import type { PlatformStore } from "../store-port.js";
 import { validate } from "../validate.js";
 
 /** Without a conversation a response is kept 30 days (PLATFORM.md §2.6). */
@@ -23,14 +24,14 @@ export const inputItemsQuery = z.object({ order: z.enum(["asc", "desc"]).default
 
 export class StoredResponseService {
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     /** Renders a run state as the agent runner does (its clock and pause window). */
     private readonly render: (state: RunState) => unknown,
   ) {}
 
   /** Stores a plain model answer (the response object exactly as sent to the client). */
-  recordModel(principal: Principal, input: unknown, response: { id: string }): void {
-    this.store.storedResponses.save({
+  async recordModel(principal: Principal, input: unknown, response: { id: string }): Promise<void> {
+    await this.store.storedResponses.save({
       id: response.id,
       organizationId: principal.organizationId,
       createdByKeyId: principal.apiKeyId,
@@ -43,8 +44,8 @@ export class StoredResponseService {
   }
 
   /** Stores an agent answer's owner and input; the run state renders the object (it lives in a conversation). */
-  recordAgent(principal: Principal, input: unknown, responseId: string): void {
-    this.store.storedResponses.save({
+  async recordAgent(principal: Principal, input: unknown, responseId: string): Promise<void> {
+    await this.store.storedResponses.save({
       id: responseId,
       organizationId: principal.organizationId,
       createdByKeyId: principal.apiKeyId,
@@ -57,60 +58,61 @@ export class StoredResponseService {
   }
 
   /** The response object as answered; an agent run's with its current status and `run` envelope. */
-  get(principal: Principal, responseId: string): unknown {
-    const stored = this.find(principal, responseId);
+  async get(principal: Principal, responseId: string): Promise<unknown> {
+    const stored = await this.find(principal, responseId);
     if (stored.kind === "model") return stored.response;
-    return this.render(this.run(principal, responseId).state as RunState);
+    return this.render((await this.run(principal, responseId)).state as RunState);
   }
 
-  inputItems(
+  async inputItems(
     principal: Principal,
     responseId: string,
     query: unknown,
     page: PageRequest,
-  ): { items: unknown[]; total: number } {
+  ): Promise<{ items: unknown[]; total: number }> {
     const { order } = validate(inputItemsQuery, query);
-    const items = this.find(principal, responseId).input;
+    const items = (await this.find(principal, responseId)).input;
     const ordered = order === "asc" ? items : [...items].reverse();
     const start = page.page * page.size;
     return { items: ordered.slice(start, start + page.size), total: items.length };
   }
 
   /** Deletes it (a paused agent run of it can no longer be continued: its run state goes too). */
-  delete(principal: Principal, responseId: string): void {
-    const stored = this.find(principal, responseId);
+  async delete(principal: Principal, responseId: string): Promise<void> {
+    const stored = await this.find(principal, responseId);
     if (!roleAllows(principal.role, "admin") && stored.createdByKeyId !== principal.apiKeyId) {
       throw forbidden("Only the response's creator or an Admin may delete it");
     }
     if (
       stored.kind === "agent" &&
-      this.store.agents.getRun(principal.organizationId, responseId)?.status === "in_progress"
+      (await this.store.agents.getRun(principal.organizationId, responseId))?.status === "in_progress"
     ) {
       throw conflict(`Response ${responseId} is in progress; cancel its turn first`);
     }
-    this.store.storedResponses.delete(principal.organizationId, responseId);
+    await this.store.storedResponses.delete(principal.organizationId, responseId);
   }
 
   /** Removes responses past their retention (run at start; reads skip them meanwhile). */
-  purgeExpired(): number {
-    return this.store.storedResponses.purgeExpired();
+  async purgeExpired(): Promise<number> {
+    return await this.store.storedResponses.purgeExpired();
   }
 
   /**
    * The stored record. A run not recorded (yet) — a non-streamed turn still running, or a
    * continuation the pause-window job ran — reads as its conversation owner's, without input.
    */
-  private find(principal: Principal, responseId: string): StoredResponseRecord {
+  private async find(principal: Principal, responseId: string): Promise<StoredResponseRecord> {
     const org = principal.organizationId;
-    const stored = this.store.storedResponses.get(org, responseId);
+    const stored = await this.store.storedResponses.get(org, responseId);
     if (stored?.kind === "model") return stored;
-    const run = this.store.agents.getRun(org, responseId);
+    const run = await this.store.agents.getRun(org, responseId);
     if (run === null) throw notFound(`No response ${responseId}`, { param: "responseId" });
     return (
       stored ?? {
         id: run.id,
         organizationId: org,
-        createdByKeyId: this.store.agents.getConversation(org, run.conversationId)?.createdByKeyId ?? "",
+        createdByKeyId:
+          (await this.store.agents.getConversation(org, run.conversationId))?.createdByKeyId ?? "",
         kind: "agent",
         conversationId: run.conversationId,
         input: [],
@@ -121,8 +123,8 @@ export class StoredResponseService {
     );
   }
 
-  private run(principal: Principal, responseId: string): AgentRunRecord {
-    const run = this.store.agents.getRun(principal.organizationId, responseId);
+  private async run(principal: Principal, responseId: string): Promise<AgentRunRecord> {
+    const run = await this.store.agents.getRun(principal.organizationId, responseId);
     if (run === null) throw notFound(`No response ${responseId}`, { param: "responseId" });
     return run;
   }

@@ -16,9 +16,9 @@ const page = { page: 0, size: 100 };
 /** The store's clock: the real time unless a test sets it. */
 let clockNow: number | null = null;
 
-function addSubjects(organizationId: string) {
+async function addSubjects(organizationId: string) {
   const responseId = `resp_${organizationId}`;
-  store.storedResponses.save({
+  await store.storedResponses.save({
     id: responseId,
     organizationId,
     createdByKeyId: "",
@@ -28,7 +28,7 @@ function addSubjects(organizationId: string) {
     response: { id: responseId },
     retainForMs: null,
   });
-  const extraction = store.extractions.create({
+  const extraction = await store.extractions.create({
     organizationId,
     schemaId: "sch_1",
     schemaVersionId: "scv_1",
@@ -39,27 +39,27 @@ function addSubjects(organizationId: string) {
     imageCount: 0,
     inputTokens: 1,
   });
-  const conversation = store.agents.createConversation(organizationId, null, "auto");
+  const conversation = await store.agents.createConversation(organizationId, null, "auto");
   return { response: responseId, extraction: extraction.id, conversation: conversation.id };
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   clockNow = null;
   store = openStore({ file: ":memory:", clock: { now: () => clockNow ?? Date.now() } });
   groundwork = createGroundwork({ store });
-  const base = groundwork.principal("acme", "member");
+  const base = await groundwork.principal("acme", "member");
   ada = {
     ...base,
-    apiKeyId: store.apiKeys.create({ organizationId: base.organizationId, role: "member" }).record.id,
+    apiKeyId: (await store.apiKeys.create({ organizationId: base.organizationId, role: "member" })).record.id,
   };
-  stranger = groundwork.principal("other", "member");
-  subjects = addSubjects(ada.organizationId);
+  stranger = await groundwork.principal("other", "member");
+  subjects = await addSubjects(ada.organizationId);
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
-function failure(run: () => unknown) {
+async function failure(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     const { status, code, param } = error as { status: number; code: string; param: string | null };
     return { status, code, param };
@@ -78,8 +78,8 @@ const human = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe("ScoreService.record", () => {
-  it("records a HUMAN score by default, with the caller's key", () => {
-    const score = scores().record(ada, human({ comment: "clear" }));
+  it("records a HUMAN score by default, with the caller's key", async () => {
+    const score = await scores().record(ada, human({ comment: "clear" }));
     expect(score).toEqual({
       id: expect.stringMatching(/^scr_/),
       organizationId: ada.organizationId,
@@ -94,18 +94,20 @@ describe("ScoreService.record", () => {
       createdByKeyId: ada.apiKeyId,
       createdAt: expect.any(Number),
     });
-    expect(scores().record(ada, human({ source: "API" })).source).toBe("API");
+    expect((await scores().record(ada, human({ source: "API" }))).source).toBe("API");
     // A library principal has no key.
-    expect(scores().record(groundwork.principal("acme"), human()).createdByKeyId).toBeNull();
+    expect((await scores().record(await groundwork.principal("acme"), human())).createdByKeyId).toBeNull();
   });
 
-  it("checks the subject per type in the caller's organization", () => {
+  it("checks the subject per type in the caller's organization", async () => {
     for (const type of ["response", "extraction", "conversation"] as const) {
-      expect(scores().record(ada, human({ subjectType: type, subjectId: subjects[type] })).subjectType).toBe(
-        type,
-      );
       expect(
-        failure(() => scores().record(ada, human({ subjectType: type, subjectId: "x_missing" }))),
+        (await scores().record(ada, human({ subjectType: type, subjectId: subjects[type] }))).subjectType,
+      ).toBe(type);
+      expect(
+        await failure(
+          async () => await scores().record(ada, human({ subjectType: type, subjectId: "x_missing" })),
+        ),
       ).toEqual({
         status: 404,
         code: "not_found",
@@ -113,19 +115,27 @@ describe("ScoreService.record", () => {
       });
       // Another organization's subject is not found either.
       expect(
-        failure(() => scores().record(stranger, human({ subjectType: type, subjectId: subjects[type] }))),
+        await failure(
+          async () =>
+            await scores().record(stranger, human({ subjectType: type, subjectId: subjects[type] })),
+        ),
       ).toMatchObject({
         status: 404,
       });
     }
     // A subject of the wrong type is not found.
     expect(
-      failure(() => scores().record(ada, human({ subjectType: "extraction", subjectId: subjects.response }))),
+      await failure(
+        async () =>
+          await scores().record(ada, human({ subjectType: "extraction", subjectId: subjects.response })),
+      ),
     ).toMatchObject({ status: 404 });
     // Types whose groups this build does not compose have no subjects.
     for (const type of ["dataset_item", "trace", "run_result"] as const) {
       expect(
-        failure(() => scores().record(ada, human({ subjectType: type, subjectId: "dsi_1" }))),
+        await failure(
+          async () => await scores().record(ada, human({ subjectType: type, subjectId: "dsi_1" })),
+        ),
       ).toMatchObject({
         status: 404,
         param: "subjectId",
@@ -133,16 +143,20 @@ describe("ScoreService.record", () => {
     }
   });
 
-  it("scores dataset items of the organization only", () => {
-    const dataset = groundwork.datasets.create(ada, { name: "cases" });
-    const item = groundwork.datasets.addItem(ada, dataset.id, { input: "q" });
+  it("scores dataset items of the organization only", async () => {
+    const dataset = await groundwork.datasets.create(ada, { name: "cases" });
+    const item = await groundwork.datasets.addItem(ada, dataset.id, { input: "q" });
     const subject = { subjectType: "dataset_item" as const, subjectId: item.id };
-    expect(groundwork.scores.record(ada, human(subject)).subjectId).toBe(item.id);
-    expect(failure(() => groundwork.scores.record(stranger, human(subject)))).toMatchObject({ status: 404 });
+    expect((await groundwork.scores.record(ada, human(subject))).subjectId).toBe(item.id);
+    expect(await failure(async () => await groundwork.scores.record(stranger, human(subject)))).toMatchObject(
+      {
+        status: 404,
+      },
+    );
   });
 
-  it("scores traces of the organization only (the trace store)", () => {
-    store.traces.write([
+  it("scores traces of the organization only (the trace store)", async () => {
+    await store.traces.write([
       {
         organizationId: ada.organizationId,
         traceRecordId: "trc_scored",
@@ -158,16 +172,23 @@ describe("ScoreService.record", () => {
         attributes: { "groundwork.trace.kind": "gateway" },
       },
     ]);
-    const traceId = store.traces.list(ada.organizationId, {}, 0, { page: 0, size: 1 }).items[0]?.id ?? "";
+    const traceId =
+      (await store.traces.list(ada.organizationId, {}, 0, { page: 0, size: 1 })).items[0]?.id ?? "";
     const subject = { subjectType: "trace" as const, subjectId: traceId };
-    expect(groundwork.scores.record(ada, human(subject)).subjectId).toMatch(/^trc_/);
-    expect(failure(() => groundwork.scores.record(stranger, human(subject)))).toMatchObject({ status: 404 });
+    expect((await groundwork.scores.record(ada, human(subject))).subjectId).toMatch(/^trc_/);
+    expect(await failure(async () => await groundwork.scores.record(stranger, human(subject)))).toMatchObject(
+      {
+        status: 404,
+      },
+    );
     expect(
-      failure(() => groundwork.scores.record(ada, human({ ...subject, subjectId: "trc_missing" }))),
+      await failure(
+        async () => await groundwork.scores.record(ada, human({ ...subject, subjectId: "trc_missing" })),
+      ),
     ).toMatchObject({ status: 404 });
   });
 
-  it("asks the injected lookup for run results", () => {
+  it("asks the injected lookup for run results", async () => {
     const seen: string[] = [];
     const lookup = (type: string) => (org: string, id: string) => {
       seen.push(`${type}:${id}`);
@@ -180,19 +201,24 @@ describe("ScoreService.record", () => {
     const types: Array<[ScoreSubjectType, string]> = [["run_result", "xres"]];
     for (const [type, prefix] of types) {
       expect(
-        wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_ok` })).subjectType,
+        (await wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_ok` }))).subjectType,
       ).toBe(type);
       expect(
-        failure(() => wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_no` }))),
+        await failure(
+          async () => await wired.scores.record(ada, human({ subjectType: type, subjectId: `${prefix}_no` })),
+        ),
       ).toMatchObject({ status: 404 });
       expect(
-        failure(() => wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` }))),
+        await failure(
+          async () =>
+            await wired.scores.record(stranger, human({ subjectType: type, subjectId: `${prefix}_ok` })),
+        ),
       ).toMatchObject({ status: 404 });
     }
     expect(seen).toContain("xres:xres_ok");
   });
 
-  it("checks the value against the data type (400 param value)", () => {
+  it("checks the value against the data type (400 param value)", async () => {
     const bad: Array<[string, unknown]> = [
       ["NUMERIC", "0.5"],
       ["NUMERIC", true],
@@ -207,7 +233,7 @@ describe("ScoreService.record", () => {
     ];
     for (const [dataType, value] of bad) {
       expect(
-        failure(() => scores().record(ada, human({ dataType, value }))),
+        await failure(async () => await scores().record(ada, human({ dataType, value }))),
         `${dataType} ${String(value)}`,
       ).toEqual({
         status: 400,
@@ -215,17 +241,19 @@ describe("ScoreService.record", () => {
         param: "value",
       });
     }
-    expect(failure(() => scores().record(ada, { ...human(), value: undefined }))).toMatchObject({
+    expect(
+      await failure(async () => await scores().record(ada, { ...human(), value: undefined })),
+    ).toMatchObject({
       param: "value",
     });
     expect(
-      scores().record(ada, human({ dataType: "CATEGORICAL", value: "x".repeat(100) })).value,
+      (await scores().record(ada, human({ dataType: "CATEGORICAL", value: "x".repeat(100) }))).value,
     ).toHaveLength(100);
-    expect(scores().record(ada, human({ dataType: "BOOLEAN", value: false })).value).toBe(false);
-    expect(Object.is(scores().record(ada, human({ value: -0 })).value, 0)).toBe(true);
+    expect((await scores().record(ada, human({ dataType: "BOOLEAN", value: false }))).value).toBe(false);
+    expect(Object.is((await scores().record(ada, human({ value: -0 }))).value, 0)).toBe(true);
   });
 
-  it("validates name, comment, source and types, naming the field", () => {
+  it("validates name, comment, source and types, naming the field", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: "" }, "name"],
       [{ name: "a".repeat(101) }, "name"],
@@ -241,22 +269,22 @@ describe("ScoreService.record", () => {
     ];
     for (const [overrides, param] of cases) {
       expect(
-        failure(() => scores().record(ada, human(overrides))),
+        await failure(async () => await scores().record(ada, human(overrides))),
         JSON.stringify(overrides),
       ).toMatchObject({
         status: 400,
         param,
       });
     }
-    expect(scores().record(ada, human({ name: "a".repeat(100) })).name).toHaveLength(100);
-    expect(scores().record(ada, human({ name: "q.a:v1_x-y", comment: "c".repeat(2000) })).name).toBe(
+    expect((await scores().record(ada, human({ name: "a".repeat(100) }))).name).toHaveLength(100);
+    expect((await scores().record(ada, human({ name: "q.a:v1_x-y", comment: "c".repeat(2000) }))).name).toBe(
       "q.a:v1_x-y",
     );
-    expect(scores().record(ada, human({ comment: null })).comment).toBeNull();
-    expect(failure(() => scores().record(ada, null))).toMatchObject({ status: 400 });
+    expect((await scores().record(ada, human({ comment: null }))).comment).toBeNull();
+    expect(await failure(async () => await scores().record(ada, null))).toMatchObject({ status: 400 });
   });
 
-  it("property: an accepted NUMERIC value is finite, and every recorded score reads back equal", () => {
+  it("property: an accepted NUMERIC value is finite, and every recorded score reads back equal", async () => {
     const value = fc.oneof(
       fc.double(),
       fc.integer(),
@@ -264,25 +292,25 @@ describe("ScoreService.record", () => {
       fc.boolean(),
       fc.constantFrom(null, Number.POSITIVE_INFINITY, Number.NaN, -0),
     );
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.constantFrom("NUMERIC", "CATEGORICAL", "BOOLEAN"),
         value,
         fc.option(fc.string({ maxLength: 30 })),
         fc.stringMatching(/^[A-Za-z0-9_.:-]{1,20}$/),
-        (dataType, v, comment, name) => {
-          let score: ReturnType<Groundwork["scores"]["record"]>;
+        async (dataType, v, comment, name) => {
+          let score: Awaited<ReturnType<Groundwork["scores"]["record"]>>;
           try {
-            score = scores().record(ada, human({ dataType, value: v, comment, name }));
+            score = await scores().record(ada, human({ dataType, value: v, comment, name }));
           } catch (error) {
             expect((error as { status: number; param: string }).param).toBe("value");
             return;
           }
           if (dataType === "NUMERIC") expect(Number.isFinite(score.value)).toBe(true);
           expect(score.value).toEqual(v === 0 ? 0 : v);
-          const listed = scores().list(ada, { name }, { page: 0, size: 1 }).items[0];
+          const listed = (await scores().list(ada, { name }, { page: 0, size: 1 })).items[0];
           expect(listed).toEqual(score);
-          expect(scores().get(ada, score.id)).toEqual(score);
+          expect(await scores().get(ada, score.id)).toEqual(score);
         },
       ),
       { numRuns: 200 },
@@ -291,44 +319,45 @@ describe("ScoreService.record", () => {
 });
 
 describe("ScoreService.list", () => {
-  it("filters by every field and by time, newest first, within the organization", () => {
-    const at = (t: number, overrides: Record<string, unknown>) => {
+  it("filters by every field and by time, newest first, within the organization", async () => {
+    const at = async (t: number, overrides: Record<string, unknown>) => {
       clockNow = t;
-      return scores().record(ada, human(overrides));
+      return await scores().record(ada, human(overrides));
     };
-    const a = at(Date.parse("2025-01-01T00:00:00.000Z"), {});
-    const b = at(Date.parse("2025-01-02T00:00:00.000Z"), {
+    const a = await at(Date.parse("2025-01-01T00:00:00.000Z"), {});
+    const b = await at(Date.parse("2025-01-02T00:00:00.000Z"), {
       name: "tone",
       dataType: "CATEGORICAL",
       value: "warm",
     });
-    const c = at(Date.parse("2025-01-03T00:00:00.000Z"), {
+    const c = await at(Date.parse("2025-01-03T00:00:00.000Z"), {
       subjectType: "extraction",
       subjectId: subjects.extraction,
       source: "API",
       dataType: "BOOLEAN",
       value: true,
     });
-    scores().record(stranger, { ...human(), subjectId: addSubjects(stranger.organizationId).response });
-    const ids = (query: Record<string, unknown>) =>
-      scores()
-        .list(ada, query, page)
-        .items.map((s) => s.id);
-    expect(ids({})).toEqual([c.id, b.id, a.id]);
-    expect(ids({ subjectType: "response" })).toEqual([b.id, a.id]);
-    expect(ids({ subjectId: subjects.extraction })).toEqual([c.id]);
-    expect(ids({ name: "tone" })).toEqual([b.id]);
-    expect(ids({ source: "API" })).toEqual([c.id]);
-    expect(ids({ source: "EVAL" })).toEqual([]);
-    expect(ids({ dataType: "CATEGORICAL" })).toEqual([b.id]);
-    expect(ids({ from: "2025-01-02T00:00:00.000Z" })).toEqual([c.id, b.id]);
-    expect(ids({ from: "2025-01-02T02:00:00+02:00" })).toEqual([c.id, b.id]);
-    expect(ids({ to: "2025-01-02T00:00:00Z" })).toEqual([a.id]);
-    expect(ids({ from: "2025-01-01T12:00Z", to: "2025-01-02T12:00:00.000Z" })).toEqual([b.id]);
-    expect(scores().list(ada, {}, { page: 1, size: 2 })).toEqual({ items: [a], total: 3 });
+    await scores().record(stranger, {
+      ...human(),
+      subjectId: (await addSubjects(stranger.organizationId)).response,
+    });
+    const ids = async (query: Record<string, unknown>) =>
+      (await scores().list(ada, query, page)).items.map((s) => s.id);
+    expect(await ids({})).toEqual([c.id, b.id, a.id]);
+    expect(await ids({ subjectType: "response" })).toEqual([b.id, a.id]);
+    expect(await ids({ subjectId: subjects.extraction })).toEqual([c.id]);
+    expect(await ids({ name: "tone" })).toEqual([b.id]);
+    expect(await ids({ source: "API" })).toEqual([c.id]);
+    expect(await ids({ source: "EVAL" })).toEqual([]);
+    expect(await ids({ dataType: "CATEGORICAL" })).toEqual([b.id]);
+    expect(await ids({ from: "2025-01-02T00:00:00.000Z" })).toEqual([c.id, b.id]);
+    expect(await ids({ from: "2025-01-02T02:00:00+02:00" })).toEqual([c.id, b.id]);
+    expect(await ids({ to: "2025-01-02T00:00:00Z" })).toEqual([a.id]);
+    expect(await ids({ from: "2025-01-01T12:00Z", to: "2025-01-02T12:00:00.000Z" })).toEqual([b.id]);
+    expect(await scores().list(ada, {}, { page: 1, size: 2 })).toEqual({ items: [a], total: 3 });
   });
 
-  it("refuses bad filters naming the parameter", () => {
+  it("refuses bad filters naming the parameter", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ from: "yesterday" }, "from"],
       [{ from: "2025-01-01" }, "from"],
@@ -342,7 +371,7 @@ describe("ScoreService.list", () => {
     ];
     for (const [query, param] of cases) {
       expect(
-        failure(() => scores().list(ada, query, page)),
+        await failure(async () => await scores().list(ada, query, page)),
         JSON.stringify(query),
       ).toMatchObject({
         status: 400,
@@ -353,8 +382,8 @@ describe("ScoreService.list", () => {
 });
 
 describe("ScoreService.recordEvaluations", () => {
-  it("records EVAL scores without a key, all in one go", () => {
-    const made = scores().recordEvaluations(ada.organizationId, [
+  it("records EVAL scores without a key, all in one go", async () => {
+    const made = await scores().recordEvaluations(ada.organizationId, [
       { subjectType: "response", subjectId: subjects.response, name: "exact_match", value: 1 },
       {
         subjectType: "extraction",
@@ -373,20 +402,26 @@ describe("ScoreService.recordEvaluations", () => {
         queueItemId: null,
       });
     }
-    expect(scores().list(ada, { source: "EVAL" }, page).total).toBe(2);
+    expect((await scores().list(ada, { source: "EVAL" }, page)).total).toBe(2);
   });
 
-  it("records none when one is invalid or its subject is missing", () => {
+  it("records none when one is invalid or its subject is missing", async () => {
     const good = { subjectType: "response" as const, subjectId: subjects.response, name: "ok", value: 1 };
     expect(
-      failure(() =>
-        scores().recordEvaluations(ada.organizationId, [good, { ...good, subjectId: "resp_missing" }]),
+      await failure(
+        async () =>
+          await scores().recordEvaluations(ada.organizationId, [
+            good,
+            { ...good, subjectId: "resp_missing" },
+          ]),
       ),
     ).toMatchObject({ status: 404 });
     expect(
-      failure(() => scores().recordEvaluations(ada.organizationId, [good, { ...good, value: "high" }])),
+      await failure(
+        async () => await scores().recordEvaluations(ada.organizationId, [good, { ...good, value: "high" }]),
+      ),
     ).toEqual({ status: 400, code: "invalid_request", param: "[1].value" });
-    expect(scores().list(ada, {}, page).total).toBe(0);
-    expect(scores().recordEvaluations(ada.organizationId, [])).toEqual([]);
+    expect((await scores().list(ada, {}, page)).total).toBe(0);
+    expect(await scores().recordEvaluations(ada.organizationId, [])).toEqual([]);
   });
 });

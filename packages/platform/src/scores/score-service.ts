@@ -12,10 +12,10 @@ import type {
   ScoreInsert,
   ScoreRecord,
   ScoreSource,
-  ScoreStore,
   ScoreValue,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
+import type { PlatformStore } from "../store-port.js";
 import { isoInstant, validate } from "../validate.js";
 import { SCORE_SUBJECT_TYPES, type ScoreSubjects, type ScoreSubjectType } from "./score-subjects.js";
 
@@ -134,15 +134,15 @@ export type ScoreListQuery = z.input<typeof scoreListQuery>;
 
 export class ScoreService {
   constructor(
-    private readonly store: { readonly scores: ScoreStore },
+    private readonly store: Pick<PlatformStore, "scores">,
     private readonly subjects: ScoreSubjects,
   ) {}
 
   /** Records a `HUMAN` (default) or `API` score of the caller's key on a subject of its organization. */
-  record(principal: Principal, raw: ScoreRecordInput | unknown): ScoreRecord {
+  async record(principal: Principal, raw: ScoreRecordInput | unknown): Promise<ScoreRecord> {
     const input = validate(scoreRecordBody, raw);
-    this.mustExist(principal.organizationId, input.subjectType, input.subjectId);
-    return this.store.scores.create({
+    await this.mustExist(principal.organizationId, input.subjectType, input.subjectId);
+    return await this.store.scores.create({
       organizationId: principal.organizationId,
       ...input,
       queueItemId: null,
@@ -156,13 +156,18 @@ export class ScoreService {
    * checked as `record` checks it (fields, value type, subject) and then all are written in one
    * transaction, or none when one fails. Not reachable through `POST /v1/scores`.
    */
-  recordEvaluations(organizationId: string, raw: readonly EvaluationScoreInput[]): ScoreRecord[] {
+  async recordEvaluations(
+    organizationId: string,
+    raw: readonly EvaluationScoreInput[],
+  ): Promise<ScoreRecord[]> {
     const inputs = validate(z.array(evaluationScore), raw);
-    const rows: ScoreInsert[] = inputs.map((input) => {
-      this.mustExist(organizationId, input.subjectType, input.subjectId);
-      return { organizationId, ...input, source: "EVAL", queueItemId: null, createdByKeyId: null };
-    });
-    return this.store.scores.createMany(rows);
+    const rows: ScoreInsert[] = [];
+    // In input order, so the first score that fails is the one reported.
+    for (const input of inputs) {
+      await this.mustExist(organizationId, input.subjectType, input.subjectId);
+      rows.push({ organizationId, ...input, source: "EVAL", queueItemId: null, createdByKeyId: null });
+    }
+    return await this.store.scores.createMany(rows);
   }
 
   /**
@@ -172,16 +177,16 @@ export class ScoreService {
    * checks it. The subject was checked when the item was added and is not looked up again
    * (a score outlives its subject, SC7).
    */
-  recordForQueueItem(
+  async recordForQueueItem(
     principal: Principal,
     item: { id: string; subjectType: string; subjectId: string },
     raw: ReadonlyArray<{ name: string; dataType: ScoreDataType; value: unknown; comment?: string | null }>,
-  ): ScoreRecord[] {
+  ): Promise<ScoreRecord[]> {
     const inputs = validate(
       z.array(evaluationScore),
       raw.map((score) => ({ ...score, subjectType: item.subjectType, subjectId: item.subjectId })),
     );
-    return this.store.scores.createMany(
+    return await this.store.scores.createMany(
       inputs.map((input) => ({
         organizationId: principal.organizationId,
         ...input,
@@ -193,28 +198,28 @@ export class ScoreService {
   }
 
   /** Whether a subject of this type exists in the organization (as `record` requires). */
-  hasSubject(organizationId: string, type: ScoreSubjectType, id: string): boolean {
-    return this.subjects.exists(organizationId, type, id);
+  async hasSubject(organizationId: string, type: ScoreSubjectType, id: string): Promise<boolean> {
+    return await this.subjects.exists(organizationId, type, id);
   }
 
   /** Newest first; `from` inclusive, `to` exclusive. */
-  list(
+  async list(
     principal: Principal,
     query: ScoreListQuery | unknown,
     page: PageRequest,
-  ): { items: ScoreRecord[]; total: number } {
+  ): Promise<{ items: ScoreRecord[]; total: number }> {
     const filter: ScoreFilter = validate(scoreListQuery, query ?? {});
-    return this.store.scores.list(principal.organizationId, filter, page);
+    return await this.store.scores.list(principal.organizationId, filter, page);
   }
 
-  get(principal: Principal, scoreId: string): ScoreRecord {
-    const score = this.store.scores.get(principal.organizationId, scoreId);
+  async get(principal: Principal, scoreId: string): Promise<ScoreRecord> {
+    const score = await this.store.scores.get(principal.organizationId, scoreId);
     if (score === null) throw notFound(`No score ${scoreId}`, { param: "scoreId" });
     return score;
   }
 
-  private mustExist(organizationId: string, type: ScoreSubjectType, id: string): void {
-    if (!this.subjects.exists(organizationId, type, id)) {
+  private async mustExist(organizationId: string, type: ScoreSubjectType, id: string): Promise<void> {
+    if (!(await this.subjects.exists(organizationId, type, id))) {
       throw notFound(`No ${type} ${id} in this organization`, { param: "subjectId" });
     }
   }

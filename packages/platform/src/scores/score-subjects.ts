@@ -4,7 +4,7 @@
  * experiment run results are all looked up in the store; a lookup may be injected instead (tests,
  * or a store that keeps one of them elsewhere).
  */
-import type { Store } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "../store-port.js";
 
 export const SCORE_SUBJECT_TYPES = [
   "trace",
@@ -17,7 +17,7 @@ export const SCORE_SUBJECT_TYPES = [
 export type ScoreSubjectType = (typeof SCORE_SUBJECT_TYPES)[number];
 
 /** Whether `subjectId` exists in the organization. */
-export type SubjectLookup = (organizationId: string, subjectId: string) => boolean;
+export type SubjectLookup = (organizationId: string, subjectId: string) => boolean | Promise<boolean>;
 
 /** The lookups of subjects whose groups the store of this build does not hold. */
 export interface ScoreSubjectLookups {
@@ -30,22 +30,22 @@ export interface ScoreSubjectLookups {
 export class ScoreSubjects {
   private readonly lookups: Record<ScoreSubjectType, SubjectLookup>;
 
-  constructor(store: Store, injected: ScoreSubjectLookups = {}) {
+  constructor(store: PlatformStore, injected: ScoreSubjectLookups = {}) {
     this.lookups = {
       // A stored response, or an agent run not recorded (yet) — as GET /v1/responses/{id} reads them.
-      response: (org, id) => {
-        const stored = store.storedResponses.get(org, id);
-        return stored?.kind === "model" || store.agents.getRun(org, id) !== null;
+      response: async (org, id) => {
+        const stored = await store.storedResponses.get(org, id);
+        return stored?.kind === "model" || (await store.agents.getRun(org, id)) !== null;
       },
-      extraction: (org, id) => store.extractions.get(org, id) !== null,
-      conversation: (org, id) => store.agents.getConversation(org, id) !== null,
-      dataset_item: (org, id) => store.datasets.itemExists(org, id),
-      trace: injected.traces ?? ((org, id) => store.traces.exists(org, id)),
-      run_result: injected.runResults ?? ((org, id) => store.experiments.resultExists(org, id)),
+      extraction: async (org, id) => (await store.extractions.get(org, id)) !== null,
+      conversation: async (org, id) => (await store.agents.getConversation(org, id)) !== null,
+      dataset_item: async (org, id) => await store.datasets.itemExists(org, id),
+      trace: injected.traces ?? (async (org, id) => await store.traces.exists(org, id)),
+      run_result: injected.runResults ?? (async (org, id) => await store.experiments.resultExists(org, id)),
     };
   }
 
-  exists(organizationId: string, subjectType: ScoreSubjectType, subjectId: string): boolean {
-    return this.lookups[subjectType](organizationId, subjectId);
+  async exists(organizationId: string, subjectType: ScoreSubjectType, subjectId: string): Promise<boolean> {
+    return await this.lookups[subjectType](organizationId, subjectId);
   }
 }

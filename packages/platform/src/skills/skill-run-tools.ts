@@ -73,11 +73,11 @@ export class SkillRunTools {
    * `platform.skill` list); unresolved bindings are left out, and a skill two bindings
    * reach counts once (the first binding's version).
    */
-  resolveForRun(organizationId: string, definition: AgentDefinition): RunSkill[] {
+  async resolveForRun(organizationId: string, definition: AgentDefinition): Promise<RunSkill[]> {
     const bindings = agentSkillBindings(definition);
     if (bindings.length === 0) return [];
     const out: RunSkill[] = [];
-    for (const resolution of this.skills.resolveBindings(organizationId, bindings)) {
+    for (const resolution of await this.skills.resolveBindings(organizationId, bindings)) {
       const resolved = resolution.resolved;
       if (resolved === null || out.some((s) => s.skillId === resolved.skillId)) continue;
       out.push({
@@ -94,13 +94,15 @@ export class SkillRunTools {
   }
 
   /** The files of the versions a response resolved, for `platform_bash`'s read-only `/skills/<qualifiedName>/`. */
-  skillFiles(
+  async skillFiles(
     state: RunState,
-  ): Array<{ qualifiedName: string; files: Array<{ path: string; bytes: Uint8Array }> }> {
-    return (state.skills ?? []).map((skill) => ({
-      qualifiedName: skill.qualifiedName,
-      files: this.skills.versionFiles(skill.versionId).map(({ path, bytes }) => ({ path, bytes })),
-    }));
+  ): Promise<Array<{ qualifiedName: string; files: Array<{ path: string; bytes: Uint8Array }> }>> {
+    return await Promise.all(
+      (state.skills ?? []).map(async (skill) => ({
+        qualifiedName: skill.qualifiedName,
+        files: (await this.skills.versionFiles(skill.versionId)).map(({ path, bytes }) => ({ path, bytes })),
+      })),
+    );
   }
 
   /** Runs a skill tool; null when the call is not one. */
@@ -128,7 +130,7 @@ export class SkillRunTools {
     try {
       const args = parseArgs(call.arguments);
       const skill = this.boundSkill(args, call.state, true);
-      const applied = this.build(principal, skill, skill.versionId, skill.versionNumber, args);
+      const applied = await this.build(principal, skill, skill.versionId, skill.versionNumber, args);
       return {
         preview: {
           skill: skill.qualifiedName,
@@ -161,31 +163,49 @@ export class SkillRunTools {
     return skill;
   }
 
-  private open(principal: Principal, args: Record<string, unknown>, state: RunState): ToolResult {
+  private async open(
+    principal: Principal,
+    args: Record<string, unknown>,
+    state: RunState,
+  ): Promise<ToolResult> {
     const skill = this.boundSkill(args, state);
-    const version = this.skills.getVersion(principal.organizationId, skill.skillId, skill.versionId);
+    const version = await this.skills.getVersion(principal.organizationId, skill.skillId, skill.versionId);
     const files = version.files.map((f) => `- ${f.path} (${f.size} bytes)`).join("\n");
     return {
       output: `${skillMdBody(version.skillMd).trimEnd()}\n\n---\nFiles of skill ${skill.qualifiedName} (version ${skill.versionNumber}; read them with platform_skill_read):\n${files}`,
     };
   }
 
-  private read(principal: Principal, args: Record<string, unknown>, state: RunState): ToolResult {
+  private async read(
+    principal: Principal,
+    args: Record<string, unknown>,
+    state: RunState,
+  ): Promise<ToolResult> {
     const skill = this.boundSkill(args, state);
     const path = stringArg(args, "path");
-    const file = this.skills.readFile(principal.organizationId, skill.skillId, skill.versionId, path);
+    const file = await this.skills.readFile(principal.organizationId, skill.skillId, skill.versionId, path);
     if (file.text === null) return { output: `The tool failed: binary file (${path})`, failed: true };
     return { output: cutBytes(file.text, SKILL_READ_MAX_BYTES, "file") };
   }
 
-  private apply(principal: Principal, args: Record<string, unknown>, call: ToolCallInput): ToolResult {
+  private async apply(
+    principal: Principal,
+    args: Record<string, unknown>,
+    call: ToolCallInput,
+  ): Promise<ToolResult> {
     const preview = call.preview;
     if (preview === undefined) fail("this change was not approved through a preview");
     const skill = this.boundSkill(args, call.state, true);
-    const applied = this.build(principal, skill, preview.baseVersionId, preview.baseVersionNumber, args);
+    const applied = await this.build(
+      principal,
+      skill,
+      preview.baseVersionId,
+      preview.baseVersionNumber,
+      args,
+    );
     const given = args.changeDescription;
     const responseId = call.state.previousResponseId ?? call.state.id;
-    const result = this.skills.commitPackage(principal.organizationId, applied.pkg, {
+    const result = await this.skills.commitPackage(principal.organizationId, applied.pkg, {
       namespace: null,
       pluginId: null,
       source: "skills_apply",
@@ -201,13 +221,13 @@ export class SkillRunTools {
   }
 
   /** The base version's files with the changes applied, validated as a package (as an import is). */
-  private build(
+  private async build(
     principal: Principal,
     skill: RunSkill,
     baseVersionId: string,
     baseVersionNumber: number,
     args: Record<string, unknown>,
-  ): AppliedPackage {
+  ): Promise<AppliedPackage> {
     const files = args.files;
     if (typeof files !== "object" || files === null || Array.isArray(files)) {
       fail('the argument "files" must be an object of paths to texts (or null to delete)');
@@ -219,9 +239,9 @@ export class SkillRunTools {
       fail('the argument "changeDescription" must be a string');
     }
     // The skill must still exist and the base version must be one of its versions.
-    const base = this.skills.getVersion(principal.organizationId, skill.skillId, baseVersionId);
+    const base = await this.skills.getVersion(principal.organizationId, skill.skillId, baseVersionId);
     const current = new Map<string, Uint8Array>();
-    for (const file of this.skills.versionFiles(base.id)) current.set(file.path, file.bytes);
+    for (const file of await this.skills.versionFiles(base.id)) current.set(file.path, file.bytes);
     const next = new Map(current);
     const encoder = new TextEncoder();
     const changes: SkillsApplyChange[] = [];

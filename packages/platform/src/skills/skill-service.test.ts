@@ -12,12 +12,12 @@ let principal: Principal;
 const md = (name: string, description = `${name} skill`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\nBody\n`;
 
-beforeEach(() => {
+beforeEach(async () => {
   store = openStore({ file: ":memory:" });
   groundwork = createGroundwork({ store });
-  principal = groundwork.principal("acme", "member");
+  principal = await groundwork.principal("acme", "member");
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
 describe("SkillService", () => {
   it("imports, versions, answers unchanged, and stores files readable as bytes and text", async () => {
@@ -29,10 +29,10 @@ describe("SkillService", () => {
     );
     const second = await skills.import(principal, { files: { "SKILL.md": md("a"), "x.txt": "y" } });
     expect(second).toMatchObject({ result: "versioned", version: { versionNumber: 2 } });
-    const file = skills.readFile(principal.organizationId, "a", "2", "x.txt");
+    const file = await skills.readFile(principal.organizationId, "a", "2", "x.txt");
     expect(file).toMatchObject({ text: "y", contentType: "text/plain; charset=utf-8", size: 1 });
-    expect(skills.versionFiles(second.version.id).map((f) => f.path)).toEqual(["SKILL.md", "x.txt"]);
-    expect(store.skills.storedBytes(principal.organizationId)).toBe(2 * (md("a").length + 1));
+    expect((await skills.versionFiles(second.version.id)).map((f) => f.path)).toEqual(["SKILL.md", "x.txt"]);
+    expect(await store.skills.storedBytes(principal.organizationId)).toBe(2 * (md("a").length + 1));
   });
 
   it("asks the allowance before writing and writes nothing when storage is exhausted", async () => {
@@ -53,13 +53,15 @@ describe("SkillService", () => {
       limited.skills.import(principal, { files: { "SKILL.md": md("big"), "b.txt": "b".repeat(200) } }),
     ).rejects.toMatchObject({ status: 402, code: "storage_exhausted" });
     expect(asked).toEqual([md("small").length, md("big").length + 200]);
-    expect(limited.skills.list(principal.organizationId, { page: { page: 0, size: 20 } }).total).toBe(1);
+    expect((await limited.skills.list(principal.organizationId, { page: { page: 0, size: 20 } })).total).toBe(
+      1,
+    );
   });
 
   it("keeps plugin skills out of hand imports and deletes; commitPackage serves plugins", async () => {
     const skills = groundwork.skills;
     const pkg = skillPackageFromFiles({ "SKILL.md": md("tool") });
-    const installed = skills.commitPackage(principal.organizationId, pkg, {
+    const installed = await skills.commitPackage(principal.organizationId, pkg, {
       namespace: "kit",
       pluginId: "plg_1",
       source: "plugin",
@@ -72,14 +74,16 @@ describe("SkillService", () => {
     expect((await skills.import(principal, { files: { "SKILL.md": md("tool") } })).skill.qualifiedName).toBe(
       "tool",
     );
-    expect(() => skills.delete(principal.organizationId, "kit:tool")).toThrow(
+    await expect(skills.delete(principal.organizationId, "kit:tool")).rejects.toThrow(
       expect.objectContaining({ status: 409, code: "managed_by_plugin" }),
     );
-    skills.delete(principal.organizationId, "kit:tool", { managed: true });
+    await skills.delete(principal.organizationId, "kit:tool", { managed: true });
     expect(
-      skills.resolveBindings(principal.organizationId, [
-        { binding: "kit:tool", qualifiedName: "kit:tool", namespace: "kit", name: "tool", ref: null },
-      ])[0],
+      (
+        await skills.resolveBindings(principal.organizationId, [
+          { binding: "kit:tool", qualifiedName: "kit:tool", namespace: "kit", name: "tool", ref: null },
+        ])
+      )[0],
     ).toMatchObject({ status: "skill_not_found", resolved: null });
   });
 
@@ -98,31 +102,36 @@ describe("SkillService", () => {
         async (ops) => {
           const s = openStore({ file: ":memory:" });
           const g = createGroundwork({ store: s });
-          const p = g.principal("acme", "member");
+          const p = await g.principal("acme", "member");
           let imports = 0;
           await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": "0" } });
           for (const op of ops) {
-            const count = s.skills.listVersions(s.skills.byQualifiedName(p.organizationId, "p")?.id ?? "", {
-              page: 0,
-              size: 100,
-            }).total;
+            const count = (
+              await s.skills.listVersions((await s.skills.byQualifiedName(p.organizationId, "p"))?.id ?? "", {
+                page: 0,
+                size: 100,
+              })
+            ).total;
             if (op.op === "import") {
               imports++;
               await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": String(imports) } });
             } else if (op.n >= 1 && op.n <= count) {
-              if (op.op === "deactivate") g.skills.deactivateVersion(p.organizationId, "p", String(op.n));
-              else g.skills.activateVersion(p.organizationId, "p", String(op.n));
+              if (op.op === "deactivate")
+                await g.skills.deactivateVersion(p.organizationId, "p", String(op.n));
+              else await g.skills.activateVersion(p.organizationId, "p", String(op.n));
             }
           }
-          const skill = s.skills.byQualifiedName(p.organizationId, "p");
-          const versions = s.skills.listVersions(skill?.id ?? "", { page: 0, size: 100 }).items;
+          const skill = await s.skills.byQualifiedName(p.organizationId, "p");
+          const versions = (await s.skills.listVersions(skill?.id ?? "", { page: 0, size: 100 })).items;
           const newestActive = versions.find((v) => v.active) ?? null;
           expect(skill?.latestVersionId ?? null).toBe(newestActive?.id ?? null);
-          const resolved = g.skills.resolveBindings(p.organizationId, [
-            { binding: "p", qualifiedName: "p", namespace: null, name: "p", ref: null },
-          ])[0];
+          const resolved = (
+            await g.skills.resolveBindings(p.organizationId, [
+              { binding: "p", qualifiedName: "p", namespace: null, name: "p", ref: null },
+            ])
+          )[0];
           expect(resolved?.resolved?.versionId ?? null).toBe(newestActive?.id ?? null);
-          s.close();
+          await s.close();
         },
       ),
       { numRuns: 40 },

@@ -36,9 +36,9 @@ import {
   type SkillVersionRecord,
   type SkillVersionRef,
   type SkillVersionSource,
-  type Store,
 } from "@groundwork/store-sqlite";
 import { resolveVersion } from "../agents/resolve.js";
+import type { PlatformStore } from "../store-port.js";
 import { VersionLabels } from "../versioning/version-labels.js";
 
 export type SkillImportInput =
@@ -110,7 +110,7 @@ export class SkillService {
   private readonly allowance: Allowance;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlatformStore,
     options: { allowance?: Allowance } = {},
   ) {
     this.allowance = options.allowance ?? UNLIMITED_ALLOWANCE;
@@ -119,22 +119,22 @@ export class SkillService {
   // ---- skills ----
 
   /** By qualified name; `namespace` `-` = only the null namespace; `q` a substring of name or description. */
-  list(
+  async list(
     organizationId: string,
     query: { page: PageRequest; namespace?: string | undefined; q?: string | undefined },
-  ): { items: SkillRecord[]; total: number } {
+  ): Promise<{ items: SkillRecord[]; total: number }> {
     const namespace = query.namespace === "-" ? null : query.namespace === "" ? undefined : query.namespace;
-    return this.store.skills.list(organizationId, query.page, {
+    return await this.store.skills.list(organizationId, query.page, {
       ...(namespace === undefined ? {} : { namespace }),
       ...(query.q === undefined ? {} : { search: query.q }),
     });
   }
 
   /** A skill of the organization by id or qualified name (404 otherwise). */
-  get(organizationId: string, skill: string): SkillRecord {
+  async get(organizationId: string, skill: string): Promise<SkillRecord> {
     const found = SKILL_ID.test(skill)
-      ? this.store.skills.get(organizationId, skill)
-      : this.store.skills.byQualifiedName(organizationId, skill);
+      ? await this.store.skills.get(organizationId, skill)
+      : await this.store.skills.byQualifiedName(organizationId, skill);
     if (found === null) throw notFound(`No skill ${skill}`, { param: "skill" });
     return found;
   }
@@ -146,7 +146,7 @@ export class SkillService {
    */
   async import(principal: Principal, input: SkillImportInput): Promise<SkillImportResult> {
     const pkg = "zip" in input ? await skillPackageFromZip(input.zip) : skillPackageFromFiles(input.files);
-    const existing = this.store.skills.byQualifiedName(principal.organizationId, pkg.name);
+    const existing = await this.store.skills.byQualifiedName(principal.organizationId, pkg.name);
     if (existing?.pluginId != null) throw managedByPlugin(existing);
     return this.commitPackage(principal.organizationId, pkg, {
       namespace: null,
@@ -162,24 +162,28 @@ export class SkillService {
    * version. The storage allowance is asked before writing. Plugins call this with their
    * namespace, id and `source: "plugin"`; callers decide who may change which skill.
    */
-  commitPackage(organizationId: string, pkg: SkillPackage, options: CommitPackageOptions): SkillImportResult {
+  async commitPackage(
+    organizationId: string,
+    pkg: SkillPackage,
+    options: CommitPackageOptions,
+  ): Promise<SkillImportResult> {
     const qualifiedName = options.namespace === null ? pkg.name : `${options.namespace}:${pkg.name}`;
-    return this.store.skills.atomically(() => {
-      const existing = this.store.skills.byQualifiedName(organizationId, qualifiedName);
-      const latest = existing === null ? null : this.store.skills.latestVersion(existing.id);
+    return await this.store.skills.atomically(async () => {
+      const existing = await this.store.skills.byQualifiedName(organizationId, qualifiedName);
+      const latest = existing === null ? null : await this.store.skills.latestVersion(existing.id);
       if (existing !== null && latest !== null && sameSkillFiles(latest.files, pkg.files)) {
         return { result: "unchanged" as const, skill: existing, version: latest };
       }
-      this.allowance.checkStorage?.(organizationId, pkg.totalSize);
+      await this.allowance.checkStorage?.(organizationId, pkg.totalSize);
       const skill =
         existing ??
-        this.store.skills.create(organizationId, {
+        (await this.store.skills.create(organizationId, {
           name: pkg.name,
           namespace: options.namespace,
           description: pkg.description,
           pluginId: options.pluginId,
-        });
-      const version = this.store.skills.commitVersion(skill.id, {
+        }));
+      const version = await this.store.skills.commitVersion(skill.id, {
         name: pkg.name,
         description: pkg.description,
         frontmatter: pkg.frontmatter,
@@ -191,7 +195,7 @@ export class SkillService {
       });
       return {
         result: existing === null ? ("created" as const) : ("versioned" as const),
-        skill: this.store.skills.get(organizationId, skill.id) as SkillRecord,
+        skill: (await this.store.skills.get(organizationId, skill.id)) as SkillRecord,
         version,
       };
     });
@@ -201,33 +205,33 @@ export class SkillService {
    * Deletes a skill with its versions and labels; agent bindings to it become unresolved.
    * A plugin's skill goes only with `managed: true` (the plugin's own removal).
    */
-  delete(organizationId: string, skill: string, options: { managed?: boolean } = {}): void {
-    const found = this.get(organizationId, skill);
+  async delete(organizationId: string, skill: string, options: { managed?: boolean } = {}): Promise<void> {
+    const found = await this.get(organizationId, skill);
     if (found.pluginId !== null && options.managed !== true) throw managedByPlugin(found);
-    this.store.skills.delete(organizationId, found.id);
+    await this.store.skills.delete(organizationId, found.id);
   }
 
   // ---- versions ----
 
-  listVersions(
+  async listVersions(
     organizationId: string,
     skill: string,
     page: PageRequest,
-  ): { items: SkillVersionRecord[]; total: number } {
-    return this.store.skills.listVersions(this.get(organizationId, skill).id, page);
+  ): Promise<{ items: SkillVersionRecord[]; total: number }> {
+    return await this.store.skills.listVersions((await this.get(organizationId, skill)).id, page);
   }
 
-  latestVersion(organizationId: string, skill: string): SkillVersionRecord {
-    const found = this.get(organizationId, skill);
-    const version = this.store.skills.latestVersion(found.id);
+  async latestVersion(organizationId: string, skill: string): Promise<SkillVersionRecord> {
+    const found = await this.get(organizationId, skill);
+    const version = await this.store.skills.latestVersion(found.id);
     if (version === null) throw notFound(`Skill ${found.qualifiedName} has no active version`);
     return version;
   }
 
   /** A version by id or number (deactivated ones included). */
-  getVersion(organizationId: string, skill: string, versionRef: string): SkillVersionRecord {
-    const found = this.get(organizationId, skill);
-    const version = this.findVersion(organizationId, found.id, versionRef);
+  async getVersion(organizationId: string, skill: string, versionRef: string): Promise<SkillVersionRecord> {
+    const found = await this.get(organizationId, skill);
+    const version = await this.findVersion(organizationId, found.id, versionRef);
     if (version === null) {
       throw notFound(`Skill ${found.qualifiedName} has no version ${versionRef}`, { param: "versionId" });
     }
@@ -235,34 +239,44 @@ export class SkillService {
   }
 
   /** Re-activates a version as a copy at the head (its files copied, so the storage allowance is asked). */
-  activateVersion(organizationId: string, skill: string, versionRef: string): SkillVersionRecord {
-    const source = this.getVersion(organizationId, skill, versionRef);
-    this.allowance.checkStorage?.(organizationId, source.totalSize);
-    return this.store.skills.atomically(() =>
-      this.store.skills.commitVersion(source.skillId, {
-        name: source.name,
-        description: source.description,
-        frontmatter: source.frontmatter,
-        skillMd: source.skillMd,
-        files: this.store.skills.files(source.id),
-        totalSize: source.totalSize,
-        source: source.source,
-        changeDescription: `Re-activated copy of version ${source.versionNumber}`,
-        copiedFromVersionId: source.id,
-      }),
+  async activateVersion(
+    organizationId: string,
+    skill: string,
+    versionRef: string,
+  ): Promise<SkillVersionRecord> {
+    const source = await this.getVersion(organizationId, skill, versionRef);
+    await this.allowance.checkStorage?.(organizationId, source.totalSize);
+    return this.store.skills.atomically(
+      async () =>
+        await this.store.skills.commitVersion(source.skillId, {
+          name: source.name,
+          description: source.description,
+          frontmatter: source.frontmatter,
+          skillMd: source.skillMd,
+          files: await this.store.skills.files(source.id),
+          totalSize: source.totalSize,
+          source: source.source,
+          changeDescription: `Re-activated copy of version ${source.versionNumber}`,
+          copiedFromVersionId: source.id,
+        }),
     );
   }
 
   /** Deactivates a version (a second time is a no-op); `latest` moves back to the newest active one. */
-  deactivateVersion(organizationId: string, skill: string, versionRef: string): void {
-    const version = this.getVersion(organizationId, skill, versionRef);
-    this.store.skills.deactivateVersion(version.skillId, version.id);
+  async deactivateVersion(organizationId: string, skill: string, versionRef: string): Promise<void> {
+    const version = await this.getVersion(organizationId, skill, versionRef);
+    await this.store.skills.deactivateVersion(version.skillId, version.id);
   }
 
   /** One file of a version, with how it is served and its text when it is text. */
-  readFile(organizationId: string, skill: string, versionRef: string, path: string): SkillFile {
-    const version = this.getVersion(organizationId, skill, versionRef);
-    const file = this.store.skills.fileContent(version.id, path);
+  async readFile(
+    organizationId: string,
+    skill: string,
+    versionRef: string,
+    path: string,
+  ): Promise<SkillFile> {
+    const version = await this.getVersion(organizationId, skill, versionRef);
+    const file = await this.store.skills.fileContent(version.id, path);
     if (file === null) {
       throw notFound(`Version ${version.versionNumber} of skill ${skill} has no file "${path}"`, {
         param: "path",
@@ -276,26 +290,38 @@ export class SkillService {
   }
 
   /** Every file of a version with its bytes (a plugin export, the bash tool's `/skills` tree). */
-  versionFiles(versionId: string): Array<{ path: string; size: number; sha256: string; bytes: Uint8Array }> {
-    return this.store.skills.files(versionId);
+  async versionFiles(
+    versionId: string,
+  ): Promise<Array<{ path: string; size: number; sha256: string; bytes: Uint8Array }>> {
+    return await this.store.skills.files(versionId);
   }
 
   // ---- labels ----
 
-  listLabels(organizationId: string, skill: string): SkillLabelRecord[] {
-    return this.store.skills.listLabels(this.get(organizationId, skill).id);
+  async listLabels(organizationId: string, skill: string): Promise<SkillLabelRecord[]> {
+    return await this.store.skills.listLabels((await this.get(organizationId, skill)).id);
   }
 
-  createLabel(organizationId: string, skill: string, name: string, versionRef: string): SkillLabelRecord {
-    return this.labels(organizationId).create(this.get(organizationId, skill).id, name, versionRef);
+  async createLabel(
+    organizationId: string,
+    skill: string,
+    name: string,
+    versionRef: string,
+  ): Promise<SkillLabelRecord> {
+    return this.labels(organizationId).create((await this.get(organizationId, skill)).id, name, versionRef);
   }
 
-  moveLabel(organizationId: string, skill: string, name: string, versionRef: string): SkillLabelRecord {
-    return this.labels(organizationId).move(this.get(organizationId, skill).id, name, versionRef);
+  async moveLabel(
+    organizationId: string,
+    skill: string,
+    name: string,
+    versionRef: string,
+  ): Promise<SkillLabelRecord> {
+    return this.labels(organizationId).move((await this.get(organizationId, skill)).id, name, versionRef);
   }
 
-  deleteLabel(organizationId: string, skill: string, name: string): void {
-    this.labels(organizationId).delete(this.get(organizationId, skill).id, name);
+  async deleteLabel(organizationId: string, skill: string, name: string): Promise<void> {
+    await this.labels(organizationId).delete((await this.get(organizationId, skill)).id, name);
   }
 
   // ---- resolution ----
@@ -305,12 +331,12 @@ export class SkillService {
    * one version; `ref` overrides the `@ref` part. 404 `skill_not_found` / `ref_not_found`,
    * 409 `ambiguous_skill`.
    */
-  resolve(organizationId: string, name: string, ref?: string): ResolvedSkill {
+  async resolve(organizationId: string, name: string, ref?: string): Promise<ResolvedSkill> {
     const binding = parseSkillBinding(name, "name");
     if (ref !== undefined && (ref.trim() === "" || /\s/.test(ref))) {
       throw invalidRequest("ref must be a label name or a version number", { param: "ref" });
     }
-    const outcome = this.resolveOne(organizationId, ref === undefined ? binding : { ...binding, ref });
+    const outcome = await this.resolveOne(organizationId, ref === undefined ? binding : { ...binding, ref });
     if (outcome.status === "resolved") return outcome.resolved as ResolvedSkill;
     const message = outcome.message as string;
     if (outcome.status === "ambiguous_skill")
@@ -322,29 +348,29 @@ export class SkillService {
   }
 
   /** Resolves bindings of the organization in one go, each with its status (never throws for a miss). */
-  resolveBindings(
+  async resolveBindings(
     organizationId: string,
     bindings: ReadonlyArray<SkillBindingRef>,
-  ): SkillBindingResolution[] {
-    return bindings.map((binding) => this.resolveOne(organizationId, binding));
+  ): Promise<SkillBindingResolution[]> {
+    return await Promise.all(bindings.map(async (binding) => await this.resolveOne(organizationId, binding)));
   }
 
   /** Every skill binding of an agent version (default `latest`) with its resolution (§4.5). */
-  agentSkills(principal: Principal, agentId: string, versionSelector?: string): AgentSkills {
-    const agent = this.store.agents.get(principal.organizationId, agentId);
+  async agentSkills(principal: Principal, agentId: string, versionSelector?: string): Promise<AgentSkills> {
+    const agent = await this.store.agents.get(principal.organizationId, agentId);
     if (agent === null) throw notFound(`No agent ${agentId}`, { param: "agentId" });
-    let version: ReturnType<typeof resolveVersion> | null;
+    let version: Awaited<ReturnType<typeof resolveVersion>> | null;
     if (versionSelector === undefined || versionSelector === LATEST_LABEL) {
-      version = this.store.agents.latestVersion(agent.id);
+      version = await this.store.agents.latestVersion(agent.id);
       if (version === null) throw notFound(`Agent ${agent.id} has no active version`, { param: "version" });
     } else {
-      version = resolveVersion(this.store, agent, versionSelector, {
+      version = await resolveVersion(this.store, agent, versionSelector, {
         param: "version",
         requireActive: false,
       });
     }
     const bindings = agentSkillBindings(version.definition as unknown as AgentDefinition);
-    const resolutions = this.resolveBindings(principal.organizationId, bindings);
+    const resolutions = await this.resolveBindings(principal.organizationId, bindings);
     return {
       agentId: agent.id,
       agentVersionId: version.id,
@@ -356,7 +382,10 @@ export class SkillService {
     };
   }
 
-  private resolveOne(organizationId: string, binding: SkillBindingRef): SkillBindingResolution {
+  private async resolveOne(
+    organizationId: string,
+    binding: SkillBindingRef,
+  ): Promise<SkillBindingResolution> {
     const miss = (status: SkillResolutionStatus, message: string): SkillBindingResolution => ({
       binding: binding.binding,
       status,
@@ -365,9 +394,9 @@ export class SkillService {
     });
     let skill: SkillRecord | null;
     if (binding.namespace !== null) {
-      skill = this.store.skills.byQualifiedName(organizationId, binding.qualifiedName);
+      skill = await this.store.skills.byQualifiedName(organizationId, binding.qualifiedName);
     } else {
-      const candidates = this.store.skills.byName(organizationId, binding.name);
+      const candidates = await this.store.skills.byName(organizationId, binding.name);
       const [first] = candidates;
       if (first !== undefined && first.namespace === null) skill = first;
       else if (candidates.length > 1) {
@@ -381,8 +410,8 @@ export class SkillService {
     const ref = binding.ref ?? LATEST_LABEL;
     const byNumber = /^\d+$/.test(ref);
     let version: SkillVersionRef | null;
-    if (byNumber) version = this.store.skills.versionRefByNumber(skill.id, Number(ref));
-    else version = this.store.skills.labelledVersionRef(skill.id, ref);
+    if (byNumber) version = await this.store.skills.versionRefByNumber(skill.id, Number(ref));
+    else version = await this.store.skills.labelledVersionRef(skill.id, ref);
     if (version === null) {
       return miss(
         "ref_not_found",
@@ -409,13 +438,14 @@ export class SkillService {
     };
   }
 
-  private findVersion(
+  private async findVersion(
     organizationId: string,
     skillId: string,
     versionRef: string,
-  ): SkillVersionRecord | null {
-    if (/^\d+$/.test(versionRef)) return this.store.skills.getVersionByNumber(skillId, Number(versionRef));
-    return this.store.skills.getVersion(organizationId, skillId, versionRef);
+  ): Promise<SkillVersionRecord | null> {
+    if (/^\d+$/.test(versionRef))
+      return await this.store.skills.getVersionByNumber(skillId, Number(versionRef));
+    return await this.store.skills.getVersion(organizationId, skillId, versionRef);
   }
 
   /** The shared label rules over this organization's skill versions. */
@@ -424,7 +454,7 @@ export class SkillService {
       noun: "Skill",
       versionParam: "skillVersionId",
       storage: this.store.skills,
-      findVersion: (skillId, versionRef) => this.findVersion(organizationId, skillId, versionRef),
+      findVersion: async (skillId, versionRef) => await this.findVersion(organizationId, skillId, versionRef),
     });
   }
 }

@@ -38,15 +38,15 @@ function compose(options: { tracingFetch?: typeof fetch; allowPrivateNetwork?: b
   });
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
   store = openStore({ file: ":memory:", secret: "test-master-secret-for-credentials" });
   groundwork = compose();
-  org = groundwork.principal("acme");
+  org = await groundwork.principal("acme");
 });
 afterEach(async () => {
   await groundwork.close();
-  store.close();
+  await store.close();
 });
 
 const page = { page: 0, size: 100 };
@@ -66,7 +66,7 @@ describe("gateway calls as traces", () => {
   it("records a chat call as a gateway trace with usage, cost and no content by default", async () => {
     upstream.enqueue({ text: "SECRET-COMPLETION", usage: { inputTokens: 7, outputTokens: 3 } });
     await chat("SECRET-PROMPT");
-    const { items, total } = groundwork.tracing.listTraces(org, {}, page);
+    const { items, total } = await groundwork.tracing.listTraces(org, {}, page);
     expect(total).toBe(1);
     const trace = items[0];
     expect(trace).toMatchObject({
@@ -81,7 +81,7 @@ describe("gateway calls as traces", () => {
       costEur: 13,
       spanCount: 1,
     });
-    const detail = groundwork.tracing.getTrace(org, trace?.id ?? "");
+    const detail = await groundwork.tracing.getTrace(org, trace?.id ?? "");
     expect(detail.spans).toHaveLength(1);
     expect(detail.spans[0]).toMatchObject({
       id: expect.stringMatching(/^spn_/),
@@ -108,8 +108,8 @@ describe("gateway calls as traces", () => {
     await groundwork.tracing.updateSettings(org, { captureContent: true });
     upstream.enqueue({ text: "captured answer" });
     await chat("captured question");
-    const [trace] = groundwork.tracing.listTraces(org, {}, page).items;
-    const span = groundwork.tracing.getTrace(org, trace?.id ?? "").spans[0];
+    const [trace] = (await groundwork.tracing.listTraces(org, {}, page)).items;
+    const span = (await groundwork.tracing.getTrace(org, trace?.id ?? "")).spans[0];
     expect(JSON.parse(String(span?.attributes[GEN_AI.inputMessages]))).toEqual([
       { role: "user", content: "captured question" },
     ]);
@@ -122,20 +122,20 @@ describe("gateway calls as traces", () => {
       { model: "gw-model", stream: true, messages: [{ role: "user", content: "hi" }] } as never,
       { principal: org },
     );
-    expect(groundwork.tracing.listTraces(org, {}, page).total).toBe(0);
+    expect((await groundwork.tracing.listTraces(org, {}, page)).total).toBe(0);
     for await (const _ of stream) {
       // drain
     }
-    const [trace] = groundwork.tracing.listTraces(org, {}, page).items;
+    const [trace] = (await groundwork.tracing.listTraces(org, {}, page)).items;
     expect(trace).toMatchObject({ name: "chat gw-model", inputTokens: 4, outputTokens: 2, status: "ok" });
   });
 
   it("records failed calls with error.type and status error", async () => {
     upstream.enqueue({ kind: "error", status: 400, message: "bad things" });
     await expect(chat("x")).rejects.toThrow();
-    const [trace] = groundwork.tracing.listTraces(org, { status: "error" }, page).items;
+    const [trace] = (await groundwork.tracing.listTraces(org, { status: "error" }, page)).items;
     expect(trace?.status).toBe("error");
-    const span = groundwork.tracing.getTrace(org, trace?.id ?? "").spans[0];
+    const span = (await groundwork.tracing.getTrace(org, trace?.id ?? "")).spans[0];
     expect(span?.status).toBe("error");
     expect(span?.attributes[GEN_AI.errorType]).toEqual(expect.any(String));
   });
@@ -144,7 +144,7 @@ describe("gateway calls as traces", () => {
     await groundwork.gateway.embeddings({ model: "hash-embedding-1536", input: ["a b c"] } as never, {
       principal: org,
     });
-    const embeddings = groundwork.tracing.listTraces(org, {}, page).items[0];
+    const embeddings = (await groundwork.tracing.listTraces(org, {}, page)).items[0];
     expect(embeddings?.name).toBe("embeddings hash-embedding-1536");
 
     upstream.enqueue({ text: "inner", usage: { inputTokens: 5, outputTokens: 1 } });
@@ -167,7 +167,7 @@ describe("gateway calls as traces", () => {
         span.end();
       },
     );
-    const agent = groundwork.tracing.listTraces(org, { kind: "agent" }, page).items[0];
+    const agent = (await groundwork.tracing.listTraces(org, { kind: "agent" }, page)).items[0];
     expect(agent).toMatchObject({
       name: "invoke_agent helper",
       sessionId: "conv_1",
@@ -176,17 +176,17 @@ describe("gateway calls as traces", () => {
       inputTokens: 5,
       spanCount: 2,
     });
-    const detail = groundwork.tracing.getTrace(org, agent?.id ?? "");
+    const detail = await groundwork.tracing.getTrace(org, agent?.id ?? "");
     expect(detail.spans).toHaveLength(1);
     expect(detail.spans[0]?.children.map((child) => child.name)).toEqual(["chat gw-model"]);
     expect(detail.spans[0]?.children[0]?.parentSpanId).toBe(detail.spans[0]?.id);
     expect(detail.spans[0]?.children[0]?.attributes[GROUNDWORK.traceKind]).toBeUndefined();
 
-    const sessions = groundwork.tracing.listSessions(org, {}, page);
+    const sessions = await groundwork.tracing.listSessions(org, {}, page);
     expect(sessions.items).toEqual([
       expect.objectContaining({ sessionId: "conv_1", agentName: "helper", traceCount: 1, inputTokens: 5 }),
     ]);
-    expect(groundwork.tracing.getSession(org, "conv_1").traces.map((t) => t.id)).toEqual([agent?.id]);
+    expect((await groundwork.tracing.getSession(org, "conv_1")).traces.map((t) => t.id)).toEqual([agent?.id]);
   });
 
   it("records nothing with sampling 0 or tracing disabled", async () => {
@@ -194,25 +194,25 @@ describe("gateway calls as traces", () => {
     await chat("unsampled");
     await groundwork.tracing.updateSettings(org, { samplingRate: 1, enabled: false });
     await chat("disabled");
-    groundwork.tracing.flush();
+    await groundwork.tracing.flush();
     expect(store.db.prepare("SELECT count(*) AS n FROM spans").get()).toEqual({ n: 0 });
     await groundwork.tracing.updateSettings(org, { enabled: true });
     await chat("sampled");
-    expect(groundwork.tracing.listTraces(org, {}, page).total).toBe(1);
+    expect((await groundwork.tracing.listTraces(org, {}, page)).total).toBe(1);
   });
 
   it("keeps organizations apart", async () => {
     await chat("mine");
-    const other = groundwork.principal("other");
-    const [trace] = groundwork.tracing.listTraces(org, {}, page).items;
-    expect(groundwork.tracing.listTraces(other, {}, page).total).toBe(0);
-    expect(() => groundwork.tracing.getTrace(other, trace?.id ?? "")).toThrow(/No trace/);
+    const other = await groundwork.principal("other");
+    const [trace] = (await groundwork.tracing.listTraces(org, {}, page)).items;
+    expect((await groundwork.tracing.listTraces(other, {}, page)).total).toBe(0);
+    await expect(groundwork.tracing.getTrace(other, trace?.id ?? "")).rejects.toThrow(/No trace/);
   });
 });
 
 describe("provider keys", () => {
   it("never reach a span", async () => {
-    store.providers.create({
+    await store.providers.create({
       organizationId: org.organizationId,
       name: "mine",
       type: "HOSTED_A",
@@ -221,18 +221,18 @@ describe("provider keys", () => {
     });
     await groundwork.tracing.updateSettings(org, { captureContent: true });
     await chat("hello", "hosted-a/gw-model");
-    const [trace] = groundwork.tracing.listTraces(org, {}, page).items;
-    expect(groundwork.tracing.getTrace(org, trace?.id ?? "").spans[0]?.attributes[GEN_AI.providerName]).toBe(
-      "hosted-a",
-    );
+    const [trace] = (await groundwork.tracing.listTraces(org, {}, page)).items;
+    expect(
+      (await groundwork.tracing.getTrace(org, trace?.id ?? "")).spans[0]?.attributes[GEN_AI.providerName],
+    ).toBe("hosted-a");
     expect(traceRows()).not.toContain("sk-provider-secret-987654321");
   });
 });
 
 describe("retention and listing windows", () => {
-  function oldTrace(ageDays: number, traceId: string) {
+  async function oldTrace(ageDays: number, traceId: string) {
     const start = Date.now() - ageDays * 24 * 60 * 60 * 1000;
-    store.traces.write([
+    await store.traces.write([
       {
         organizationId: org.organizationId,
         traceRecordId: `trc_${traceId}`,
@@ -249,36 +249,39 @@ describe("retention and listing windows", () => {
       },
     ]);
     return (
-      store.traces.list(org.organizationId, { sessionId: `conv_${ageDays}` }, 0, page).items[0]?.id ?? ""
+      (await store.traces.list(org.organizationId, { sessionId: `conv_${ageDays}` }, 0, page)).items[0]?.id ??
+      ""
     );
   }
 
   it("never returns traces past retention and sweeps them", async () => {
-    const kept = oldTrace(2, "1".repeat(32));
-    const expired = oldTrace(10, "2".repeat(32));
+    const kept = await oldTrace(2, "1".repeat(32));
+    const expired = await oldTrace(10, "2".repeat(32));
     await groundwork.tracing.updateSettings(org, { retentionDays: 7 });
     const from = new Date(Date.now() - 20 * 24 * 60 * 60 * 1000).toISOString();
-    expect(groundwork.tracing.listTraces(org, { from }, page).items.map((t) => t.id)).toEqual([kept]);
-    expect(() => groundwork.tracing.getTrace(org, expired)).toThrow(/No trace/);
-    expect(() => groundwork.tracing.getSession(org, "conv_10")).toThrow(/No trace session/);
-    expect(groundwork.tracing.listSessions(org, {}, page).items.map((s) => s.sessionId)).toEqual(["conv_2"]);
-    expect(groundwork.tracing.sweep()).toBe(1);
+    expect((await groundwork.tracing.listTraces(org, { from }, page)).items.map((t) => t.id)).toEqual([kept]);
+    await expect(groundwork.tracing.getTrace(org, expired)).rejects.toThrow(/No trace/);
+    await expect(groundwork.tracing.getSession(org, "conv_10")).rejects.toThrow(/No trace session/);
+    expect((await groundwork.tracing.listSessions(org, {}, page)).items.map((s) => s.sessionId)).toEqual([
+      "conv_2",
+    ]);
+    expect(await groundwork.tracing.sweep()).toBe(1);
     expect(store.db.prepare("SELECT count(*) AS n FROM traces").get()).toEqual({ n: 1 });
     // Its spans went with it.
     expect(store.db.prepare("SELECT count(*) AS n FROM spans").get()).toEqual({ n: 1 });
   });
 
-  it("lists the last 24 h by default and refuses windows over 31 days naming from", () => {
-    oldTrace(2, "3".repeat(32));
-    expect(groundwork.tracing.listTraces(org, {}, page).total).toBe(0);
+  it("lists the last 24 h by default and refuses windows over 31 days naming from", async () => {
+    await oldTrace(2, "3".repeat(32));
+    expect((await groundwork.tracing.listTraces(org, {}, page)).total).toBe(0);
     const day = 24 * 60 * 60 * 1000;
     const iso = (ms: number) => new Date(ms).toISOString();
-    expect(() =>
+    await expect(
       groundwork.tracing.listTraces(org, { from: iso(Date.now() - 32 * day), to: iso(Date.now()) }, page),
-    ).toThrow(expect.objectContaining({ param: "from" }));
-    expect(() => groundwork.tracing.listTraces(org, { from: "yesterday" }, page)).toThrow(
-      expect.objectContaining({ param: "from" }),
-    );
+    ).rejects.toMatchObject({ param: "from" });
+    await expect(groundwork.tracing.listTraces(org, { from: "yesterday" }, page)).rejects.toMatchObject({
+      param: "from",
+    });
   });
 });
 
@@ -311,7 +314,9 @@ describe("settings", () => {
 
   it("refuses private export endpoints unless allowed (400 private_network)", async () => {
     await expect(
-      groundwork.tracing.updateSettings(org, { export: { endpoint: "http://127.0.0.1:4318/v1/traces" } }),
+      groundwork.tracing.updateSettings(org, {
+        export: { endpoint: "http://127.0.0.1:4318/v1/traces" },
+      }),
     ).rejects.toMatchObject({ status: 400, code: "private_network", param: "export.endpoint" });
   });
 
@@ -332,7 +337,7 @@ describe("settings", () => {
     expect(JSON.stringify(store.db.prepare("SELECT * FROM tracing_settings").all())).not.toContain(
       "hdr-secret-42",
     );
-    expect(store.traces.exportTarget(org.organizationId)?.headers).toEqual({
+    expect((await store.traces.exportTarget(org.organizationId))?.headers).toEqual({
       authorization: "Bearer hdr-secret-42",
     });
     const cleared = await groundwork.tracing.updateSettings(org, { export: null });
@@ -402,7 +407,7 @@ describe("OTLP export", () => {
     });
     upstream.enqueue({ text: "exported", usage: { inputTokens: 2, outputTokens: 1 } });
     await chat("export me");
-    groundwork.tracing.flush();
+    await groundwork.tracing.flush();
     await waitFor(() => received.length === 1, 4000);
     const request = received[0];
     expect(request?.headers["x-collector-key"]).toBe("collector-secret");
@@ -412,9 +417,9 @@ describe("OTLP export", () => {
     const attributes = Object.fromEntries((span?.attributes ?? []).map((a) => [a.key, a.value]));
     expect(attributes[GEN_AI.operationName]).toEqual({ stringValue: "chat" });
     expect(attributes[GEN_AI.inputTokens]).toMatchObject({ intValue: 2 });
-    const [trace] = groundwork.tracing.listTraces(org, {}, page).items;
+    const [trace] = (await groundwork.tracing.listTraces(org, {}, page)).items;
     expect(span?.traceId).toBe(trace?.otelTraceId);
-    expect(groundwork.tracing.getSettings(org).exportFailures).toBe(0);
+    expect((await groundwork.tracing.getSettings(org)).exportFailures).toBe(0);
   });
 
   it("retries a failed batch at most twice and counts every failed attempt", async () => {
@@ -422,12 +427,12 @@ describe("OTLP export", () => {
     await groundwork.tracing.updateSettings(org, { export: { endpoint } });
     upstream.enqueue({ text: "never delivered" });
     await chat("fails");
-    groundwork.tracing.flush();
+    await groundwork.tracing.flush();
     // The first attempt within ~1 s, the retries 2 s and 4 s later: 3 attempts within 10 s.
     await waitFor(() => received.length === 3, 9000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received).toHaveLength(3);
-    const settings = groundwork.tracing.getSettings(org);
+    const settings = await groundwork.tracing.getSettings(org);
     expect(settings.exportFailures).toBe(3);
     expect(settings.lastExportError).toContain("503");
   }, 15000);

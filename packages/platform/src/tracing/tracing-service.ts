@@ -18,17 +18,19 @@ import {
   OtlpTraceExporter,
   type RecordingTracing,
   type TraceHooks,
+  type TracingPolicy,
 } from "@groundwork/observability";
-import type {
-  SpanRecord,
-  Store,
-  TraceFilter,
-  TraceRecord,
-  TraceSessionRecord,
-  TracingSettingsRecord,
+import {
+  DEFAULT_TRACING_SETTINGS,
+  type SpanRecord,
+  type TraceFilter,
+  type TraceRecord,
+  type TraceSessionRecord,
+  type TracingSettingsRecord,
 } from "@groundwork/store-sqlite";
 import { z } from "zod";
 import { checkPublicHttpUrl, guardedFetch } from "../network/guarded-network.js";
+import type { PlatformStore } from "../store-port.js";
 import { isoInstant, validate } from "../validate.js";
 
 export const TRACE_KINDS = [
@@ -148,43 +150,71 @@ export class TracingService {
   private sweeper: ReturnType<typeof setInterval> | null = null;
 
   constructor(
-    private readonly store: Pick<Store, "traces">,
+    private readonly store: Pick<PlatformStore, "traces">,
     private readonly options: TracingServiceOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
     this.exporter = new OtlpTraceExporter({
       fetch: options.fetch ?? guardedFetch(options.allowPrivateNetwork === true),
-      target: (organizationId) => this.store.traces.exportTarget(organizationId),
-      onFailure: (organizationId, message) => {
-        this.store.traces.recordExportFailure(organizationId, message);
+      target: async (organizationId) => await this.store.traces.exportTarget(organizationId),
+      onFailure: async (organizationId, message) => {
+        await this.store.traces.recordExportFailure(organizationId, message);
         this.cache.delete(organizationId);
       },
       ...(options.exportBatchDelayMs === undefined ? {} : { batchDelayMs: options.exportBatchDelayMs }),
       ...(options.exportRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.exportRetryDelaysMs }),
     });
     this.recording = createRecordingTracing({
-      policy: (organizationId) => this.cachedSettings(organizationId),
-      sink: (spans) => this.ingest(spans),
+      policy: (organizationId) => this.policyOf(organizationId),
+      sink: async (spans) => await this.ingest(spans),
       ...(options.onError === undefined ? {} : { onSinkError: options.onError }),
     });
     this.hooks = this.recording.hooks;
   }
 
-  private cachedSettings(organizationId: string): TracingSettingsRecord {
+  /**
+   * The recorder asks synchronously when a span starts (a hot path of every traced call): the
+   * cached settings, else the store's answer when it answers synchronously (SQLite). An
+   * asynchronous store's first answer is awaited in the background; until it lands the
+   * organization's spans follow the default policy (decision PG27).
+   */
+  private policyOf(organizationId: string): TracingPolicy {
+    const cached = this.cache.get(organizationId);
+    if (cached !== undefined && Date.now() - cached.readAt < SETTINGS_CACHE_MS) return cached.settings;
+    const answer = this.store.traces.settings(organizationId);
+    if (!(answer instanceof Promise)) {
+      this.cache.set(organizationId, { settings: answer, readAt: Date.now() });
+      return answer;
+    }
+    answer.then(
+      (settings) => this.cache.set(organizationId, { settings, readAt: Date.now() }),
+      // A failed read leaves the cache as it was; the next span asks again.
+      () => undefined,
+    );
+    return (
+      cached?.settings ?? {
+        enabled: DEFAULT_TRACING_SETTINGS.enabled,
+        samplingRate: DEFAULT_TRACING_SETTINGS.samplingRate,
+        captureContent: DEFAULT_TRACING_SETTINGS.captureContent,
+      }
+    );
+  }
+
+  private async cachedSettings(organizationId: string): Promise<TracingSettingsRecord> {
     const now = Date.now();
     const cached = this.cache.get(organizationId);
     if (cached !== undefined && now - cached.readAt < SETTINGS_CACHE_MS) return cached.settings;
-    const settings = this.store.traces.settings(organizationId);
+    const settings = await this.store.traces.settings(organizationId);
     this.cache.set(organizationId, { settings, readAt: now });
     return settings;
   }
 
   /** Stores a batch of finished spans and queues them for the organizations that export. */
-  private ingest(spans: FinishedSpan[]): void {
-    this.store.traces.write(spans);
+  private async ingest(spans: FinishedSpan[]): Promise<void> {
+    await this.store.traces.write(spans);
     const exported = new Map<string, ReturnType<FinishedSpan["readable"]>[]>();
     for (const span of spans) {
-      if (this.cachedSettings(span.organizationId).export === null) continue;
+      if ((await this.cachedSettings(span.organizationId)).export === null) continue;
       const list = exported.get(span.organizationId);
       if (list === undefined) exported.set(span.organizationId, [span.readable()]);
       else list.push(span.readable());
@@ -194,8 +224,8 @@ export class TracingService {
 
   // ---- settings ----
 
-  getSettings(principal: Principal): TracingSettingsRecord {
-    return this.store.traces.settings(principal.organizationId);
+  async getSettings(principal: Principal): Promise<TracingSettingsRecord> {
+    return await this.store.traces.settings(principal.organizationId);
   }
 
   /** `PUT /v1/tracing/settings`: the fields sent change; `export` replaces the export (headers included). */
@@ -220,25 +250,26 @@ export class TracingService {
       }
       exportChange = { endpoint: url.toString(), headers };
     }
-    const settings = this.store.traces.updateSettings(principal.organizationId, {
+    const settings = await this.store.traces.updateSettings(principal.organizationId, {
       ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
       ...(body.samplingRate === undefined ? {} : { samplingRate: body.samplingRate }),
       ...(body.captureContent === undefined ? {} : { captureContent: body.captureContent }),
       ...(body.retentionDays === undefined ? {} : { retentionDays: body.retentionDays }),
       ...(exportChange === undefined ? {} : { export: exportChange }),
     });
-    this.cache.delete(principal.organizationId);
+    // The new settings apply at once in this process, whether the store answers synchronously or not.
+    this.cache.set(principal.organizationId, { settings, readAt: Date.now() });
     return settings;
   }
 
   // ---- traces and sessions ----
 
   /** Newest first; by default the last 24 h, at most 31 days (else 400 naming `from`). */
-  listTraces(
+  async listTraces(
     principal: Principal,
     raw: TraceListQuery | unknown,
     page: PageRequest,
-  ): { items: TraceRecord[]; total: number } {
+  ): Promise<{ items: TraceRecord[]; total: number }> {
     const query = validate(traceListQuery, raw ?? {});
     const now = this.clock.now();
     const to = query.to ?? (query.from === undefined ? now : Math.max(now, query.from));
@@ -247,36 +278,53 @@ export class TracingService {
     if (to - from > MAX_TRACE_WINDOW_MS) {
       throw invalidRequest("from and to may be at most 31 days apart", { param: "from" });
     }
-    this.recording.flush();
+    await this.recording.flush();
     const filter: TraceFilter = { ...query, from, to };
-    return this.store.traces.list(principal.organizationId, filter, this.horizon(principal), page);
+    return await this.store.traces.list(
+      principal.organizationId,
+      filter,
+      await this.horizon(principal),
+      page,
+    );
   }
 
   /** One trace with its span tree (roots, then children, by start time). */
-  getTrace(principal: Principal, traceId: string): TraceDetail {
-    this.recording.flush();
-    const found = this.store.traces.get(principal.organizationId, traceId, this.horizon(principal));
+  async getTrace(principal: Principal, traceId: string): Promise<TraceDetail> {
+    await this.recording.flush();
+    const found = await this.store.traces.get(
+      principal.organizationId,
+      traceId,
+      await this.horizon(principal),
+    );
     if (found === null) throw notFound(`No trace ${traceId}`, { param: "traceId" });
-    return { ...found, spans: spanTree(this.store.traces.spans(found.id)) };
+    return { ...found, spans: spanTree(await this.store.traces.spans(found.id)) };
   }
 
   /** Sessions (conversations with traces) by their last trace, newest first. */
-  listSessions(
+  async listSessions(
     principal: Principal,
     raw: TraceSessionListQuery | unknown,
     page: PageRequest,
-  ): { items: TraceSessionRecord[]; total: number } {
+  ): Promise<{ items: TraceSessionRecord[]; total: number }> {
     const query = validate(traceSessionListQuery, raw ?? {});
-    this.recording.flush();
-    return this.store.traces.listSessions(principal.organizationId, query, this.horizon(principal), page);
+    await this.recording.flush();
+    return await this.store.traces.listSessions(
+      principal.organizationId,
+      query,
+      await this.horizon(principal),
+      page,
+    );
   }
 
-  getSession(principal: Principal, sessionId: string): TraceSessionRecord & { traces: TraceRecord[] } {
-    this.recording.flush();
-    const found = this.store.traces.session(
+  async getSession(
+    principal: Principal,
+    sessionId: string,
+  ): Promise<TraceSessionRecord & { traces: TraceRecord[] }> {
+    await this.recording.flush();
+    const found = await this.store.traces.session(
       principal.organizationId,
       sessionId,
-      this.horizon(principal),
+      await this.horizon(principal),
       SESSION_TRACES_LIMIT,
     );
     if (found === null) throw notFound(`No trace session ${sessionId}`, { param: "sessionId" });
@@ -284,44 +332,46 @@ export class TracingService {
   }
 
   /** Traces that started before this are past the organization's retention and never returned. */
-  private horizon(principal: Principal): number {
-    return this.clock.now() - this.store.traces.settings(principal.organizationId).retentionDays * DAY_MS;
+  private async horizon(principal: Principal): Promise<number> {
+    return (
+      this.clock.now() - (await this.store.traces.settings(principal.organizationId)).retentionDays * DAY_MS
+    );
   }
 
   // ---- lifecycle ----
 
   /** Deletes the traces past their organization's retention; returns how many. */
-  sweep(): number {
-    this.recording.flush();
-    return this.store.traces.deleteExpired(this.clock.now());
+  async sweep(): Promise<number> {
+    await this.recording.flush();
+    return await this.store.traces.deleteExpired(this.clock.now());
   }
 
   /** Sweeps now and then hourly. */
-  start(): void {
+  async start(): Promise<void> {
     if (this.sweeper !== null) return;
-    this.sweepSafely();
-    this.sweeper = setInterval(() => this.sweepSafely(), SWEEP_INTERVAL_MS);
+    await this.sweepSafely();
+    this.sweeper = setInterval(async () => await this.sweepSafely(), SWEEP_INTERVAL_MS);
     this.sweeper.unref?.();
   }
 
-  private sweepSafely(): void {
+  private async sweepSafely(): Promise<void> {
     try {
-      this.sweep();
+      await this.sweep();
     } catch (error) {
       this.options.onError?.(error);
     }
   }
 
   /** Hands every finished span to the store now (reads do this themselves). */
-  flush(): void {
-    this.recording.flush();
+  async flush(): Promise<void> {
+    await this.recording.flush();
   }
 
   /** Stops the sweep, stores the finished spans and sends what is queued for export. */
   async close(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
     this.sweeper = null;
-    this.recording.flush();
+    await this.recording.flush();
     await this.exporter.close();
   }
 }

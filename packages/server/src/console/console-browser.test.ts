@@ -182,7 +182,7 @@ beforeAll(async () => {
     port: 0,
   });
   base = http.url;
-  groundwork.start();
+  await groundwork.start();
 
   // An extraction of the invoice (single shot, scored with grounding).
   const schema = await call("POST", "/v1/schemas", { name: "Invoice" });
@@ -233,7 +233,7 @@ afterAll(async () => {
   await browser?.close();
   await http?.close();
   await groundwork?.close();
-  tenant?.store.close();
+  await tenant?.store.close();
   await upstream?.close();
 });
 

@@ -1,6 +1,5 @@
 import type { Principal } from "@groundwork/core";
-import type { Groundwork } from "@groundwork/platform";
-import type { Store } from "@groundwork/store-sqlite";
+import type { Groundwork, PlatformStore } from "@groundwork/platform";
 import type { HttpBindings } from "@hono/node-server";
 import type { Logger } from "../logger.js";
 
@@ -15,7 +14,7 @@ export interface AppEnv {
     principal: Principal;
     /** The platform the routes call. */
     groundwork: Groundwork;
-    store: Store;
+    store: PlatformStore;
     logger: Logger;
   };
 }

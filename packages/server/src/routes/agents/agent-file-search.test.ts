@@ -76,7 +76,7 @@ describe("file_search", () => {
       const second = upstream.requests[1]?.body as { messages: Array<{ role: string; content: string }> };
       expect(second.messages.find((m) => m.role === "tool")?.content).toMatch(/refunds\.txt/);
     } finally {
-      h.tenant.store.close();
+      await h.tenant.store.close();
     }
   });
 });

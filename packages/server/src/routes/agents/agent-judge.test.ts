@@ -49,8 +49,8 @@ beforeEach(() => {
   upstream.reset();
   app = build();
 });
-afterEach(() => {
-  tenant.store.close();
+afterEach(async () => {
+  await tenant.store.close();
 });
 
 const request = (method: string, path: string, body?: unknown, key = tenant.keys.member) =>
@@ -185,7 +185,7 @@ describe("the auto-mode judge", () => {
     ]);
 
     // Metered like chat: one usage record per upstream call, the judge's included.
-    const records = tenant.store.usage.list(tenant.organizationId);
+    const records = await tenant.store.usage.list(tenant.organizationId);
     expect(records).toHaveLength(3);
     expect(records.map((r) => r.promptTokens).sort((a, b) => a - b)).toEqual([5, 7, 40]);
     const summary = await bodyOf(

@@ -69,7 +69,7 @@ beforeEach(() => {
   });
   app = createApp({ groundwork });
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 async function call(method: string, path: string, body?: unknown, key = tenant.keys.member) {
   const response = await app.request(path, {
@@ -180,7 +180,7 @@ describe("HTTP: /v1/responses with agent/<name>", () => {
     expectFirstModelCall();
     expect(paused.text).not.toContain(TOKEN);
     // Nothing written before the approval.
-    expect(tenant.store.bashFiles.load(run.conversationId).has("/workspace/out.txt")).toBe(false);
+    expect((await tenant.store.bashFiles.load(run.conversationId)).has("/workspace/out.txt")).toBe(false);
 
     // 3. Approve through the continuation: bash runs, the model answers.
     const done = await call("POST", "/v1/responses", {
@@ -200,7 +200,7 @@ describe("HTTP: /v1/responses with agent/<name>", () => {
     ]);
     // The bash output reached the model after the approval.
     expect(JSON.stringify(upstream.requests[3]?.body)).toContain("REPORT HEADER");
-    expect(tenant.store.bashFiles.load(run.conversationId).has("/workspace/out.txt")).toBe(true);
+    expect((await tenant.store.bashFiles.load(run.conversationId)).has("/workspace/out.txt")).toBe(true);
 
     // 4. A later turn in the same conversation still sees /workspace/out.txt.
     scriptLaterTurn(upstream);
@@ -315,8 +315,8 @@ describe("MCP: the tool server's svc_create_response", () => {
 });
 
 describe("Library: createGroundwork", () => {
-  function member(): Principal {
-    const principal = tenant.store.apiKeys.authenticate(tenant.keys.member);
+  async function member(): Promise<Principal> {
+    const principal = await tenant.store.apiKeys.authenticate(tenant.keys.member);
     if (principal === null) throw new Error("no principal");
     return principal;
   }
@@ -329,10 +329,10 @@ describe("Library: createGroundwork", () => {
     }));
 
   it("imports, applies, connects and runs through groundwork.* with the same pauses", async () => {
-    const principal = member();
+    const principal = await member();
     const imported = await groundwork.skills.import(principal, { files: SKILL_FILES });
     expect(imported.result).toBe("created");
-    const { agent } = groundwork.agentManagement.apply(principal, AGENT_DEFINITION);
+    const { agent } = await groundwork.agentManagement.apply(principal, AGENT_DEFINITION);
     const connector = await groundwork.connectors.create(
       tenant.organizationId,
       connectorBody(mcp.url, agent.id),
@@ -345,14 +345,16 @@ describe("Library: createGroundwork", () => {
     ]);
     expect(upstream.requests).toHaveLength(0);
 
-    expect(groundwork.connectors.connect(principal, connector.id, { token: TOKEN }).status).toBe("connected");
+    expect((await groundwork.connectors.connect(principal, connector.id, { token: TOKEN })).status).toBe(
+      "connected",
+    );
     // Connected but not yet allowed for this agent: the continuation pauses again, asking to allow.
     const again = await groundwork.agents.respond(principal, {
       model: MODEL,
       previous_response_id: first.id,
     });
     expect(again.pendingConnections).toEqual([expect.objectContaining({ reason: "allow" })]);
-    groundwork.connectors.allow(principal, connector.id, agent.id, {});
+    await groundwork.connectors.allow(principal, connector.id, agent.id, {});
 
     scriptFirstTurn(upstream);
     const paused = await groundwork.agents.respond(principal, {

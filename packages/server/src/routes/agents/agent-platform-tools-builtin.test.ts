@@ -147,9 +147,9 @@ describe("platform_bash", () => {
     const other = await respond({ model: "agent/sh", input: "look" });
     expect(outputOf(other.run, "b3")).toMatchObject({ stdout: "0\n" });
 
-    expect(tenant.store.bashFiles.load(conversationId).size).toBeGreaterThan(0);
+    expect((await tenant.store.bashFiles.load(conversationId)).size).toBeGreaterThan(0);
     expect((await call("DELETE", `/v1/conversations/${conversationId}`)).status).toBe(204);
-    expect(tenant.store.bashFiles.load(conversationId).size).toBe(0);
+    expect((await tenant.store.bashFiles.load(conversationId)).size).toBe(0);
   });
 
   it("has no host files, no network and no other programs", async () => {
@@ -189,7 +189,7 @@ describe("platform_bash", () => {
     const paused = await respond({ model: "agent/sh", input: "go" });
     expect(paused.run.status).toBe("requires_approval");
     expect(paused.run.pendingApprovals[0]).toMatchObject({ tool: "platform_bash", callId: "p1" });
-    expect(tenant.store.bashFiles.load(paused.run.conversationId).size).toBe(0);
+    expect((await tenant.store.bashFiles.load(paused.run.conversationId)).size).toBe(0);
     const done = await respond({
       model: "agent/sh",
       previous_response_id: paused.id,
@@ -198,7 +198,7 @@ describe("platform_bash", () => {
       ],
     });
     expect(done.run.status).toBe("completed");
-    expect(tenant.store.bashFiles.load(paused.run.conversationId).has("/workspace/a.txt")).toBe(true);
+    expect((await tenant.store.bashFiles.load(paused.run.conversationId)).has("/workspace/a.txt")).toBe(true);
   });
 
   it('outputs: "held" runs on a staged copy; approve releases and commits, reject discards', async () => {
@@ -215,7 +215,7 @@ describe("platform_bash", () => {
     });
     // The model has not seen the output and the file is not committed yet.
     expect(upstream.requests).toHaveLength(1);
-    expect(tenant.store.bashFiles.load(conversationId).size).toBe(0);
+    expect((await tenant.store.bashFiles.load(conversationId)).size).toBe(0);
     const approved = await respond({
       model: "agent/sh",
       previous_response_id: paused.id,
@@ -227,7 +227,7 @@ describe("platform_bash", () => {
     expect(outputOf(approved.run, "h1")).toMatchObject({ stdout: "secret\n", exitCode: 0 });
     const tool = lastMessages(1).find((m) => m.role === "tool");
     expect(String(tool?.content)).toContain("secret");
-    expect(tenant.store.bashFiles.load(conversationId).has("/workspace/s.txt")).toBe(true);
+    expect((await tenant.store.bashFiles.load(conversationId)).has("/workspace/s.txt")).toBe(true);
 
     upstream.enqueue(bashCall("h2", "rm s.txt && echo gone > t.txt"), { text: "after reject" });
     const again = await respond({ model: "agent/sh", input: "more", conversation: conversationId });
@@ -240,7 +240,7 @@ describe("platform_bash", () => {
       ],
     });
     expect(rejected.run.toolCalls.find((c) => c.callId === "h2")).toMatchObject({ status: "rejected" });
-    const tree = tenant.store.bashFiles.load(conversationId);
+    const tree = await tenant.store.bashFiles.load(conversationId);
     expect(tree.has("/workspace/s.txt")).toBe(true);
     expect(tree.has("/workspace/t.txt")).toBe(false);
   });
@@ -268,7 +268,7 @@ describe("platform_bash held outputs, two calls in one step", () => {
     expect(done.run.status).toBe("completed");
     expect(outputOf(done.run, "h1")).toMatchObject({ stdout: "1\n" });
     expect(outputOf(done.run, "h2")).toMatchObject({ stdout: "2\n" });
-    const tree = tenant.store.bashFiles.load(paused.run.conversationId);
+    const tree = await tenant.store.bashFiles.load(paused.run.conversationId);
     expect(tree.has("/workspace/one.txt") && tree.has("/workspace/two.txt")).toBe(true);
   });
 });
@@ -276,7 +276,7 @@ describe("platform_bash held outputs, two calls in one step", () => {
 describe("platform_deliver", () => {
   it("adds text and bash files (stored as assistants Files) to run.deliverables and the output", async () => {
     await applyBash();
-    const existing = tenant.store.files.create({
+    const existing = await tenant.store.files.create({
       organizationId: tenant.organizationId,
       filename: "report.txt",
       purpose: "user_data",
@@ -308,7 +308,7 @@ describe("platform_deliver", () => {
     expect(run.deliverables[1]).toMatchObject({ type: "file", fileId: existing.id, filename: "report.txt" });
     const stored = run.deliverables[2] as { fileId: string; filename: string; size: number };
     expect(stored).toMatchObject({ type: "file", filename: "out.csv", size: 8 });
-    const file = tenant.store.files.get(tenant.organizationId, stored.fileId);
+    const file = await tenant.store.files.get(tenant.organizationId, stored.fileId);
     expect(file?.purpose).toBe("assistants");
     expect(response.output.filter((o) => o.type === "deliverable")).toHaveLength(3);
     expect(run.text).toBe("Delivered.");
@@ -323,14 +323,14 @@ describe("platform_view_image", () => {
   it("attaches an image (fileId or bash path) to the next model call", async () => {
     await applyBash();
     const png = buildTextPng("hi");
-    const file = tenant.store.files.create({
+    const file = await tenant.store.files.create({
       organizationId: tenant.organizationId,
       filename: "pic.png",
       purpose: "user_data",
       mime: "image/png",
       bytes: png,
     });
-    const text = tenant.store.files.create({
+    const text = await tenant.store.files.create({
       organizationId: tenant.organizationId,
       filename: "notes.txt",
       purpose: "user_data",
@@ -368,8 +368,8 @@ describe("platform_view_image", () => {
 
   it("views a png from the bash file system and refuses another organization's file", async () => {
     await applyBash();
-    const strangerOrg = tenant.store.organizations.create("globex", "enterprise").id;
-    const foreign = tenant.store.files.create({
+    const strangerOrg = (await tenant.store.organizations.create("globex", "enterprise")).id;
+    const foreign = await tenant.store.files.create({
       organizationId: strangerOrg,
       filename: "theirs.png",
       purpose: "user_data",
@@ -382,7 +382,7 @@ describe("platform_view_image", () => {
     );
     // The PNG lands in the conversation's tree between the two turns.
     const first = await respond({ model: "agent/sh", input: "prepare" });
-    tenant.store.bashFiles.apply(tenant.organizationId, first.run.conversationId, [
+    await tenant.store.bashFiles.apply(tenant.organizationId, first.run.conversationId, [
       { path: "/workspace/img/p.png", kind: "file", bytes: buildTextPng("mine") },
     ]);
     upstream.enqueue(
@@ -410,7 +410,7 @@ describe("platform_view_image", () => {
   it("fails for a model without image input", async () => {
     setup({ acceptsImages: (model) => model !== "gw-chat-1" });
     await applyBash();
-    const file = tenant.store.files.create({
+    const file = await tenant.store.files.create({
       organizationId: tenant.organizationId,
       filename: "pic.png",
       purpose: "user_data",

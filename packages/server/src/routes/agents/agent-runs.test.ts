@@ -55,8 +55,8 @@ beforeEach(() => {
   upstream.reset();
   app = build();
 });
-afterEach(() => {
-  tenant.store.close();
+afterEach(async () => {
+  await tenant.store.close();
 });
 
 const request = (target: App, method: string, path: string, body: unknown, key: string) =>
@@ -517,8 +517,8 @@ describe("timeouts, restarts and resumes", () => {
     try {
       const file = join(dir.path, "groundwork.db");
       let store = openStore({ file });
-      const org = store.organizations.create("acme", "enterprise");
-      const key = store.apiKeys.create({ organizationId: org.id, role: "member" }).key;
+      const org = await store.organizations.create("acme", "enterprise");
+      const key = (await store.apiKeys.create({ organizationId: org.id, role: "member" })).key;
       let target = build(store);
       await request(target, "POST", "/v1/agents/apply", support, key);
       upstream.enqueue(
@@ -527,7 +527,7 @@ describe("timeouts, restarts and resumes", () => {
       );
       const paused = await respond({ model: "agent/support", input: "x" }, key, target);
       expect(paused.body.run.status).toBe("requires_tool_output");
-      store.close();
+      await store.close();
 
       store = openStore({ file });
       target = build(store);
@@ -541,7 +541,7 @@ describe("timeouts, restarts and resumes", () => {
         target,
       );
       expect(done.body.run.text).toBe("after restart");
-      store.close();
+      await store.close();
     } finally {
       dir.remove();
     }

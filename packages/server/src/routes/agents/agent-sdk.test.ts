@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close(0);
-  tenant.store.close();
+  await tenant.store.close();
   await upstream.close();
 });
 

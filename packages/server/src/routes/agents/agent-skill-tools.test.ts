@@ -124,7 +124,7 @@ describe("skill tools in runs", () => {
     expect(missingFile?.output).toMatch(/no file "nope.md"/);
     expect(unbound?.status).toBe("failed");
     expect(unbound?.output).toMatch(/not one of this agent's skills/);
-    const stored = t.tenant.store.agents.getRun(t.tenant.organizationId, body.id);
+    const stored = await t.tenant.store.agents.getRun(t.tenant.organizationId, body.id);
     expect(
       (stored?.state as { skills: Array<{ versionId: string }> } | undefined)?.skills.map((s) => s.versionId),
     ).toEqual([version]);
@@ -237,7 +237,7 @@ describe("skill tools in runs", () => {
       expect(output).toContain("Use it well.");
       expect(output).toContain("(version 1;");
     }
-    const state = t.tenant.store.agents.getRun(t.tenant.organizationId, first.body.id)?.state as {
+    const state = (await t.tenant.store.agents.getRun(t.tenant.organizationId, first.body.id))?.state as {
       skills: Array<{ versionId: string }>;
     };
     expect(state.skills.map((s) => s.versionId)).toEqual([v1]);
@@ -255,7 +255,7 @@ describe("skill tools in runs", () => {
     });
     expect(second.body.run.toolCalls[0]?.output).toContain("Version two.");
     expect(modelRequest(0).system).toContain("- pdf-guide — Fill PDF forms, v2");
-    const next = t.tenant.store.agents.getRun(t.tenant.organizationId, second.body.id)?.state as {
+    const next = (await t.tenant.store.agents.getRun(t.tenant.organizationId, second.body.id))?.state as {
       skills: Array<{ versionId: string }>;
     };
     expect(next.skills.map((s) => s.versionId)).toEqual([imported]);
@@ -425,7 +425,7 @@ describe("platform_skills_apply", () => {
   it("fails at once on an invalid result, an unbound or plugin skill, and stays hidden on deny", async () => {
     await setUp({ skills: [{ name: "pdf-guide" }, { name: "plug:kit" }] });
     // A plugin's skill (namespace "plug"), stored as plugins store theirs.
-    t.groundwork.skills.commitPackage(
+    await t.groundwork.skills.commitPackage(
       t.tenant.organizationId,
       skillPackageFromFiles({ "SKILL.md": skillMd("kit") }),
       {

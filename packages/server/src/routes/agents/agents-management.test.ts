@@ -9,7 +9,7 @@ beforeEach(() => {
   tenant = createTestTenant("enterprise");
   app = createApp({ store: tenant.store });
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 const call = (method: string, path: string, body?: unknown, role: "viewer" | "member" | "admin" = "member") =>
   app.request(path, {

@@ -40,7 +40,7 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
   const agents = (c: Context<AppEnv>) => c.var.groundwork.agentManagement;
 
   app.post("/v1/agents/apply", requireRole("member"), async (c) => {
-    const applied = agents(c).apply(c.var.principal, await readJson(c));
+    const applied = await agents(c).apply(c.var.principal, await readJson(c));
     return c.json(
       {
         result: applied.result,
@@ -51,9 +51,9 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
     );
   });
 
-  app.get("/v1/agents", requireRole("viewer"), (c) => {
+  app.get("/v1/agents", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const result = agents(c).list(c.var.principal, request);
+    const result = await agents(c).list(c.var.principal, request);
     return c.json(
       toPage(
         result.items.map(({ agent, latest }) => agentView(agent, latest)),
@@ -64,7 +64,7 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
   });
 
   app.post("/v1/agents", requireRole("member"), async (c) => {
-    const created = agents(c).create(c.var.principal, await readJson(c));
+    const created = await agents(c).create(c.var.principal, await readJson(c));
     return c.json(
       { ...agentView(created.agent, created.version), version: versionView(created.version) },
       201,
@@ -72,60 +72,60 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
   });
 
   // Before `/:agentId`, so "catalog" is never read as an id.
-  app.get("/v1/agents/catalog", requireRole("viewer"), (c) => {
+  app.get("/v1/agents/catalog", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const result = agents(c).catalog(c.var.principal, request);
+    const result = await agents(c).catalog(c.var.principal, request);
     return c.json(toPage(result.items.map(catalogView), request, result.total));
   });
 
-  app.get("/v1/agents/:agentId", requireRole("viewer"), (c) => {
-    const { agent, latest } = agents(c).get(c.var.principal, agentId(c));
+  app.get("/v1/agents/:agentId", requireRole("viewer"), async (c) => {
+    const { agent, latest } = await agents(c).get(c.var.principal, agentId(c));
     return c.json(agentView(agent, latest));
   });
 
   app.patch("/v1/agents/:agentId", requireRole("member"), async (c) => {
     const body = await readBody(c, patchBody);
-    const { agent, latest } = agents(c).update(c.var.principal, agentId(c), body);
+    const { agent, latest } = await agents(c).update(c.var.principal, agentId(c), body);
     return c.json(agentView(agent, latest));
   });
 
-  app.delete("/v1/agents/:agentId", requireRole("admin"), (c) => {
-    agents(c).delete(c.var.principal, agentId(c));
+  app.delete("/v1/agents/:agentId", requireRole("admin"), async (c) => {
+    await agents(c).delete(c.var.principal, agentId(c));
     return c.body(null, 204);
   });
 
   // ---- versions ----
 
-  app.get("/v1/agents/:agentId/versions", requireRole("viewer"), (c) => {
+  app.get("/v1/agents/:agentId/versions", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const result = agents(c).listVersions(c.var.principal, agentId(c), request);
+    const result = await agents(c).listVersions(c.var.principal, agentId(c), request);
     return c.json(toPage(result.items.map(versionView), request, result.total));
   });
 
   app.post("/v1/agents/:agentId/versions", requireRole("member"), async (c) => {
-    const version = agents(c).createVersion(c.var.principal, agentId(c), await readJson(c));
+    const version = await agents(c).createVersion(c.var.principal, agentId(c), await readJson(c));
     return c.json(versionView(version), 201);
   });
 
-  app.get("/v1/agents/:agentId/versions/latest", requireRole("viewer"), (c) => {
-    return c.json(versionView(agents(c).latestVersion(c.var.principal, agentId(c))));
+  app.get("/v1/agents/:agentId/versions/latest", requireRole("viewer"), async (c) => {
+    return c.json(versionView(await agents(c).latestVersion(c.var.principal, agentId(c))));
   });
 
-  app.get("/v1/agents/:agentId/versions/:versionId", requireRole("viewer"), (c) => {
-    return c.json(versionView(agents(c).getVersion(c.var.principal, agentId(c), versionId(c))));
+  app.get("/v1/agents/:agentId/versions/:versionId", requireRole("viewer"), async (c) => {
+    return c.json(versionView(await agents(c).getVersion(c.var.principal, agentId(c), versionId(c))));
   });
 
-  app.put("/v1/agents/:agentId/versions/:versionId/activate", requireRole("member"), (c) => {
-    return c.json(versionView(agents(c).activateVersion(c.var.principal, agentId(c), versionId(c))));
+  app.put("/v1/agents/:agentId/versions/:versionId/activate", requireRole("member"), async (c) => {
+    return c.json(versionView(await agents(c).activateVersion(c.var.principal, agentId(c), versionId(c))));
   });
 
-  app.delete("/v1/agents/:agentId/versions/:versionId", requireRole("admin"), (c) => {
-    agents(c).deactivateVersion(c.var.principal, agentId(c), versionId(c));
+  app.delete("/v1/agents/:agentId/versions/:versionId", requireRole("admin"), async (c) => {
+    await agents(c).deactivateVersion(c.var.principal, agentId(c), versionId(c));
     return c.body(null, 204);
   });
 
-  app.get("/v1/agents/:agentId/versions/:versionId/policy", requireRole("viewer"), (c) => {
-    const explanation = agents(c).explainPolicy(c.var.principal, agentId(c), versionId(c), {
+  app.get("/v1/agents/:agentId/versions/:versionId/policy", requireRole("viewer"), async (c) => {
+    const explanation = await agents(c).explainPolicy(c.var.principal, agentId(c), versionId(c), {
       tool: c.req.query("tool"),
       mode: c.req.query("mode"),
       installationId: c.req.query("installationId"),
@@ -135,14 +135,14 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
 
   // ---- labels ----
 
-  app.get("/v1/agents/:agentId/labels", requireRole("viewer"), (c) => {
-    const labels = agents(c).listLabels(c.var.principal, agentId(c));
+  app.get("/v1/agents/:agentId/labels", requireRole("viewer"), async (c) => {
+    const labels = await agents(c).listLabels(c.var.principal, agentId(c));
     return c.json(labels.map(({ label, version }) => labelView(label, version)));
   });
 
   app.post("/v1/agents/:agentId/labels", requireRole("member"), async (c) => {
     const body = await readBody(c, createLabelBody);
-    const { label, version } = agents(c).createLabel(
+    const { label, version } = await agents(c).createLabel(
       c.var.principal,
       agentId(c),
       body.name,
@@ -153,7 +153,7 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
 
   app.put("/v1/agents/:agentId/labels/:labelName", requireRole("member"), async (c) => {
     const body = await readBody(c, updateLabelBody);
-    const { label, version } = agents(c).setLabel(
+    const { label, version } = await agents(c).setLabel(
       c.var.principal,
       agentId(c),
       c.req.param("labelName"),
@@ -162,16 +162,16 @@ export function registerAgentManagementRoutes(app: Hono<AppEnv>): void {
     return c.json(labelView(label, version));
   });
 
-  app.delete("/v1/agents/:agentId/labels/:labelName", requireRole("admin"), (c) => {
-    agents(c).deleteLabel(c.var.principal, agentId(c), c.req.param("labelName"));
+  app.delete("/v1/agents/:agentId/labels/:labelName", requireRole("admin"), async (c) => {
+    await agents(c).deleteLabel(c.var.principal, agentId(c), c.req.param("labelName"));
     return c.body(null, 204);
   });
 
   // ---- approvals ----
 
-  app.get("/v1/agents/:agentId/approvals", requireRole("viewer"), (c) => {
+  app.get("/v1/agents/:agentId/approvals", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const result = agents(c).pendingApprovals(c.var.principal, agentId(c), request);
+    const result = await agents(c).pendingApprovals(c.var.principal, agentId(c), request);
     return c.json(toPage(result.items.map(approvalView), request, result.total));
   });
 }

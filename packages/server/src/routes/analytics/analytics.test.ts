@@ -45,7 +45,7 @@ beforeEach(() => {
   });
   app = createApp({ store: tenant.store, gateway, builtinConfigured: true });
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 const get = (path: string, key = tenant.keys.viewer) => app.request(path, { headers: bearer(key) });
 const chat = (key = tenant.keys.member) =>
@@ -167,7 +167,9 @@ describe("GET /v1/analytics/*", () => {
     // The other organization sees only its own failure.
     const theirs = await bodyOf(await get("/v1/analytics/summary", stranger));
     expect(theirs).toMatchObject({ requests: 1, errors: 1 });
-    expect(tenant.store.usage.list(tenant.organizationId).map((row) => [row.status, row.errorCode])).toEqual([
+    expect(
+      (await tenant.store.usage.list(tenant.organizationId)).map((row) => [row.status, row.errorCode]),
+    ).toEqual([
       [502, "upstream_error"],
       [null, null],
     ]);
@@ -226,8 +228,8 @@ describe("GET /v1/analytics/*", () => {
   });
 
   it("counts only the organization's extractions and scores", async () => {
-    const other = tenant.store.organizations.create("other", "enterprise");
-    tenant.store.extractions.create({
+    const other = await tenant.store.organizations.create("other", "enterprise");
+    await tenant.store.extractions.create({
       organizationId: other.id,
       schemaId: "sch_x",
       schemaVersionId: "scv_x",

@@ -8,25 +8,25 @@ import type { AppEnv } from "../../http/env.js";
 import { renderErrors, renderRange, renderSeries } from "./render.js";
 
 export function registerAnalyticsRoutes(app: Hono<AppEnv>): void {
-  app.get("/v1/analytics/summary", (c) =>
-    c.json(renderRange(c.var.groundwork.analytics.summary(c.var.principal, c.req.query()))),
+  app.get("/v1/analytics/summary", async (c) =>
+    c.json(renderRange(await c.var.groundwork.analytics.summary(c.var.principal, c.req.query()))),
   );
-  app.get("/v1/analytics/timeseries", (c) =>
-    c.json(renderSeries(c.var.groundwork.analytics.timeseries(c.var.principal, c.req.query()))),
+  app.get("/v1/analytics/timeseries", async (c) =>
+    c.json(renderSeries(await c.var.groundwork.analytics.timeseries(c.var.principal, c.req.query()))),
   );
-  app.get("/v1/analytics/providers", (c) =>
-    c.json(renderRange(c.var.groundwork.analytics.providers(c.var.principal, c.req.query()))),
+  app.get("/v1/analytics/providers", async (c) =>
+    c.json(renderRange(await c.var.groundwork.analytics.providers(c.var.principal, c.req.query()))),
   );
-  app.get("/v1/analytics/errors", (c) =>
-    c.json(renderErrors(c.var.groundwork.analytics.errors(c.var.principal, c.req.query()))),
+  app.get("/v1/analytics/errors", async (c) =>
+    c.json(renderErrors(await c.var.groundwork.analytics.errors(c.var.principal, c.req.query()))),
   );
-  app.get("/v1/analytics/schemas", (c) =>
-    c.json(renderRange(c.var.groundwork.analytics.schemas(c.var.principal, c.req.query()))),
+  app.get("/v1/analytics/schemas", async (c) =>
+    c.json(renderRange(await c.var.groundwork.analytics.schemas(c.var.principal, c.req.query()))),
   );
-  app.get("/v1/analytics/quality", (c) =>
-    c.json(renderRange(c.var.groundwork.analytics.quality(c.var.principal, c.req.query()))),
+  app.get("/v1/analytics/quality", async (c) =>
+    c.json(renderRange(await c.var.groundwork.analytics.quality(c.var.principal, c.req.query()))),
   );
-  app.get("/v1/analytics/quality/trend", (c) =>
-    c.json(renderSeries(c.var.groundwork.analytics.qualityTrend(c.var.principal, c.req.query()))),
+  app.get("/v1/analytics/quality/trend", async (c) =>
+    c.json(renderSeries(await c.var.groundwork.analytics.qualityTrend(c.var.principal, c.req.query()))),
   );
 }

@@ -27,7 +27,8 @@ beforeEach(async () => {
   tenant = createTestTenant();
   app = createApp({ store: tenant.store });
   stranger = tenant.keyFor("admin", "enterprise");
-  colleague = tenant.store.apiKeys.create({ organizationId: tenant.organizationId, role: "member" }).key;
+  colleague = (await tenant.store.apiKeys.create({ organizationId: tenant.organizationId, role: "member" }))
+    .key;
   conversations = [];
   for (const title of ["one", "two", "three"]) {
     const created = await call(tenant.keys.member, "POST", "/v1/conversations", { title });

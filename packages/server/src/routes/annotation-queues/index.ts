@@ -25,64 +25,64 @@ const itemId = (c: Context<AppEnv>) => c.req.param("itemId") ?? "";
 export function registerAnnotationQueueRoutes(app: Hono<AppEnv>): void {
   const queues = (c: Context<AppEnv>) => c.var.groundwork.annotationQueues;
 
-  app.get("/v1/annotation-queues", requireRole("viewer"), (c) => {
+  app.get("/v1/annotation-queues", requireRole("viewer"), async (c) => {
     const request = page(c);
     // The filter schema ignores page and size.
-    const { items, total } = queues(c).list(c.var.principal, c.req.query(), request);
+    const { items, total } = await queues(c).list(c.var.principal, c.req.query(), request);
     return c.json(toPage(items.map(renderQueue), request, total));
   });
 
   app.post("/v1/annotation-queues", requireRole("admin"), async (c) => {
     const body = await readBody(c, queueCreateBody);
-    return c.json(renderQueue(queues(c).create(c.var.principal, body)), 201);
+    return c.json(renderQueue(await queues(c).create(c.var.principal, body)), 201);
   });
 
-  app.get("/v1/annotation-queues/:queueId", requireRole("viewer"), (c) =>
-    c.json(renderQueue(queues(c).get(c.var.principal, queueId(c)))),
+  app.get("/v1/annotation-queues/:queueId", requireRole("viewer"), async (c) =>
+    c.json(renderQueue(await queues(c).get(c.var.principal, queueId(c)))),
   );
 
   app.patch("/v1/annotation-queues/:queueId", requireRole("admin"), async (c) => {
     const body = await readBody(c, queueUpdateBody);
-    return c.json(renderQueue(queues(c).update(c.var.principal, queueId(c), body)));
+    return c.json(renderQueue(await queues(c).update(c.var.principal, queueId(c), body)));
   });
 
   // No body: anything sent is ignored.
-  app.post("/v1/annotation-queues/:queueId/archive", requireRole("admin"), (c) =>
-    c.json(renderQueue(queues(c).archive(c.var.principal, queueId(c)))),
+  app.post("/v1/annotation-queues/:queueId/archive", requireRole("admin"), async (c) =>
+    c.json(renderQueue(await queues(c).archive(c.var.principal, queueId(c)))),
   );
 
   // ---- items ----
 
-  app.get("/v1/annotation-queues/:queueId/items", requireRole("viewer"), (c) => {
+  app.get("/v1/annotation-queues/:queueId/items", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = queues(c).listItems(c.var.principal, queueId(c), c.req.query(), request);
+    const { items, total } = await queues(c).listItems(c.var.principal, queueId(c), c.req.query(), request);
     return c.json(toPage(items.map(renderQueueItem), request, total));
   });
 
   app.post("/v1/annotation-queues/:queueId/items", requireRole("member"), async (c) => {
     const body = await readBody(c, queueItemsAddBody);
-    const { added, skipped } = queues(c).addItems(c.var.principal, queueId(c), body);
+    const { added, skipped } = await queues(c).addItems(c.var.principal, queueId(c), body);
     return c.json({ added: added.map(renderQueueItem), skipped }, 201);
   });
 
   // No body: anything sent is ignored. 204 when no item is claimable.
-  app.post("/v1/annotation-queues/:queueId/items/claim", requireRole("member"), (c) => {
-    const item = queues(c).claim(c.var.principal, queueId(c));
+  app.post("/v1/annotation-queues/:queueId/items/claim", requireRole("member"), async (c) => {
+    const item = await queues(c).claim(c.var.principal, queueId(c));
     return item === null ? c.body(null, 204) : c.json(renderQueueItem(item));
   });
 
-  app.get("/v1/annotation-queues/:queueId/items/:itemId", requireRole("viewer"), (c) =>
-    c.json(renderQueueItem(queues(c).getItem(c.var.principal, queueId(c), itemId(c)))),
+  app.get("/v1/annotation-queues/:queueId/items/:itemId", requireRole("viewer"), async (c) =>
+    c.json(renderQueueItem(await queues(c).getItem(c.var.principal, queueId(c), itemId(c)))),
   );
 
   app.patch("/v1/annotation-queues/:queueId/items/:itemId", requireRole("member"), async (c) => {
     const body = await readBody(c, queueItemUpdateBody);
-    return c.json(renderQueueItem(queues(c).updateItem(c.var.principal, queueId(c), itemId(c), body)));
+    return c.json(renderQueueItem(await queues(c).updateItem(c.var.principal, queueId(c), itemId(c), body)));
   });
 
-  app.get("/v1/annotation-queue-items", requireRole("viewer"), (c) => {
+  app.get("/v1/annotation-queue-items", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = queues(c).findItems(c.var.principal, c.req.query(), request);
+    const { items, total } = await queues(c).findItems(c.var.principal, c.req.query(), request);
     return c.json(toPage(items.map(renderQueueItem), request, total));
   });
 }

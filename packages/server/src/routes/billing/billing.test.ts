@@ -49,7 +49,7 @@ function harness(plan: Plan, tiers: TierOverrides = {}): Harness {
     clock,
     close: async () => {
       await groundwork.close();
-      tenant.store.close();
+      await tenant.store.close();
     },
   };
   open.push(h);
@@ -64,8 +64,8 @@ const check = (h: Harness, key: string, body: unknown) =>
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 
-function charge(tenant: TestTenant, organizationId: string, costEur: number) {
-  tenant.store.usage.record({
+async function charge(tenant: TestTenant, organizationId: string, costEur: number) {
+  await tenant.store.usage.record({
     organizationId,
     apiKeyId: null,
     model: "text-embedding-3-small",
@@ -151,9 +151,9 @@ describe("GET /v1/billing/limits", () => {
     const h = harness("free");
     const stranger = h.tenant.keyFor("admin", "free");
     const theirs = await organizationOf(h, stranger);
-    charge(h.tenant, h.tenant.organizationId, 1.5);
-    charge(h.tenant, theirs, 4);
-    h.tenant.store.billing.recordPages(theirs, Date.UTC(2025, 0, 1), 999);
+    await charge(h.tenant, h.tenant.organizationId, 1.5);
+    await charge(h.tenant, theirs, 4);
+    await h.tenant.store.billing.recordPages(theirs, Date.UTC(2025, 0, 1), 999);
     const form = new FormData();
     form.append("file", new File(["x".repeat(40)], "a.txt", { type: "text/plain" }));
     form.append("purpose", "knowledge");
@@ -231,7 +231,7 @@ describe("GET /v1/billing/available", () => {
     expect(await available(h.tenant.keys.viewer, "byok")).toBe(false);
     expect(await available(h.tenant.keys.viewer, "seats")).toBe(false);
     expect(await available(h.tenant.keyFor("viewer", "team"), "byok")).toBe(true);
-    charge(h.tenant, h.tenant.organizationId, 5);
+    await charge(h.tenant, h.tenant.organizationId, 5);
     expect(await available(h.tenant.keys.viewer, "usage_eur")).toBe(false);
   });
 
@@ -252,7 +252,7 @@ describe("GET /v1/billing/available", () => {
 describe("POST /v1/billing/check", () => {
   it("answers allowed, reason, remaining before the amount and resetsAt", async () => {
     const h = harness("free");
-    charge(h.tenant, h.tenant.organizationId, 4.5);
+    await charge(h.tenant, h.tenant.organizationId, 4.5);
     const key = h.tenant.keys.viewer;
     expect(await bodyOf(await check(h, key, { resource: "usage_eur" }))).toEqual({
       allowed: false,
@@ -439,7 +439,7 @@ describe("enforcement", () => {
     expect(accepted.status).toBe(202);
     const { taskId } = await bodyOf(accepted);
     expect(await pagesUsed(h, key)).toBe(0);
-    h.groundwork.start();
+    await h.groundwork.start();
     const done = await bodyOf(await get(h, key, `/v1/convert/tasks/${taskId as string}?wait=30`));
     expect(done.taskStatus).toBe("success");
     expect(await pagesUsed(h, key)).toBe(3);

@@ -59,7 +59,7 @@ describe("built-in chat prices", () => {
     expect((await chat(app, key, "gpt-4o-mini")).status).toBe(200);
     upstream.enqueue({ text: "b", usage: { inputTokens: 2000, outputTokens: 100 } });
     expect((await chat(app, key, "gw-chat-1")).status).toBe(200);
-    const records = tenant.store.usage.list(tenant.organizationId);
+    const records = await tenant.store.usage.list(tenant.organizationId);
     const named = cost(DEFAULT_CHAT_PRICES["gpt-4o-mini"], 1000, 500);
     const other = cost(DEFAULT_CHAT_PRICES["*"], 2000, 100);
     expect(records.find((r) => r.model === "gpt-4o-mini")?.costEur).toBeCloseTo(named, 12);
@@ -90,7 +90,7 @@ describe("built-in chat prices", () => {
     const app = appFor(tenant, {});
     upstream.enqueue({ text: "a", usage: { inputTokens: 1000, outputTokens: 500 } });
     expect((await chat(app, tenant.keys.member, "gpt-4o-mini")).status).toBe(200);
-    expect(tenant.store.usage.list(tenant.organizationId)[0]?.costEur).toBe(0);
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]?.costEur).toBe(0);
 
     const custom = createTestTenant("team");
     const priced = appFor(custom, { "gw-chat-1": { inputPerMillion: 2, outputPerMillion: 4 } });

@@ -16,17 +16,17 @@ export function registerBillingRoutes(app: Hono<AppEnv>): void {
     c.json(c.var.groundwork.billing.tiers().map(({ plan, name, limits }) => ({ plan, name, limits }))),
   );
 
-  app.get("/v1/billing/limits", (c) => {
-    const { plan, limits } = c.var.groundwork.billing.limits(c.var.principal);
+  app.get("/v1/billing/limits", async (c) => {
+    const { plan, limits } = await c.var.groundwork.billing.limits(c.var.principal);
     return c.json({ plan, limits: limits.map(renderLimit) });
   });
 
-  app.get("/v1/billing/available", (c) =>
-    c.json(c.var.groundwork.billing.available(c.var.principal, c.req.query())),
+  app.get("/v1/billing/available", async (c) =>
+    c.json(await c.var.groundwork.billing.available(c.var.principal, c.req.query())),
   );
 
   app.post("/v1/billing/check", async (c) => {
     const body = await readBody(c, billingCheckBody);
-    return c.json(renderCheck(c.var.groundwork.billing.check(c.var.principal, body)));
+    return c.json(renderCheck(await c.var.groundwork.billing.check(c.var.principal, body)));
   });
 }

@@ -68,7 +68,7 @@ beforeEach(() => {
   mcp.authorizations.length = 0;
   app = build();
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 async function call(method: string, path: string, body?: unknown, key = tenant.keys.admin) {
   const response = await app.request(path, {
@@ -241,7 +241,7 @@ describe("registration", () => {
     await groundwork.connectors.updateForPlugin(tenant.organizationId, "plg_1", created.id, {
       enabled: false,
     });
-    groundwork.connectors.deleteForPlugin(tenant.organizationId, "plg_1", created.id);
+    await groundwork.connectors.deleteForPlugin(tenant.organizationId, "plg_1", created.id);
     expect((await call("GET", `/v1/connectors/${created.id}`)).status).toBe(404);
   });
 });
@@ -534,16 +534,16 @@ describe("agent runs", () => {
 
   it("the tool catalog method answers the last listed tools or not_connected", async () => {
     const { agentId, created } = await setup();
-    const principal = tenant.store.apiKeys.authenticate(tenant.keys.member);
+    const principal = await tenant.store.apiKeys.authenticate(tenant.keys.member);
     if (principal === null) throw new Error("no principal");
-    expect(groundwork.connectors.catalogs(principal, agentId)).toEqual([
+    expect(await groundwork.connectors.catalogs(principal, agentId)).toEqual([
       { connectorId: created.id, serverLabel: "files", status: "not_connected", tools: [] },
     ]);
     await call("PUT", `/v1/connectors/${created.id}/connection`, { token: TOKEN }, tenant.keys.member);
     await call("PUT", `/v1/connectors/${created.id}/allowances/${agentId}`, {}, tenant.keys.member);
     upstream.enqueue({ text: "ok" });
     await respond({ model: "agent/helper", input: "hi" });
-    const [catalog] = groundwork.connectors.catalogs(principal, agentId);
+    const [catalog] = await groundwork.connectors.catalogs(principal, agentId);
     expect(catalog?.status).toBe("ok");
     expect(catalog?.tools.map((t) => t.prefixedName)).toEqual([
       "files__echo",
@@ -608,7 +608,7 @@ describe("pause window, restart, cancel and timeouts", () => {
     const { paused, inputId } = await asked();
     // A new platform over the same store: the held call is gone.
     app = build(true);
-    groundwork.start();
+    await groundwork.start();
     try {
       expect(
         (await call("GET", `/v1/connector-inputs/${inputId}`, undefined, tenant.keys.member)).body.status,
@@ -681,9 +681,9 @@ describe("pause window, restart, cancel and timeouts", () => {
       // Well under the default 10 s: the configured timeout ended the listing.
       expect(elapsed).toBeLessThan(9000);
       // Nothing was cached for it: its catalog still reads not_connected.
-      const principal = tenant.store.apiKeys.authenticate(tenant.keys.member);
+      const principal = await tenant.store.apiKeys.authenticate(tenant.keys.member);
       if (principal === null) throw new Error("no principal");
-      const catalogs = groundwork.connectors.catalogs(principal, agentId);
+      const catalogs = await groundwork.connectors.catalogs(principal, agentId);
       expect(catalogs.find((c) => c.serverLabel === "quiet")?.status).toBe("not_connected");
       expect(catalogs.find((c) => c.serverLabel === "files")?.status).toBe("ok");
     } finally {

@@ -12,9 +12,9 @@ import { readBodyText } from "../../http/node-request.js";
 import { renderConnection, renderConnector, renderInputRequest } from "./render.js";
 
 export function registerConnectorRoutes(app: Hono<AppEnv>): void {
-  app.get("/v1/connectors", (c) => {
+  app.get("/v1/connectors", async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = c.var.groundwork.connectors.list(c.var.principal.organizationId, page);
+    const { items, total } = await c.var.groundwork.connectors.list(c.var.principal.organizationId, page);
     return c.json(toPage(items.map(renderConnector), page, total));
   });
 
@@ -26,10 +26,10 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
     return c.json(renderConnector(connector), 201);
   });
 
-  app.get("/v1/connectors/:connectorId", (c) =>
+  app.get("/v1/connectors/:connectorId", async (c) =>
     c.json(
       renderConnector(
-        c.var.groundwork.connectors.get(c.var.principal.organizationId, c.req.param("connectorId")),
+        await c.var.groundwork.connectors.get(c.var.principal.organizationId, c.req.param("connectorId")),
       ),
     ),
   );
@@ -43,19 +43,21 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
     return c.json(renderConnector(connector));
   });
 
-  app.delete("/v1/connectors/:connectorId", requireRole("admin"), (c) => {
-    c.var.groundwork.connectors.delete(c.var.principal.organizationId, c.req.param("connectorId"));
+  app.delete("/v1/connectors/:connectorId", requireRole("admin"), async (c) => {
+    await c.var.groundwork.connectors.delete(c.var.principal.organizationId, c.req.param("connectorId"));
     return c.body(null, 204);
   });
 
-  app.get("/v1/connectors/:connectorId/connection", (c) =>
+  app.get("/v1/connectors/:connectorId/connection", async (c) =>
     c.json(
-      renderConnection(c.var.groundwork.connectors.connection(c.var.principal, c.req.param("connectorId"))),
+      renderConnection(
+        await c.var.groundwork.connectors.connection(c.var.principal, c.req.param("connectorId")),
+      ),
     ),
   );
 
   app.put("/v1/connectors/:connectorId/connection", async (c) => {
-    const view = c.var.groundwork.connectors.connect(
+    const view = await c.var.groundwork.connectors.connect(
       c.var.principal,
       c.req.param("connectorId"),
       await readJson(c),
@@ -63,8 +65,8 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
     return c.json(renderConnection(view));
   });
 
-  app.delete("/v1/connectors/:connectorId/connection", (c) => {
-    c.var.groundwork.connectors.disconnect(c.var.principal, c.req.param("connectorId"));
+  app.delete("/v1/connectors/:connectorId/connection", async (c) => {
+    await c.var.groundwork.connectors.disconnect(c.var.principal, c.req.param("connectorId"));
     return c.body(null, 204);
   });
 
@@ -79,7 +81,7 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
         body = Symbol.for("invalid");
       }
     }
-    const view = c.var.groundwork.connectors.allow(
+    const view = await c.var.groundwork.connectors.allow(
       c.var.principal,
       c.req.param("connectorId"),
       c.req.param("agentId"),
@@ -88,19 +90,25 @@ export function registerConnectorRoutes(app: Hono<AppEnv>): void {
     return c.json(renderConnection(view));
   });
 
-  app.delete("/v1/connectors/:connectorId/allowances/:agentId", (c) => {
-    c.var.groundwork.connectors.disallow(c.var.principal, c.req.param("connectorId"), c.req.param("agentId"));
+  app.delete("/v1/connectors/:connectorId/allowances/:agentId", async (c) => {
+    await c.var.groundwork.connectors.disallow(
+      c.var.principal,
+      c.req.param("connectorId"),
+      c.req.param("agentId"),
+    );
     return c.body(null, 204);
   });
 
-  app.get("/v1/connector-inputs/:inputRequestId", (c) =>
+  app.get("/v1/connector-inputs/:inputRequestId", async (c) =>
     c.json(
-      renderInputRequest(c.var.groundwork.connectors.input(c.var.principal, c.req.param("inputRequestId"))),
+      renderInputRequest(
+        await c.var.groundwork.connectors.input(c.var.principal, c.req.param("inputRequestId")),
+      ),
     ),
   );
 
   app.post("/v1/connector-inputs/:inputRequestId/answer", async (c) => {
-    const input = c.var.groundwork.connectors.answer(
+    const input = await c.var.groundwork.connectors.answer(
       c.var.principal,
       c.req.param("inputRequestId"),
       await readJson(c),

@@ -33,8 +33,8 @@ beforeEach(async () => {
   const applied = await json(tenant.keys.member, "POST", "/v1/agents/apply", support);
   expect([200, 201]).toContain(applied.status);
 });
-afterEach(() => {
-  tenant.store.close();
+afterEach(async () => {
+  await tenant.store.close();
 });
 
 /** A conversation item as the tests read it. */
@@ -62,7 +62,8 @@ const create = async (key: string, body: unknown = {}) => {
   expect(response.status).toBe(201);
   return bodyOf(response);
 };
-const agentId = () => (tenant.store.agents.getByName(tenant.organizationId, "support")?.id ?? "") as string;
+const agentId = async () =>
+  ((await tenant.store.agents.getByName(tenant.organizationId, "support"))?.id ?? "") as string;
 const turn = async (conversation: string, input: unknown, key = tenant.keys.member) =>
   bodyOf(await json(key, "POST", "/v1/responses", { model: "agent/support", conversation, input }));
 const error = async (response: Response) => ({ status: response.status, ...(await bodyOf(response)).error });
@@ -87,13 +88,18 @@ describe("POST /v1/conversations", () => {
       lastActivityAt: bare.createdAt,
     });
     const full = await create(tenant.keys.member, {
-      agentId: agentId(),
+      agentId: await agentId(),
       title: "Refunds",
       metadata: { ticket: "42" },
       mode: "plan",
       items: [{ type: "message", role: "user", content: "hello" }],
     });
-    expect(full).toMatchObject({ agentId: agentId(), agentName: "support", title: "Refunds", mode: "plan" });
+    expect(full).toMatchObject({
+      agentId: await agentId(),
+      agentName: "support",
+      title: "Refunds",
+      mode: "plan",
+    });
     const items = await bodyOf(await json(tenant.keys.member, "GET", `/v1/conversations/${full.id}/items`));
     expect(items.content).toEqual([
       {
@@ -139,13 +145,13 @@ describe("POST /v1/conversations", () => {
 describe("GET /v1/conversations and /v1/conversations/{id}", () => {
   it("lists the organization's conversations newest activity first with filters; another organization's is 404", async () => {
     const a = await create(tenant.keys.member, { mode: "auto" });
-    const b = await create(tenant.keys.viewer, { agentId: agentId() });
+    const b = await create(tenant.keys.viewer, { agentId: await agentId() });
     const all = await bodyOf(await json(tenant.keys.viewer, "GET", "/v1/conversations"));
     expect(all).toMatchObject({ page: 0, size: 20, totalElements: 2 });
     const auto = await bodyOf(await json(tenant.keys.viewer, "GET", "/v1/conversations?mode=auto"));
     expect(auto.content).toMatchObject([{ id: a.id }]);
     const bound = await bodyOf(
-      await json(tenant.keys.viewer, "GET", `/v1/conversations?agentId=${agentId()}`),
+      await json(tenant.keys.viewer, "GET", `/v1/conversations?agentId=${await agentId()}`),
     );
     expect(bound.content).toMatchObject([{ id: b.id }]);
     const idle = await bodyOf(await json(tenant.keys.viewer, "GET", "/v1/conversations?status=idle"));
@@ -224,7 +230,12 @@ describe("turns, items and summary", () => {
     expect(first.status).toBe("completed");
     await turn(conversation.id as string, "again");
     const read = await bodyOf(await json(tenant.keys.viewer, "GET", `/v1/conversations/${conversation.id}`));
-    expect(read).toMatchObject({ agentId: agentId(), agentName: "support", status: "idle", turnCount: 2 });
+    expect(read).toMatchObject({
+      agentId: await agentId(),
+      agentName: "support",
+      status: "idle",
+      turnCount: 2,
+    });
     const asc = await bodyOf(
       await json(tenant.keys.viewer, "GET", `/v1/conversations/${conversation.id}/items?order=asc`),
     );
@@ -305,7 +316,9 @@ describe("GET /v1/conversations/{id}/summary usage.costEur", () => {
         headers: { ...bearer(tenant.keys.member), "Content-Type": "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    const conversation = await bodyOf(await request("POST", "/v1/conversations", { agentId: agentId() }));
+    const conversation = await bodyOf(
+      await request("POST", "/v1/conversations", { agentId: await agentId() }),
+    );
     upstream.enqueue({ text: "one", usage: { inputTokens: 3, outputTokens: 2 } });
     await request("POST", "/v1/responses", {
       model: "agent/support",
@@ -343,7 +356,7 @@ describe("POST /v1/conversations/{id}/cancel", () => {
   });
 
   it("closes a paused turn: pending approvals withdrawn, the response reads cancelled, its continuation is 409", async () => {
-    const conversation = await create(tenant.keys.member, { agentId: agentId() });
+    const conversation = await create(tenant.keys.member, { agentId: await agentId() });
     upstream.enqueue({ toolCalls: [{ id: "r1", name: "refund", arguments: {} }] });
     const paused = await turn(conversation.id as string, "refund please");
     expect(paused.status).toBe("completed");
@@ -370,7 +383,7 @@ describe("POST /v1/conversations/{id}/cancel", () => {
     expect(await error(late)).toMatchObject({ status: 409, param: "previous_response_id" });
     const read = await bodyOf(await json(tenant.keys.viewer, "GET", `/v1/conversations/${conversation.id}`));
     expect(read.status).toBe("idle");
-    const state = tenant.store.agents.getRun(tenant.organizationId, paused.id as string)?.state as {
+    const state = (await tenant.store.agents.getRun(tenant.organizationId, paused.id as string))?.state as {
       pendingApprovals: unknown[];
       incompleteReason: string;
     };
@@ -388,7 +401,7 @@ describe("POST /v1/conversations/{id}/cancel", () => {
   });
 
   it("stops a running turn at its next step boundary; the open request answers the cancelled response", async () => {
-    const conversation = await create(tenant.keys.member, { agentId: agentId() });
+    const conversation = await create(tenant.keys.member, { agentId: await agentId() });
     upstream.enqueue(
       {
         toolCalls: [{ id: "l1", name: "platform_todo", arguments: { action: "add", text: "a" } }],
@@ -433,7 +446,7 @@ describe("POST /v1/conversations/{id}/cancel", () => {
   });
 
   it("DELETE cancels a running turn first and removes its stored runs", async () => {
-    const conversation = await create(tenant.keys.member, { agentId: agentId() });
+    const conversation = await create(tenant.keys.member, { agentId: await agentId() });
     upstream.enqueue({ text: "slow", delayMs: 200 });
     const running = turn(conversation.id as string, "go");
     await upstream.waitFor((requests) => requests.length === 1);
@@ -442,8 +455,8 @@ describe("POST /v1/conversations/{id}/cancel", () => {
     );
     expect(await running).toMatchObject({ status: "completed" });
     expect((await json(tenant.keys.member, "GET", `/v1/conversations/${conversation.id}`)).status).toBe(404);
-    expect(tenant.store.conversations.runStates(tenant.organizationId, conversation.id as string)).toEqual(
-      [],
-    );
+    expect(
+      await tenant.store.conversations.runStates(tenant.organizationId, conversation.id as string),
+    ).toEqual([]);
   });
 });

@@ -12,18 +12,23 @@ import { renderConversation, renderItem, renderSummary } from "./render.js";
 export function registerConversationRoutes(app: Hono<AppEnv>): void {
   app.post("/v1/conversations", async (c) => {
     const body = await readBody(c, conversationCreateBody);
-    return c.json(renderConversation(c.var.groundwork.conversations.create(c.var.principal, body)), 201);
+    return c.json(
+      renderConversation(await c.var.groundwork.conversations.create(c.var.principal, body)),
+      201,
+    );
   });
 
-  app.get("/v1/conversations", (c) => {
+  app.get("/v1/conversations", async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = c.var.groundwork.conversations.list(c.var.principal, c.req.query(), page);
+    const { items, total } = await c.var.groundwork.conversations.list(c.var.principal, c.req.query(), page);
     return c.json(toPage(items.map(renderConversation), page, total));
   });
 
-  app.get("/v1/conversations/:conversationId", (c) =>
+  app.get("/v1/conversations/:conversationId", async (c) =>
     c.json(
-      renderConversation(c.var.groundwork.conversations.get(c.var.principal, c.req.param("conversationId"))),
+      renderConversation(
+        await c.var.groundwork.conversations.get(c.var.principal, c.req.param("conversationId")),
+      ),
     ),
   );
 
@@ -31,7 +36,7 @@ export function registerConversationRoutes(app: Hono<AppEnv>): void {
     const body = await readBody(c, conversationUpdateBody);
     return c.json(
       renderConversation(
-        c.var.groundwork.conversations.update(c.var.principal, c.req.param("conversationId"), body),
+        await c.var.groundwork.conversations.update(c.var.principal, c.req.param("conversationId"), body),
       ),
     );
   });
@@ -41,9 +46,11 @@ export function registerConversationRoutes(app: Hono<AppEnv>): void {
     return c.body(null, 204);
   });
 
-  app.get("/v1/conversations/:conversationId/summary", (c) =>
+  app.get("/v1/conversations/:conversationId/summary", async (c) =>
     c.json(
-      renderSummary(c.var.groundwork.conversations.summary(c.var.principal, c.req.param("conversationId"))),
+      renderSummary(
+        await c.var.groundwork.conversations.summary(c.var.principal, c.req.param("conversationId")),
+      ),
     ),
   );
 
@@ -56,9 +63,9 @@ export function registerConversationRoutes(app: Hono<AppEnv>): void {
     );
   });
 
-  app.get("/v1/conversations/:conversationId/items", (c) => {
+  app.get("/v1/conversations/:conversationId/items", async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = c.var.groundwork.conversations.items(
+    const { items, total } = await c.var.groundwork.conversations.items(
       c.var.principal,
       c.req.param("conversationId"),
       c.req.query(),

@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await service.stopWorker();
-  tenant.store.close();
+  await tenant.store.close();
 });
 
 function post(path: string, body: unknown) {

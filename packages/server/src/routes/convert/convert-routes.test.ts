@@ -19,7 +19,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await service.stopWorker();
-  tenant.store.close();
+  await tenant.store.close();
 });
 
 function post(path: string, body: unknown, key = tenant.keys.member) {
@@ -389,13 +389,13 @@ describe("async conversion", () => {
 });
 
 describe("restart mid-task", () => {
-  function fileTenant(
+  async function fileTenant(
     file: string,
     workers: { leaseMs: number; pollMs?: number },
-  ): { store: Store; member: string; app: App; service: ConversionService } {
+  ): Promise<{ store: Store; member: string; app: App; service: ConversionService }> {
     const store = openStore({ file });
-    const organization = store.organizations.ensure("acme", "enterprise").organization;
-    const member = store.apiKeys.create({ organizationId: organization.id, role: "member" }).key;
+    const organization = (await store.organizations.ensure("acme", "enterprise")).organization;
+    const member = (await store.apiKeys.create({ organizationId: organization.id, role: "member" })).key;
     return { store, member, ...conversionApp(store, { workers }) };
   }
 
@@ -403,7 +403,7 @@ describe("restart mid-task", () => {
     const dir = makeTempDir("groundwork-convert-");
     const file = join(dir.path, "groundwork.db");
     try {
-      const first = fileTenant(file, { leaseMs: 100 });
+      const first = await fileTenant(file, { leaseMs: 100 });
       const response = await first.app.request("/v1/convert/source/async", {
         method: "POST",
         headers: { ...bearer(first.member), "content-type": "application/json" },
@@ -414,10 +414,10 @@ describe("restart mid-task", () => {
       const task = await json(response);
       // The doomed server claims the job, starts the task, and dies without finishing.
       expect(await first.store.jobs.claim(["convert"], "doomed", 100)).not.toBeNull();
-      expect(first.store.conversionTasks.start(task.taskId)).toBe(true);
-      first.store.close();
+      expect(await first.store.conversionTasks.start(task.taskId)).toBe(true);
+      await first.store.close();
 
-      const second = fileTenant(file, { leaseMs: 2000, pollMs: 20 });
+      const second = await fileTenant(file, { leaseMs: 2000, pollMs: 20 });
       const restarted = second.service;
       const stuck = await second.app.request(`/v1/convert/tasks/${task.taskId}`, {
         headers: bearer(second.member),
@@ -437,10 +437,10 @@ describe("restart mid-task", () => {
           }),
         );
         expect(result.documents[0].filename).toBe("survivor.txt");
-        expect(second.store.conversionTasks.inputs(task.taskId)).toEqual([]); // inputs dropped once finished
+        expect(await second.store.conversionTasks.inputs(task.taskId)).toEqual([]); // inputs dropped once finished
       } finally {
         await restarted.stopWorker();
-        second.store.close();
+        await second.store.close();
       }
     } finally {
       dir.remove();

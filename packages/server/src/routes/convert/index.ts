@@ -187,7 +187,10 @@ export function registerConvertRoutes(app: Hono<AppEnv>): void {
   });
 
   const findTask = async (c: Context<AppEnv>): Promise<ConversionTask> => {
-    const task = c.var.store.conversionTasks.get(c.req.param("taskId") ?? "", c.var.principal.organizationId);
+    const task = await c.var.store.conversionTasks.get(
+      c.req.param("taskId") ?? "",
+      c.var.principal.organizationId,
+    );
     if (task === null) throw notFound(`No conversion task ${c.req.param("taskId")}`);
     return service(c).reconcile(task);
   };
@@ -236,10 +239,10 @@ export function registerConvertRoutes(app: Hono<AppEnv>): void {
   app.delete("/v1/convert/tasks/:taskId", requireRole("member"), async (c) => {
     const task = await findTask(c);
     if (task.status === "pending" || task.status === "processing") {
-      service(c).cancel(task);
-      return c.json(taskView(c.var.store.conversionTasks.get(task.id) ?? task));
+      await service(c).cancel(task);
+      return c.json(taskView((await c.var.store.conversionTasks.get(task.id)) ?? task));
     }
-    c.var.store.conversionTasks.delete(task.id, c.var.principal.organizationId);
+    await c.var.store.conversionTasks.delete(task.id, c.var.principal.organizationId);
     return c.body(null, 204);
   });
 }

@@ -50,7 +50,7 @@ describe("vlm pipeline wiring", () => {
     expect(sent.messages[0]?.content.find((part) => part.type === "image_url")?.image_url?.url).toMatch(
       /^data:image\/png;base64,iVBOR/,
     );
-    tenant.store.close();
+    await tenant.store.close();
   });
 
   it("fails vlm documents with a clear error when no vision model is configured", async () => {
@@ -64,6 +64,6 @@ describe("vlm pipeline wiring", () => {
     expect(body.errors[0]?.message).toMatch(
       /GROUNDWORK_VLM_MODEL, together with GROUNDWORK_BUILTIN_BASE_URL and GROUNDWORK_BUILTIN_API_KEY/,
     );
-    tenant.store.close();
+    await tenant.store.close();
   });
 });

@@ -27,36 +27,36 @@ const itemId = (c: Context<AppEnv>) => c.req.param("itemId") ?? "";
 export function registerDatasetRoutes(app: Hono<AppEnv>): void {
   const datasets = (c: Context<AppEnv>) => c.var.groundwork.datasets;
 
-  app.get("/v1/datasets", requireRole("viewer"), (c) => {
+  app.get("/v1/datasets", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = datasets(c).list(c.var.principal, c.req.query(), request);
+    const { items, total } = await datasets(c).list(c.var.principal, c.req.query(), request);
     return c.json(toPage(items.map(renderDataset), request, total));
   });
 
   app.post("/v1/datasets", requireRole("member"), async (c) => {
     const body = await readBody(c, datasetCreateBody);
-    return c.json(renderDataset(datasets(c).create(c.var.principal, body)), 201);
+    return c.json(renderDataset(await datasets(c).create(c.var.principal, body)), 201);
   });
 
-  app.get("/v1/datasets/:datasetId", requireRole("viewer"), (c) =>
-    c.json(renderDataset(datasets(c).get(c.var.principal, datasetId(c)))),
+  app.get("/v1/datasets/:datasetId", requireRole("viewer"), async (c) =>
+    c.json(renderDataset(await datasets(c).get(c.var.principal, datasetId(c)))),
   );
 
   app.patch("/v1/datasets/:datasetId", requireRole("member"), async (c) => {
     const body = await readBody(c, datasetUpdateBody);
-    return c.json(renderDataset(datasets(c).update(c.var.principal, datasetId(c), body)));
+    return c.json(renderDataset(await datasets(c).update(c.var.principal, datasetId(c), body)));
   });
 
-  app.delete("/v1/datasets/:datasetId", requireRole("admin"), (c) => {
-    datasets(c).delete(c.var.principal, datasetId(c));
+  app.delete("/v1/datasets/:datasetId", requireRole("admin"), async (c) => {
+    await datasets(c).delete(c.var.principal, datasetId(c));
     return c.body(null, 204);
   });
 
   // ---- versions ----
 
-  app.get("/v1/datasets/:datasetId/versions", requireRole("viewer"), (c) => {
+  app.get("/v1/datasets/:datasetId/versions", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = datasets(c).listVersions(c.var.principal, datasetId(c), request);
+    const { items, total } = await datasets(c).listVersions(c.var.principal, datasetId(c), request);
     return c.json(toPage(items.map(renderVersion), request, total));
   });
 
@@ -64,39 +64,46 @@ export function registerDatasetRoutes(app: Hono<AppEnv>): void {
     // The body is optional: an empty one freezes a version without a description.
     const text = await readBodyText(c);
     const body = validate(datasetVersionBody, text.trim() === "" ? {} : parseJson(text));
-    return c.json(renderVersion(datasets(c).createVersion(c.var.principal, datasetId(c), body)), 201);
+    return c.json(renderVersion(await datasets(c).createVersion(c.var.principal, datasetId(c), body)), 201);
   });
 
-  app.get("/v1/datasets/:datasetId/versions/:versionId", requireRole("viewer"), (c) =>
-    c.json(renderVersion(datasets(c).getVersion(c.var.principal, datasetId(c), c.req.param("versionId")))),
+  app.get("/v1/datasets/:datasetId/versions/:versionId", requireRole("viewer"), async (c) =>
+    c.json(
+      renderVersion(await datasets(c).getVersion(c.var.principal, datasetId(c), c.req.param("versionId"))),
+    ),
   );
 
   // ---- items ----
 
   app.post("/v1/datasets/:datasetId/items/batch", requireRole("member"), async (c) => {
     const body = await readBody(c, datasetItemsBatchBody);
-    const added = datasets(c).addItems(c.var.principal, datasetId(c), body);
+    const added = await datasets(c).addItems(c.var.principal, datasetId(c), body);
     return c.json({ count: added.count, items: added.items.map(renderItem) }, 201);
   });
 
   app.post("/v1/datasets/:datasetId/items", requireRole("member"), async (c) => {
     const body = await readBody(c, datasetItemBody);
-    return c.json(renderItem(datasets(c).addItem(c.var.principal, datasetId(c), body)), 201);
+    return c.json(renderItem(await datasets(c).addItem(c.var.principal, datasetId(c), body)), 201);
   });
 
-  app.get("/v1/datasets/:datasetId/items", requireRole("viewer"), (c) => {
+  app.get("/v1/datasets/:datasetId/items", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = datasets(c).listItems(c.var.principal, datasetId(c), c.req.query(), request);
+    const { items, total } = await datasets(c).listItems(
+      c.var.principal,
+      datasetId(c),
+      c.req.query(),
+      request,
+    );
     return c.json(toPage(items.map(renderItem), request, total));
   });
 
   app.patch("/v1/datasets/:datasetId/items/:itemId", requireRole("member"), async (c) => {
     const body = await readBody(c, datasetItemUpdateBody);
-    return c.json(renderItem(datasets(c).updateItem(c.var.principal, datasetId(c), itemId(c), body)));
+    return c.json(renderItem(await datasets(c).updateItem(c.var.principal, datasetId(c), itemId(c), body)));
   });
 
-  app.delete("/v1/datasets/:datasetId/items/:itemId", requireRole("member"), (c) => {
-    datasets(c).deleteItem(c.var.principal, datasetId(c), itemId(c));
+  app.delete("/v1/datasets/:datasetId/items/:itemId", requireRole("member"), async (c) => {
+    await datasets(c).deleteItem(c.var.principal, datasetId(c), itemId(c));
     return c.body(null, 204);
   });
 }

@@ -29,30 +29,32 @@ export function registerEvaluatorRoutes(app: Hono<AppEnv>): void {
     );
   });
 
-  app.get("/v1/evaluators/templates", requireRole("viewer"), (c) => {
+  app.get("/v1/evaluators/templates", requireRole("viewer"), async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = c.var.groundwork.evaluators.listTemplates(org(c), page);
+    const { items, total } = await c.var.groundwork.evaluators.listTemplates(org(c), page);
     return c.json(toPage(items.map(renderTemplate), page, total));
   });
 
   app.post("/v1/evaluators/templates", requireRole("member"), async (c) => {
     const body = await readBody(c, evaluatorTemplateCreateBody);
-    return c.json(renderTemplate(c.var.groundwork.evaluators.createTemplate(org(c), body)), 201);
+    return c.json(renderTemplate(await c.var.groundwork.evaluators.createTemplate(org(c), body)), 201);
   });
 
-  app.get("/v1/evaluators/templates/:templateId", requireRole("viewer"), (c) =>
-    c.json(renderTemplate(c.var.groundwork.evaluators.getTemplate(org(c), templateId(c)))),
+  app.get("/v1/evaluators/templates/:templateId", requireRole("viewer"), async (c) =>
+    c.json(renderTemplate(await c.var.groundwork.evaluators.getTemplate(org(c), templateId(c)))),
   );
 
   app.patch("/v1/evaluators/templates/:templateId", requireRole("member"), async (c) => {
     // 404 before the body is read, so a stranger's id never reveals validation details.
-    c.var.groundwork.evaluators.getTemplate(org(c), templateId(c));
+    await c.var.groundwork.evaluators.getTemplate(org(c), templateId(c));
     const body = await readBody(c, evaluatorTemplateUpdateBody);
-    return c.json(renderTemplate(c.var.groundwork.evaluators.updateTemplate(org(c), templateId(c), body)));
+    return c.json(
+      renderTemplate(await c.var.groundwork.evaluators.updateTemplate(org(c), templateId(c), body)),
+    );
   });
 
-  app.delete("/v1/evaluators/templates/:templateId", requireRole("admin"), (c) => {
-    c.var.groundwork.evaluators.deleteTemplate(org(c), templateId(c));
+  app.delete("/v1/evaluators/templates/:templateId", requireRole("admin"), async (c) => {
+    await c.var.groundwork.evaluators.deleteTemplate(org(c), templateId(c));
     return c.body(null, 204);
   });
 }

@@ -29,28 +29,28 @@ const runId = (c: Context<AppEnv>) => c.req.param("runId") ?? "";
 export function registerExperimentRoutes(app: Hono<AppEnv>): void {
   const experiments = (c: Context<AppEnv>) => c.var.groundwork.experiments;
 
-  app.get("/v1/experiments", requireRole("viewer"), (c) => {
+  app.get("/v1/experiments", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = experiments(c).list(c.var.principal, c.req.query(), request);
+    const { items, total } = await experiments(c).list(c.var.principal, c.req.query(), request);
     return c.json(toPage(items.map(renderExperiment), request, total));
   });
 
   app.post("/v1/experiments", requireRole("member"), async (c) => {
     const body = await readBody(c, experimentCreateBody);
-    return c.json(renderExperiment(experiments(c).create(c.var.principal, body)), 201);
+    return c.json(renderExperiment(await experiments(c).create(c.var.principal, body)), 201);
   });
 
-  app.get("/v1/experiments/:experimentId", requireRole("viewer"), (c) =>
-    c.json(renderExperiment(experiments(c).view(c.var.principal, experimentId(c)))),
+  app.get("/v1/experiments/:experimentId", requireRole("viewer"), async (c) =>
+    c.json(renderExperiment(await experiments(c).view(c.var.principal, experimentId(c)))),
   );
 
   app.patch("/v1/experiments/:experimentId", requireRole("member"), async (c) => {
     const body = await readBody(c, experimentUpdateBody);
-    return c.json(renderExperiment(experiments(c).update(c.var.principal, experimentId(c), body)));
+    return c.json(renderExperiment(await experiments(c).update(c.var.principal, experimentId(c), body)));
   });
 
-  app.delete("/v1/experiments/:experimentId", requireRole("admin"), (c) => {
-    experiments(c).delete(c.var.principal, experimentId(c));
+  app.delete("/v1/experiments/:experimentId", requireRole("admin"), async (c) => {
+    await experiments(c).delete(c.var.principal, experimentId(c));
     return c.body(null, 204);
   });
 
@@ -58,22 +58,25 @@ export function registerExperimentRoutes(app: Hono<AppEnv>): void {
 
   app.post("/v1/experiments/:experimentId/variants", requireRole("member"), async (c) => {
     const body = await readBody(c, variantCreateBody);
-    return c.json(renderVariant(experiments(c).addVariant(c.var.principal, experimentId(c), body)), 201);
+    return c.json(
+      renderVariant(await experiments(c).addVariant(c.var.principal, experimentId(c), body)),
+      201,
+    );
   });
 
-  app.get("/v1/experiments/:experimentId/variants", requireRole("viewer"), (c) =>
-    c.json(experiments(c).listVariants(c.var.principal, experimentId(c)).map(renderVariant)),
+  app.get("/v1/experiments/:experimentId/variants", requireRole("viewer"), async (c) =>
+    c.json((await experiments(c).listVariants(c.var.principal, experimentId(c))).map(renderVariant)),
   );
 
   app.patch("/v1/experiments/:experimentId/variants/:variantId", requireRole("member"), async (c) => {
     const body = await readBody(c, variantUpdateBody);
     return c.json(
-      renderVariant(experiments(c).updateVariant(c.var.principal, experimentId(c), variantId(c), body)),
+      renderVariant(await experiments(c).updateVariant(c.var.principal, experimentId(c), variantId(c), body)),
     );
   });
 
-  app.delete("/v1/experiments/:experimentId/variants/:variantId", requireRole("admin"), (c) => {
-    experiments(c).deleteVariant(c.var.principal, experimentId(c), variantId(c));
+  app.delete("/v1/experiments/:experimentId/variants/:variantId", requireRole("admin"), async (c) => {
+    await experiments(c).deleteVariant(c.var.principal, experimentId(c), variantId(c));
     return c.body(null, 204);
   });
 
@@ -87,9 +90,9 @@ export function registerExperimentRoutes(app: Hono<AppEnv>): void {
     return c.json({ runs: runs.map(renderRun) }, 202);
   });
 
-  app.get("/v1/experiments/:experimentId/runs", requireRole("viewer"), (c) => {
+  app.get("/v1/experiments/:experimentId/runs", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = experiments(c).listRuns(
+    const { items, total } = await experiments(c).listRuns(
       c.var.principal,
       experimentId(c),
       c.req.query(),
@@ -98,17 +101,17 @@ export function registerExperimentRoutes(app: Hono<AppEnv>): void {
     return c.json(toPage(items.map(renderRun), request, total));
   });
 
-  app.get("/v1/experiments/:experimentId/runs/:runId", requireRole("viewer"), (c) =>
-    c.json(renderRun(experiments(c).getRun(c.var.principal, experimentId(c), runId(c)))),
+  app.get("/v1/experiments/:experimentId/runs/:runId", requireRole("viewer"), async (c) =>
+    c.json(renderRun(await experiments(c).getRun(c.var.principal, experimentId(c), runId(c)))),
   );
 
-  app.post("/v1/experiments/:experimentId/runs/:runId/cancel", requireRole("member"), (c) =>
-    c.json(renderRun(experiments(c).cancelRun(c.var.principal, experimentId(c), runId(c)))),
+  app.post("/v1/experiments/:experimentId/runs/:runId/cancel", requireRole("member"), async (c) =>
+    c.json(renderRun(await experiments(c).cancelRun(c.var.principal, experimentId(c), runId(c)))),
   );
 
-  app.get("/v1/experiments/:experimentId/runs/:runId/results", requireRole("viewer"), (c) => {
+  app.get("/v1/experiments/:experimentId/runs/:runId/results", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const { items, total } = experiments(c).listResults(
+    const { items, total } = await experiments(c).listResults(
       c.var.principal,
       experimentId(c),
       runId(c),
@@ -118,8 +121,8 @@ export function registerExperimentRoutes(app: Hono<AppEnv>): void {
     return c.json(toPage(items.map(renderResult), request, total));
   });
 
-  app.get("/v1/experiments/:experimentId/runs/:runId/regression", requireRole("viewer"), (c) => {
-    const report = experiments(c).regression(c.var.principal, experimentId(c), runId(c), c.req.query());
+  app.get("/v1/experiments/:experimentId/runs/:runId/regression", requireRole("viewer"), async (c) => {
+    const report = await experiments(c).regression(c.var.principal, experimentId(c), runId(c), c.req.query());
     const { total, byEvaluator } = report.summary;
     return c.json({
       runId: report.runId,
@@ -134,16 +137,16 @@ export function registerExperimentRoutes(app: Hono<AppEnv>): void {
 
   app.put("/v1/experiments/:experimentId/baseline", requireRole("member"), async (c) => {
     const body = await readBody(c, baselineBody);
-    return c.json(renderExperiment(experiments(c).setBaseline(c.var.principal, experimentId(c), body)));
+    return c.json(renderExperiment(await experiments(c).setBaseline(c.var.principal, experimentId(c), body)));
   });
 
-  app.delete("/v1/experiments/:experimentId/baseline", requireRole("member"), (c) => {
-    experiments(c).clearBaseline(c.var.principal, experimentId(c));
+  app.delete("/v1/experiments/:experimentId/baseline", requireRole("member"), async (c) => {
+    await experiments(c).clearBaseline(c.var.principal, experimentId(c));
     return c.body(null, 204);
   });
 
-  app.get("/v1/experiments/:experimentId/comparison", requireRole("viewer"), (c) =>
-    c.json(experiments(c).comparison(c.var.principal, experimentId(c), c.req.query())),
+  app.get("/v1/experiments/:experimentId/comparison", requireRole("viewer"), async (c) =>
+    c.json(await experiments(c).comparison(c.var.principal, experimentId(c), c.req.query())),
   );
 }
 

@@ -41,12 +41,12 @@ export function registerExtractionRoutes(
 
   app.post("/v1/extractions/estimate", requireRole("viewer"), async (c) => {
     const body = await readBody(c, estimateBody);
-    service(c).resolveVersion(c.var.principal.organizationId, body.schemaId, body.schemaVersionId);
+    await service(c).resolveVersion(c.var.principal.organizationId, body.schemaId, body.schemaVersionId);
     return c.json(service(c).engineFor(c.var.principal).estimate(body.inputText));
   });
 
-  const find = (c: Context<AppEnv>): Promise<ExtractionRecord> =>
-    service(c).find(c.var.principal.organizationId, c.req.param("id") ?? "");
+  const find = async (c: Context<AppEnv>): Promise<ExtractionRecord> =>
+    await service(c).find(c.var.principal.organizationId, c.req.param("id") ?? "");
 
   app.post("/v1/extractions/:id/rerun", requireRole("member"), async (c) => {
     const record = await service(c).rerun(c.var.principal, c.req.param("id") ?? "", c.req.raw.signal);
@@ -57,7 +57,7 @@ export function registerExtractionRoutes(
     c.json(extractionDetailView(await find(c))),
   );
 
-  app.get("/v1/extractions", requireRole("viewer"), (c) => {
+  app.get("/v1/extractions", requireRole("viewer"), async (c) => {
     const request = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
     const status = c.req.query("status");
     if (
@@ -69,7 +69,7 @@ export function registerExtractionRoutes(
     }
     const search = c.req.query("search");
     const schemaVersionId = c.req.query("schemaVersionId");
-    const result = c.var.store.extractions.list(c.var.principal.organizationId, request, {
+    const result = await c.var.store.extractions.list(c.var.principal.organizationId, request, {
       ...(search === undefined || search === "" ? {} : { search }),
       ...(schemaVersionId === undefined || schemaVersionId === "" ? {} : { schemaVersionId }),
       ...(status === undefined || status === "" ? {} : { status: status as ExtractionStatus }),
@@ -79,7 +79,7 @@ export function registerExtractionRoutes(
 
   app.delete("/v1/extractions/:id", requireRole("admin"), async (c) => {
     const record = await find(c);
-    c.var.store.extractions.delete(c.var.principal.organizationId, record.id);
+    await c.var.store.extractions.delete(c.var.principal.organizationId, record.id);
     return c.body(null, 204);
   });
 }

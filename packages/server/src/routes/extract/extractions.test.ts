@@ -112,7 +112,7 @@ beforeEach(() => {
 afterEach(async () => {
   await worker?.stop();
   worker = null;
-  tenant.store.close();
+  await tenant.store.close();
 });
 
 /** The background worker of the test's platform, stopped after each test. */
@@ -234,7 +234,7 @@ describe("POST /v1/extractions, single shot", () => {
       json_schema: { name: "Invoice", schema: jsonSchema, strict: false },
     });
     // the call is metered by the gateway like any chat completion
-    expect(tenant.store.usage.list(tenant.organizationId)).toHaveLength(1);
+    expect(await tenant.store.usage.list(tenant.organizationId)).toHaveLength(1);
     expect(await json("GET", `/v1/extractions/${created.id}`, undefined, tenant.keys.viewer)).toEqual(
       created,
     );
@@ -324,7 +324,7 @@ describe("POST /v1/extractions, single shot", () => {
 describe("the version's extractionConfig", () => {
   it("drives key fields, literal checks and business rules; validation.enabled false switches scoring off", async () => {
     const { schemaId, versionId } = await schemaWithVersion();
-    tenant.store.schemas.setExtractionConfig(versionId, {
+    await tenant.store.schemas.setExtractionConfig(versionId, {
       rules: [{ id: "inv", type: "REGEX", field: "/invoiceNumber", pattern: "INV-\\d{4}-\\d{3}" }],
     });
     const created = await json(
@@ -341,7 +341,7 @@ describe("the version's extractionConfig", () => {
       expect.objectContaining({ ruleId: "inv", field: "/invoiceNumber", verdict: "PASS" }),
     ]);
 
-    tenant.store.schemas.setExtractionConfig(versionId, { validation: { enabled: false } });
+    await tenant.store.schemas.setExtractionConfig(versionId, { validation: { enabled: false } });
     const off = await json(
       "POST",
       "/v1/extractions",
@@ -554,12 +554,12 @@ describe("background extraction", () => {
     expect(response.status).toBe(202);
     expect(response.headers.get("retry-after")).toBe("5");
     const pending = await bodyOf(response);
-    expect(tenant.store.extractions.images(pending.id as string)).toHaveLength(1);
+    expect(await tenant.store.extractions.images(pending.id as string)).toHaveLength(1);
     worker = startExtractionWorker();
     const done = await poll(`/v1/extractions/${pending.id}`);
     expect(done.status).toBe("COMPLETED");
     expect((done.result as unknown as Result).metadata.chunksProcessed).toBe(1);
-    expect(tenant.store.extractions.images(pending.id as string)).toEqual([]);
+    expect(await tenant.store.extractions.images(pending.id as string)).toEqual([]);
     const sent = upstream.requests[0]?.body as { messages: Array<{ content: Array<{ type: string }> }> };
     expect(sent.messages[1]?.content.map((part) => part.type)).toEqual(["text", "image_url"]);
   });
@@ -636,7 +636,7 @@ describe("POST /v1/extractions/{id}/rerun", () => {
     });
     expect(rerun.id).not.toBe(original.id);
     expect(upstream.requests).toHaveLength(2);
-    expect(tenant.store.usage.list(tenant.organizationId)).toHaveLength(2);
+    expect(await tenant.store.usage.list(tenant.organizationId)).toHaveLength(2);
     expect(await json("GET", `/v1/extractions/${original.id}`)).toEqual(original);
     // FAILED extractions may be rerun too
     upstream.handler = () => ({ text: "nope" });

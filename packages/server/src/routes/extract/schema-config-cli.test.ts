@@ -27,10 +27,10 @@ describe("groundwork schema-config set", () => {
     const data = makeTempDir();
     try {
       const store = openStore({ file: databaseFile(data.path) });
-      const organization = store.organizations.create("acme", "enterprise");
-      const schema = store.schemas.create(organization.id, { name: "Invoice" });
-      const version = store.schemas.commitVersion(schema.id, { jsonSchema: { type: "object" } });
-      store.close();
+      const organization = await store.organizations.create("acme", "enterprise");
+      const schema = await store.schemas.create(organization.id, { name: "Invoice" });
+      const version = await store.schemas.commitVersion(schema.id, { jsonSchema: { type: "object" } });
+      await store.close();
 
       const config = {
         validation: {
@@ -55,7 +55,7 @@ describe("groundwork schema-config set", () => {
 
       const reopened = openStore({ file: databaseFile(data.path) });
       try {
-        const key = reopened.apiKeys.create({ organizationId: organization.id, role: "viewer" }).key;
+        const key = (await reopened.apiKeys.create({ organizationId: organization.id, role: "viewer" })).key;
         const shown = await createApp({ store: reopened }).request(
           `/v1/schemas/${schema.id}/versions/${version.id}`,
           {
@@ -64,7 +64,7 @@ describe("groundwork schema-config set", () => {
         );
         expect(((await shown.json()) as { extractionConfig: unknown }).extractionConfig).toEqual(config);
       } finally {
-        reopened.close();
+        await reopened.close();
       }
 
       const bad = join(data.path, "bad.json");
@@ -103,8 +103,8 @@ describe("groundwork schema-config set", () => {
 
       // the config that failed validation was not stored
       const after = openStore({ file: databaseFile(data.path) });
-      expect(after.schemas.versionById(version.id)?.extractionConfig).toEqual(config);
-      after.close();
+      expect((await after.schemas.versionById(version.id))?.extractionConfig).toEqual(config);
+      await after.close();
     } finally {
       data.remove();
     }

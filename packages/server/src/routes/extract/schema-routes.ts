@@ -38,109 +38,114 @@ export function registerSchemaRoutes(app: Hono<AppEnv>): void {
 
   // ---- schemas ----
 
-  app.get("/v1/schemas", requireRole("viewer"), (c) => {
+  app.get("/v1/schemas", requireRole("viewer"), async (c) => {
     const request = page(c);
-    const result = schemas(c).list(org(c), request, c.req.query("search"));
+    const result = await schemas(c).list(org(c), request, c.req.query("search"));
     return c.json(pageOf(result, request, (entry) => schemaView(entry.schema, entry.latestVersionNumber)));
   });
 
   app.post("/v1/schemas", requireRole("member"), async (c) => {
     const body = await readBody(c, createSchemaBody);
-    return c.json(schemaView(schemas(c).create(org(c), body)), 201);
+    return c.json(schemaView(await schemas(c).create(org(c), body)), 201);
   });
 
-  app.get("/v1/schemas/:schemaId", requireRole("viewer"), (c) => {
-    const entry = schemas(c).withLatest(schemas(c).get(org(c), schemaId(c)));
+  app.get("/v1/schemas/:schemaId", requireRole("viewer"), async (c) => {
+    const entry = await schemas(c).withLatest(await schemas(c).get(org(c), schemaId(c)));
     return c.json(schemaView(entry.schema, entry.latestVersionNumber));
   });
 
   app.put("/v1/schemas/:schemaId", requireRole("member"), async (c) => {
-    schemas(c).get(org(c), schemaId(c));
+    await schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, updateSchemaBody);
-    const entry = schemas(c).update(org(c), schemaId(c), body);
+    const entry = await schemas(c).update(org(c), schemaId(c), body);
     return c.json(schemaView(entry.schema, entry.latestVersionNumber));
   });
 
-  app.delete("/v1/schemas/:schemaId", requireRole("admin"), (c) => {
-    schemas(c).delete(org(c), schemaId(c));
+  app.delete("/v1/schemas/:schemaId", requireRole("admin"), async (c) => {
+    await schemas(c).delete(org(c), schemaId(c));
     return c.body(null, 204);
   });
 
   // ---- versions ----
 
   app.post("/v1/schemas/:schemaId/versions", requireRole("member"), async (c) => {
-    schemas(c).get(org(c), schemaId(c));
+    await schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, commitVersionBody);
-    return c.json(versionView(schemas(c).commitVersion(org(c), schemaId(c), body)), 201);
+    return c.json(versionView(await schemas(c).commitVersion(org(c), schemaId(c), body)), 201);
   });
 
-  app.get("/v1/schemas/:schemaId/versions", requireRole("viewer"), (c) => {
+  app.get("/v1/schemas/:schemaId/versions", requireRole("viewer"), async (c) => {
     const request = page(c);
-    return c.json(pageOf(schemas(c).listVersions(org(c), schemaId(c), request), request, versionView));
+    return c.json(pageOf(await schemas(c).listVersions(org(c), schemaId(c), request), request, versionView));
   });
 
   // Registered before `:versionId` so "latest" is never read as an id.
-  app.get("/v1/schemas/:schemaId/versions/latest", requireRole("viewer"), (c) => {
-    const version = schemas(c).latestVersion(org(c), schemaId(c));
+  app.get("/v1/schemas/:schemaId/versions/latest", requireRole("viewer"), async (c) => {
+    const version = await schemas(c).latestVersion(org(c), schemaId(c));
     c.header("Deprecation", "true");
     c.header("Link", `</v1/schemas/${version.schemaId}/resolve>; rel="successor-version"`);
     return c.json(versionView(version));
   });
 
-  app.get("/v1/schemas/:schemaId/versions/:versionId", requireRole("viewer"), (c) =>
-    c.json(versionView(schemas(c).getVersion(org(c), schemaId(c), versionId(c)))),
+  app.get("/v1/schemas/:schemaId/versions/:versionId", requireRole("viewer"), async (c) =>
+    c.json(versionView(await schemas(c).getVersion(org(c), schemaId(c), versionId(c)))),
   );
 
-  app.put("/v1/schemas/:schemaId/versions/:versionId/activate", requireRole("member"), (c) =>
-    c.json(versionView(schemas(c).activateVersion(org(c), schemaId(c), versionId(c)))),
+  app.put("/v1/schemas/:schemaId/versions/:versionId/activate", requireRole("member"), async (c) =>
+    c.json(versionView(await schemas(c).activateVersion(org(c), schemaId(c), versionId(c)))),
   );
 
-  app.delete("/v1/schemas/:schemaId/versions/:versionId", requireRole("admin"), (c) => {
-    schemas(c).deactivateVersion(org(c), schemaId(c), versionId(c));
+  app.delete("/v1/schemas/:schemaId/versions/:versionId", requireRole("admin"), async (c) => {
+    await schemas(c).deactivateVersion(org(c), schemaId(c), versionId(c));
     return c.body(null, 204);
   });
 
   // ---- labels ----
 
-  app.get("/v1/schemas/:schemaId/labels", requireRole("viewer"), (c) =>
-    c.json(schemas(c).listLabels(org(c), schemaId(c)).map(labelView)),
+  app.get("/v1/schemas/:schemaId/labels", requireRole("viewer"), async (c) =>
+    c.json((await schemas(c).listLabels(org(c), schemaId(c))).map(labelView)),
   );
 
   app.post("/v1/schemas/:schemaId/labels", requireRole("member"), async (c) => {
-    schemas(c).get(org(c), schemaId(c));
+    await schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, createLabelBody);
     return c.json(
-      labelView(schemas(c).createLabel(org(c), schemaId(c), body.name, body.schemaVersionId)),
+      labelView(await schemas(c).createLabel(org(c), schemaId(c), body.name, body.schemaVersionId)),
       201,
     );
   });
 
   app.put("/v1/schemas/:schemaId/labels/:labelName", requireRole("member"), async (c) => {
-    schemas(c).get(org(c), schemaId(c));
+    await schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, updateLabelBody);
-    const label = schemas(c).moveLabel(org(c), schemaId(c), c.req.param("labelName"), body.schemaVersionId);
+    const label = await schemas(c).moveLabel(
+      org(c),
+      schemaId(c),
+      c.req.param("labelName"),
+      body.schemaVersionId,
+    );
     return c.json(labelView(label));
   });
 
-  app.delete("/v1/schemas/:schemaId/labels/:labelName", requireRole("admin"), (c) => {
-    schemas(c).deleteLabel(org(c), schemaId(c), c.req.param("labelName"));
+  app.delete("/v1/schemas/:schemaId/labels/:labelName", requireRole("admin"), async (c) => {
+    await schemas(c).deleteLabel(org(c), schemaId(c), c.req.param("labelName"));
     return c.body(null, 204);
   });
 
-  app.get("/v1/schemas/:schemaId/resolve", requireRole("viewer"), (c) =>
-    c.json(schemas(c).resolve(org(c), schemaId(c), c.req.query("label") || undefined)),
+  app.get("/v1/schemas/:schemaId/resolve", requireRole("viewer"), async (c) =>
+    c.json(await schemas(c).resolve(org(c), schemaId(c), c.req.query("label") || undefined)),
   );
 
   // ---- validate and test ----
 
   app.post("/v1/schemas/:schemaId/validate", requireRole("viewer"), async (c) => {
-    schemas(c).get(org(c), schemaId(c));
+    await schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, validateBody);
-    return c.json(schemas(c).validate(org(c), schemaId(c), body.jsonSchema));
+    return c.json(await schemas(c).validate(org(c), schemaId(c), body.jsonSchema));
   });
 
   app.post("/v1/schemas/:schemaId/test", requireRole("member"), async (c) => {
-    schemas(c).get(org(c), schemaId(c));
+    await schemas(c).get(org(c), schemaId(c));
     const body = await readBody(c, testBody);
     return c.json(await schemas(c).test(c.var.principal, schemaId(c), body, c.req.raw.signal));
   });

@@ -10,7 +10,7 @@ beforeEach(() => {
   tenant = createTestTenant("enterprise");
   app = createApp({ store: tenant.store });
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 function send(method: string, path: string, body?: unknown, key = tenant.keys.member) {
   return app.request(path, {

@@ -31,7 +31,7 @@ export function registerFileRoutes(app: Hono<AppEnv>): void {
     const file = form.get("file");
     if (!(file instanceof File)) throw invalidRequest("file is required (a file part)", { param: "file" });
     const purpose = form.get("purpose");
-    const record = c.var.groundwork.files.upload(c.var.principal, {
+    const record = await c.var.groundwork.files.upload(c.var.principal, {
       filename: file.name,
       purpose: typeof purpose === "string" ? purpose : "",
       content: new Uint8Array(await file.arrayBuffer()),
@@ -40,19 +40,22 @@ export function registerFileRoutes(app: Hono<AppEnv>): void {
     return c.json(renderFile(record), 201);
   });
 
-  app.get("/v1/files", (c) => {
+  app.get("/v1/files", async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
     const files = c.var.groundwork.files;
-    const { items, total } = files.list(c.var.principal.organizationId, page, c.req.query("purpose"));
+    const { items, total } = await files.list(c.var.principal.organizationId, page, c.req.query("purpose"));
     return c.json(toPage(items.map(renderFile), page, total));
   });
 
-  app.get("/v1/files/:id", (c) =>
-    c.json(renderFile(c.var.groundwork.files.get(c.var.principal.organizationId, c.req.param("id")))),
+  app.get("/v1/files/:id", async (c) =>
+    c.json(renderFile(await c.var.groundwork.files.get(c.var.principal.organizationId, c.req.param("id")))),
   );
 
-  app.get("/v1/files/:id/content", (c) => {
-    const { file, bytes } = c.var.groundwork.files.content(c.var.principal.organizationId, c.req.param("id"));
+  app.get("/v1/files/:id/content", async (c) => {
+    const { file, bytes } = await c.var.groundwork.files.content(
+      c.var.principal.organizationId,
+      c.req.param("id"),
+    );
     return new Response(bytes, {
       status: 200,
       headers: {
@@ -63,8 +66,8 @@ export function registerFileRoutes(app: Hono<AppEnv>): void {
     });
   });
 
-  app.delete("/v1/files/:id", requireRole("admin"), (c) => {
-    c.var.groundwork.files.delete(c.var.principal, c.req.param("id"));
+  app.delete("/v1/files/:id", requireRole("admin"), async (c) => {
+    await c.var.groundwork.files.delete(c.var.principal, c.req.param("id"));
     return c.body(null, 204);
   });
 }

@@ -47,7 +47,7 @@ beforeEach(async () => {
   );
   expect(created.status).toBe(201);
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 describe.each([
   ["a BYOK model", "hosted-a/text-embedding-3-large", () => byok],

@@ -45,7 +45,7 @@ beforeEach(() => {
   anthropic.reset();
   app = makeApp();
 });
-afterEach(() => tenant.store.close());
+afterEach(async () => await tenant.store.close());
 
 const post = (path: string, body: unknown, key = tenant.keys.member, headers: Record<string, string> = {}) =>
   app.request(path, {
@@ -115,7 +115,7 @@ describe("POST /v1/chat/completions on built-in models", () => {
         sent,
       );
     } finally {
-      other.store.close();
+      await other.store.close();
     }
   });
 
@@ -145,7 +145,7 @@ describe("POST /v1/chat/completions on built-in models", () => {
         { role: "user", content: [{ type: "image_url", image_url: { url: "https://example.com/a.png" } }] },
       ],
     });
-    const records = tenant.store.usage.list(tenant.organizationId).reverse();
+    const records = (await tenant.store.usage.list(tenant.organizationId)).reverse();
     expect(records.map((r) => r.surface)).toEqual(["CHAT", "VISION"]);
     expect(records[0]).toMatchObject({
       model: "gw-chat-1",
@@ -185,7 +185,7 @@ describe("streaming", () => {
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("Hello streaming world");
     expect(chunks.every((c) => c.usage === undefined && c.model === "gw-chat-1")).toBe(true);
     // Usage is still metered: the gateway always asks the upstream for it.
-    expect(tenant.store.usage.list(tenant.organizationId)[0]).toMatchObject({
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]).toMatchObject({
       promptTokens: 4,
       completionTokens: 3,
     });
@@ -384,7 +384,10 @@ describe("BYOK routing", () => {
     expect(sent?.body).toMatchObject({ model: "ft:gpt-x/v2" });
     expect(sent?.headers.authorization).toBe("Bearer sk-customer");
     expect(sent?.headers["openai-organization"]).toBe("org-42");
-    expect(tenant.store.usage.list(tenant.organizationId)[0]).toMatchObject({ byok: true, costEur: 0 });
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]).toMatchObject({
+      byok: true,
+      costEur: 0,
+    });
   });
 
   it("translates to hosted-b (anthropic) with its version header", async () => {
@@ -618,7 +621,7 @@ describe("POST /v1/embeddings", () => {
       dimensions: 256,
       encoding_format: "float",
     });
-    const [record] = tenant.store.usage.list(tenant.organizationId);
+    const [record] = await tenant.store.usage.list(tenant.organizationId);
     expect(record).toMatchObject({ surface: "EMBEDDINGS", byok: false, endUser: "u-1" });
     expect(record?.costEur).toBeCloseTo(((record?.promptTokens ?? 0) * 0.0825) / 1e6, 12);
   });
@@ -628,7 +631,10 @@ describe("POST /v1/embeddings", () => {
     const response = await post("/v1/embeddings", { model: "hosted-a/text-embedding-3-large", input: "x" });
     expect(response.status).toBe(200);
     expect(byok.requests[0]?.body).toMatchObject({ model: "text-embedding-3-large" });
-    expect(tenant.store.usage.list(tenant.organizationId)[0]).toMatchObject({ byok: true, costEur: 0 });
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]).toMatchObject({
+      byok: true,
+      costEur: 0,
+    });
   });
 
   it.each([
@@ -757,8 +763,8 @@ describe("POST /v1/embeddings", () => {
 
   it("answers 402 when a free organization's included usage is used up", async () => {
     const key = tenant.keyFor("member", "free");
-    const free = tenant.store.organizations.findByName("org-free");
-    tenant.store.usage.record({
+    const free = await tenant.store.organizations.findByName("org-free");
+    await tenant.store.usage.record({
       organizationId: free?.id ?? "",
       apiKeyId: null,
       model: "text-embedding-3-large",
@@ -816,7 +822,10 @@ describe("POST /v1/audio/transcriptions", () => {
     expect(sent?.path).toBe("/v1/audio/transcriptions");
     expect(sent?.raw.form?.fields).toMatchObject({ model: "whisper-x", language: "de" });
     expect(sent?.raw.form?.files[0]).toMatchObject({ field: "file", filename: "meeting.wav", size: 64 });
-    expect(tenant.store.usage.list(tenant.organizationId)[0]).toMatchObject({ surface: "AUDIO", byok: true });
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]).toMatchObject({
+      surface: "AUDIO",
+      byok: true,
+    });
   });
 
   it("answers text formats as text", async () => {
@@ -841,7 +850,7 @@ describe("POST /v1/audio/transcriptions", () => {
       );
       const id = (await bodyOf(created)).id as string;
       // The endpoint must be https to be saved; point the stored record at the loopback upstream for the test.
-      tenant.store.providers.update(tenant.organizationId, id, { config: { endpoint: azure.origin } });
+      await tenant.store.providers.update(tenant.organizationId, id, { config: { endpoint: azure.origin } });
       const response = await transcribe("cloud-a/speech");
       expect(response.status).toBe(200);
       expect(azure.requests[0]?.path).toBe("/openai/deployments/speech/audio/transcriptions");

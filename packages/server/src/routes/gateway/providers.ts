@@ -53,32 +53,32 @@ export function registerProviders(app: Hono<AppEnv>): void {
     c.json({ data: await c.var.groundwork.providers.models(org(c)) }),
   );
 
-  app.get("/v1/providers/:providerId/embedding-models", (c) =>
-    c.json(c.var.groundwork.knowledge.embeddingModels(org(c), c.req.param("providerId"))),
+  app.get("/v1/providers/:providerId/embedding-models", async (c) =>
+    c.json(await c.var.groundwork.knowledge.embeddingModels(org(c), c.req.param("providerId"))),
   );
 
   app.post("/v1/providers", requireRole("member"), byok, async (c) => {
     const body = validate(createBody, await readJson(c));
-    return c.json(renderProvider(c.var.groundwork.providers.create(org(c), body)), 201);
+    return c.json(renderProvider(await c.var.groundwork.providers.create(org(c), body)), 201);
   });
 
-  app.get("/v1/providers", (c) => {
+  app.get("/v1/providers", async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = c.var.groundwork.providers.list(org(c), page);
+    const { items, total } = await c.var.groundwork.providers.list(org(c), page);
     return c.json(toPage(items.map(renderProvider), page, total));
   });
 
-  app.get("/v1/providers/:id", (c) =>
-    c.json(renderProvider(c.var.groundwork.providers.get(org(c), c.req.param("id")))),
+  app.get("/v1/providers/:id", async (c) =>
+    c.json(renderProvider(await c.var.groundwork.providers.get(org(c), c.req.param("id")))),
   );
 
   app.patch("/v1/providers/:id", requireRole("member"), byok, async (c) => {
     const body = validate(patchBody, await readJson(c));
-    return c.json(renderProvider(c.var.groundwork.providers.update(org(c), c.req.param("id"), body)));
+    return c.json(renderProvider(await c.var.groundwork.providers.update(org(c), c.req.param("id"), body)));
   });
 
-  app.delete("/v1/providers/:id", requireRole("admin"), (c) => {
-    c.var.groundwork.providers.delete(org(c), c.req.param("id"));
+  app.delete("/v1/providers/:id", requireRole("admin"), async (c) => {
+    await c.var.groundwork.providers.delete(org(c), c.req.param("id"));
     return c.body(null, 204);
   });
 }

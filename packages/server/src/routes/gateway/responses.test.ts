@@ -55,7 +55,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await server.close(0);
-  tenant.store.close();
+  await tenant.store.close();
 });
 
 const post = (body: unknown, key = tenant.keys.member) =>
@@ -141,7 +141,7 @@ describe("POST /v1/responses (direct calls) with responses.create()", () => {
         { role: "user", content: "hello" },
       ],
     });
-    expect(tenant.store.usage.list(tenant.organizationId)[0]).toMatchObject({
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]).toMatchObject({
       surface: "RESPONSES",
       model: "gw-chat-1",
       byok: false,
@@ -192,7 +192,7 @@ describe("POST /v1/responses (direct calls) with responses.create()", () => {
     expect(sent).not.toHaveProperty("parallel_tool_calls");
     expect(sent).not.toHaveProperty("store");
     // An image call is still a responses call in analytics.
-    expect(tenant.store.usage.list(tenant.organizationId)[0]?.surface).toBe("RESPONSES");
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]?.surface).toBe("RESPONSES");
   });
 
   it("returns function_call items for hosted-a, and continues with function_call_output items", async () => {
@@ -262,7 +262,7 @@ describe("POST /v1/responses (direct calls) with responses.create()", () => {
       },
       { role: "tool", tool_call_id: "call_abc", content: '{"status":"paid"}' },
     ]);
-    const records = tenant.store.usage.list(tenant.organizationId);
+    const records = await tenant.store.usage.list(tenant.organizationId);
     expect(records.every((r) => r.surface === "RESPONSES" && r.byok && r.costEur === 0)).toBe(true);
   });
 
@@ -334,7 +334,7 @@ describe("streaming with responses.stream()", () => {
       "response.output_item.done",
       "response.completed",
     ]);
-    expect(tenant.store.usage.list(tenant.organizationId)[0]).toMatchObject({
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]).toMatchObject({
       surface: "RESPONSES",
       promptTokens: 4,
       completionTokens: 3,
@@ -409,7 +409,7 @@ describe("streaming with responses.stream()", () => {
     const stream = client.responses.stream({ model: "gw-chat-1", input: "x" });
     const error = await rejection(stream.finalResponse());
     expect(error.type).toBe("upstream_error");
-    expect(tenant.store.usage.list(tenant.organizationId)[0]?.outcome).toBe("error");
+    expect((await tenant.store.usage.list(tenant.organizationId))[0]?.outcome).toBe("error");
   });
 });
 

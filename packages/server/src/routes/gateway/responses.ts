@@ -41,7 +41,7 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
       const events = recordStreamedResponse(
         await gateway.openResponsesStream(body, context),
         "final",
-        (_id, response) => stored.recordModel(principal, body.input, response),
+        async (_id, response) => await stored.recordModel(principal, body.input, response),
       );
       return sse(c, events, {
         eventName: (event) => event.type,
@@ -54,7 +54,7 @@ export function registerResponses(app: Hono<AppEnv>, gateway: Gateway): void {
       });
     }
     const response = await gateway.responses(body, context);
-    stored.recordModel(principal, body.input, response);
+    await stored.recordModel(principal, body.input, response);
     return c.json(response);
   });
 }

@@ -80,8 +80,8 @@ function setUp(builtinUrl: string): void {
 }
 
 /** Everything the organization's secrets must stay out of once the calls are made. */
-function expectNothingLeaked(answers: readonly string[]): void {
-  const usage = JSON.stringify(tenant.store.usage.list(tenant.organizationId));
+async function expectNothingLeaked(answers: readonly string[]): Promise<void> {
+  const usage = JSON.stringify(await tenant.store.usage.list(tenant.organizationId));
   for (const secret of [PROVIDER_KEY, BUILTIN_KEY]) {
     for (const [index, answer] of answers.entries()) expectNoSecret(answer, secret, `answer ${index}`);
     expectNoSecret(logLines.join("\n"), secret, "the log");
@@ -108,7 +108,7 @@ describe.each(["whole", "masked"] as const)("a 401 that quotes the %s key", (ech
     await addProvider("HOSTED_A", { baseUrl: openai.url });
     await addProvider("HOSTED_B", { baseUrl: anthropic.url });
   });
-  afterEach(() => tenant.store.close());
+  afterEach(async () => await tenant.store.close());
 
   it("is relayed as a 400 upstream_error without the key on every gateway call", async () => {
     const calls: Array<[string, unknown]> = [
@@ -140,7 +140,7 @@ describe.each(["whole", "masked"] as const)("a 401 that quotes the %s key", (ech
       expect(error.message).toMatch(/answered 401: .*Incorrect API key provided: \[redacted\]/);
     }
     expect(openai.requests.length + anthropic.requests.length + builtin.requests.length).toBe(calls.length);
-    expectNothingLeaked(answers);
+    await expectNothingLeaked(answers);
   });
 
   it("is answered by the provider test endpoint and the model lists without the key", async () => {
@@ -160,7 +160,7 @@ describe.each(["whole", "masked"] as const)("a 401 that quotes the %s key", (ech
       expect(response.status).toBe(200);
       answers.push(await response.text());
     }
-    expectNothingLeaked(answers);
+    await expectNothingLeaked(answers);
   });
 
   it("leaves no trace in stored extraction and agent-run errors", async () => {
@@ -196,7 +196,7 @@ describe.each(["whole", "masked"] as const)("a 401 that quotes the %s key", (ech
       answers.push(await run.text());
     }
     expect(answers.join("\n")).toContain("[redacted]");
-    expectNothingLeaked(answers);
+    await expectNothingLeaked(answers);
   });
 });
 
@@ -208,7 +208,7 @@ describe("provider text quoting the key after the first byte", () => {
     await addProvider("HOSTED_A", { baseUrl: openUpstream.url });
     await addProvider("HOSTED_B", { baseUrl: openAnthropic.url });
   });
-  afterEach(() => tenant.store.close());
+  afterEach(async () => await tenant.store.close());
 
   it("ends chat and responses streams with an error event that does not carry the key", async () => {
     const quote = (key: string) => `The key ${key} was revoked mid-stream (shown as ${masked(key)})`;
@@ -265,7 +265,7 @@ describe("provider text quoting the key after the first byte", () => {
       expect(text, model).toContain("[redacted]");
       expect(text, model).toContain("upstream_error");
     }
-    expectNothingLeaked(answers);
+    await expectNothingLeaked(answers);
   });
 
   it("keeps a failed response's reason without the key on the non-streamed path", async () => {
@@ -282,6 +282,6 @@ describe("provider text quoting the key after the first byte", () => {
     const response = await post("/v1/chat/completions", hello("hosted-a/gpt-5-pro"));
     const body = await bodyOf(response);
     expect(body.error.message).toContain("[redacted]");
-    expectNothingLeaked([JSON.stringify(body)]);
+    await expectNothingLeaked([JSON.stringify(body)]);
   });
 });

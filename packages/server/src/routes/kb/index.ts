@@ -103,17 +103,17 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>): void {
 
   app.post("/v1/knowledge-bases", requireRole("member"), async (c) => {
     const body = await readBody(c, knowledgeBaseFieldsSchema);
-    return c.json(renderKnowledgeBase(knowledge(c).createKnowledgeBase(c.var.principal, body)), 201);
+    return c.json(renderKnowledgeBase(await knowledge(c).createKnowledgeBase(c.var.principal, body)), 201);
   });
 
-  app.get("/v1/knowledge-bases", (c) => {
+  app.get("/v1/knowledge-bases", async (c) => {
     const page = pageOf(c);
-    const { items, total } = knowledge(c).listKnowledgeBases(organizationOf(c), page);
+    const { items, total } = await knowledge(c).listKnowledgeBases(organizationOf(c), page);
     return c.json(toPage(items.map(renderKnowledgeBase), page, total));
   });
 
-  app.get("/v1/knowledge-bases/:id", (c) =>
-    c.json(renderKnowledgeBase(knowledge(c).knowledgeBase(organizationOf(c), c.req.param("id")))),
+  app.get("/v1/knowledge-bases/:id", async (c) =>
+    c.json(renderKnowledgeBase(await knowledge(c).knowledgeBase(organizationOf(c), c.req.param("id")))),
   );
 
   app.patch("/v1/knowledge-bases/:id", requireRole("member"), async (c) => {
@@ -122,8 +122,8 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>): void {
     return c.json(renderKnowledgeBase(updated));
   });
 
-  app.delete("/v1/knowledge-bases/:id", requireRole("admin"), (c) => {
-    knowledge(c).deleteKnowledgeBase(c.var.principal, c.req.param("id"));
+  app.delete("/v1/knowledge-bases/:id", requireRole("admin"), async (c) => {
+    await knowledge(c).deleteKnowledgeBase(c.var.principal, c.req.param("id"));
     return c.body(null, 204);
   });
 
@@ -152,21 +152,28 @@ export function registerKnowledgeBaseRoutes(app: Hono<AppEnv>): void {
     return c.json(renderAccepted(accepted), 202);
   });
 
-  app.get("/v1/knowledge-bases/:id/documents", (c) => {
+  app.get("/v1/knowledge-bases/:id/documents", async (c) => {
     const page = pageOf(c);
     const status = revisionStatus(c.req.query("status"));
-    const { items, total } = knowledge(c).listDocuments(organizationOf(c), c.req.param("id"), page, status);
+    const { items, total } = await knowledge(c).listDocuments(
+      organizationOf(c),
+      c.req.param("id"),
+      page,
+      status,
+    );
     return c.json(toPage(items.map(renderDocument), page, total));
   });
 
-  app.get("/v1/knowledge-bases/:id/documents/:documentId", (c) =>
+  app.get("/v1/knowledge-bases/:id/documents/:documentId", async (c) =>
     c.json(
-      renderDocument(knowledge(c).document(organizationOf(c), c.req.param("id"), c.req.param("documentId"))),
+      renderDocument(
+        await knowledge(c).document(organizationOf(c), c.req.param("id"), c.req.param("documentId")),
+      ),
     ),
   );
 
-  app.delete("/v1/knowledge-bases/:id/documents/:documentId", requireRole("admin"), (c) => {
-    knowledge(c).deleteDocument(c.var.principal, c.req.param("id"), c.req.param("documentId"));
+  app.delete("/v1/knowledge-bases/:id/documents/:documentId", requireRole("admin"), async (c) => {
+    await knowledge(c).deleteDocument(c.var.principal, c.req.param("id"), c.req.param("documentId"));
     return c.body(null, 204);
   });
 

@@ -37,7 +37,7 @@ describe("POST /v1/knowledge-bases", () => {
     });
     expect(body.id).toMatch(/^kb_/);
     expect(body.createdAt).toMatch(/Z$/);
-    expect(h.tenant.store.knowledgeBases.configVersions(body.id as string)).toHaveLength(1);
+    expect(await h.tenant.store.knowledgeBases.configVersions(body.id as string)).toHaveLength(1);
   });
 
   it.each([
@@ -105,7 +105,7 @@ describe("POST /v1/knowledge-bases", () => {
   });
 
   it("checks a provider's model against its catalogue without calling it", async () => {
-    const provider = h.tenant.store.providers.create({
+    const provider = await h.tenant.store.providers.create({
       organizationId: h.tenant.organizationId,
       name: "openai",
       type: "HOSTED_A",
@@ -173,7 +173,7 @@ describe("GET /v1/providers/{id}/embedding-models", () => {
       models: [{ id: "hash-embedding-1536", dimensions: 1536 }],
       supportedDimensions: [1536],
     });
-    const selfHosted = h.tenant.store.providers.create({
+    const selfHosted = await h.tenant.store.providers.create({
       organizationId: h.tenant.organizationId,
       name: "local",
       type: "SELF_HOSTED",
@@ -238,7 +238,7 @@ describe("list, get, patch, delete", () => {
       hybridSearchEnabled: false,
       configVersion: 2,
     });
-    const versions = h.tenant.store.knowledgeBases.configVersions(kb.id as string);
+    const versions = await h.tenant.store.knowledgeBases.configVersions(kb.id as string);
     expect(versions.map((v) => [v.versionNo, v.config.name, v.config.chunkSize])).toEqual([
       [1, kb.name, 400],
       [2, "Renamed", 200],
@@ -260,7 +260,7 @@ describe("list, get, patch, delete", () => {
     expect((await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { name: "x" }, "viewer")).status).toBe(403);
     expect((await h.json("PATCH", "/v1/knowledge-bases/kb_unknown", { name: "x" })).status).toBe(404);
     // Failed PATCHes leave no configuration version behind.
-    expect(h.tenant.store.knowledgeBases.configVersions(kb.id as string)).toHaveLength(1);
+    expect(await h.tenant.store.knowledgeBases.configVersions(kb.id as string)).toHaveLength(1);
   });
 
   it("DELETE is Admin only, soft: 404 afterwards, slug released, versions kept", async () => {
@@ -272,7 +272,7 @@ describe("list, get, patch, delete", () => {
     expect((await h.json("DELETE", `/v1/knowledge-bases/${kb.id}`)).status).toBe(404);
     const again = await h.json("POST", "/v1/knowledge-bases", { ...base, slug: "reused" });
     expect(again.status).toBe(201);
-    expect(h.tenant.store.knowledgeBases.configVersions(kb.id as string)).toHaveLength(1);
+    expect(await h.tenant.store.knowledgeBases.configVersions(kb.id as string)).toHaveLength(1);
     const list = await bodyOf(await h.json("GET", "/v1/knowledge-bases"));
     expect((list.content as Array<{ id: string }>).map((k) => k.id)).not.toContain(kb.id);
   });

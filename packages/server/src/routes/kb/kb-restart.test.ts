@@ -20,8 +20,8 @@ describe("restart mid-ingestion", () => {
 
     // ---- first server: the worker is killed on the third embedding call ----
     const store1 = openStore({ file, secret: "restart-test-master-secret" });
-    const org = store1.organizations.create("acme", "enterprise");
-    const key = store1.apiKeys.create({ organizationId: org.id, role: "admin" }).key;
+    const org = await store1.organizations.create("acme", "enterprise");
+    const key = (await store1.apiKeys.create({ organizationId: org.id, role: "admin" })).key;
     const gateway1 = createStoreGateway(store1);
     let calls1 = 0;
     let reachedThird: () => void = () => {};
@@ -61,9 +61,9 @@ describe("restart mid-ingestion", () => {
       { length: 600 },
       (_, i) => `Step ${i}: tighten bolt ${i} to the rated torque.`,
     ).join(" ");
-    const accepted = store1.knowledgeBases.acceptUpload({
+    const accepted = await store1.knowledgeBases.acceptUpload({
       knowledgeBase:
-        store1.knowledgeBases.get(org.id, kb.id as string) ??
+        (await store1.knowledgeBases.get(org.id, kb.id as string)) ??
         (() => {
           throw new Error("no kb");
         })(),
@@ -76,11 +76,11 @@ describe("restart mid-ingestion", () => {
     await service1.enqueueIngest(accepted.revision);
     service1.startWorker();
     await third;
-    expect(store1.knowledgeBases.getRevision(accepted.revision.id)?.status).toBe("EMBEDDING");
-    const embeddedBefore = store1.kbVectors.embeddedChunkIds(accepted.revision.id).size;
+    expect((await store1.knowledgeBases.getRevision(accepted.revision.id))?.status).toBe("EMBEDDING");
+    const embeddedBefore = (await store1.kbVectors.embeddedChunkIds(accepted.revision.id)).size;
     expect(embeddedBefore).toBe(2 * 64);
     await service1.stopWorker(); // the "crash": the job is left running with a lease that lapses
-    store1.close();
+    await store1.close();
 
     // ---- second server on the same file ----
     const store2 = openStore({ file, secret: "restart-test-master-secret" });
@@ -95,15 +95,15 @@ describe("restart mid-ingestion", () => {
     service2.startWorker();
     const deadline = Date.now() + 15_000;
     while (
-      store2.knowledgeBases.getRevision(accepted.revision.id)?.status !== "READY" &&
+      (await store2.knowledgeBases.getRevision(accepted.revision.id))?.status !== "READY" &&
       Date.now() < deadline
     ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await service2.stopWorker();
-    const revision = store2.knowledgeBases.getRevision(accepted.revision.id);
+    const revision = await store2.knowledgeBases.getRevision(accepted.revision.id);
     expect(revision?.status).toBe("READY");
-    const indexed = store2.knowledgeBases.indexedChunks(accepted.revision.id).length;
+    const indexed = (await store2.knowledgeBases.indexedChunks(accepted.revision.id)).length;
     // Only the chunks without a vector were embedded again (two batches were kept).
     expect(calls2).toBe(Math.ceil((indexed - embeddedBefore) / 64));
     const app2 = createApp({ store: store2, gateway: gateway2 });
@@ -114,7 +114,7 @@ describe("restart mid-ingestion", () => {
     });
     const hits = (await bodyOf(search)).hits as Array<{ content: string }>;
     expect(hits[0]?.content).toContain("bolt 599");
-    store2.close();
+    await store2.close();
     dir.remove();
   }, 60_000);
 });

@@ -132,7 +132,7 @@ describe("search", () => {
 
   it("degrades to lexical_only when the query embedding fails (BYOK provider down), answering 200", async () => {
     const h = kbHarness();
-    const provider = h.tenant.store.providers.create({
+    const provider = await h.tenant.store.providers.create({
       organizationId: h.tenant.organizationId,
       name: "openai",
       type: "HOSTED_A",
@@ -163,7 +163,7 @@ describe("search", () => {
 
   it("fuses several knowledge bases into one list; partial_lexical_only when only some fell back", async () => {
     const h = kbHarness();
-    const provider = h.tenant.store.providers.create({
+    const provider = await h.tenant.store.providers.create({
       organizationId: h.tenant.organizationId,
       name: "openai",
       type: "HOSTED_A",
@@ -181,8 +181,10 @@ describe("search", () => {
     await upload(h, remote.id as string, [{ name: "remote.txt", content: "Pallets are stacked four high." }]);
     await h.drain();
     const service = h.groundwork.knowledge;
-    const kbs = [local, remote].map((kb) =>
-      h.tenant.store.knowledgeBases.get(h.tenant.organizationId, kb.id as string),
+    const kbs = await Promise.all(
+      [local, remote].map(
+        async (kb) => await h.tenant.store.knowledgeBases.get(h.tenant.organizationId, kb.id as string),
+      ),
     );
     const principal = viewerPrincipal(h);
     const both = await service.search(
@@ -217,7 +219,7 @@ describe("built-in embedding refused (usage used up)", () => {
       "free",
     );
     const kb = await h.createKb({ embeddingModel: "text-embedding-3-small" });
-    h.tenant.store.usage.record({
+    await h.tenant.store.usage.record({
       organizationId: h.tenant.organizationId,
       apiKeyId: null,
       model: "text-embedding-3-small",
@@ -245,7 +247,7 @@ describe("built-in embedding refused (usage used up)", () => {
     expect(refused.status).toBe(402);
     expect(refused.body.error.code).toBe("usage_exhausted");
     // Retry: 409 while not in ERROR is checked below; here usage becomes available again.
-    h.tenant.store.organizations.setPlan(h.tenant.organizationId, "enterprise");
+    await h.tenant.store.organizations.setPlan(h.tenant.organizationId, "enterprise");
     const retry = await h.json("POST", `${path}/retry`, undefined, "member");
     expect(retry.status).toBe(202);
     expect((await bodyOf(retry)).status).toBe("PENDING");
@@ -270,15 +272,15 @@ describe("text-search language change", () => {
     ]);
     await h.drain();
     const keywords = h.tenant.store.kbKeywords;
-    const keywordHits = (language: "simple" | "english") =>
-      keywords.search({
+    const keywordHits = async (language: "simple" | "english") =>
+      await keywords.search({
         knowledgeBaseId: kb.id as string,
         k: 10,
         documentIds: null,
         language,
         terms: queryTerms("run engine", language),
       });
-    expect(keywordHits("simple")).toEqual([]);
+    expect(await keywordHits("simple")).toEqual([]);
 
     const patched = await bodyOf(
       await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "english" }),
@@ -295,7 +297,7 @@ describe("text-search language change", () => {
     await h.drain();
     const done = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}`));
     expect(done).toMatchObject({ textSearchLanguage: "english", pendingTextSearchLanguage: null });
-    expect(keywordHits("english")).toHaveLength(1);
+    expect(await keywordHits("english")).toHaveLength(1);
     // The old language's rows are gone: one language at a time.
     const languages = h.tenant.store.db
       .prepare("SELECT DISTINCT language FROM kb_fts WHERE knowledge_base_id = ?")
@@ -315,7 +317,7 @@ describe("text-search language change", () => {
     await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "german" });
     // Rows for the pending language may already exist (e.g. from ingestion); the cancel must drop them.
     const service = h.groundwork.knowledge;
-    h.tenant.store.kbKeywords.add(kb.id as string, "german", [
+    await h.tenant.store.kbKeywords.add(kb.id as string, "german", [
       {
         chunkId: h.tenant.store.db
           .prepare("SELECT id FROM kb_chunks WHERE knowledge_base_id = ? LIMIT 1")
@@ -337,7 +339,9 @@ describe("text-search language change", () => {
     const after = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}`));
     expect(after).toMatchObject({ textSearchLanguage: "simple", pendingTextSearchLanguage: null });
     expect(
-      h.tenant.store.knowledgeBases.configVersions(kb.id as string).map((v) => v.config.textSearchLanguage),
+      (await h.tenant.store.knowledgeBases.configVersions(kb.id as string)).map(
+        (v) => v.config.textSearchLanguage,
+      ),
     ).toEqual(["simple", "german", "simple"]);
   });
 });

@@ -44,35 +44,46 @@ async function measure(seed: number): Promise<{ recall: Recall; misses: string[]
   expect(response.status).toBe(202);
   await h.drain();
   const store = h.tenant.store;
-  const record = store.knowledgeBases.get(h.tenant.organizationId, kb.id as string);
+  const record = await store.knowledgeBases.get(h.tenant.organizationId, kb.id as string);
   if (record === null) throw new Error("knowledge base vanished");
   const principal = viewerPrincipal(h);
   const service = h.groundwork.knowledge;
-  const documentName = (chunkId: string) => {
-    const [chunk] = store.knowledgeBases.chunksById(record.id, [chunkId]);
-    return chunk === undefined ? "" : (store.knowledgeBases.getDocument(chunk.documentId)?.name ?? "");
+  const documentName = async (chunkId: string) => {
+    const [chunk] = await store.knowledgeBases.chunksById(record.id, [chunkId]);
+    return chunk === undefined
+      ? ""
+      : ((await store.knowledgeBases.getDocument(chunk.documentId))?.name ?? "");
   };
   const totals: Recall = { keyword: 0, dense: 0, fused: 0 };
   const misses: string[] = [];
   for (const { query, relevant } of QUERIES) {
-    const keyword = store.kbKeywords
-      .search({
-        knowledgeBaseId: record.id,
-        k: K,
-        documentIds: null,
-        language: record.textSearchLanguage,
-        terms: queryTerms(query, record.textSearchLanguage),
-      })
-      .map((hit) => documentName(hit.chunkId));
+    const keyword = await Promise.all(
+      (
+        await store.kbKeywords.search({
+          knowledgeBaseId: record.id,
+          k: K,
+          documentIds: null,
+          language: record.textSearchLanguage,
+          terms: queryTerms(query, record.textSearchLanguage),
+        })
+      ).map(async (hit) => await documentName(hit.chunkId)),
+    );
     const vector = (
       await h.gateway.embeddings(
         { model: record.embeddingModel, input: [query], encodingFormat: "float" },
         { principal },
       )
     ).data[0]?.embedding as number[];
-    const dense = store.kbVectors
-      .search({ knowledgeBaseId: record.id, k: K, documentIds: null, vector: Float32Array.from(vector) })
-      .map((hit) => documentName(hit.chunkId));
+    const dense = await Promise.all(
+      (
+        await store.kbVectors.search({
+          knowledgeBaseId: record.id,
+          k: K,
+          documentIds: null,
+          vector: Float32Array.from(vector),
+        })
+      ).map(async (hit) => await documentName(hit.chunkId)),
+    );
     const fused = (await service.search(principal, [record], { query, topK: K })).hits.map(
       (hit) => hit.documentName,
     );

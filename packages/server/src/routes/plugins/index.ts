@@ -21,9 +21,9 @@ const org = (c: Context<AppEnv>) => c.var.principal.organizationId;
 const pluginParam = (c: Context<AppEnv>) => c.req.param("pluginId") as string;
 
 export function registerPluginRoutes(app: Hono<AppEnv>): void {
-  app.get("/v1/plugins", requireRole("viewer"), (c) => {
+  app.get("/v1/plugins", requireRole("viewer"), async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = plugins(c).list(org(c), page);
+    const { items, total } = await plugins(c).list(org(c), page);
     return c.json(toPage(items.map(renderPlugin), page, total));
   });
 
@@ -32,12 +32,12 @@ export function registerPluginRoutes(app: Hono<AppEnv>): void {
     return c.json(renderPluginResult(result), 201);
   });
 
-  app.get("/v1/plugins/:pluginId", requireRole("viewer"), (c) =>
-    c.json(renderPlugin(plugins(c).get(org(c), pluginParam(c)))),
+  app.get("/v1/plugins/:pluginId", requireRole("viewer"), async (c) =>
+    c.json(renderPlugin(await plugins(c).get(org(c), pluginParam(c)))),
   );
 
   app.put("/v1/plugins/:pluginId", requireRole("admin"), async (c) => {
-    plugins(c).get(org(c), pluginParam(c));
+    await plugins(c).get(org(c), pluginParam(c));
     const result = await plugins(c).update(c.var.principal, pluginParam(c), await sourceOf(c));
     return c.json(renderPluginResult(result));
   });
@@ -46,9 +46,9 @@ export function registerPluginRoutes(app: Hono<AppEnv>): void {
     c.json(renderPluginResult(await plugins(c).sync(c.var.principal, pluginParam(c)))),
   );
 
-  app.delete("/v1/plugins/:pluginId", requireRole("admin"), (c) => {
+  app.delete("/v1/plugins/:pluginId", requireRole("admin"), async (c) => {
     const { force } = validate(deleteQuery, c.req.query());
-    plugins(c).delete(c.var.principal, pluginParam(c), { force: force === "true" });
+    await plugins(c).delete(c.var.principal, pluginParam(c), { force: force === "true" });
     return c.body(null, 204);
   });
 }

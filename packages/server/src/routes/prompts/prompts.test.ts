@@ -26,8 +26,8 @@ beforeEach(() => {
   upstream.reset();
   ({ tenant, app, stranger } = agentTenant(upstream.url));
 });
-afterEach(() => {
-  tenant.store.close();
+afterEach(async () => {
+  await tenant.store.close();
 });
 
 const call = (key: string, method: string, path: string, body?: unknown) =>
@@ -388,8 +388,8 @@ describe("POST /v1/prompts/{prompt}/test", () => {
       top_p: 0.5,
     });
     // Metered as a chat call.
-    tenant.store.usage.flush();
-    expect(tenant.store.usage.list(tenant.organizationId)).toEqual([
+    await tenant.store.usage.flush();
+    expect(await tenant.store.usage.list(tenant.organizationId)).toEqual([
       expect.objectContaining({
         model: "gw-chat-1",
         promptTokens: 11,

@@ -7,13 +7,13 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env.js";
 
 export function registerStoredResponseRoutes(app: Hono<AppEnv>): void {
-  app.get("/v1/responses/:responseId", (c) =>
-    c.json(c.var.groundwork.responses.get(c.var.principal, c.req.param("responseId")) as object),
+  app.get("/v1/responses/:responseId", async (c) =>
+    c.json((await c.var.groundwork.responses.get(c.var.principal, c.req.param("responseId"))) as object),
   );
 
-  app.get("/v1/responses/:responseId/input_items", (c) => {
+  app.get("/v1/responses/:responseId/input_items", async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = c.var.groundwork.responses.inputItems(
+    const { items, total } = await c.var.groundwork.responses.inputItems(
       c.var.principal,
       c.req.param("responseId"),
       c.req.query(),
@@ -22,8 +22,8 @@ export function registerStoredResponseRoutes(app: Hono<AppEnv>): void {
     return c.json(toPage(items, page, total));
   });
 
-  app.delete("/v1/responses/:responseId", (c) => {
-    c.var.groundwork.responses.delete(c.var.principal, c.req.param("responseId"));
+  app.delete("/v1/responses/:responseId", async (c) => {
+    await c.var.groundwork.responses.delete(c.var.principal, c.req.param("responseId"));
     return c.body(null, 204);
   });
 }

@@ -28,8 +28,8 @@ beforeEach(async () => {
   const applied = await json(tenant.keys.member, "POST", "/v1/agents/apply", support);
   expect([200, 201]).toContain(applied.status);
 });
-afterEach(() => {
-  tenant.store.close();
+afterEach(async () => {
+  await tenant.store.close();
 });
 
 const support = {
@@ -92,7 +92,7 @@ describe("GET /v1/responses/{id}", () => {
       await json(tenant.keys.member, "POST", "/v1/responses", { model: "agent/support", input: "refund" }),
     );
     expect((paused.run as { status: string }).status).toBe("requires_approval");
-    const conversationId = tenant.store.agents.getRun(tenant.organizationId, paused.id as string)
+    const conversationId = (await tenant.store.agents.getRun(tenant.organizationId, paused.id as string))
       ?.conversationId as string;
     await json(tenant.keys.member, "POST", `/v1/conversations/${conversationId}/cancel`);
     const read = await bodyOf(await json(tenant.keys.viewer, "GET", `/v1/responses/${paused.id}`));
@@ -107,7 +107,7 @@ describe("GET /v1/responses/{id}", () => {
     // Deleted with its conversation.
     await json(tenant.keys.member, "DELETE", `/v1/conversations/${conversationId}`);
     expect((await json(tenant.keys.viewer, "GET", `/v1/responses/${paused.id}`)).status).toBe(404);
-    expect(tenant.store.storedResponses.get(tenant.organizationId, paused.id as string)).toBeNull();
+    expect(await tenant.store.storedResponses.get(tenant.organizationId, paused.id as string)).toBeNull();
   });
 
   it("is read back by the OpenAI SDK's responses.retrieve()", async () => {
@@ -197,13 +197,13 @@ describe("DELETE /v1/responses/{id}", () => {
       input: "go",
     });
     await upstream.waitFor((requests) => requests.length === 1);
-    const run = tenant.store.agents
-      .listRunsByStatus(
+    const run = (
+      await tenant.store.agents.listRunsByStatus(
         tenant.organizationId,
-        (tenant.store.agents.getByName(tenant.organizationId, "support")?.id ?? "") as string,
+        ((await tenant.store.agents.getByName(tenant.organizationId, "support"))?.id ?? "") as string,
         ["in_progress"],
       )
-      .at(0);
+    ).at(0);
     expect(await error(await json(tenant.keys.member, "DELETE", `/v1/responses/${run?.id}`))).toMatchObject({
       status: 409,
       code: "conflict",
@@ -230,8 +230,8 @@ describe("retention", () => {
     let now = Date.parse("2026-01-01T00:00:00.000Z");
     const clock = { now: () => now };
     const store = openStore({ file: ":memory:", clock });
-    const org = store.organizations.ensure("o", "enterprise").organization;
-    store.storedResponses.save({
+    const org = (await store.organizations.ensure("o", "enterprise")).organization;
+    await store.storedResponses.save({
       id: "resp_1",
       organizationId: org.id,
       createdByKeyId: "key_1",
@@ -242,10 +242,10 @@ describe("retention", () => {
       retainForMs: STORED_RESPONSE_RETENTION_MS,
     });
     now += STORED_RESPONSE_RETENTION_MS - 1;
-    expect(store.storedResponses.get(org.id, "resp_1")).not.toBeNull();
+    expect(await store.storedResponses.get(org.id, "resp_1")).not.toBeNull();
     now += 1;
-    expect(store.storedResponses.get(org.id, "resp_1")).toBeNull();
-    expect(store.storedResponses.purgeExpired()).toBe(1);
-    store.close();
+    expect(await store.storedResponses.get(org.id, "resp_1")).toBeNull();
+    expect(await store.storedResponses.purgeExpired()).toBe(1);
+    await store.close();
   });
 });

@@ -14,13 +14,13 @@ import { renderScore } from "./render.js";
 export function registerScoreRoutes(app: Hono<AppEnv>): void {
   app.post("/v1/scores", requireRole("member"), async (c) => {
     const body = await readBody(c, scoreRecordBody);
-    return c.json(renderScore(c.var.groundwork.scores.record(c.var.principal, body)), 201);
+    return c.json(renderScore(await c.var.groundwork.scores.record(c.var.principal, body)), 201);
   });
 
-  app.get("/v1/scores", (c) => {
+  app.get("/v1/scores", async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
     // The filter schema ignores page and size.
-    const { items, total } = c.var.groundwork.scores.list(c.var.principal, c.req.query(), page);
+    const { items, total } = await c.var.groundwork.scores.list(c.var.principal, c.req.query(), page);
     return c.json(toPage(items.map(renderScore), page, total));
   });
 }

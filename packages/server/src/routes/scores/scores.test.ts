@@ -36,8 +36,8 @@ const score = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-function storeResponse(organizationId: string, id: string) {
-  tenant.store.storedResponses.save({
+async function storeResponse(organizationId: string, id: string) {
+  await tenant.store.storedResponses.save({
     id,
     organizationId,
     createdByKeyId: "",
@@ -73,8 +73,8 @@ describe("POST /v1/scores", () => {
   });
 
   it("scores stored responses and extractions of the organization", async () => {
-    storeResponse(tenant.organizationId, "resp_mine");
-    const extraction = tenant.store.extractions.create({
+    await storeResponse(tenant.organizationId, "resp_mine");
+    const extraction = await tenant.store.extractions.create({
       organizationId: tenant.organizationId,
       schemaId: "sch_1",
       schemaVersionId: "scv_1",
@@ -100,7 +100,7 @@ describe("POST /v1/scores", () => {
   it("answers 404 for a missing subject, another organization's, or a type without subjects here", async () => {
     const other = await bodyOf(await json(stranger, "POST", "/v1/conversations", {}));
     const otherOrg = (await bodyOf(await json(stranger, "GET", "/v1/me"))).organizationId as string;
-    storeResponse(otherOrg, "resp_theirs");
+    await storeResponse(otherOrg, "resp_theirs");
     for (const body of [
       score({ subjectId: "conv_missing" }),
       score({ subjectId: other.id }),
@@ -197,7 +197,7 @@ describe("POST /v1/scores", () => {
 
 describe("GET /v1/scores", () => {
   it("lists the organization's scores newest first with every filter (Viewer may list)", async () => {
-    storeResponse(tenant.organizationId, "resp_mine");
+    await storeResponse(tenant.organizationId, "resp_mine");
     const first = await bodyOf(await record(tenant.keys.member, score()));
     const second = await bodyOf(
       await record(tenant.keys.member, score({ name: "tone", dataType: "CATEGORICAL", value: "warm" })),

@@ -26,10 +26,10 @@ const skillParam = (c: Context<AppEnv>) => c.req.param("skill") as string;
 const versionParam = (c: Context<AppEnv>) => c.req.param("vid") as string;
 
 export function registerSkillRoutes(app: Hono<AppEnv>): void {
-  app.get("/v1/skills", requireRole("viewer"), (c) => {
+  app.get("/v1/skills", requireRole("viewer"), async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
     const { namespace, q } = validate(listQuery, c.req.query());
-    const { items, total } = skills(c).list(org(c), { page, namespace, q });
+    const { items, total } = await skills(c).list(org(c), { page, namespace, q });
     return c.json(toPage(items.map(renderSkill), page, total));
   });
 
@@ -40,25 +40,25 @@ export function registerSkillRoutes(app: Hono<AppEnv>): void {
     return c.json(renderImportResult(result), result.result === "unchanged" ? 200 : 201);
   });
 
-  app.get("/v1/skills/resolve", requireRole("viewer"), (c) => {
+  app.get("/v1/skills/resolve", requireRole("viewer"), async (c) => {
     const { name, ref } = validate(resolveQuery, c.req.query());
-    return c.json(skills(c).resolve(org(c), name, ref));
+    return c.json(await skills(c).resolve(org(c), name, ref));
   });
 
-  app.get("/v1/skills/:skill", requireRole("viewer"), (c) =>
-    c.json(renderSkill(skills(c).get(org(c), skillParam(c)))),
+  app.get("/v1/skills/:skill", requireRole("viewer"), async (c) =>
+    c.json(renderSkill(await skills(c).get(org(c), skillParam(c)))),
   );
 
-  app.delete("/v1/skills/:skill", requireRole("admin"), (c) => {
-    skills(c).delete(org(c), skillParam(c));
+  app.delete("/v1/skills/:skill", requireRole("admin"), async (c) => {
+    await skills(c).delete(org(c), skillParam(c));
     return c.body(null, 204);
   });
 
   // ---- versions ----
 
-  app.get("/v1/skills/:skill/versions", requireRole("viewer"), (c) => {
+  app.get("/v1/skills/:skill/versions", requireRole("viewer"), async (c) => {
     const page = parsePageRequest({ page: c.req.query("page"), size: c.req.query("size") });
-    const { items, total } = skills(c).listVersions(org(c), skillParam(c), page);
+    const { items, total } = await skills(c).listVersions(org(c), skillParam(c), page);
     return c.json(
       toPage(
         items.map((v) => renderSkillVersion(v, { skillMd: false })),
@@ -68,59 +68,64 @@ export function registerSkillRoutes(app: Hono<AppEnv>): void {
     );
   });
 
-  app.get("/v1/skills/:skill/versions/latest", requireRole("viewer"), (c) =>
-    c.json(renderSkillVersion(skills(c).latestVersion(org(c), skillParam(c)))),
+  app.get("/v1/skills/:skill/versions/latest", requireRole("viewer"), async (c) =>
+    c.json(renderSkillVersion(await skills(c).latestVersion(org(c), skillParam(c)))),
   );
 
-  app.get("/v1/skills/:skill/versions/:vid", requireRole("viewer"), (c) =>
-    c.json(renderSkillVersion(skills(c).getVersion(org(c), skillParam(c), versionParam(c)))),
+  app.get("/v1/skills/:skill/versions/:vid", requireRole("viewer"), async (c) =>
+    c.json(renderSkillVersion(await skills(c).getVersion(org(c), skillParam(c), versionParam(c)))),
   );
 
-  app.get("/v1/skills/:skill/versions/:vid/files/:path{.+}", requireRole("viewer"), (c) => {
-    const file = skills(c).readFile(org(c), skillParam(c), versionParam(c), c.req.param("path") as string);
+  app.get("/v1/skills/:skill/versions/:vid/files/:path{.+}", requireRole("viewer"), async (c) => {
+    const file = await skills(c).readFile(
+      org(c),
+      skillParam(c),
+      versionParam(c),
+      c.req.param("path") as string,
+    );
     return new Response(file.bytes, {
       status: 200,
       headers: { "Content-Type": file.contentType, "Content-Length": String(file.bytes.byteLength) },
     });
   });
 
-  app.put("/v1/skills/:skill/versions/:vid/activate", requireRole("member"), (c) =>
-    c.json(renderSkillVersion(skills(c).activateVersion(org(c), skillParam(c), versionParam(c)))),
+  app.put("/v1/skills/:skill/versions/:vid/activate", requireRole("member"), async (c) =>
+    c.json(renderSkillVersion(await skills(c).activateVersion(org(c), skillParam(c), versionParam(c)))),
   );
 
-  app.delete("/v1/skills/:skill/versions/:vid", requireRole("admin"), (c) => {
-    skills(c).deactivateVersion(org(c), skillParam(c), versionParam(c));
+  app.delete("/v1/skills/:skill/versions/:vid", requireRole("admin"), async (c) => {
+    await skills(c).deactivateVersion(org(c), skillParam(c), versionParam(c));
     return c.body(null, 204);
   });
 
   // ---- labels ----
 
-  app.get("/v1/skills/:skill/labels", requireRole("viewer"), (c) =>
-    c.json(skills(c).listLabels(org(c), skillParam(c)).map(renderSkillLabel)),
+  app.get("/v1/skills/:skill/labels", requireRole("viewer"), async (c) =>
+    c.json((await skills(c).listLabels(org(c), skillParam(c))).map(renderSkillLabel)),
   );
 
   app.post("/v1/skills/:skill/labels", requireRole("member"), async (c) => {
     const body = await readBody(c, skillLabelCreateBody);
-    const label = skills(c).createLabel(org(c), skillParam(c), body.name, body.skillVersionId);
+    const label = await skills(c).createLabel(org(c), skillParam(c), body.name, body.skillVersionId);
     return c.json(renderSkillLabel(label), 201);
   });
 
   app.put("/v1/skills/:skill/labels/:name", requireRole("member"), async (c) => {
     const body = await readBody(c, skillLabelMoveBody);
-    const label = skills(c).moveLabel(org(c), skillParam(c), c.req.param("name"), body.skillVersionId);
+    const label = await skills(c).moveLabel(org(c), skillParam(c), c.req.param("name"), body.skillVersionId);
     return c.json(renderSkillLabel(label));
   });
 
-  app.delete("/v1/skills/:skill/labels/:name", requireRole("admin"), (c) => {
-    skills(c).deleteLabel(org(c), skillParam(c), c.req.param("name"));
+  app.delete("/v1/skills/:skill/labels/:name", requireRole("admin"), async (c) => {
+    await skills(c).deleteLabel(org(c), skillParam(c), c.req.param("name"));
     return c.body(null, 204);
   });
 
   // ---- an agent's skill bindings (§4.5) ----
 
-  app.get("/v1/agents/:agentId/skills", requireRole("viewer"), (c) => {
+  app.get("/v1/agents/:agentId/skills", requireRole("viewer"), async (c) => {
     const { version } = validate(agentSkillsQuery, c.req.query());
-    const result = skills(c).agentSkills(c.var.principal, c.req.param("agentId"), version);
+    const result = await skills(c).agentSkills(c.var.principal, c.req.param("agentId"), version);
     return c.json({
       agentId: result.agentId,
       agentVersionId: result.agentVersionId,

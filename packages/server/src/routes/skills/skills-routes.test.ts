@@ -489,8 +489,8 @@ describe("GET /v1/skills/resolve", () => {
 
   it("prefers the null namespace, takes a single plugin skill, and is ambiguous between several", async () => {
     const skills = tenant.store.skills;
-    const commit = (namespace: string, name: string) => {
-      const s = skills.create(tenant.organizationId, {
+    const commit = async (namespace: string, name: string) => {
+      const s = await skills.create(tenant.organizationId, {
         name,
         namespace,
         description: "p",
@@ -498,7 +498,7 @@ describe("GET /v1/skills/resolve", () => {
       });
       const md = skillMd(name);
       const bytes = new TextEncoder().encode(md);
-      skills.commitVersion(s.id, {
+      await skills.commitVersion(s.id, {
         name,
         description: "p",
         frontmatter: {},
@@ -509,13 +509,13 @@ describe("GET /v1/skills/resolve", () => {
       });
       return s;
     };
-    commit("one", "solo");
+    await commit("one", "solo");
     expect(await bodyOf(await json(viewer(), "GET", "/v1/skills/resolve?name=solo"))).toMatchObject({
       qualifiedName: "one:solo",
       namespace: "one",
     });
-    commit("one", "dup");
-    commit("two", "dup");
+    await commit("one", "dup");
+    await commit("two", "dup");
     await expectError(
       await json(viewer(), "GET", "/v1/skills/resolve?name=dup"),
       409,

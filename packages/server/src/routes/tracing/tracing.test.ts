@@ -38,7 +38,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await groundwork.close();
-  tenant.store.close();
+  await tenant.store.close();
 });
 
 const call = (
