@@ -73,10 +73,12 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     // into the index directly costs ingestion a little and keeps search latency steady (PG12).
     sql: "ALTER INDEX kb_keywords_terms SET (fastupdate = off);",
   },
-  ...usageAnalyticsBillingTracesMigrations,
+  // Listed in version order: tenants and documents 10–15, agents and tools 20–25, evaluation
+  // 30–35, usage, analytics, billing and traces 40–42.
+  ...tenantsDocumentsMigrations,
   ...agentsAndToolsMigrations,
   ...evaluationMigrations,
-  ...tenantsDocumentsMigrations,
+  ...usageAnalyticsBillingTracesMigrations,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

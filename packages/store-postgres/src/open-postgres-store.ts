@@ -14,16 +14,31 @@ import {
 } from "@groundwork/core";
 import { CredentialCipher } from "@groundwork/store-rows";
 import { runPostgresMigrations } from "./migrations.js";
+import { PostgresAgentStore } from "./postgres-agents.js";
+import { PostgresAnalyticsStore } from "./postgres-analytics.js";
+import { PostgresAnnotationQueueStore } from "./postgres-annotation-queues.js";
 import { PostgresApiKeyStore } from "./postgres-api-keys.js";
+import { PostgresBashFileStore } from "./postgres-bash-files.js";
+import { PostgresBillingStore } from "./postgres-billing.js";
+import { PostgresConnectorStore } from "./postgres-connectors.js";
+import { PostgresConversationStore } from "./postgres-conversations.js";
 import { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
+import { PostgresDatasetStore } from "./postgres-datasets.js";
+import { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
 import { PostgresExtractionStore } from "./postgres-extractions.js";
 import { PostgresFileStore } from "./postgres-files.js";
 import { PostgresJobQueue } from "./postgres-job-queue.js";
 import { PostgresKeywordIndex } from "./postgres-keyword-index.js";
 import { PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
+import { PostgresMemoryFileStore } from "./postgres-memory-files.js";
 import { PostgresOrganizationStore } from "./postgres-organizations.js";
+import { PostgresPluginStore } from "./postgres-plugins.js";
+import { PostgresPromptStore } from "./postgres-prompts.js";
 import { PostgresProviderStore } from "./postgres-providers.js";
+import { PostgresScoreStore } from "./postgres-scores.js";
 import { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
+import { PostgresTraceStore } from "./postgres-traces.js";
+import { PostgresUsageRecordStore } from "./postgres-usage-records.js";
 import { PostgresVectorIndex, type PostgresVectorIndexOptions } from "./postgres-vector-index.js";
 import type { SqlClient } from "./sql-client.js";
 
@@ -38,27 +53,8 @@ export interface OpenPostgresStoreOptions {
   vectors?: PostgresVectorIndexOptions;
 }
 
-/** Families of store-sqlite's `Store` that are not on PostgreSQL yet (ported by other helpers). */
-export const PENDING_POSTGRES_FAMILIES = [
-  "usage",
-  "schemas",
-  "agents",
-  "conversations",
-  "memoryFiles",
-  "scores",
-  "evaluatorTemplates",
-  "datasets",
-  "prompts",
-  "skills",
-  "plugins",
-  "connectors",
-  "bashFiles",
-  "analytics",
-  "billing",
-  "annotationQueues",
-  "experiments",
-  "traces",
-] as const;
+/** Families of store-sqlite's `Store` that are not on PostgreSQL yet. */
+export const PENDING_POSTGRES_FAMILIES = ["schemas", "skills", "experiments"] as const;
 
 export type PendingPostgresFamily = (typeof PENDING_POSTGRES_FAMILIES)[number];
 
@@ -135,9 +131,25 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
   const pending = Object.fromEntries(
     PENDING_POSTGRES_FAMILIES.map((family) => [family, pendingFamily(family)]),
   ) as Record<PendingPostgresFamily, never>;
+  const usage = new PostgresUsageRecordStore(client, clock, ids);
   let closed = false;
   return {
     ...pending,
+    usage,
+    analytics: new PostgresAnalyticsStore(client, usage, clock, ids),
+    billing: new PostgresBillingStore(client, clock, ids),
+    traces: new PostgresTraceStore(client, cipher, clock, ids),
+    agents: new PostgresAgentStore(client, clock, ids),
+    conversations: new PostgresConversationStore(client, clock, ids),
+    memoryFiles: new PostgresMemoryFileStore(client, clock, ids),
+    bashFiles: new PostgresBashFileStore(client, clock),
+    connectors: new PostgresConnectorStore(client, cipher, clock, ids),
+    plugins: new PostgresPluginStore(client, clock, ids),
+    prompts: new PostgresPromptStore(client, clock, ids),
+    datasets: new PostgresDatasetStore(client, clock, ids),
+    evaluatorTemplates: new PostgresEvaluatorTemplateStore(client, clock, ids),
+    scores: new PostgresScoreStore(client, clock, ids),
+    annotationQueues: new PostgresAnnotationQueueStore(client, clock, ids),
     organizations: new PostgresOrganizationStore(client, clock, ids, () => apiKeys.forgetVerified()),
     apiKeys,
     jobs: new PostgresJobQueue(client, clock, ids),
@@ -168,6 +180,8 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      // Queued usage rows are written before the connection goes.
+      await usage.close();
       await client.close();
     },
   };

@@ -26,7 +26,7 @@ import {
   type UsageGrouping,
   type UsageTotals,
 } from "@groundwork/store-rows";
-import { connectionOf, transactionOn } from "./postgres-family.js";
+import { atomicallyOn, connectionOf, transactionOn } from "./postgres-family.js";
 import type { SqlClient } from "./sql-client.js";
 
 const DAY_MS = 86_400_000;
@@ -100,6 +100,11 @@ export class PostgresAnalyticsStore {
     _clock: Clock = systemClock,
     _ids: IdGenerator = defaultIdGenerator,
   ) {}
+
+  /** A unit of work over this client (the platform's `AtomicPort`; see postgres-family.ts). */
+  atomically<T>(work: () => Promise<T>): Promise<T> {
+    return atomicallyOn(this.client, work);
+  }
 
   /** Requests, errors, tokens and cost per group. */
   async usageTotals(

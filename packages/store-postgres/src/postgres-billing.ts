@@ -5,7 +5,7 @@
  */
 import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { int } from "@groundwork/store-rows";
-import { connectionOf } from "./postgres-family.js";
+import { atomicallyOn, connectionOf } from "./postgres-family.js";
 import type { SqlClient } from "./sql-client.js";
 
 export class PostgresBillingStore {
@@ -15,6 +15,11 @@ export class PostgresBillingStore {
     _clock: Clock = systemClock,
     _ids: IdGenerator = defaultIdGenerator,
   ) {}
+
+  /** A unit of work over this client (the platform's `AtomicPort`; see postgres-family.ts). */
+  atomically<T>(work: () => Promise<T>): Promise<T> {
+    return atomicallyOn(this.client, work);
+  }
 
   /** Adds converted pages to the month starting at `periodStart` (epoch ms). */
   async recordPages(organizationId: string, periodStart: number, pages: number): Promise<void> {

@@ -37,6 +37,7 @@ import {
   toTracingSettings,
   traceRowValues,
 } from "@groundwork/store-rows";
+import { atomicallyOn } from "./postgres-family.js";
 import type { SqlClient, SqlQueryable } from "./sql-client.js";
 
 /** What the traces family needs of the credential cipher (store-sqlite's `CredentialCipher` fits). */
@@ -119,6 +120,11 @@ export class PostgresTraceStore {
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {}
+
+  /** A unit of work over this client (the platform's `AtomicPort`; see postgres-family.ts). */
+  atomically<T>(work: () => Promise<T>): Promise<T> {
+    return atomicallyOn(this.client, work);
+  }
 
   /** Whether export headers can be stored (they are encrypted under the master secret). */
   get canSealHeaders(): boolean {

@@ -17,6 +17,7 @@ import {
   type UsageRecordInput,
   usageRowValues,
 } from "@groundwork/store-rows";
+import { atomicallyOn } from "./postgres-family.js";
 import type { SqlClient, SqlQueryable } from "./sql-client.js";
 
 /** As on SQLite: the batch window, its size, the retry delay and the charged total's freshness. */
@@ -64,6 +65,11 @@ export class PostgresUsageRecordStore {
     private readonly clock: Clock = systemClock,
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {}
+
+  /** A unit of work over this client (the platform's `AtomicPort`; see postgres-family.ts). */
+  atomically<T>(work: () => Promise<T>): Promise<T> {
+    return atomicallyOn(this.client, work);
+  }
 
   async record(input: UsageRecordInput): Promise<UsageRecord> {
     const record: UsageRecord = { ...input, id: this.ids("use"), createdAt: this.clock.now() };

@@ -23,7 +23,7 @@ export class BashFileStore {
   private readonly writes = new Map<string, number>();
 
   constructor(
-    readonly db: Database,
+    private readonly db: Database,
     private readonly clock: Clock = systemClock,
   ) {
     this.sql = statementCache(db);

@@ -14,6 +14,7 @@ import { openStore } from "../../../store-sqlite/src/open-store.js";
 import { PostgresAnalyticsStore } from "../../src/postgres-analytics.js";
 import { PostgresBillingStore } from "../../src/postgres-billing.js";
 import { PostgresKnowledgeStore } from "../../src/postgres-knowledge-store.js";
+import { PostgresOrganizationStore } from "../../src/postgres-organizations.js";
 import { PostgresTraceStore } from "../../src/postgres-traces.js";
 import { PostgresUsageRecordStore } from "../../src/postgres-usage-records.js";
 import type { SqlClient } from "../../src/sql-client.js";
@@ -77,8 +78,14 @@ export function postgresArea(client: () => SqlClient): OpenArea {
       billing: new PostgresBillingStore(sql, clock),
       traces: new PostgresTraceStore(sql, new CredentialCipher(SECRET), clock),
       knowledge: new PostgresKnowledgeStore(sql, clock),
-      // Organizations are plain TEXT ids until pgA's table merges: a fresh one per call.
-      organization: async () => `org_${Date.now().toString(36)}_${++organizationSerial}`,
+      // A real organization row: tables such as api_keys reference it.
+      organization: async () =>
+        (
+          await new PostgresOrganizationStore(sql, clock).create(
+            `org ${Date.now().toString(36)} ${++organizationSerial}`,
+            "enterprise",
+          )
+        ).id,
       insertRow: async (table, row) => {
         const columns = Object.keys(row);
         await sql.query(
