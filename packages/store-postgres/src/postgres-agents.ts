@@ -384,6 +384,8 @@ export class PostgresAgentStore extends PostgresFamily {
     return this.inTransaction(async () => {
       if (!(await this.claimContinuation(organizationId, pausedId, run.id))) return false;
       await this.saveRun(run);
+      // The conversation follows its continuation at once: never "idle" on a claimed pause.
+      await this.updateConversation(run.conversationId, { lastResponseId: run.id });
       return true;
     });
   }

@@ -326,12 +326,14 @@ export class AgentStore extends VersionedStore<AgentVersionRow, AgentVersionReco
   /**
    * Claims the paused response `pausedId` for the continuation `run` and stores `run`, in one
    * transaction (a crash in between never leaves a claim pointing at nothing); false, and
-   * nothing stored, when it was continued meanwhile.
+   * nothing stored, when it was continued meanwhile. The conversation points at `run` from then on.
    */
   claimAndSaveRun(organizationId: string, pausedId: string, run: RunInput): boolean {
     return this.atomically(() => {
       if (!this.claimContinuation(organizationId, pausedId, run.id)) return false;
       this.saveRun(run);
+      // The conversation follows its continuation at once: never "idle" on a claimed pause.
+      this.updateConversation(run.conversationId, { lastResponseId: run.id });
       return true;
     });
   }
