@@ -1,4 +1,4 @@
-import { normalizeValue, SEPARATOR_CODES } from "./normalize-text.js";
+import { normalizeValue, SEPARATOR_CODES } from "../../src/grounding/normalize-text.js";
 
 /**
  * The folded form span location searches: lower case, canonically decomposed (NFD, so text stored

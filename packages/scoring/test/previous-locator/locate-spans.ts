@@ -2,12 +2,12 @@
  * The span locator as it was before the PV15 rewrite (a verbatim copy of src/grounding at that commit):
  * the oracle of the differential test and the "previous locator" bench case. Not shipped.
  */
-import { findDates, isoDateOf } from "./date-forms.js";
+import { findDates, isoDateOf } from "../../src/grounding/date-forms.js";
+import { boundaryFit, REJECTED, STRONG } from "../../src/grounding/word-boundaries.js";
 import { type FoldedText, foldText, foldValue } from "./fold-text.js";
 import { canonicalNumber, findNumbers, numberReadings } from "./number-forms.js";
 import { partialCandidates } from "./search-values.js";
 import { alignTokens, buildTokenIndex, type TokenIndex, tokensOf } from "./token-alignment.js";
-import { boundaryFit, REJECTED, STRONG } from "./word-boundaries.js";
 import { buildWordIndex, candidateStarts, type WordIndex } from "./word-index.js";
 
 /** Where a value lies in the input text: code-point offsets, end exclusive (as Python counts). */

@@ -4,8 +4,8 @@ import {
   isSeparatorCode,
   normalizeValue,
   toNfc,
-} from "./normalize-text.js";
-import { PatternMatcher } from "./pattern-matcher.js";
+} from "../../src/grounding/normalize-text.js";
+import { PatternMatcher } from "../../src/grounding/pattern-matcher.js";
 
 export type MatchBasis = "exact_match" | "normalized_match" | "partial_match" | "not_found";
 

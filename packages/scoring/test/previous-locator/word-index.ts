@@ -1,4 +1,4 @@
-import { isWordCode, joinedAt } from "./word-boundaries.js";
+import { isWordCode, joinedAt } from "../../src/grounding/word-boundaries.js";
 
 /**
  * The words of a folded text (runs split where `joinedAt` says there is a boundary), indexed by a hash
