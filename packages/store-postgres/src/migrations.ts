@@ -84,7 +84,12 @@ export const postgresMigrations: readonly PostgresMigration[] = [
 /** A number every Groundwork process agrees on, for the migration lock. */
 const MIGRATION_LOCK = 0x67_77_6d_67; // "gwmg"
 
-/** Applies every migration newer than the database's version; returns the versions applied. */
+/**
+ * Applies every migration the database has not recorded; returns the versions applied. Versions
+ * are ranges reserved per area (10–19 tenants and documents, 20–29 agents and tools, …), so a
+ * release can add a version below the database's highest one: a migration is applied when its
+ * own version is missing, not when it is above the maximum.
+ */
 export async function runPostgresMigrations(
   client: SqlClient,
   list: readonly PostgresMigration[] = postgresMigrations,
@@ -96,13 +101,14 @@ export async function runPostgresMigrations(
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const [row] = (
-      await tx.query<{ version: number | null }>("SELECT MAX(version) AS version FROM schema_migrations")
-    ).rows;
-    const current = Number(row?.version ?? 0);
+    const done = new Set(
+      (await tx.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) =>
+        Number(row.version),
+      ),
+    );
     const applied: number[] = [];
     for (const migration of [...list].sort((a, b) => a.version - b.version)) {
-      if (migration.version <= current) continue;
+      if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
       await tx.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
         migration.version,

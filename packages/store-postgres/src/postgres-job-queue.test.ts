@@ -71,4 +71,26 @@ describe("PostgreSQL server only", () => {
       await Promise.all(clients.map((each) => each.close()));
     }
   });
+
+  it("applies a version added below the highest one already applied (reserved ranges)", async () => {
+    const fresh = fromPgPool(
+      new pg.Pool({ connectionString: await createTestDatabase("migrate_gap"), max: 1 }),
+    );
+    try {
+      const later = { version: 60, name: "later", sql: "CREATE TABLE later_area (id TEXT)" };
+      const earlier = { version: 7, name: "earlier", sql: "CREATE TABLE earlier_area (id TEXT)" };
+      expect(await runPostgresMigrations(fresh, [later])).toEqual([60]);
+      // A release adds version 7 to an area's range: it is applied although 60 is already there.
+      expect(await runPostgresMigrations(fresh, [earlier, later])).toEqual([7]);
+      expect(await runPostgresMigrations(fresh, [earlier, later])).toEqual([]);
+      const tables = (
+        await fresh.query<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_name IN ('later_area', 'earlier_area') ORDER BY 1",
+        )
+      ).rows.map((row) => row.name);
+      expect(tables).toEqual(["earlier_area", "later_area"]);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
