@@ -36,6 +36,7 @@ export { PostgresPluginStore } from "./postgres-plugins.js";
 export { PostgresPromptStore } from "./postgres-prompts.js";
 export { PostgresProviderStore } from "./postgres-providers.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresSchemaStore } from "./postgres-schemas.js";
 export { PostgresScoreStore } from "./postgres-scores.js";
 export { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 export { PostgresTraceStore, type SecretCipher } from "./postgres-traces.js";

@@ -35,6 +35,7 @@ import { PostgresOrganizationStore } from "./postgres-organizations.js";
 import { PostgresPluginStore } from "./postgres-plugins.js";
 import { PostgresPromptStore } from "./postgres-prompts.js";
 import { PostgresProviderStore } from "./postgres-providers.js";
+import { PostgresSchemaStore } from "./postgres-schemas.js";
 import { PostgresScoreStore } from "./postgres-scores.js";
 import { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 import { PostgresTraceStore } from "./postgres-traces.js";
@@ -54,7 +55,7 @@ export interface OpenPostgresStoreOptions {
 }
 
 /** Families of store-sqlite's `Store` that are not on PostgreSQL yet. */
-export const PENDING_POSTGRES_FAMILIES = ["schemas", "skills", "experiments"] as const;
+export const PENDING_POSTGRES_FAMILIES = ["skills", "experiments"] as const;
 
 export type PendingPostgresFamily = (typeof PENDING_POSTGRES_FAMILIES)[number];
 
@@ -157,6 +158,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     conversionTasks: new PostgresConversionTaskStore(client, clock, ids),
     files: new PostgresFileStore(client, clock, ids),
     extractions: new PostgresExtractionStore(client, clock, ids),
+    schemas: new PostgresSchemaStore(client, clock, ids),
     storedResponses: new PostgresStoredResponseStore(client, clock),
     knowledgeBases: partlyPorted(
       "knowledgeBases",
