@@ -38,6 +38,7 @@ export { PostgresProviderStore } from "./postgres-providers.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
 export { PostgresSchemaStore } from "./postgres-schemas.js";
 export { PostgresScoreStore } from "./postgres-scores.js";
+export { PostgresSkillStore } from "./postgres-skills.js";
 export { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 export { PostgresTraceStore, type SecretCipher } from "./postgres-traces.js";
 export { PostgresUsageRecordStore } from "./postgres-usage-records.js";

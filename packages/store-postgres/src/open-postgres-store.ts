@@ -37,6 +37,7 @@ import { PostgresPromptStore } from "./postgres-prompts.js";
 import { PostgresProviderStore } from "./postgres-providers.js";
 import { PostgresSchemaStore } from "./postgres-schemas.js";
 import { PostgresScoreStore } from "./postgres-scores.js";
+import { PostgresSkillStore } from "./postgres-skills.js";
 import { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 import { PostgresTraceStore } from "./postgres-traces.js";
 import { PostgresUsageRecordStore } from "./postgres-usage-records.js";
@@ -55,7 +56,7 @@ export interface OpenPostgresStoreOptions {
 }
 
 /** Families of store-sqlite's `Store` that are not on PostgreSQL yet. */
-export const PENDING_POSTGRES_FAMILIES = ["skills", "experiments"] as const;
+export const PENDING_POSTGRES_FAMILIES = ["experiments"] as const;
 
 export type PendingPostgresFamily = (typeof PENDING_POSTGRES_FAMILIES)[number];
 
@@ -146,6 +147,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     bashFiles: new PostgresBashFileStore(client, clock),
     connectors: new PostgresConnectorStore(client, cipher, clock, ids),
     plugins: new PostgresPluginStore(client, clock, ids),
+    skills: new PostgresSkillStore(client, clock, ids),
     prompts: new PostgresPromptStore(client, clock, ids),
     datasets: new PostgresDatasetStore(client, clock, ids),
     evaluatorTemplates: new PostgresEvaluatorTemplateStore(client, clock, ids),

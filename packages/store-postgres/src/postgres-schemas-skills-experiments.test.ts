@@ -7,11 +7,14 @@
 import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
 import type { SchemaStore } from "../../store-sqlite/src/schemas.js";
+import type { SkillStore } from "../../store-sqlite/src/skills.js";
 import { onPostgres, onSqlite } from "../test/families/family-harness.js";
 import { describeSchemaContract } from "../test/families/schemas-contract.js";
+import { describeSkillContract } from "../test/families/skills-contract.js";
 import { postgresBackends } from "../test/postgres-backends.js";
 import { postgresMigrations, runPostgresMigrations } from "./migrations.js";
 import { PostgresSchemaStore } from "./postgres-schemas.js";
+import { PostgresSkillStore } from "./postgres-skills.js";
 import { fromPGlite, type PGliteLike } from "./sql-client.js";
 
 const backends = postgresBackends("schemas_skills_experiments");
@@ -24,6 +27,17 @@ for (const backend of backends) {
   describeSchemaContract(
     backend.label,
     onPostgres<SchemaStore>(backend, (client, clock, ids) => new PostgresSchemaStore(client, clock, ids)),
+  );
+}
+
+describeSkillContract(
+  "SQLite",
+  onSqlite((store) => store.skills),
+);
+for (const backend of backends) {
+  describeSkillContract(
+    backend.label,
+    onPostgres<SkillStore>(backend, (client, clock, ids) => new PostgresSkillStore(client, clock, ids)),
   );
 }
 
