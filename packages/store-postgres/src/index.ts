@@ -3,11 +3,8 @@ export {
   type OpenPostgresStoreOptions,
   openPostgresStore,
   PENDING_KNOWLEDGE_MEMBERS,
-  PENDING_POSTGRES_FAMILIES,
-  type PendingPostgresFamily,
   type PostgresStore,
   partlyPorted,
-  pendingFamily,
 } from "./open-postgres-store.js";
 export { PostgresAgentStore } from "./postgres-agents.js";
 export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";
@@ -24,6 +21,7 @@ export { PostgresConversationStore } from "./postgres-conversations.js";
 export { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
 export { PostgresDatasetStore } from "./postgres-datasets.js";
 export { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+export { PostgresExperimentStore } from "./postgres-experiments.js";
 export { PostgresExtractionStore } from "./postgres-extractions.js";
 export { atomicallyOn, connectionOf, PostgresFamily, transactionOn } from "./postgres-family.js";
 export { PostgresFileStore } from "./postgres-files.js";
