@@ -3,11 +3,8 @@ export {
   type OpenPostgresStoreOptions,
   openPostgresStore,
   PENDING_KNOWLEDGE_MEMBERS,
-  PENDING_POSTGRES_FAMILIES,
-  type PendingPostgresFamily,
   type PostgresStore,
   partlyPorted,
-  pendingFamily,
 } from "./open-postgres-store.js";
 export { PostgresAgentStore } from "./postgres-agents.js";
 export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";
@@ -24,6 +21,7 @@ export { PostgresConversationStore } from "./postgres-conversations.js";
 export { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
 export { PostgresDatasetStore } from "./postgres-datasets.js";
 export { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+export { PostgresExperimentStore } from "./postgres-experiments.js";
 export { PostgresExtractionStore } from "./postgres-extractions.js";
 export { atomicallyOn, connectionOf, PostgresFamily, transactionOn } from "./postgres-family.js";
 export { PostgresFileStore } from "./postgres-files.js";
@@ -36,7 +34,9 @@ export { PostgresPluginStore } from "./postgres-plugins.js";
 export { PostgresPromptStore } from "./postgres-prompts.js";
 export { PostgresProviderStore } from "./postgres-providers.js";
 export { PostgresRequestCounter } from "./postgres-request-counter.js";
+export { PostgresSchemaStore } from "./postgres-schemas.js";
 export { PostgresScoreStore } from "./postgres-scores.js";
+export { PostgresSkillStore } from "./postgres-skills.js";
 export { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 export { PostgresTraceStore, type SecretCipher } from "./postgres-traces.js";
 export { PostgresUsageRecordStore } from "./postgres-usage-records.js";

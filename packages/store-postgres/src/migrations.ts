@@ -7,6 +7,7 @@
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
 import { evaluationMigrations } from "./migrations/evaluation.js";
+import { schemasSkillsExperimentsMigrations } from "./migrations/schemas-skills-experiments.js";
 import { tenantsDocumentsMigrations } from "./migrations/tenants-documents.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
 import type { SqlClient } from "./sql-client.js";
@@ -73,22 +74,24 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     // into the index directly costs ingestion a little and keeps search latency steady (PG12).
     sql: "ALTER INDEX kb_keywords_terms SET (fastupdate = off);",
   },
-  // Listed in version order: tenants and documents 10–15, agents and tools 20–25, evaluation
+  // By area (sorted below): tenants and documents 10–15, agents and tools 20–25, evaluation
   // 30–35, usage, analytics, billing and traces 40–42.
   ...tenantsDocumentsMigrations,
   ...agentsAndToolsMigrations,
   ...evaluationMigrations,
   ...usageAnalyticsBillingTracesMigrations,
-];
+  // Schemas 16, skills 22, experiments' organization key 36 (reserved numbers of the areas above).
+  ...schemasSkillsExperimentsMigrations,
+].sort((a, b) => a.version - b.version);
 
 /** A number every Groundwork process agrees on, for the migration lock. */
 const MIGRATION_LOCK = 0x67_77_6d_67; // "gwmg"
 
 /**
- * Applies every migration the database has not recorded; returns the versions applied. Versions
- * are ranges reserved per area (10–19 tenants and documents, 20–29 agents and tools, …), so a
- * release can add a version below the database's highest one: a migration is applied when its
- * own version is missing, not when it is above the maximum.
+ * Applies every migration the database has not recorded, in version order; returns the versions
+ * applied. Not only those above the highest recorded: areas reserve numbers in ranges, so a
+ * family's migration may come with a number below one a database already has (schemas' 16
+ * after 42) and must still be applied (decision PG131).
  */
 export async function runPostgresMigrations(
   client: SqlClient,
@@ -101,14 +104,14 @@ export async function runPostgresMigrations(
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const done = new Set(
-      (await tx.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) =>
+    const recorded = new Set(
+      (await tx.query<{ version: unknown }>("SELECT version FROM schema_migrations")).rows.map((row) =>
         Number(row.version),
       ),
     );
     const applied: number[] = [];
     for (const migration of [...list].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
+      if (recorded.has(migration.version)) continue;
       await tx.exec(migration.sql);
       await tx.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
         migration.version,

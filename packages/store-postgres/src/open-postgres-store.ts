@@ -1,9 +1,9 @@
 /**
  * The PostgreSQL store as one object with the same families as store-sqlite's `Store`: it runs
- * the migrations, then composes the families ported so far over one client. A family not yet
- * on PostgreSQL is still a member (the object has the full key set, so it types as the
- * platform's `PlatformStore`) whose every method throws a 501 `not_implemented` GroundworkError
- * naming it — a call fails loudly instead of reaching a missing table.
+ * the migrations, then composes every family over one client. The knowledge-base families lack
+ * some SQLite members yet: each of those throws a 501 `not_implemented` GroundworkError naming
+ * it (the object still types as the platform's `PlatformStore`), so a call fails loudly instead
+ * of reaching a missing table.
  */
 import {
   type Clock,
@@ -25,6 +25,7 @@ import { PostgresConversationStore } from "./postgres-conversations.js";
 import { PostgresConversionTaskStore } from "./postgres-conversion-tasks.js";
 import { PostgresDatasetStore } from "./postgres-datasets.js";
 import { PostgresEvaluatorTemplateStore } from "./postgres-evaluator-templates.js";
+import { PostgresExperimentStore } from "./postgres-experiments.js";
 import { PostgresExtractionStore } from "./postgres-extractions.js";
 import { PostgresFileStore } from "./postgres-files.js";
 import { PostgresJobQueue } from "./postgres-job-queue.js";
@@ -35,7 +36,9 @@ import { PostgresOrganizationStore } from "./postgres-organizations.js";
 import { PostgresPluginStore } from "./postgres-plugins.js";
 import { PostgresPromptStore } from "./postgres-prompts.js";
 import { PostgresProviderStore } from "./postgres-providers.js";
+import { PostgresSchemaStore } from "./postgres-schemas.js";
 import { PostgresScoreStore } from "./postgres-scores.js";
+import { PostgresSkillStore } from "./postgres-skills.js";
 import { PostgresStoredResponseStore } from "./postgres-stored-responses.js";
 import { PostgresTraceStore } from "./postgres-traces.js";
 import { PostgresUsageRecordStore } from "./postgres-usage-records.js";
@@ -51,31 +54,6 @@ export interface OpenPostgresStoreOptions {
   secret?: string;
   /** Options of the knowledge bases' vector index. */
   vectors?: PostgresVectorIndexOptions;
-}
-
-/** Families of store-sqlite's `Store` that are not on PostgreSQL yet. */
-export const PENDING_POSTGRES_FAMILIES = ["schemas", "skills", "experiments"] as const;
-
-export type PendingPostgresFamily = (typeof PENDING_POSTGRES_FAMILIES)[number];
-
-/**
- * A family that is not on PostgreSQL yet: any method read from it throws 501. Typed as `never`
- * so the composed object satisfies every family's port until the family is ported.
- */
-export function pendingFamily(family: string): never {
-  const refuse = () => {
-    throw notImplemented(`${family} is not available on PostgreSQL yet`, { details: { family } });
-  };
-  return new Proxy(
-    {},
-    {
-      get(_target, member) {
-        // Not a thenable: `await store.family` must not try to call `then`.
-        if (member === "then" || typeof member === "symbol") return undefined;
-        return refuse;
-      },
-    },
-  ) as never;
 }
 
 /**
@@ -128,13 +106,9 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
   await runPostgresMigrations(client);
   const cipher = new CredentialCipher(options.secret ?? null);
   const apiKeys = new PostgresApiKeyStore(client, clock, ids);
-  const pending = Object.fromEntries(
-    PENDING_POSTGRES_FAMILIES.map((family) => [family, pendingFamily(family)]),
-  ) as Record<PendingPostgresFamily, never>;
   const usage = new PostgresUsageRecordStore(client, clock, ids);
   let closed = false;
   return {
-    ...pending,
     usage,
     analytics: new PostgresAnalyticsStore(client, usage, clock, ids),
     billing: new PostgresBillingStore(client, clock, ids),
@@ -145,11 +119,13 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     bashFiles: new PostgresBashFileStore(client, clock),
     connectors: new PostgresConnectorStore(client, cipher, clock, ids),
     plugins: new PostgresPluginStore(client, clock, ids),
+    skills: new PostgresSkillStore(client, clock, ids),
     prompts: new PostgresPromptStore(client, clock, ids),
     datasets: new PostgresDatasetStore(client, clock, ids),
     evaluatorTemplates: new PostgresEvaluatorTemplateStore(client, clock, ids),
     scores: new PostgresScoreStore(client, clock, ids),
     annotationQueues: new PostgresAnnotationQueueStore(client, clock, ids),
+    experiments: new PostgresExperimentStore(client, clock, ids),
     organizations: new PostgresOrganizationStore(client, clock, ids, () => apiKeys.forgetVerified()),
     apiKeys,
     jobs: new PostgresJobQueue(client, clock, ids),
@@ -157,6 +133,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     conversionTasks: new PostgresConversionTaskStore(client, clock, ids),
     files: new PostgresFileStore(client, clock, ids),
     extractions: new PostgresExtractionStore(client, clock, ids),
+    schemas: new PostgresSchemaStore(client, clock, ids),
     storedResponses: new PostgresStoredResponseStore(client, clock),
     knowledgeBases: partlyPorted(
       "knowledgeBases",

@@ -89,7 +89,9 @@ export { type Organization, type OrganizationRow, toOrganization } from "./organ
 export * from "./plugins.js";
 export * from "./prompts.js";
 export { type ProviderRecord, type ProviderRow, toProvider } from "./providers.js";
+export * from "./schemas.js";
 export * from "./scores.js";
+export * from "./skills.js";
 export {
   type StoredResponseKind,
   type StoredResponseRecord,

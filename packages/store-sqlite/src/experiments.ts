@@ -149,10 +149,10 @@ export class ExperimentStore extends SqliteStore {
     );
   }
 
-  /** The name of one experiment of the organization over the dataset, or null. */
+  /** The name of the organization's oldest experiment over the dataset, or null. */
   experimentOfDataset(organizationId: string, datasetId: string): string | null {
     const row = this.sql(
-      "SELECT name FROM experiments WHERE organization_id = ? AND dataset_id = ? LIMIT 1",
+      "SELECT name FROM experiments WHERE organization_id = ? AND dataset_id = ? ORDER BY created_at, id LIMIT 1",
     ).get(organizationId, datasetId) as { name: string } | undefined;
     return row?.name ?? null;
   }
@@ -377,12 +377,12 @@ export class ExperimentStore extends SqliteStore {
     );
   }
 
-  /** Cancels every active run of the experiment; the ids cancelled. */
+  /** Cancels every active run of the experiment; the ids cancelled, oldest first. */
   cancelActiveRuns(experimentId: string): string[] {
     const ids = (
-      this.sql(`SELECT id FROM experiment_runs WHERE experiment_id = ? AND status IN ${ACTIVE}`).all(
-        experimentId,
-      ) as Array<{
+      this.sql(
+        `SELECT id FROM experiment_runs WHERE experiment_id = ? AND status IN ${ACTIVE} ORDER BY created_at, id`,
+      ).all(experimentId) as Array<{
         id: string;
       }>
     ).map((row) => row.id);

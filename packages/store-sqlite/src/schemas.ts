@@ -11,102 +11,24 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
-import { likePattern } from "@groundwork/store-rows";
+import {
+  likePattern,
+  type SchemaLabelRecord,
+  type SchemaRecord,
+  type SchemaRow,
+  type SchemaVersionRecord,
+  toSchema,
+  toSchemaLabel,
+  toSchemaVersion as toVersion,
+  type SchemaVersionRow as VersionRow,
+} from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { LabelRow } from "./label-table.js";
 import { LATEST_LABEL } from "./version-table.js";
 import { VersionedStore } from "./versioned-store.js";
 
+export type { SchemaLabelRecord, SchemaRecord, SchemaVersionRecord };
 export { LATEST_LABEL, likePattern };
-
-export interface SchemaRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  description: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface SchemaVersionRecord {
-  id: string;
-  schemaId: string;
-  versionNumber: number;
-  jsonSchema: Record<string, unknown>;
-  changeDescription: string | null;
-  extractionConfig: Record<string, unknown> | null;
-  active: boolean;
-  copiedFromVersionId: string | null;
-  createdAt: number;
-  deactivatedAt: number | null;
-}
-
-export interface SchemaLabelRecord {
-  schemaId: string;
-  name: string;
-  schemaVersionId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-interface SchemaRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface VersionRow {
-  id: string;
-  schema_id: string;
-  version_number: number;
-  json_schema: string;
-  change_description: string | null;
-  extraction_config: string | null;
-  active: number;
-  copied_from_version_id: string | null;
-  created_at: number;
-  deactivated_at: number | null;
-}
-
-function toSchema(row: SchemaRow): SchemaRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    description: row.description,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toVersion(row: VersionRow): SchemaVersionRecord {
-  return {
-    id: row.id,
-    schemaId: row.schema_id,
-    versionNumber: row.version_number,
-    jsonSchema: JSON.parse(row.json_schema) as Record<string, unknown>,
-    changeDescription: row.change_description,
-    extractionConfig:
-      row.extraction_config === null ? null : (JSON.parse(row.extraction_config) as Record<string, unknown>),
-    active: row.active === 1,
-    copiedFromVersionId: row.copied_from_version_id,
-    createdAt: row.created_at,
-    deactivatedAt: row.deactivated_at,
-  };
-}
-
-function labelRecord(row: LabelRow): SchemaLabelRecord {
-  return {
-    schemaId: row.owner_id,
-    name: row.name,
-    schemaVersionId: row.version_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 export class SchemaStore extends VersionedStore<VersionRow, SchemaVersionRecord, SchemaLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
@@ -257,6 +179,6 @@ export class SchemaStore extends VersionedStore<VersionRow, SchemaVersionRecord,
   // ---- labels ----
 
   protected toLabel(row: LabelRow): SchemaLabelRecord {
-    return labelRecord(row);
+    return toSchemaLabel(row);
   }
 }

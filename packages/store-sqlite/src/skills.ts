@@ -14,172 +14,42 @@ import {
   pageOffset,
   systemClock,
 } from "@groundwork/core";
+import {
+  LATEST_LABEL,
+  likePattern,
+  SKILL_COLUMNS,
+  SKILL_FROM,
+  SKILL_VERSION_META,
+  type SkillFileEntry,
+  type SkillFileRow,
+  type SkillLabelRecord,
+  type SkillRecord,
+  type SkillRow,
+  type SkillVersionInput,
+  type SkillVersionRecord,
+  type SkillVersionRef,
+  type SkillVersionRefRow,
+  type SkillVersionSource,
+  toSkillVersionRef as toRef,
+  toSkill,
+  toSkillFile,
+  toSkillLabel,
+  toSkillVersion as toVersion,
+  type SkillVersionRow as VersionRow,
+} from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { LabelRow } from "./label-table.js";
-import { LATEST_LABEL, likePattern } from "./schemas.js";
 import { VersionedStore } from "./versioned-store.js";
 
-export type SkillVersionSource = "import" | "plugin" | "skills_apply";
-
-export interface SkillRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  namespace: string | null;
-  qualifiedName: string;
-  description: string;
-  pluginId: string | null;
-  latestVersionId: string | null;
-  latestVersionNumber: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface SkillFileEntry {
-  path: string;
-  size: number;
-  sha256: string;
-}
-
-export interface SkillVersionRecord {
-  id: string;
-  skillId: string;
-  versionNumber: number;
-  name: string;
-  description: string;
-  frontmatter: Record<string, unknown>;
-  skillMd: string;
-  files: SkillFileEntry[];
-  totalSize: number;
-  source: SkillVersionSource;
-  changeDescription: string | null;
-  active: boolean;
-  copiedFromVersionId: string | null;
-  createdAt: number;
-  deactivatedAt: number | null;
-}
-
-export interface SkillLabelRecord {
-  skillId: string;
-  name: string;
-  skillVersionId: string | null;
-  versionNumber: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** Just enough of a version to name it (resolution's hot path). */
-export interface SkillVersionRef {
-  id: string;
-  versionNumber: number;
-  description: string;
-  active: boolean;
-}
-
-/** What a new version holds: the package's fields and file bytes. */
-export interface SkillVersionInput {
-  name: string;
-  description: string;
-  frontmatter: Record<string, unknown>;
-  skillMd: string;
-  files: ReadonlyArray<SkillFileEntry & { bytes: Uint8Array }>;
-  totalSize: number;
-  source: SkillVersionSource;
-  changeDescription?: string | null;
-  copiedFromVersionId?: string | null;
-}
-
-interface SkillRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  namespace: string | null;
-  qualified_name: string;
-  description: string;
-  plugin_id: string | null;
-  latest_version_id: string | null;
-  latest_version_number: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface VersionRow {
-  id: string;
-  skill_id: string;
-  version_number: number;
-  name: string;
-  description: string;
-  frontmatter: string;
-  skill_md: string;
-  files: string;
-  total_size: number;
-  source: SkillVersionSource;
-  change_description: string | null;
-  active: number;
-  copied_from_version_id: string | null;
-  created_at: number;
-  deactivated_at: number | null;
-}
-
-interface RefRow {
-  id: string;
-  version_number: number;
-  description: string;
-  active: number;
-}
-
-function toRef(row: RefRow): SkillVersionRef {
-  return {
-    id: row.id,
-    versionNumber: row.version_number,
-    description: row.description,
-    active: row.active === 1,
-  };
-}
-
-const SKILL_COLUMNS = `s.*, l.skill_version_id AS latest_version_id, lv.version_number AS latest_version_number`;
-const SKILL_FROM = `skills s
-  LEFT JOIN skill_labels l ON l.skill_id = s.id AND l.name = '${LATEST_LABEL}'
-  LEFT JOIN skill_versions lv ON lv.id = l.skill_version_id`;
-/** Every column but the whole SKILL.md (version listings omit it). */
-const VERSION_META =
-  "id, skill_id, version_number, name, description, frontmatter, '' AS skill_md, files, total_size, source, change_description, active, copied_from_version_id, created_at, deactivated_at";
-
-function toSkill(row: SkillRow): SkillRecord {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    namespace: row.namespace,
-    qualifiedName: row.qualified_name,
-    description: row.description,
-    pluginId: row.plugin_id,
-    latestVersionId: row.latest_version_id,
-    latestVersionNumber: row.latest_version_number,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toVersion(row: VersionRow): SkillVersionRecord {
-  return {
-    id: row.id,
-    skillId: row.skill_id,
-    versionNumber: row.version_number,
-    name: row.name,
-    description: row.description,
-    frontmatter: JSON.parse(row.frontmatter) as Record<string, unknown>,
-    skillMd: row.skill_md,
-    files: JSON.parse(row.files) as SkillFileEntry[],
-    totalSize: row.total_size,
-    source: row.source,
-    changeDescription: row.change_description,
-    active: row.active === 1,
-    copiedFromVersionId: row.copied_from_version_id,
-    createdAt: row.created_at,
-    deactivatedAt: row.deactivated_at,
-  };
-}
+export type {
+  SkillFileEntry,
+  SkillLabelRecord,
+  SkillRecord,
+  SkillVersionInput,
+  SkillVersionRecord,
+  SkillVersionRef,
+  SkillVersionSource,
+};
 
 export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, SkillLabelRecord> {
   constructor(db: Database, clock: Clock = systemClock, ids: IdGenerator = defaultIdGenerator) {
@@ -342,7 +212,7 @@ export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, S
 
   /** Newest first, without `skillMd` (an empty string). */
   override listVersions(skillId: string, page: PageRequest): { items: SkillVersionRecord[]; total: number } {
-    return this.versions.page(skillId, page, VERSION_META);
+    return this.versions.page(skillId, page, SKILL_VERSION_META);
   }
 
   /** Soft delete: the version stays readable but inactive; `latest` moves back to the newest active one. */
@@ -359,10 +229,8 @@ export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, S
   fileContent(versionId: string, path: string): (SkillFileEntry & { bytes: Uint8Array }) | null {
     const row = this.sql(
       "SELECT path, size, sha256, content FROM skill_files WHERE skill_version_id = ? AND path = ?",
-    ).get(versionId, path) as { path: string; size: number; sha256: string; content: Buffer } | undefined;
-    return row === undefined
-      ? null
-      : { path: row.path, size: row.size, sha256: row.sha256, bytes: new Uint8Array(row.content) };
+    ).get(versionId, path) as SkillFileRow | undefined;
+    return row === undefined ? null : toSkillFile(row);
   }
 
   /** Every file of a version with its bytes, by path. */
@@ -370,13 +238,8 @@ export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, S
     return (
       this.sql(
         "SELECT path, size, sha256, content FROM skill_files WHERE skill_version_id = ? ORDER BY path",
-      ).all(versionId) as Array<{ path: string; size: number; sha256: string; content: Buffer }>
-    ).map((row) => ({
-      path: row.path,
-      size: row.size,
-      sha256: row.sha256,
-      bytes: new Uint8Array(row.content),
-    }));
+      ).all(versionId) as SkillFileRow[]
+    ).map(toSkillFile);
   }
 
   /** The skill's description follows `latest` (the version table has just moved it). */
@@ -398,25 +261,18 @@ export class SkillStore extends VersionedStore<VersionRow, SkillVersionRecord, S
     const row = this.sql(
       `SELECT v.id, v.version_number, v.description, v.active FROM skill_labels l
          JOIN skill_versions v ON v.id = l.skill_version_id WHERE l.skill_id = ? AND l.name = ?`,
-    ).get(skillId, label) as RefRow | undefined;
+    ).get(skillId, label) as SkillVersionRefRow | undefined;
     return row === undefined ? null : toRef(row);
   }
 
   versionRefByNumber(skillId: string, versionNumber: number): SkillVersionRef | null {
     const row = this.sql(
       "SELECT id, version_number, description, active FROM skill_versions WHERE skill_id = ? AND version_number = ?",
-    ).get(skillId, versionNumber) as RefRow | undefined;
+    ).get(skillId, versionNumber) as SkillVersionRefRow | undefined;
     return row === undefined ? null : toRef(row);
   }
 
   protected toLabel(row: LabelRow): SkillLabelRecord {
-    return {
-      skillId: row.owner_id,
-      name: row.name,
-      skillVersionId: row.version_id,
-      versionNumber: row.version_id === null ? null : this.versions.numberOf(row.version_id),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    };
+    return toSkillLabel(row, row.version_id === null ? null : this.versions.numberOf(row.version_id));
   }
 }
