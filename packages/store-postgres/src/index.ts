@@ -2,11 +2,9 @@ export { type PostgresMigration, postgresMigrations, runPostgresMigrations } fro
 export {
   type OpenPostgresStoreOptions,
   openPostgresStore,
-  PENDING_KNOWLEDGE_MEMBERS,
   PENDING_POSTGRES_FAMILIES,
   type PendingPostgresFamily,
   type PostgresStore,
-  partlyPorted,
   pendingFamily,
 } from "./open-postgres-store.js";
 export { PostgresAgentStore } from "./postgres-agents.js";
