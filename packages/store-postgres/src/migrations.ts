@@ -7,6 +7,7 @@
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
 import { evaluationMigrations } from "./migrations/evaluation.js";
+import { knowledgeBaseMemberMigrations } from "./migrations/knowledge-bases.js";
 import { tenantsDocumentsMigrations } from "./migrations/tenants-documents.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
 import type { SqlClient } from "./sql-client.js";
@@ -73,6 +74,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     // into the index directly costs ingestion a little and keeps search latency steady (PG12).
     sql: "ALTER INDEX kb_keywords_terms SET (fastupdate = off);",
   },
+  // Knowledge-base members 6–9.
+  ...knowledgeBaseMemberMigrations,
   // Listed in version order: tenants and documents 10–15, agents and tools 20–25, evaluation
   // 30–35, usage, analytics, billing and traces 40–42.
   ...tenantsDocumentsMigrations,
@@ -84,7 +87,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
 /** A number every Groundwork process agrees on, for the migration lock. */
 const MIGRATION_LOCK = 0x67_77_6d_67; // "gwmg"
 
-/** Applies every migration newer than the database's version; returns the versions applied. */
+/** Applies every migration the database has not recorded, in version order; returns the versions applied. */
 export async function runPostgresMigrations(
   client: SqlClient,
   list: readonly PostgresMigration[] = postgresMigrations,
@@ -96,13 +99,16 @@ export async function runPostgresMigrations(
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const [row] = (
-      await tx.query<{ version: number | null }>("SELECT MAX(version) AS version FROM schema_migrations")
-    ).rows;
-    const current = Number(row?.version ?? 0);
+    // Every version not applied yet, not only those above the highest: version ranges are
+    // reserved per area and land out of order, so a database may hold 10–42 before 6 exists.
+    const done = new Set(
+      (await tx.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) =>
+        Number(row.version),
+      ),
+    );
     const applied: number[] = [];
     for (const migration of [...list].sort((a, b) => a.version - b.version)) {
-      if (migration.version <= current) continue;
+      if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
       await tx.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
         migration.version,

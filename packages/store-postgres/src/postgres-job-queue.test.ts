@@ -71,4 +71,20 @@ describe("PostgreSQL server only", () => {
       await Promise.all(clients.map((each) => each.close()));
     }
   });
+
+  it("applies a version that lands below ones already applied (ranges merge out of order)", async () => {
+    const fresh = fromPgPool(
+      new pg.Pool({ connectionString: await createTestDatabase("migrate_gap"), max: 1 }),
+    );
+    try {
+      const late = postgresMigrations.filter((migration) => migration.version === 6);
+      const early = postgresMigrations.filter((migration) => migration.version !== 6);
+      expect(late).toHaveLength(1);
+      expect(await runPostgresMigrations(fresh, early)).toEqual(early.map((migration) => migration.version));
+      expect(await runPostgresMigrations(fresh)).toEqual([6]);
+      expect(await runPostgresMigrations(fresh)).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
