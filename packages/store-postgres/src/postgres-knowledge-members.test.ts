@@ -6,8 +6,10 @@
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { defaultIdGenerator } from "@groundwork/core";
+import { configSnapshot } from "@groundwork/store-rows";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseConfig } from "../../kb/test/kb-ports-contract.js";
 import { openStore } from "../../store-sqlite/src/open-store.js";
 import { TestClock } from "../test/families/family-harness.js";
 import {
@@ -74,3 +76,62 @@ describeKnowledgeMembersContract(
   "a PostgreSQL server",
   onPostgres(() => onServer),
 );
+
+describe("reindex rows and a concurrent change of the pending language (real server)", () => {
+  it("rows written for a language that a committed change dropped are never left behind", async () => {
+    const store = new PostgresKnowledgeStore(onServer);
+    const keywords = new PostgresKeywordIndex(onServer);
+    const kb = await store.create(`org_race_${Date.now().toString(36)}`, {
+      ...baseConfig,
+      slug: "race",
+      name: "race",
+    });
+    const { revision } = await store.acceptUpload({
+      knowledgeBase: kb,
+      filename: "r.txt",
+      mime: "text/plain",
+      bytes: new Uint8Array([1]),
+      metadata: {},
+      apiKeyId: null,
+    });
+    const [chunk] = await store.replaceChunks(revision.id, [
+      {
+        kind: "fixed",
+        parentPosition: null,
+        position: 0,
+        text: "Datenbanken speichern Zeilen",
+        tokenCount: 3,
+        pageStart: null,
+        pageEnd: null,
+        headingPath: [],
+      },
+    ]);
+    await store.update(kb.organizationId, kb.id, configSnapshot(kb), "german");
+    const germanRows = async () =>
+      Number(
+        (
+          await onServer.query<{ n: string }>(
+            "SELECT COUNT(*) AS n FROM kb_keywords WHERE knowledge_base_id = $1 AND language = 'german'",
+            [kb.id],
+          )
+        ).rows[0]?.n,
+      );
+    // Another process cancels the reindex: its transaction has dropped the language and its rows
+    // but not committed yet when the reindex writes its batch.
+    let written: Promise<boolean> | undefined;
+    await onServer.transaction(async (tx) => {
+      await tx.query("SELECT 1 FROM knowledge_bases WHERE id = $1 FOR UPDATE", [kb.id]);
+      await tx.query("UPDATE knowledge_bases SET pending_text_search_language = NULL WHERE id = $1", [kb.id]);
+      await tx.query("DELETE FROM kb_keywords WHERE knowledge_base_id = $1 AND language = 'german'", [kb.id]);
+      written = keywords.addTerms(kb.id, "german", [{ chunkId: chunk?.id ?? "", terms: "" }]);
+      let settled = false;
+      void written.then(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false); // it waits for the change to end
+    });
+    expect(await written).toBe(false);
+    expect(await germanRows()).toBe(0);
+  });
+});

@@ -88,7 +88,10 @@ async function addDocument(
   await m.kbKeywords.add(
     kb.id,
     kb.textSearchLanguage,
-    chunks.map((chunk) => ({ chunkId: chunk.id, terms: indexTerms(chunk.text ?? "", kb.textSearchLanguage) })),
+    chunks.map((chunk) => ({
+      chunkId: chunk.id,
+      terms: indexTerms(chunk.text ?? "", kb.textSearchLanguage),
+    })),
   );
   return { document, revision, chunks, entries };
 }
@@ -187,7 +190,12 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
       const kb = await m.knowledgeBases.create(org, fresh());
       const taken = await m.knowledgeBases.create(org, fresh());
       m.clock.advance(5);
-      const changed = { ...configSnapshot(kb), name: "Renamed", description: "now described", chunkSize: 200 };
+      const changed = {
+        ...configSnapshot(kb),
+        name: "Renamed",
+        description: "now described",
+        chunkSize: 200,
+      };
       const updated = await m.knowledgeBases.update(org, kb.id, { ...changed, embeddingDim: 128 }, null);
       expect(updated).toEqual({
         ...kb,
@@ -283,8 +291,14 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
         items: await docs(a1.document.id),
         total: 1,
       });
-      expect(await list({ page: 0, size: 10 }, "READY")).toEqual({ items: await docs(c.document.id), total: 1 });
-      expect(await list({ page: 0, size: 10 }, "ERROR")).toEqual({ items: await docs(b.document.id), total: 1 });
+      expect(await list({ page: 0, size: 10 }, "READY")).toEqual({
+        items: await docs(c.document.id),
+        total: 1,
+      });
+      expect(await list({ page: 0, size: 10 }, "ERROR")).toEqual({
+        items: await docs(b.document.id),
+        total: 1,
+      });
       expect(await list({ page: 0, size: 10 }, "EMBEDDING")).toEqual({ items: [], total: 0 });
       expect(await m.knowledgeBases.listDocuments(otherKb.id, { page: 0, size: 10 })).toEqual({
         items: [],
@@ -343,7 +357,7 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
             fc.record({
               name: fc.constantFrom("a", "b", "c", "d", "e"),
               advance: fc.constantFrom(0, 1),
-              then: fc.constantFrom("stay", "activate", "fail", "delete"),
+              outcome: fc.constantFrom("stay", "activate", "fail", "delete"),
             }),
             { maxLength: 8 },
           ),
@@ -353,18 +367,24 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
             for (const step of steps) {
               m.clock.advance(step.advance);
               const added = await addDocument(m, kb, step.name, ["text"]);
-              if (step.then === "activate") await m.knowledgeBases.activateRevision(added.revision.id);
-              if (step.then === "fail") await m.knowledgeBases.setRevisionStatus(added.revision.id, "ERROR", "x");
-              if (step.then === "delete") await m.knowledgeBases.deleteDocument(kb.id, added.document.id);
+              if (step.outcome === "activate") await m.knowledgeBases.activateRevision(added.revision.id);
+              if (step.outcome === "fail")
+                await m.knowledgeBases.setRevisionStatus(added.revision.id, "ERROR", "x");
+              if (step.outcome === "delete") await m.knowledgeBases.deleteDocument(kb.id, added.document.id);
             }
-            const live = await m.knowledgeBases.documentsById(await m.knowledgeBases.documentsMatching(kb.id, {}));
+            const live = await m.knowledgeBases.documentsById(
+              await m.knowledgeBases.documentsMatching(kb.id, {}),
+            );
             for (const status of statuses) {
               const expected = [];
               for (const document of live) {
                 const latest = await m.knowledgeBases.getRevision(document.latestRevisionId);
                 if (status === undefined || latest?.status === status) expected.push(document);
               }
-              const paged = await readAllPages((page) => m.knowledgeBases.listDocuments(kb.id, page, status), size);
+              const paged = await readAllPages(
+                (page) => m.knowledgeBases.listDocuments(kb.id, page, status),
+                size,
+              );
               expect(paged).toEqual({ items: expected.sort(newestFirst), total: expected.length });
             }
           },
@@ -377,7 +397,10 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
       const m = await open();
       const org = await m.organization();
       const kb = await m.knowledgeBases.create(org, fresh({ textSearchLanguage: "simple" }));
-      const doc = await addDocument(m, kb, "e.txt", ["The foxes were jumping over fences", "Databases store rows"]);
+      const doc = await addDocument(m, kb, "e.txt", [
+        "The foxes were jumping over fences",
+        "Databases store rows",
+      ]);
       await m.knowledgeBases.activateRevision(doc.revision.id);
       const gone = await addDocument(m, kb, "gone.txt", ["deleted text"]);
       await m.knowledgeBases.activateRevision(gone.revision.id);
@@ -396,7 +419,10 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
       expect(await keywords.chunkBatch(kb.id, second.seq, 5)).toEqual([]);
 
       expect(await keywords.pendingLanguage(kb.id)).toBeNull();
-      const entries = batch.map((chunk) => ({ chunkId: chunk.chunkId, terms: indexTerms(chunk.text, "english") }));
+      const entries = batch.map((chunk) => ({
+        chunkId: chunk.chunkId,
+        terms: indexTerms(chunk.text, "english"),
+      }));
       expect(await keywords.addTerms(kb.id, "english", entries)).toBe(false); // not the pending language
       expect(await keywords.finish(kb.id, "english")).toBe(false);
       expect(await keywordHits(m, kb.id, "english", "fox jumped")).toEqual([]);
@@ -422,7 +448,10 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
 
       // A cancel (the active language asked for again) drops what the reindex wrote.
       await m.knowledgeBases.update(org, kb.id, { ...config, textSearchLanguage: "english" }, "german");
-      const german = batch.map((chunk) => ({ chunkId: chunk.chunkId, terms: indexTerms(chunk.text, "german") }));
+      const german = batch.map((chunk) => ({
+        chunkId: chunk.chunkId,
+        terms: indexTerms(chunk.text, "german"),
+      }));
       expect(await keywords.addTerms(kb.id, "german", german)).toBe(true);
       expect(await keywords.addTerms(kb.id, "german", [])).toBe(true);
       expect(await keywordHits(m, kb.id, "german", "Databases")).toEqual([doc.chunks[1]?.id]);
@@ -471,9 +500,14 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
       expect(await query(0)).toEqual([]);
       // The search leg agrees with it on a knowledge base this small.
       expect(
-        (await m.kbVectors.search({ knowledgeBaseId: kb.id, k: 3, documentIds: null, vector: seededVector(64, 2) })).map(
-          (hit) => hit.chunkId,
-        ),
+        (
+          await m.kbVectors.search({
+            knowledgeBaseId: kb.id,
+            k: 3,
+            documentIds: null,
+            vector: seededVector(64, 2),
+          })
+        ).map((hit) => hit.chunkId),
       ).toEqual(all.slice(0, 3).map((hit) => hit.chunkId));
       await m.knowledgeBases.deleteDocument(kb.id, a.document.id);
       expect((await query(10)).map((hit) => hit.chunkId)).toEqual(
@@ -511,12 +545,19 @@ export function describeKnowledgeMembersContract(label: string, open: OpenKnowle
             const documentIds = filtered ? [added[0]?.document.id as string] : null;
             // The oracle: served chunks (in the filter), by score, ties in the order they were stored.
             const expected = added
-              .filter((each) => each.serve && (documentIds === null || documentIds.includes(each.document.id)))
+              .filter(
+                (each) => each.serve && (documentIds === null || documentIds.includes(each.document.id)),
+              )
               .flatMap((each) => each.entries)
               .map((entry, order) => ({ chunkId: entry.chunkId, score: cosine(entry.vector, q), order }))
               .sort((x, y) => y.score - x.score || x.order - y.order)
               .slice(0, k);
-            const found = await m.kbVectors.exactSearch({ knowledgeBaseId: kb.id, k, documentIds, vector: q });
+            const found = await m.kbVectors.exactSearch({
+              knowledgeBaseId: kb.id,
+              k,
+              documentIds,
+              vector: q,
+            });
             expect(found).toHaveLength(expected.length);
             found.forEach((hit, i) => {
               const want = expected[i] as (typeof expected)[number];
