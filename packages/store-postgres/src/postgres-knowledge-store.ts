@@ -126,17 +126,15 @@ export class PostgresKnowledgeStore extends PostgresFamily implements KnowledgeS
     organizationId: string,
     page: PageRequest,
   ): Promise<{ items: KnowledgeBaseRecord[]; total: number }> {
-    const live = "organization_id = $1 AND deleted_at IS NULL";
-    const rows = await this.rows<KbRow>(
-      `SELECT * FROM knowledge_bases WHERE ${live}
-       ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $2 OFFSET $3`,
-      [organizationId, page.size, pageOffset(page)],
-    );
-    const counted = await this.row<{ total: string }>(
-      `SELECT COUNT(*) AS total FROM knowledge_bases WHERE ${live}`,
+    const { rows, total } = await this.page<KbRow>(
+      "*",
+      "knowledge_bases",
+      "organization_id = $1 AND deleted_at IS NULL",
+      'created_at DESC, id COLLATE "C" DESC',
       [organizationId],
+      page,
     );
-    return { items: rows.map(toKb), total: Number(counted?.total ?? 0) };
+    return { items: rows.map(toKb), total };
   }
 
   /**
@@ -345,17 +343,15 @@ export class PostgresKnowledgeStore extends PostgresFamily implements KnowledgeS
   ): Promise<{ items: DocumentRecord[]; total: number }> {
     const where = `d.knowledge_base_id = $1 AND d.deleted_at IS NULL${status === undefined ? "" : " AND r.status = $2"}`;
     const params: unknown[] = status === undefined ? [knowledgeBaseId] : [knowledgeBaseId, status];
-    const from = "kb_documents d JOIN kb_revisions r ON r.id = d.latest_revision_id";
-    const rows = await this.rows<DocumentRow>(
-      `SELECT d.* FROM ${from} WHERE ${where}
-       ORDER BY d.created_at DESC, d.id COLLATE "C" DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.size, pageOffset(page)],
-    );
-    const counted = await this.row<{ total: string }>(
-      `SELECT COUNT(*) AS total FROM ${from} WHERE ${where}`,
+    const { rows, total } = await this.page<DocumentRow>(
+      "d.*",
+      "kb_documents d JOIN kb_revisions r ON r.id = d.latest_revision_id",
+      where,
+      'd.created_at DESC, d.id COLLATE "C" DESC',
       params,
+      page,
     );
-    return { items: rows.map(toDocument), total: Number(counted?.total ?? 0) };
+    return { items: rows.map(toDocument), total };
   }
 
   /** A live document of the knowledge base. */
@@ -620,6 +616,31 @@ export class PostgresKnowledgeStore extends PostgresFamily implements KnowledgeS
   }
 
   // ---- internals ----
+
+  /**
+   * One page of a listing and its total: two statements, each on its index (a window count
+   * would read every matching row before the limit). One after the other: inside a unit of work
+   * on PGlite two statements of one transaction must not overlap.
+   */
+  private async page<Row>(
+    columns: string,
+    from: string,
+    where: string,
+    order: string,
+    params: readonly unknown[],
+    page: PageRequest,
+  ): Promise<{ rows: Row[]; total: number }> {
+    const rows = await this.rows<Row>(
+      `SELECT ${columns} FROM ${from} WHERE ${where}
+       ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.size, pageOffset(page)],
+    );
+    const counted = await this.row<{ total: string | number }>(
+      `SELECT COUNT(*) AS total FROM ${from} WHERE ${where}`,
+      params,
+    );
+    return { rows, total: Number(counted?.total ?? 0) };
+  }
 
   private async snapshot(
     tx: SqlQueryable,
