@@ -130,7 +130,11 @@ export class PostgresKeywordIndex extends PostgresFamily implements KeywordIndex
     return row?.pending ?? null;
   }
 
-  /** Indexed chunks (those with a vector) that still have their text, after `after` in `seq` order. */
+  /**
+   * Indexed chunks (those with a vector) that still have their text, after `after` in `seq`
+   * order. The bound is said of both tables: a merge join on `seq` otherwise walks the chunks
+   * from the first one on every batch.
+   */
   async chunkBatch(
     knowledgeBaseId: string,
     after: number,
@@ -138,7 +142,7 @@ export class PostgresKeywordIndex extends PostgresFamily implements KeywordIndex
   ): Promise<Array<{ seq: number; chunkId: string; text: string }>> {
     const rows = await this.rows<{ seq: string | number; id: string; text: string }>(
       `SELECT c.seq, c.id, c.text FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
-       WHERE v.knowledge_base_id = $1 AND v.chunk_seq > $2 AND c.text IS NOT NULL
+       WHERE v.knowledge_base_id = $1 AND v.chunk_seq > $2 AND c.seq > $2 AND c.text IS NOT NULL
        ORDER BY v.chunk_seq LIMIT $3`,
       [knowledgeBaseId, after, limit],
     );
