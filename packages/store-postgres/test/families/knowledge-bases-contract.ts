@@ -8,6 +8,7 @@
 import type { IdGenerator } from "@groundwork/core";
 import {
   indexTerms,
+  type KeywordIndex,
   type KnowledgeBaseConfig,
   type KnowledgeBaseRecord,
   type NewChunk,
@@ -27,7 +28,8 @@ import { bytewise, readAllPages, settle, type TestClock } from "./family-harness
 export interface KnowledgeMembers {
   knowledgeBases: PlatformStore["knowledgeBases"];
   kbVectors: PlatformStore["kbVectors"];
-  kbKeywords: PlatformStore["kbKeywords"];
+  /** The engine's port too: its search takes the typed text, which the PostgreSQL index analyses. */
+  kbKeywords: PlatformStore["kbKeywords"] & KeywordIndex;
   clock: TestClock;
   /** A new organization's id. */
   organization(): Promise<string>;
