@@ -2,9 +2,7 @@ export { type PostgresMigration, postgresMigrations, runPostgresMigrations } fro
 export {
   type OpenPostgresStoreOptions,
   openPostgresStore,
-  PENDING_KNOWLEDGE_MEMBERS,
   type PostgresStore,
-  partlyPorted,
 } from "./open-postgres-store.js";
 export { PostgresAgentStore } from "./postgres-agents.js";
 export { type ExtractionQuality, PostgresAnalyticsStore } from "./postgres-analytics.js";

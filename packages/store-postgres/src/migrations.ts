@@ -7,6 +7,7 @@
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
 import { evaluationMigrations } from "./migrations/evaluation.js";
+import { knowledgeBaseMemberMigrations } from "./migrations/knowledge-bases.js";
 import { schemasSkillsExperimentsMigrations } from "./migrations/schemas-skills-experiments.js";
 import { tenantsDocumentsMigrations } from "./migrations/tenants-documents.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
@@ -74,6 +75,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     // into the index directly costs ingestion a little and keeps search latency steady (PG12).
     sql: "ALTER INDEX kb_keywords_terms SET (fastupdate = off);",
   },
+  // Knowledge-base members 6–9.
+  ...knowledgeBaseMemberMigrations,
   // By area (sorted below): tenants and documents 10–15, agents and tools 20–25, evaluation
   // 30–35, usage, analytics, billing and traces 40–42.
   ...tenantsDocumentsMigrations,

@@ -5,13 +5,7 @@
  * it (the object still types as the platform's `PlatformStore`), so a call fails loudly instead
  * of reaching a missing table.
  */
-import {
-  type Clock,
-  defaultIdGenerator,
-  type IdGenerator,
-  notImplemented,
-  systemClock,
-} from "@groundwork/core";
+import { type Clock, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
 import { CredentialCipher } from "@groundwork/store-rows";
 import { runPostgresMigrations } from "./migrations.js";
 import { PostgresAgentStore } from "./postgres-agents.js";
@@ -56,48 +50,6 @@ export interface OpenPostgresStoreOptions {
   vectors?: PostgresVectorIndexOptions;
 }
 
-/**
- * A family ported in part: `impl`'s own methods, and each member in `missing` (a method the
- * SQLite family has and this one not yet) throws 501 like a pending family. The members are
- * typed `never`, so the family satisfies the platform's port of the whole SQLite family.
- */
-export function partlyPorted<T extends object, const M extends string>(
-  family: string,
-  impl: T,
-  missing: readonly M[],
-): T & { readonly [K in M]: never } {
-  for (const member of missing) {
-    Object.defineProperty(impl, member, {
-      value: () => {
-        throw notImplemented(`${family}.${member} is not available on PostgreSQL yet`, {
-          details: { family, member },
-        });
-      },
-    });
-  }
-  return impl as T & { readonly [K in M]: never };
-}
-
-/** Members of the SQLite knowledge-base families that the PostgreSQL ones do not have yet. */
-export const PENDING_KNOWLEDGE_MEMBERS = {
-  knowledgeBases: [
-    "list",
-    "update",
-    "configVersions",
-    "softDelete",
-    "setRevisionJob",
-    "revisionJobId",
-    "listDocuments",
-    "documentIn",
-    "revisionOf",
-    "revisionsOf",
-    "hasSource",
-    "inProgressRevisions",
-  ],
-  kbVectors: ["exactSearch"],
-  kbKeywords: ["finish", "pendingLanguage", "chunkBatch", "addTerms"],
-} as const;
-
 /** Migrates the database and composes the PostgreSQL families over `options.client`. */
 export async function openPostgresStore(options: OpenPostgresStoreOptions) {
   const { client } = options;
@@ -135,21 +87,9 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions) {
     extractions: new PostgresExtractionStore(client, clock, ids),
     schemas: new PostgresSchemaStore(client, clock, ids),
     storedResponses: new PostgresStoredResponseStore(client, clock),
-    knowledgeBases: partlyPorted(
-      "knowledgeBases",
-      new PostgresKnowledgeStore(client, clock, ids),
-      PENDING_KNOWLEDGE_MEMBERS.knowledgeBases,
-    ),
-    kbVectors: partlyPorted(
-      "kbVectors",
-      new PostgresVectorIndex(client, options.vectors),
-      PENDING_KNOWLEDGE_MEMBERS.kbVectors,
-    ),
-    kbKeywords: partlyPorted(
-      "kbKeywords",
-      new PostgresKeywordIndex(client),
-      PENDING_KNOWLEDGE_MEMBERS.kbKeywords,
-    ),
+    knowledgeBases: new PostgresKnowledgeStore(client, clock, ids),
+    kbVectors: new PostgresVectorIndex(client, options.vectors),
+    kbKeywords: new PostgresKeywordIndex(client),
     /** Answers when the database answers (the server's health check); throws when it does not. */
     async ping(): Promise<void> {
       await client.query("SELECT 1");

@@ -1,11 +1,12 @@
 /**
  * Knowledge bases, documents, revisions and chunks on PostgreSQL: the kb engine's
- * `KnowledgeStore` port and the writes that feed it (a knowledge base, an upload as a PENDING
- * revision with its bytes, deletion, retries), with the method names and meanings of
- * store-sqlite's `KnowledgeBaseStore`, asynchronous. Multi-step writes run in one transaction;
- * the rows a concurrent writer could race on are locked (`FOR UPDATE`) first.
+ * `KnowledgeStore` port and the writes and reads that feed it and the platform (knowledge bases
+ * and their configuration versions, an upload as a PENDING revision with its bytes, listings,
+ * deletion, retries), with the method names and meanings of store-sqlite's `KnowledgeBaseStore`,
+ * asynchronous. Multi-step writes run in one transaction (a savepoint inside a unit of work,
+ * PG14); the rows a concurrent writer could race on are locked (`FOR UPDATE`) first.
  */
-import { type Clock, conflict, defaultIdGenerator, type IdGenerator, systemClock } from "@groundwork/core";
+import { conflict, type PageRequest, pageOffset } from "@groundwork/core";
 import {
   type ChunkRecord,
   type DocumentRecord,
@@ -17,7 +18,14 @@ import {
   type RevisionRecord,
   type RevisionSource,
   type RevisionStatus,
+  type TextSearchLanguage,
 } from "@groundwork/kb";
+import {
+  type ConfigVersion,
+  type ConfigVersionRow,
+  configSnapshot,
+  toConfigVersion,
+} from "@groundwork/store-rows";
 import {
   bytes,
   CHUNK_COLUMNS,
@@ -32,7 +40,9 @@ import {
   toKb,
   toRevision,
 } from "./kb-rows.js";
-import type { SqlClient, SqlQueryable } from "./sql-client.js";
+import { PostgresFamily } from "./postgres-family.js";
+import { dropKeywordRows } from "./postgres-keyword-index.js";
+import type { SqlQueryable } from "./sql-client.js";
 
 export interface AcceptedUpload {
   document: DocumentRecord;
@@ -60,20 +70,14 @@ async function one<Row>(
   return (await sql.query<Row>(text, params)).rows[0];
 }
 
-export class PostgresKnowledgeStore implements KnowledgeStore {
-  constructor(
-    private readonly sql: SqlClient,
-    private readonly clock: Clock = systemClock,
-    private readonly ids: IdGenerator = defaultIdGenerator,
-  ) {}
-
+export class PostgresKnowledgeStore extends PostgresFamily implements KnowledgeStore {
   // ---- knowledge bases ----
 
   async create(organizationId: string, config: KnowledgeBaseConfig): Promise<KnowledgeBaseRecord> {
     const id = this.ids("kb");
     const now = this.clock.now();
     try {
-      await this.sql.transaction(async (tx) => {
+      await this.transactionally(async (tx) => {
         await tx.query(
           `INSERT INTO knowledge_bases (id, organization_id, name, slug, description, embedding_provider_id,
              embedding_model, embedding_dim, chunking_strategy, chunk_size, chunk_overlap, parent_chunk_size,
@@ -98,10 +102,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
             now,
           ],
         );
-        await tx.query(
-          "INSERT INTO kb_config_versions (knowledge_base_id, version_no, config, created_at) VALUES ($1, 1, $2::jsonb, $3)",
-          [id, JSON.stringify(snapshot(config)), now],
-        );
+        await this.snapshot(tx, id, 1, config, now);
       });
     } catch (error) {
       throw slugConflict(error, config.slug);
@@ -113,16 +114,128 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   /** A live knowledge base of the organization. */
   async get(organizationId: string, id: string): Promise<KnowledgeBaseRecord | null> {
-    const row = await one<KbRow>(
-      this.sql,
+    const row = await this.row<KbRow>(
       "SELECT * FROM knowledge_bases WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL",
       [organizationId, id],
     );
     return row === undefined ? null : toKb(row);
   }
 
+  /** Newest first (ties: the larger id first, compared bytewise as SQLite does). */
+  async list(
+    organizationId: string,
+    page: PageRequest,
+  ): Promise<{ items: KnowledgeBaseRecord[]; total: number }> {
+    const { rows, total } = await this.page<KbRow>(
+      "*",
+      "knowledge_bases",
+      "organization_id = $1 AND deleted_at IS NULL",
+      'created_at DESC, id COLLATE "C" DESC',
+      [organizationId],
+      page,
+    );
+    return { items: rows.map(toKb), total };
+  }
+
+  /**
+   * Replaces the configuration and snapshots it as the next version. The language fields are
+   * set by the caller's decision: `textSearchLanguage` stays the active one;
+   * `pendingTextSearchLanguage` is the reindex target or null. The row is locked first, so a
+   * reindex writing rows of the pending language (`addTerms`, which holds it shared) never
+   * leaves rows of a language this change dropped.
+   */
+  async update(
+    organizationId: string,
+    id: string,
+    config: KnowledgeBaseConfig,
+    pendingTextSearchLanguage: TextSearchLanguage | null,
+  ): Promise<KnowledgeBaseRecord | null> {
+    const now = this.clock.now();
+    try {
+      const updated = await this.transactionally(async (tx) => {
+        const current = await one<KbRow>(
+          tx,
+          "SELECT * FROM knowledge_bases WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE",
+          [organizationId, id],
+        );
+        if (current === undefined) return false;
+        const version = current.config_version + 1;
+        await tx.query(
+          `UPDATE knowledge_bases SET name = $1, slug = $2, description = $3, embedding_provider_id = $4,
+             embedding_model = $5, chunking_strategy = $6, chunk_size = $7, chunk_overlap = $8,
+             parent_chunk_size = $9, hybrid_search_enabled = $10, reranker_provider_id = $11,
+             pending_text_search_language = $12, config_version = $13, updated_at = $14
+           WHERE id = $15`,
+          [
+            config.name,
+            config.slug,
+            config.description,
+            config.embeddingProviderId,
+            config.embeddingModel,
+            config.chunkingStrategy,
+            config.chunkSize,
+            config.chunkOverlap,
+            config.parentChunkSize,
+            config.hybridSearchEnabled,
+            config.rerankerProviderId,
+            pendingTextSearchLanguage,
+            version,
+            now,
+            id,
+          ],
+        );
+        // A pending language that was dropped (cancel or replaced target) leaves no rows behind.
+        const pending = current.pending_text_search_language;
+        if (pending !== null && pending !== pendingTextSearchLanguage) {
+          await dropKeywordRows(tx, id, pending as TextSearchLanguage);
+        }
+        await this.snapshot(
+          tx,
+          id,
+          version,
+          { ...config, textSearchLanguage: pendingTextSearchLanguage ?? config.textSearchLanguage },
+          now,
+        );
+        return true;
+      });
+      return updated ? await this.get(organizationId, id) : null;
+    } catch (error) {
+      throw slugConflict(error, config.slug);
+    }
+  }
+
+  async configVersions(id: string): Promise<ConfigVersion[]> {
+    const rows = await this.rows<ConfigVersionRow>(
+      "SELECT version_no, config, created_at FROM kb_config_versions WHERE knowledge_base_id = $1 ORDER BY version_no",
+      [id],
+    );
+    return rows.map(toConfigVersion);
+  }
+
+  /** Soft delete: the slug is released, configuration versions and documents stay; index rows go. */
+  async softDelete(organizationId: string, id: string): Promise<boolean> {
+    return this.transactionally(async (tx) => {
+      const now = this.clock.now();
+      const changed = await tx.query(
+        `UPDATE knowledge_bases SET deleted_at = $1, updated_at = $1
+         WHERE organization_id = $2 AND id = $3 AND deleted_at IS NULL RETURNING id`,
+        [now, organizationId, id],
+      );
+      if (changed.rows.length === 0) return false;
+      await dropKeywordRows(tx, id);
+      await tx.query("DELETE FROM kb_vectors WHERE knowledge_base_id = $1", [id]);
+      await tx.query(
+        `UPDATE kb_revisions SET status = 'ERROR', error = 'The knowledge base was deleted', updated_at = $1
+         WHERE knowledge_base_id = $2 AND status IN ${IN_PROGRESS}`,
+        [now, id],
+      );
+      await bumpGeneration(tx, id);
+      return true;
+    });
+  }
+
   async getKnowledgeBase(id: string): Promise<KnowledgeBaseRecord | null> {
-    const row = await one<KbRow>(this.sql, "SELECT * FROM knowledge_bases WHERE id = $1", [id]);
+    const row = await this.row<KbRow>("SELECT * FROM knowledge_bases WHERE id = $1", [id]);
     return row === undefined ? null : toKb(row);
   }
 
@@ -142,7 +255,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   }): Promise<AcceptedUpload> {
     const now = this.clock.now();
     const kb = input.knowledgeBase;
-    const { documentId, revisionId } = await this.sql.transaction(async (tx) => {
+    const { documentId, revisionId } = await this.transactionally(async (tx) => {
       // The knowledge base's row serialises uploads of one name (no duplicate document, no
       // duplicate version number).
       await tx.query("SELECT 1 FROM knowledge_bases WHERE id = $1 FOR UPDATE", [kb.id]);
@@ -211,22 +324,90 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     return { document, revision };
   }
 
-  async getRevision(id: string): Promise<RevisionRecord | null> {
-    const row = await one<RevisionRow>(
-      this.sql,
-      `SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE id = $1`,
-      [id],
+  async setRevisionJob(revisionId: string, jobId: string): Promise<void> {
+    await this.db.query("UPDATE kb_revisions SET job_id = $1 WHERE id = $2", [jobId, revisionId]);
+  }
+
+  async revisionJobId(revisionId: string): Promise<string | null> {
+    const row = await this.row<{ job_id: string | null }>("SELECT job_id FROM kb_revisions WHERE id = $1", [
+      revisionId,
+    ]);
+    return row?.job_id ?? null;
+  }
+
+  /** Live documents, newest first; `status` filters on the latest revision's status. */
+  async listDocuments(
+    knowledgeBaseId: string,
+    page: PageRequest,
+    status?: RevisionStatus,
+  ): Promise<{ items: DocumentRecord[]; total: number }> {
+    const where = `d.knowledge_base_id = $1 AND d.deleted_at IS NULL${status === undefined ? "" : " AND r.status = $2"}`;
+    const params: unknown[] = status === undefined ? [knowledgeBaseId] : [knowledgeBaseId, status];
+    const { rows, total } = await this.page<DocumentRow>(
+      "d.*",
+      "kb_documents d JOIN kb_revisions r ON r.id = d.latest_revision_id",
+      where,
+      'd.created_at DESC, d.id COLLATE "C" DESC',
+      params,
+      page,
+    );
+    return { items: rows.map(toDocument), total };
+  }
+
+  /** A live document of the knowledge base. */
+  async documentIn(knowledgeBaseId: string, documentId: string): Promise<DocumentRecord | null> {
+    const row = await this.row<DocumentRow>(
+      "SELECT * FROM kb_documents WHERE knowledge_base_id = $1 AND id = $2 AND deleted_at IS NULL",
+      [knowledgeBaseId, documentId],
+    );
+    return row === undefined ? null : toDocument(row);
+  }
+
+  async revisionOf(documentId: string, revisionId: string): Promise<RevisionRecord | null> {
+    const row = await this.row<RevisionRow>(
+      `SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE document_id = $1 AND id = $2`,
+      [documentId, revisionId],
     );
     return row === undefined ? null : toRevision(row);
   }
 
+  async revisionsOf(documentIds: readonly string[]): Promise<RevisionRecord[]> {
+    if (documentIds.length === 0) return [];
+    const rows = await this.rows<RevisionRow>(
+      `SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE document_id = ANY($1::text[])`,
+      [documentIds],
+    );
+    return rows.map(toRevision);
+  }
+
+  async hasSource(revisionId: string): Promise<boolean> {
+    return (
+      (await this.row("SELECT 1 FROM kb_revision_sources WHERE revision_id = $1", [revisionId])) !== undefined
+    );
+  }
+
+  /** Revisions still in progress (for the worker's start-up check). */
+  async inProgressRevisions(): Promise<RevisionRecord[]> {
+    const rows = await this.rows<RevisionRow>(
+      `SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE status IN ${IN_PROGRESS}`,
+    );
+    return rows.map(toRevision);
+  }
+
+  async getRevision(id: string): Promise<RevisionRecord | null> {
+    const row = await this.row<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE id = $1`, [
+      id,
+    ]);
+    return row === undefined ? null : toRevision(row);
+  }
+
   async getDocument(id: string): Promise<DocumentRecord | null> {
-    const row = await one<DocumentRow>(this.sql, "SELECT * FROM kb_documents WHERE id = $1", [id]);
+    const row = await this.row<DocumentRow>("SELECT * FROM kb_documents WHERE id = $1", [id]);
     return row === undefined ? null : toDocument(row);
   }
 
   async setRevisionStatus(id: string, status: RevisionStatus, error: string | null = null): Promise<boolean> {
-    const rows = await this.sql.query(
+    const rows = await this.db.query(
       `UPDATE kb_revisions SET status = $1, error = $2, updated_at = $3 WHERE id = $4 AND status IN ${IN_PROGRESS}
        RETURNING id`,
       [status, status === "ERROR" ? error : null, this.clock.now(), id],
@@ -235,8 +416,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   }
 
   async loadSource(revisionId: string): Promise<RevisionSource | null> {
-    const row = await one<{ filename: string; mime: string; content: Uint8Array }>(
-      this.sql,
+    const row = await this.row<{ filename: string; mime: string; content: Uint8Array }>(
       "SELECT filename, mime, content FROM kb_revision_sources WHERE revision_id = $1",
       [revisionId],
     );
@@ -246,7 +426,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   async mergeDocumentMetadata(documentId: string, metadata: Record<string, unknown>): Promise<void> {
     // Metadata sent with the upload wins over what the converter found.
-    await this.sql.query("UPDATE kb_documents SET metadata = $1::jsonb || metadata WHERE id = $2", [
+    await this.db.query("UPDATE kb_documents SET metadata = $1::jsonb || metadata WHERE id = $2", [
       JSON.stringify(metadata),
       documentId,
     ]);
@@ -254,14 +434,14 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   async documentsById(ids: readonly string[]): Promise<DocumentRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.query<DocumentRow>("SELECT * FROM kb_documents WHERE id = ANY($1::text[])", [
+    const rows = await this.db.query<DocumentRow>("SELECT * FROM kb_documents WHERE id = ANY($1::text[])", [
       ids,
     ]);
     return rows.rows.map(toDocument);
   }
 
   async documentsMatching(knowledgeBaseId: string, filter: Record<string, unknown>): Promise<string[]> {
-    const rows = await this.sql.query<{ id: string; metadata: Record<string, unknown> }>(
+    const rows = await this.db.query<{ id: string; metadata: Record<string, unknown> }>(
       "SELECT id, metadata FROM kb_documents WHERE knowledge_base_id = $1 AND deleted_at IS NULL",
       [knowledgeBaseId],
     );
@@ -273,7 +453,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
    * keep ids, pages and headings), its uploads dropped.
    */
   async deleteDocument(knowledgeBaseId: string, documentId: string): Promise<boolean> {
-    return this.sql.transaction(async (tx) => {
+    return this.transactionally(async (tx) => {
       const now = this.clock.now();
       const changed = await tx.query(
         `UPDATE kb_documents SET deleted_at = $1, updated_at = $1
@@ -306,7 +486,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   /** ERROR → PENDING, from the start: the revision's partial chunks and index rows are dropped. */
   async resetForRetry(revisionId: string): Promise<boolean> {
-    return this.sql.transaction(async (tx) => {
+    return this.transactionally(async (tx) => {
       const changed = await tx.query(
         "UPDATE kb_revisions SET status = 'PENDING', error = NULL, updated_at = $1 WHERE id = $2 AND status = 'ERROR' RETURNING id",
         [this.clock.now(), revisionId],
@@ -325,7 +505,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     if (revision === null) return [];
     const ids = chunks.map(() => this.ids("chk"));
     const idsByPosition = new Map(chunks.map((chunk, i) => [chunk.position, ids[i] as string]));
-    await this.sql.transaction(async (tx) => {
+    await this.transactionally(async (tx) => {
       await dropRevisionIndexRows(tx, revisionId);
       await tx.query("DELETE FROM kb_chunks WHERE revision_id = $1", [revisionId]);
       // One statement per batch of rows: unnest over parallel arrays.
@@ -365,7 +545,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   }
 
   async revisionChunks(revisionId: string): Promise<ChunkRecord[]> {
-    const rows = await this.sql.query<ChunkRow>(
+    const rows = await this.db.query<ChunkRow>(
       `SELECT ${CHUNK_COLUMNS} FROM kb_chunks WHERE revision_id = $1 ORDER BY position`,
       [revisionId],
     );
@@ -377,7 +557,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   }
 
   async activateRevision(revisionId: string): Promise<boolean> {
-    return this.sql.transaction(async (tx) => {
+    return this.transactionally(async (tx) => {
       const revision = await one<RevisionRow>(
         tx,
         `SELECT ${REVISION_COLUMNS} FROM kb_revisions WHERE id = $1`,
@@ -428,31 +608,52 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
 
   async chunksById(knowledgeBaseId: string, ids: readonly string[]): Promise<ChunkRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.query<ChunkRow>(
+    const rows = await this.db.query<ChunkRow>(
       `SELECT ${CHUNK_COLUMNS} FROM kb_chunks WHERE knowledge_base_id = $1 AND id = ANY($2::text[])`,
       [knowledgeBaseId, ids],
     );
     return rows.rows.map(toChunk);
   }
-}
 
-/** The stored configuration version: exactly the configuration's fields. */
-function snapshot(config: KnowledgeBaseConfig): KnowledgeBaseConfig {
-  return {
-    name: config.name,
-    slug: config.slug,
-    description: config.description,
-    embeddingProviderId: config.embeddingProviderId,
-    embeddingModel: config.embeddingModel,
-    embeddingDim: config.embeddingDim,
-    chunkingStrategy: config.chunkingStrategy,
-    chunkSize: config.chunkSize,
-    chunkOverlap: config.chunkOverlap,
-    parentChunkSize: config.parentChunkSize,
-    hybridSearchEnabled: config.hybridSearchEnabled,
-    rerankerProviderId: config.rerankerProviderId,
-    textSearchLanguage: config.textSearchLanguage,
-  };
+  // ---- internals ----
+
+  /**
+   * One page of a listing and its total: two statements, each on its index (a window count
+   * would read every matching row before the limit). One after the other: inside a unit of work
+   * on PGlite two statements of one transaction must not overlap.
+   */
+  private async page<Row>(
+    columns: string,
+    from: string,
+    where: string,
+    order: string,
+    params: readonly unknown[],
+    page: PageRequest,
+  ): Promise<{ rows: Row[]; total: number }> {
+    const rows = await this.rows<Row>(
+      `SELECT ${columns} FROM ${from} WHERE ${where}
+       ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.size, pageOffset(page)],
+    );
+    const counted = await this.row<{ total: string | number }>(
+      `SELECT COUNT(*) AS total FROM ${from} WHERE ${where}`,
+      params,
+    );
+    return { rows, total: Number(counted?.total ?? 0) };
+  }
+
+  private async snapshot(
+    tx: SqlQueryable,
+    id: string,
+    version: number,
+    config: KnowledgeBaseConfig,
+    now: number,
+  ): Promise<void> {
+    await tx.query(
+      "INSERT INTO kb_config_versions (knowledge_base_id, version_no, config, created_at) VALUES ($1, $2, $3::jsonb, $4)",
+      [id, version, JSON.stringify(configSnapshot(config)), now],
+    );
+  }
 }
 
 /** 23505 on the slug index → the same 409 the SQLite store answers. */

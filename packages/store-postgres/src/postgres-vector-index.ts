@@ -170,6 +170,34 @@ export class PostgresVectorIndex implements VectorIndex {
       : this.searchInt8(query);
   }
 
+  /**
+   * Exact cosine KNN over every served vector of the knowledge base, nearest first (ties by
+   * chunk age), with no index: the baseline the recall checks and benchmarks measure `search`
+   * against (store-sqlite's `exactSearch`). With pgvector the database computes the distances
+   * in one sort (the operand is not the HNSW indexes' `vector(d)` expression, so none applies);
+   * without it every served float vector is read back and scored here.
+   */
+  async exactSearch(query: IndexQuery & { vector: Float32Array }): Promise<IndexHit[]> {
+    if (query.k <= 0 || (query.documentIds !== null && query.documentIds.length === 0)) return [];
+    const { mode } = await this.detect();
+    if (mode === "int8") return this.rescore(query, null);
+    const filter = query.documentIds === null ? "" : "AND c.document_id = ANY($5::text[])";
+    const rows = await this.sql.query<{ id: string; distance: number }>(
+      `SELECT c.id, v.embedding_vector <=> $1::vector AS distance
+       FROM kb_vectors v JOIN kb_chunks c ON c.seq = v.chunk_seq
+       WHERE v.knowledge_base_id = $2 AND v.dim = $3 AND c.active ${filter}
+       ORDER BY distance, v.chunk_seq LIMIT $4`,
+      [
+        vectorLiteral(query.vector),
+        query.knowledgeBaseId,
+        query.vector.length,
+        query.k,
+        ...(query.documentIds === null ? [] : [query.documentIds]),
+      ],
+    );
+    return rows.rows.map((row) => ({ chunkId: row.id, score: 1 - Number(row.distance) }));
+  }
+
   /** Drops the in-memory int8 columns (tests, or after bulk changes made outside this index). */
   invalidate(knowledgeBaseId?: string): void {
     if (knowledgeBaseId === undefined) this.caches.clear();

@@ -74,11 +74,15 @@ export {
 export { bytes, FILE_COLUMNS, type FileRecord, type FileRow, toFile } from "./files.js";
 export {
   type ChunkRow,
+  type ConfigVersion,
+  type ConfigVersionRow,
+  configSnapshot,
   type DocumentRow,
   IN_PROGRESS,
   type KbRow,
   type RevisionRow,
   toChunk,
+  toConfigVersion,
   toDocument,
   toKb,
   toRevision,

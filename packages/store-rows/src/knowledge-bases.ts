@@ -7,6 +7,7 @@
 import type {
   ChunkRecord,
   DocumentRecord,
+  KnowledgeBaseConfig,
   KnowledgeBaseRecord,
   RevisionRecord,
   RevisionStatus,
@@ -61,6 +62,50 @@ export function toKb(row: KbRow): KnowledgeBaseRecord {
     createdAt: int(row.created_at),
     updatedAt: int(row.updated_at),
     deletedAt: intOrNull(row.deleted_at),
+  };
+}
+
+/**
+ * A configuration version as stored: exactly the configuration's fields, in this order. Both
+ * stores write it through this and read it back through `toConfigVersion`, which rebuilds it in
+ * the same order (PostgreSQL's JSONB does not keep the written key order).
+ */
+export function configSnapshot(config: KnowledgeBaseConfig): KnowledgeBaseConfig {
+  return {
+    name: config.name,
+    slug: config.slug,
+    description: config.description,
+    embeddingProviderId: config.embeddingProviderId,
+    embeddingModel: config.embeddingModel,
+    embeddingDim: config.embeddingDim,
+    chunkingStrategy: config.chunkingStrategy,
+    chunkSize: config.chunkSize,
+    chunkOverlap: config.chunkOverlap,
+    parentChunkSize: config.parentChunkSize,
+    hybridSearchEnabled: config.hybridSearchEnabled,
+    rerankerProviderId: config.rerankerProviderId,
+    textSearchLanguage: config.textSearchLanguage,
+  };
+}
+
+export interface ConfigVersionRow {
+  version_no: number;
+  /** JSON text on SQLite, JSONB (an object) on PostgreSQL. */
+  config: string | KnowledgeBaseConfig;
+  created_at: BigIntColumn;
+}
+
+export interface ConfigVersion {
+  versionNo: number;
+  config: KnowledgeBaseConfig;
+  createdAt: number;
+}
+
+export function toConfigVersion(row: ConfigVersionRow): ConfigVersion {
+  return {
+    versionNo: row.version_no,
+    config: configSnapshot(json<KnowledgeBaseConfig>(row.config)),
+    createdAt: int(row.created_at),
   };
 }
 

@@ -16,6 +16,12 @@ import type {
   TextSearchLanguage,
 } from "@groundwork/kb";
 import { TEXT_SEARCH_LANGUAGES } from "@groundwork/kb";
+import {
+  type ConfigVersion,
+  type ConfigVersionRow,
+  configSnapshot,
+  toConfigVersion,
+} from "@groundwork/store-rows";
 import { KbChunkStore } from "./kb-chunks.js";
 import { dropKeywordRows } from "./kb-keyword-index.js";
 import { IN_PROGRESS, type KbRow, toKb } from "./kb-rows.js";
@@ -118,15 +124,11 @@ export class KnowledgeBaseStore extends KbChunkStore implements KnowledgeStore {
     }
   }
 
-  configVersions(id: string): Array<{ versionNo: number; config: KnowledgeBaseConfig; createdAt: number }> {
+  configVersions(id: string): ConfigVersion[] {
     const rows = this.sql(
       "SELECT version_no, config, created_at FROM kb_config_versions WHERE knowledge_base_id = ? ORDER BY version_no",
-    ).all(id) as Array<{ version_no: number; config: string; created_at: number }>;
-    return rows.map((row) => ({
-      versionNo: row.version_no,
-      config: JSON.parse(row.config) as KnowledgeBaseConfig,
-      createdAt: row.created_at,
-    }));
+    ).all(id) as ConfigVersionRow[];
+    return rows.map(toConfigVersion);
   }
 
   /** Soft delete: the slug is released, configuration versions and documents stay; index rows go. */
@@ -159,24 +161,9 @@ export class KnowledgeBaseStore extends KbChunkStore implements KnowledgeStore {
   // ---- internals ----
 
   private snapshot(id: string, version: number, config: KnowledgeBaseConfig, now: number): void {
-    const stored: KnowledgeBaseConfig = {
-      name: config.name,
-      slug: config.slug,
-      description: config.description,
-      embeddingProviderId: config.embeddingProviderId,
-      embeddingModel: config.embeddingModel,
-      embeddingDim: config.embeddingDim,
-      chunkingStrategy: config.chunkingStrategy,
-      chunkSize: config.chunkSize,
-      chunkOverlap: config.chunkOverlap,
-      parentChunkSize: config.parentChunkSize,
-      hybridSearchEnabled: config.hybridSearchEnabled,
-      rerankerProviderId: config.rerankerProviderId,
-      textSearchLanguage: config.textSearchLanguage,
-    };
     this.sql(
       "INSERT INTO kb_config_versions (knowledge_base_id, version_no, config, created_at) VALUES (?, ?, ?, ?)",
-    ).run(id, version, JSON.stringify(stored), now);
+    ).run(id, version, JSON.stringify(configSnapshot(config)), now);
   }
 
   private dropLanguageRows(id: string, language: string): void {
