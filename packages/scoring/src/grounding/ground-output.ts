@@ -218,10 +218,14 @@ function attachSpans(
     const field = fields[index]!;
     const value = values[index];
     const series = field.group === null ? field.key : seriesOf(field.group, field.name);
-    if (LOCATED_BASES.has(field.grounding.basis)) {
-      // A string value is its own only element: no one-element array per field.
-      if (typeof value === "string") request(value, index, series);
-      else if (Array.isArray(value)) for (const element of value) request(element, index, series);
+    const basis = field.grounding.basis;
+    if (LOCATED_BASES.has(basis)) {
+      if (typeof value === "string") {
+        // A string's basis is its own match (groundSlot), found only when it was searchable: it need
+        // not be looked up again.
+        requests.push({ value, series, partial: basis === "partial_match" });
+        owners.push(index);
+      } else if (Array.isArray(value)) for (const element of value) request(element, index, series);
     } else if (typeof value === "number" && field.grounding.basis === "unverifiable") {
       const canonical = canonicalNumber(value);
       // Digits only: the point does not count.

@@ -1,5 +1,5 @@
 import { findDates, isoDateOf } from "./date-forms.js";
-import { type FoldedText, foldTextReusing, foldValue } from "./fold-text.js";
+import { type FoldedText, type FoldedUnits, foldTextReusing, foldValue } from "./fold-text.js";
 import { canonicalNumber, findNumbers, numberReadings } from "./number-forms.js";
 import { partialCandidates } from "./search-values.js";
 import { alignTokens, buildTokenIndex, type TokenIndex, tokensOf } from "./token-alignment.js";
@@ -116,8 +116,8 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
   const strong = (id: number): Interval[] => {
     const known = strongHits[id];
     if (known !== undefined) return known;
-    wordIndex ??= buildWordIndex(folded);
-    let hits = findStrong(folded, wordIndex, patterns[id]!);
+    wordIndex ??= buildWordIndex(folded, source.units);
+    let hits = findStrong(source, wordIndex, patterns[id]!);
     if (hits === null) {
       const both = searchHits(folded, wordIndex, patterns[id]!);
       hits = both.strong;
@@ -129,7 +129,7 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
   const weak = (id: number): Interval[] => {
     let hits = weakHits[id];
     if (hits === undefined) {
-      wordIndex ??= buildWordIndex(folded);
+      wordIndex ??= buildWordIndex(folded, source.units);
       const both = searchHits(folded, wordIndex, patterns[id]!);
       hits = both.weak;
       weakHits[id] = hits;
@@ -382,18 +382,22 @@ const weakCollector = new HitCollector();
  * mentions consist of whole words of the text, so each is an occurrence of its rarest word. Null when
  * the pattern has no word to look up by.
  */
-function findStrong(text: string, index: WordIndex, pattern: string): Interval[] | null {
+function findStrong(source: FoldedUnits, index: WordIndex, pattern: string): Interval[] | null {
   const candidates = candidateStarts(index, pattern);
   if (candidates === null) return null;
   const hits = strongCollector.start();
   const { positions } = index;
-  // Most candidates (other words in the same bucket, or the word in another context) differ at the
-  // value's first unit: comparing it first spares most of the string comparisons.
+  const { folded: text, units } = source;
+  const length = pattern.length;
+  // Compared unit by unit in the folded units (a few units, where a `startsWith` call costs more than
+  // the comparison). Most candidates (other words in the same bucket, or the word in another context)
+  // differ at the value's first unit.
   const first = pattern.charCodeAt(0);
-  for (let at = candidates.from; at < candidates.to; at++) {
+  candidates: for (let at = candidates.from; at < candidates.to; at++) {
     const start = positions[at]! - candidates.shift;
-    if (start < 0 || text.charCodeAt(start) !== first || !text.startsWith(pattern, start)) continue;
-    const end = start + pattern.length;
+    if (start < 0 || units[start] !== first || start + length > units.length) continue;
+    for (let k = 1; k < length; k++) if (units[start + k] !== pattern.charCodeAt(k)) continue candidates;
+    const end = start + length;
     if (boundaryFit(text, start, end) === STRONG) hits.keep(start, end);
   }
   return hits.done();

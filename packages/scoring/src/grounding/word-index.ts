@@ -67,7 +67,8 @@ let wordHashes = new Int32Array(1024);
 let sharedPositions = new Int32Array(1024);
 let sharedBuckets = new Int32Array(1025);
 
-export function buildWordIndex(text: string): WordIndex {
+/** `units` are the text's UTF-16 units (`units[i] === text.charCodeAt(i)`): the scan reads them there. */
+export function buildWordIndex(text: string, units: Uint16Array): WordIndex {
   const length = text.length;
   // One pass: each word's extent and hash together (the same splits as wordStart/wordEnd, the same
   // hash as hashOf, which look-ups of values use).
@@ -76,7 +77,7 @@ export function buildWordIndex(text: string): WordIndex {
   let count = 0;
   let at = 0;
   while (at < length) {
-    let code = text.charCodeAt(at);
+    let code = units[at]!;
     if (code < 0x80 ? ASCII_WORD[code] !== 1 : !isWordCode(text, at)) {
       at++;
       continue;
@@ -85,7 +86,7 @@ export function buildWordIndex(text: string): WordIndex {
     let hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME);
     let previous = code;
     for (at++; at < length; at++) {
-      code = text.charCodeAt(at);
+      code = units[at]!;
       // Between two ASCII characters, a word goes on exactly while letters and digits do.
       if (code < 0x80 && previous < 0x80 ? ASCII_WORD[code] === 0 : !joinedAt(text, at)) break;
       hash = Math.imul(hash ^ code, FNV_PRIME);
