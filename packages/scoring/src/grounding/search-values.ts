@@ -209,17 +209,31 @@ function words(text: string): Word[] {
   return found;
 }
 
+const NUMBER = /\p{N}/u;
+
+/** Whether the word holds a digit of any script (ASCII decided from the code, the rest by the class). */
+function hasDigit(text: string, word: Word): boolean {
+  for (let at = word.start; at < word.end; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80 ? code >= 0x30 && code <= 0x39 : NUMBER.test(String.fromCodePoint(text.codePointAt(at)!)))
+      return true;
+  }
+  return false;
+}
+
 function wordSpans(normalized: string): string[] {
   const all = words(normalized);
   const total = all.reduce((sum, word) => sum + word.letters, 0);
   const spans: string[] = [];
   if (total === 0) return spans;
   const allSpans = all.length <= MAX_WORDS_FOR_ALL_SPANS;
-  const withDigits = all.flatMap((word, index) =>
-    /\p{N}/u.test(normalized.slice(word.start, word.end)) ? [index] : [],
-  );
-  const firstDigitWord = withDigits[0] ?? all.length;
-  const lastDigitWord = withDigits.at(-1) ?? -1;
+  let firstDigitWord = all.length;
+  let lastDigitWord = -1;
+  for (let index = 0; index < all.length; index++) {
+    if (!hasDigit(normalized, all[index]!)) continue;
+    if (firstDigitWord === all.length) firstDigitWord = index;
+    lastDigitWord = index;
+  }
   for (let first = 0; first <= Math.min(firstDigitWord, all.length - 1); first++) {
     let letters = 0;
     for (let last = first; last < all.length; last++) {
