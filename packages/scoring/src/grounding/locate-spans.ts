@@ -393,10 +393,11 @@ function findStrong(source: FoldedUnits, index: WordIndex, pattern: string): Int
   // the comparison). Most candidates (other words in the same bucket, or the word in another context)
   // differ at the value's first unit.
   const first = pattern.charCodeAt(0);
-  candidates: for (let at = candidates.from; at < candidates.to; at++) {
-    const start = positions[at]! - candidates.shift;
+  const { to, shift } = candidates;
+  scan: for (let at = candidates.from; at < to; at++) {
+    const start = positions[at]! - shift;
     if (start < 0 || units[start] !== first || start + length > units.length) continue;
-    for (let k = 1; k < length; k++) if (units[start + k] !== pattern.charCodeAt(k)) continue candidates;
+    for (let k = 1; k < length; k++) if (units[start + k] !== pattern.charCodeAt(k)) continue scan;
     const end = start + length;
     if (boundaryFit(text, start, end) === STRONG) hits.keep(start, end);
   }
@@ -423,8 +424,9 @@ function searchHits(
   const candidates = candidateStarts(index, pattern, true);
   if (candidates !== null) {
     const first = pattern.charCodeAt(0);
-    for (let at = candidates.from; at < candidates.to; at++) {
-      const start = index.positions[at]! - candidates.shift;
+    const { to, shift } = candidates;
+    for (let at = candidates.from; at < to; at++) {
+      const start = index.positions[at]! - shift;
       if (start >= 0 && text.charCodeAt(start) === first && text.startsWith(pattern, start)) add(start);
     }
   } else {

@@ -126,7 +126,7 @@ export function buildWordIndex(text: string, units: Uint16Array): WordIndex {
   return { bucketStart, positions, mask };
 }
 
-/** Where a value may start: `positions[from … to)` of the index, each minus `shift`. */
+/** Where a value may start: `positions[from … to)` of the index, each minus `shift`. Valid until the next look-up. */
 export interface Candidates {
   from: number;
   to: number;
@@ -145,7 +145,8 @@ export function candidateStarts(index: WordIndex, value: string, anywhere = fals
   const first = value.charCodeAt(0);
   if (first >= 0xdc00 && first <= 0xdfff) return null;
   const { bucketStart, mask } = index;
-  let best: Candidates | null = null;
+  let found = false;
+  const best = CANDIDATES;
   const length = value.length;
   for (let start = wordStart(value, 0); start < length; ) {
     const end = wordEnd(value, start);
@@ -154,9 +155,18 @@ export function candidateStarts(index: WordIndex, value: string, anywhere = fals
       const bucket = hashOf(value, start, end) & mask;
       const from = bucketStart[bucket]!;
       const to = bucketStart[bucket + 1]!;
-      if (best === null || to - from < best.to - best.from) best = { from, to, shift: start };
+      if (!found || to - from < best.to - best.from) {
+        found = true;
+        best.from = from;
+        best.to = to;
+        best.shift = start;
+      }
     }
     start = wordStart(value, end);
   }
-  return best;
+  return found ? best : null;
 }
+
+// The one answer of `candidateStarts`, overwritten by its next call (its callers read it at once): a
+// look-up per distinct value and word would otherwise leave an object behind each time.
+const CANDIDATES: Candidates = { from: 0, to: 0, shift: 0 };
