@@ -4,8 +4,10 @@ import { buildBenchFixture } from "../../bench/bench-fixture.js";
 import { plantedCorpus } from "../../test/planted-spans.js";
 import { locateSpans as previousLocateSpans } from "../../test/previous-locator/locate-spans.js";
 import { canonicalNumber as previousCanonicalNumber } from "../../test/previous-locator/number-forms.js";
+import { partialCandidates as previousPartialCandidates } from "../../test/previous-locator/search-values.js";
 import { locateSpans, type SpanRequest } from "./locate-spans.js";
 import { canonicalNumber } from "./number-forms.js";
+import { partialCandidates } from "./search-values.js";
 
 // The locator was rewritten for speed (PV15); its spans must be exactly the previous locator's.
 
@@ -113,6 +115,21 @@ describe("span location: the rewritten locator places exactly what the previous 
           },
         ),
         { numRuns: 5000 },
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    "cuts a value into the same partial pieces as the previous locator did",
+    () => {
+      const digits = fc.constantFrom("٣", "𝟏", "①", "x9", "2024", "a1b");
+      fc.assert(
+        fc.property(fc.array(fc.oneof(WORD, SEPARATOR, digits), { maxLength: 8 }), (pieces) => {
+          const value = pieces.join("");
+          expect(partialCandidates(value)).toEqual(previousPartialCandidates(value));
+        }),
+        { numRuns: 10000 },
       );
     },
     SLOW,

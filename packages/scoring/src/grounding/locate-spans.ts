@@ -1,5 +1,5 @@
 import { findDates, isoDateOf } from "./date-forms.js";
-import { type FoldedText, foldTextReusing, foldValue } from "./fold-text.js";
+import { type FoldedText, type FoldedUnits, foldTextReusing, foldValue } from "./fold-text.js";
 import { canonicalNumber, findNumbers, numberReadings } from "./number-forms.js";
 import { partialCandidates } from "./search-values.js";
 import { alignTokens, buildTokenIndex, type TokenIndex, tokensOf } from "./token-alignment.js";
@@ -32,13 +32,16 @@ interface Interval {
 
 interface Descriptor {
   request: SpanRequest;
-  patterns: number[];
+  patterns: readonly number[];
   /** The other forms of the value, worked out when a tier first needs them (most values never do). */
   variants: Variants | null;
   /** The folded value, for token alignment; null for a number. */
   text: string | null;
-  /** Candidate lists per tier built so far, each merged with the ones before; `next` is the next step. */
-  tiers: Interval[][];
+  /**
+   * Candidate lists per tier built so far, each merged with the ones before; `next` is the next step.
+   * Null until the first is built (most values never need a second).
+   */
+  tiers: Interval[][] | null;
   next: number;
   /**
    * Where the previous mention of this value ended, per series: the next one is the first mention
@@ -60,6 +63,9 @@ interface Variants {
 }
 
 const TIER_COUNT = 5;
+// Shared by every value without patterns and every tier without hits; never written to.
+const NO_PATTERNS: readonly number[] = Object.freeze([]);
+const NO_INTERVALS: Interval[] = Object.freeze([]) as unknown as Interval[];
 const HYPHEN_BETWEEN_LETTERS = /\p{L}[-\u2010\u2011]\p{L}/u;
 // A file name found by its stem: the stem is the span, fuzzy alignment of its parts would add nothing.
 const FILE_NAME_LIKE = /^\S+\.[\p{L}\p{N}]{1,8}$/u;
@@ -110,8 +116,8 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
   const strong = (id: number): Interval[] => {
     const known = strongHits[id];
     if (known !== undefined) return known;
-    wordIndex ??= buildWordIndex(folded);
-    let hits = findStrong(folded, wordIndex, patterns[id]!);
+    wordIndex ??= buildWordIndex(folded, source.units);
+    let hits = findStrong(source, wordIndex, patterns[id]!);
     if (hits === null) {
       const both = searchHits(folded, wordIndex, patterns[id]!);
       hits = both.strong;
@@ -123,7 +129,7 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
   const weak = (id: number): Interval[] => {
     let hits = weakHits[id];
     if (hits === undefined) {
-      wordIndex ??= buildWordIndex(folded);
+      wordIndex ??= buildWordIndex(folded, source.units);
       const both = searchHits(folded, wordIndex, patterns[id]!);
       hits = both.weak;
       weakHits[id] = hits;
@@ -138,14 +144,18 @@ export function locateSpans(text: string, requests: readonly SpanRequest[]): Arr
   // Tier k of a descriptor, built only when an earlier tier lacks the wanted occurrence: most values
   // are found verbatim (tier 1), and the number, date and token indexes are then never built.
   const tierAt = (descriptor: Descriptor, tier: number): Interval[] | null => {
+    if (descriptor.tiers === null) {
+      const { patterns } = descriptor;
+      descriptor.next = 1;
+      descriptor.tiers = [
+        patterns.length === 1 ? strong(patterns[0]!) : mergeIntervals(patterns.map(strong)),
+      ];
+    }
     const tiers = descriptor.tiers;
     while (tiers.length <= tier && descriptor.next < TIER_COUNT) {
       const step = descriptor.next++;
-      const previous = tiers.at(-1) ?? [];
-      if (step === 0) {
-        const { patterns } = descriptor;
-        tiers.push(patterns.length === 1 ? strong(patterns[0]!) : mergeIntervals(patterns.map(strong)));
-      } else if (step === 1) {
+      const previous = tiers[tiers.length - 1]!;
+      if (step === 1) {
         const { numbers, date } = variantsOf(descriptor, patternId);
         if (numbers.length === 0 && date === null) continue;
         const variants: Interval[][] = [previous];
@@ -227,10 +237,10 @@ function moveCursor(descriptor: Descriptor, series: string, end: number): void {
 function describe(request: SpanRequest, addPattern: (pattern: string) => number): Descriptor {
   const descriptor: Descriptor = {
     request,
-    patterns: [],
+    patterns: NO_PATTERNS,
     variants: null,
     text: null,
-    tiers: [],
+    tiers: null,
     next: 0,
     series: null,
     seriesEnd: 0,
@@ -239,19 +249,20 @@ function describe(request: SpanRequest, addPattern: (pattern: string) => number)
   if (typeof request.value === "number") {
     const canonical = canonicalNumber(request.value);
     if (canonical === null) return descriptor;
-    descriptor.patterns.push(addPattern(canonical));
+    descriptor.patterns = [addPattern(canonical)];
     descriptor.variants = { pieces: [], numbers: [canonical], date: null, fileName: false };
     return descriptor;
   }
   const value = request.value;
   const folded = foldValue(value);
   if (folded.length < MIN_LOCATED_LENGTH) return descriptor;
-  descriptor.patterns.push(addPattern(folded));
+  const id = addPattern(folded);
+  descriptor.patterns = [id];
   // A hyphenated value ("well-known") broken at a line end reads as one word in the folded text.
   if (mayHaveHyphen(value) && HYPHEN_BETWEEN_LETTERS.test(value)) {
     const joined = foldValue(value.replace(/[-\u2010\u2011]/g, ""));
     if (joined !== folded && joined.length >= MIN_LOCATED_LENGTH)
-      descriptor.patterns.push(addPattern(joined));
+      descriptor.patterns = [id, addPattern(joined)];
   }
   descriptor.text = folded;
   return descriptor;
@@ -305,7 +316,7 @@ function indexOccurrences(occurrences: ReadonlyArray<Interval & { readings: stri
 /** The lists merged in reading order; an interval overlapping one already kept is dropped. */
 function mergeIntervals(lists: readonly (readonly Interval[])[]): Interval[] {
   const nonEmpty = lists.filter((list) => list.length > 0);
-  if (nonEmpty.length === 0) return [];
+  if (nonEmpty.length === 0) return NO_INTERVALS;
   if (nonEmpty.length === 1) return nonEmpty[0] as Interval[];
   const all = nonEmpty.flat().sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Interval[] = [];
@@ -333,32 +344,64 @@ function firstStartingAt(intervals: readonly Interval[], offset: number): number
   return low;
 }
 
-/** Keeps `[start, end)` unless it overlaps the last interval kept: the earliest mentions win. */
-function keep(list: Interval[], start: number, end: number): void {
-  const last = list.at(-1);
-  if (last === undefined || start >= last.end) list.push({ start, end });
+/**
+ * A list of hits being collected: kept in a scratch array reused between lists and copied out at its
+ * exact length when done (an array grown by pushes from empty reserves room for 17 elements, and most
+ * values have one or two mentions).
+ */
+class HitCollector {
+  private readonly scratch: Interval[] = [];
+  private size = 0;
+
+  start(): this {
+    this.size = 0;
+    return this;
+  }
+
+  /** Keeps `[start, end)` unless it overlaps the last interval kept: the earliest mentions win. */
+  keep(start: number, end: number): void {
+    if (this.size > 0 && start < this.scratch[this.size - 1]!.end) return;
+    const interval = { start, end };
+    if (this.size < this.scratch.length) this.scratch[this.size++] = interval;
+    else {
+      this.scratch.push(interval);
+      this.size++;
+    }
+  }
+
+  done(): Interval[] {
+    return this.size === 0 ? NO_INTERVALS : this.scratch.slice(0, this.size);
+  }
 }
+
+const strongCollector = new HitCollector();
+const weakCollector = new HitCollector();
 
 /**
  * The mentions of `pattern` at word boundaries, found through the word index: the value's strong
  * mentions consist of whole words of the text, so each is an occurrence of its rarest word. Null when
  * the pattern has no word to look up by.
  */
-function findStrong(text: string, index: WordIndex, pattern: string): Interval[] | null {
+function findStrong(source: FoldedUnits, index: WordIndex, pattern: string): Interval[] | null {
   const candidates = candidateStarts(index, pattern);
   if (candidates === null) return null;
-  const hits: Interval[] = [];
+  const hits = strongCollector.start();
   const { positions } = index;
-  // Most candidates (other words in the same bucket, or the word in another context) differ at the
-  // value's first unit: comparing it first spares most of the string comparisons.
+  const { folded: text, units } = source;
+  const length = pattern.length;
+  // Compared unit by unit in the folded units (a few units, where a `startsWith` call costs more than
+  // the comparison). Most candidates (other words in the same bucket, or the word in another context)
+  // differ at the value's first unit.
   const first = pattern.charCodeAt(0);
-  for (let at = candidates.from; at < candidates.to; at++) {
-    const start = positions[at]! - candidates.shift;
-    if (start < 0 || text.charCodeAt(start) !== first || !text.startsWith(pattern, start)) continue;
-    const end = start + pattern.length;
-    if (boundaryFit(text, start, end) === STRONG) keep(hits, start, end);
+  const { to, shift } = candidates;
+  scan: for (let at = candidates.from; at < to; at++) {
+    const start = positions[at]! - shift;
+    if (start < 0 || units[start] !== first || start + length > units.length) continue;
+    for (let k = 1; k < length; k++) if (units[start + k] !== pattern.charCodeAt(k)) continue scan;
+    const end = start + length;
+    if (boundaryFit(text, start, end) === STRONG) hits.keep(start, end);
   }
-  return hits;
+  return hits.done();
 }
 
 /**
@@ -371,23 +414,24 @@ function searchHits(
   index: WordIndex,
   pattern: string,
 ): { strong: Interval[]; weak: Interval[] } {
-  const strong: Interval[] = [];
-  const weak: Interval[] = [];
+  const strong = strongCollector.start();
+  const weak = weakCollector.start();
   const add = (start: number) => {
     const end = start + pattern.length;
     const fit = boundaryFit(text, start, end);
-    if (fit !== REJECTED) keep(fit === STRONG ? strong : weak, start, end);
+    if (fit !== REJECTED) (fit === STRONG ? strong : weak).keep(start, end);
   };
   const candidates = candidateStarts(index, pattern, true);
   if (candidates !== null) {
     const first = pattern.charCodeAt(0);
-    for (let at = candidates.from; at < candidates.to; at++) {
-      const start = index.positions[at]! - candidates.shift;
+    const { to, shift } = candidates;
+    for (let at = candidates.from; at < to; at++) {
+      const start = index.positions[at]! - shift;
       if (start >= 0 && text.charCodeAt(start) === first && text.startsWith(pattern, start)) add(start);
     }
   } else {
     for (let start = text.indexOf(pattern); start !== -1; start = text.indexOf(pattern, start + 1))
       add(start);
   }
-  return { strong, weak };
+  return { strong: strong.done(), weak: weak.done() };
 }

@@ -1,5 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codePointLength, isSeparatorCode, normalizeValue } from "./normalize-text.js";
+import {
+  codePointLength,
+  isSeparatorCode,
+  normalizeSeparators,
+  normalizeValue,
+  toNfc,
+} from "./normalize-text.js";
 
 describe("normalisation", () => {
   it("collapses runs of underscores, hyphens and whitespace into one space and trims", () => {
@@ -17,6 +24,34 @@ describe("normalisation", () => {
         throw new Error(`mismatch at U+${code.toString(16)}`);
       }
     }
+  });
+
+  it("collapses separators in a loop exactly as the expression and trim do", () => {
+    const piece = fc.constantFrom(
+      "a",
+      "É",
+      "e\u0301",
+      "😀",
+      "\ud800",
+      " ",
+      "  ",
+      "_",
+      "-",
+      "\u2010",
+      "\n",
+      "\t",
+      "\u00a0",
+      "\u3000",
+      "\ufeff",
+      "x9",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const value = pieces.join("");
+        expect(normalizeValue(value)).toBe(normalizeSeparators(toNfc(value)).trim());
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("counts code points, not code units", () => {

@@ -55,7 +55,29 @@ export function normalizeValue(value: string): string {
   const nfc = toNfc(value);
   // Most values are already in normalized form; checking that is a loop over code units, where the
   // replace and trim would build two strings.
-  return isNormalizedForm(nfc) ? nfc : normalizeSeparators(nfc).trim();
+  return isNormalizedForm(nfc) ? nfc : collapseSeparators(nfc);
+}
+
+/**
+ * `normalizeSeparators(text).trim()` in one loop: the text between separator runs is copied as slices,
+ * one space between them, none at the ends. (The expression and the trim cost a match object and an
+ * intermediate string per value; every separator is one `trim` strips or the expression turns into a
+ * space that it then strips, so the two agree.)
+ */
+function collapseSeparators(text: string): string {
+  let result = "";
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const separator = i === text.length || SEPARATOR_CODES[text.charCodeAt(i)] === 1;
+    if (!separator) {
+      if (start === -1) start = i;
+      continue;
+    }
+    if (start === -1) continue;
+    result = result === "" ? text.slice(start, i) : `${result} ${text.slice(start, i)}`;
+    start = -1;
+  }
+  return result;
 }
 
 /** No separator but single inner spaces: what `normalizeSeparators(text).trim()` leaves unchanged. */

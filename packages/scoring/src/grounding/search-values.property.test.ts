@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeSeparators, normalizeValue, toNfc } from "./normalize-text.js";
-import { searchValues } from "./search-values.js";
+import { searchValues, splitFileName } from "./search-values.js";
 
 // A small alphabet with separators, a combining mark and an astral character, so that hits are common.
 const piece = fc.constantFrom("a", "b", "ab", " ", "_", "-", "  ", "e\u0301", "é", "😀", "1");
@@ -30,6 +30,39 @@ describe("grounding index agrees with a naive search", () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe("file names", () => {
+  it("are split as the file-name expression captures them", () => {
+    const FILE_NAME = /^(?:.*[\\/])?(([^\\/]+?)\.[\p{L}\p{N}]{1,8})$/u;
+    const part = fc.constantFrom(
+      "a",
+      "x9",
+      ".",
+      "..",
+      "/",
+      "\\",
+      " ",
+      "\n",
+      "\r",
+      "\u2028",
+      "é",
+      "😀",
+      "\ud800",
+      "-",
+      "pdf",
+      "abcdefghi",
+      "東京",
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 8 }), (parts) => {
+        const text = parts.join("");
+        const match = FILE_NAME.exec(text);
+        expect(splitFileName(text)).toEqual(match === null ? null : { base: match[1], stem: match[2] });
+      }),
+      { numRuns: 20000 },
     );
   });
 });

@@ -9,7 +9,7 @@ import { PatternMatcher } from "./pattern-matcher.js";
 
 export type MatchBasis = "exact_match" | "normalized_match" | "partial_match" | "not_found";
 
-const FILE_NAME = /^(?:.*[\\/])?(([^\\/]+?)\.[\p{L}\p{N}]{1,8})$/u;
+const FILE_EXTENSION = /^[\p{L}\p{N}]{1,8}$/u;
 // Past this many words only prefix and suffix spans are tried, which keeps the pattern count linear.
 const MAX_WORDS_FOR_ALL_SPANS = 12;
 const MIN_SEARCHED_LENGTH = 3;
@@ -147,14 +147,31 @@ export function partialCandidates(value: string): string[] {
 function fileNameParts(raw: string, normalized: string): readonly string[] {
   // Most values have no dot, and without one the expression cannot match: skip the trim and the match.
   if (!raw.includes(".")) return NO_PARTS;
-  const fileName = FILE_NAME.exec(raw.trim());
+  const fileName = splitFileName(raw.trim());
   if (fileName === null) return NO_PARTS;
-  return [normalizeValue(fileName[1]!), normalizeValue(fileName[2]!)].filter(
+  return [normalizeValue(fileName.base), normalizeValue(fileName.stem)].filter(
     (part, index, parts) => part !== normalized && parts.indexOf(part) === index && isSearchablePiece(part),
   );
 }
 
 const NO_PARTS: readonly string[] = Object.freeze([]);
+
+/**
+ * Base name and stem of a file name, as `^(?:.*[\\/])?(([^\\/]+?)\.[\p{L}\p{N}]{1,8})$/u` captures them,
+ * without the expression's match object: the base name follows the last slash (the directories before
+ * it hold no line break, which `.` does not match), the extension follows the base name's last dot
+ * (an extension has no dot) and is 1 to 8 letters or digits, and the stem before it is not empty.
+ */
+export function splitFileName(text: string): { base: string; stem: string } | null {
+  const slash = Math.max(text.lastIndexOf("/"), text.lastIndexOf("\\"));
+  for (let i = 0; i < slash; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029) return null;
+  }
+  const dot = text.lastIndexOf(".");
+  if (dot <= slash + 1 || !FILE_EXTENSION.test(text.slice(dot + 1))) return null;
+  return { base: text.slice(slash + 1), stem: text.slice(slash + 1, dot) };
+}
 
 function isSearchablePiece(piece: string): boolean {
   return codePointLength(piece) >= MIN_SEARCHED_LENGTH;
@@ -192,17 +209,31 @@ function words(text: string): Word[] {
   return found;
 }
 
+const NUMBER = /\p{N}/u;
+
+/** Whether the word holds a digit of any script (ASCII decided from the code, the rest by the class). */
+function hasDigit(text: string, word: Word): boolean {
+  for (let at = word.start; at < word.end; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80 ? code >= 0x30 && code <= 0x39 : NUMBER.test(String.fromCodePoint(text.codePointAt(at)!)))
+      return true;
+  }
+  return false;
+}
+
 function wordSpans(normalized: string): string[] {
   const all = words(normalized);
   const total = all.reduce((sum, word) => sum + word.letters, 0);
   const spans: string[] = [];
   if (total === 0) return spans;
   const allSpans = all.length <= MAX_WORDS_FOR_ALL_SPANS;
-  const withDigits = all.flatMap((word, index) =>
-    /\p{N}/u.test(normalized.slice(word.start, word.end)) ? [index] : [],
-  );
-  const firstDigitWord = withDigits[0] ?? all.length;
-  const lastDigitWord = withDigits.at(-1) ?? -1;
+  let firstDigitWord = all.length;
+  let lastDigitWord = -1;
+  for (let index = 0; index < all.length; index++) {
+    if (!hasDigit(normalized, all[index]!)) continue;
+    if (firstDigitWord === all.length) firstDigitWord = index;
+    lastDigitWord = index;
+  }
   for (let first = 0; first <= Math.min(firstDigitWord, all.length - 1); first++) {
     let letters = 0;
     for (let last = first; last < all.length; last++) {

@@ -67,7 +67,8 @@ let wordHashes = new Int32Array(1024);
 let sharedPositions = new Int32Array(1024);
 let sharedBuckets = new Int32Array(1025);
 
-export function buildWordIndex(text: string): WordIndex {
+/** `units` are the text's UTF-16 units (`units[i] === text.charCodeAt(i)`): the scan reads them there. */
+export function buildWordIndex(text: string, units: Uint16Array): WordIndex {
   const length = text.length;
   // One pass: each word's extent and hash together (the same splits as wordStart/wordEnd, the same
   // hash as hashOf, which look-ups of values use).
@@ -76,7 +77,7 @@ export function buildWordIndex(text: string): WordIndex {
   let count = 0;
   let at = 0;
   while (at < length) {
-    let code = text.charCodeAt(at);
+    let code = units[at]!;
     if (code < 0x80 ? ASCII_WORD[code] !== 1 : !isWordCode(text, at)) {
       at++;
       continue;
@@ -85,7 +86,7 @@ export function buildWordIndex(text: string): WordIndex {
     let hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME);
     let previous = code;
     for (at++; at < length; at++) {
-      code = text.charCodeAt(at);
+      code = units[at]!;
       // Between two ASCII characters, a word goes on exactly while letters and digits do.
       if (code < 0x80 && previous < 0x80 ? ASCII_WORD[code] === 0 : !joinedAt(text, at)) break;
       hash = Math.imul(hash ^ code, FNV_PRIME);
@@ -125,7 +126,7 @@ export function buildWordIndex(text: string): WordIndex {
   return { bucketStart, positions, mask };
 }
 
-/** Where a value may start: `positions[from … to)` of the index, each minus `shift`. */
+/** Where a value may start: `positions[from … to)` of the index, each minus `shift`. Valid until the next look-up. */
 export interface Candidates {
   from: number;
   to: number;
@@ -144,7 +145,8 @@ export function candidateStarts(index: WordIndex, value: string, anywhere = fals
   const first = value.charCodeAt(0);
   if (first >= 0xdc00 && first <= 0xdfff) return null;
   const { bucketStart, mask } = index;
-  let best: Candidates | null = null;
+  let found = false;
+  const best = CANDIDATES;
   const length = value.length;
   for (let start = wordStart(value, 0); start < length; ) {
     const end = wordEnd(value, start);
@@ -153,9 +155,18 @@ export function candidateStarts(index: WordIndex, value: string, anywhere = fals
       const bucket = hashOf(value, start, end) & mask;
       const from = bucketStart[bucket]!;
       const to = bucketStart[bucket + 1]!;
-      if (best === null || to - from < best.to - best.from) best = { from, to, shift: start };
+      if (!found || to - from < best.to - best.from) {
+        found = true;
+        best.from = from;
+        best.to = to;
+        best.shift = start;
+      }
     }
     start = wordStart(value, end);
   }
-  return best;
+  return found ? best : null;
 }
+
+// The one answer of `candidateStarts`, overwritten by its next call (its callers read it at once): a
+// look-up per distinct value and word would otherwise leave an object behind each time.
+const CANDIDATES: Candidates = { from: 0, to: 0, shift: 0 };
