@@ -39,9 +39,12 @@ const POSTGRES_SETUP = fileURLToPath(
 );
 const ON_POSTGRES = process.env.GROUNDWORK_TEST_STORE === "postgres";
 
+/** The packages whose tests open their stores through platform/test/test-store.ts. */
+const TEST_STORE_PACKAGES: ReadonlySet<string> = new Set([...ASYNC_STORE_PACKAGES, "client"]);
+
 function globalSetupOf(name: string): string[] {
   if (name === "store-postgres") return [POSTGRES_SETUP];
-  return ON_POSTGRES && ASYNC_STORE_PACKAGES.has(name) ? [POSTGRES_SETUP] : [];
+  return ON_POSTGRES && TEST_STORE_PACKAGES.has(name) ? [POSTGRES_SETUP] : [];
 }
 
 const packageProjects = packages.map((name) => ({

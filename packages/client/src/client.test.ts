@@ -1,18 +1,20 @@
 import { GroundworkError } from "@groundwork/core";
 import { createApp } from "@groundwork/server";
-import { openStore } from "@groundwork/store-sqlite";
 import { afterAll, describe, expect, it } from "vitest";
+import { openTestStore } from "../../platform/test/test-store.js";
 import { GroundworkClient } from "./client.js";
 
 // The real server as a fetch handler: the client's requests go through auth, validation and routing.
-const store = openStore({ file: ":memory:", secret: "client-test-master-secret" });
-const org = store.organizations.create("acme", "team");
-const { key } = store.apiKeys.create({ organizationId: org.id, role: "admin" });
+const store = await openTestStore({ secret: "client-test-master-secret" });
+const org = await store.organizations.create("acme", "team");
+const { key } = await store.apiKeys.create({ organizationId: org.id, role: "admin" });
 const app = createApp({ store });
 const inProcess = ((input: URL | string | Request, init?: RequestInit) =>
   app.request(input, init)) as typeof fetch;
 const client = new GroundworkClient({ baseUrl: "http://groundwork.test/v1/", apiKey: key, fetch: inProcess });
-afterAll(() => store.close());
+afterAll(async () => {
+  await store.close();
+});
 
 describe("GroundworkClient", () => {
   it("sends JSON bodies and reads JSON answers", async () => {

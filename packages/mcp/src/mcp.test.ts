@@ -10,6 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onPostgres } from "../../platform/test/test-store.js";
+import { createTestDatabase } from "../../store-postgres/test/test-database.js";
 import { PRODUCTION_CHAT_URL } from "./chat-url.js";
 import { loadMcpConfig } from "./config.js";
 import { type RunningMcpHttp, startMcpHttp } from "./http-transport.js";
@@ -35,7 +37,14 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<T
 beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: ["gw-chat"] });
   groundwork = await startServer({
-    env: { GROUNDWORK_BUILTIN_BASE_URL: upstream.url, GROUNDWORK_BUILTIN_API_KEY: "builtin" },
+    env: {
+      GROUNDWORK_BUILTIN_BASE_URL: upstream.url,
+      GROUNDWORK_BUILTIN_API_KEY: "builtin",
+      // On a PostgreSQL run the server keeps its data in a database of the run's server.
+      ...(onPostgres()
+        ? { GROUNDWORK_DATABASE_URL: await createTestDatabase("mcp", { migrated: true }) }
+        : {}),
+    },
   });
   http = await startMcpHttp({ baseUrl: groundwork.url, apiKey: groundwork.adminKey ?? "", port: 0 });
   client = new Client({ name: "test", version: "1.0.0" });

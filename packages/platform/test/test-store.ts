@@ -6,9 +6,16 @@
  *   which the `*-on-postgres` projects of vitest.workspace.ts run), with every migration applied.
  * Tests `await` every call on it, so one test body holds both stores to the same answers.
  */
+import { join } from "node:path";
 import type { Clock, IdGenerator } from "@groundwork/core";
-import { openStore } from "@groundwork/store-sqlite";
-import { openTestPostgresStore } from "../../store-postgres/test/test-store.js";
+import { openStore, type Store } from "@groundwork/store-sqlite";
+import { makeTempDir } from "@groundwork/testkit";
+import { createTestDatabase } from "../../store-postgres/test/test-database.js";
+import {
+  openTestPostgresStore,
+  openTestPostgresStoreOn,
+  testStoreClient,
+} from "../../store-postgres/test/test-store.js";
 import type { PlatformStore } from "../src/store-port.js";
 
 export type TestStoreKind = "sqlite" | "async" | "postgres";
@@ -33,4 +40,56 @@ export interface TestStoreOptions {
 export async function openTestStore(options: TestStoreOptions = {}): Promise<PlatformStore> {
   if (onPostgres()) return openTestPostgresStore(options);
   return openStore({ file: ":memory:", ...options });
+}
+
+/** A database that outlives the stores opened on it (`openTestDatabase`). */
+export interface TestDatabase {
+  /** A new store on the database, as a restarted server (or a second process) opens it. */
+  open(options?: TestStoreOptions): Promise<PlatformStore>;
+  /** Deletes a SQLite file database (a PostgreSQL one goes with the run's server). */
+  remove(): void;
+}
+
+/**
+ * A database for restart tests: a SQLite file in a temporary directory, or a fresh migrated
+ * database on the run's PostgreSQL server. Close each store before opening the next one, as a
+ * server that stops does.
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (onPostgres()) {
+    const url = await createTestDatabase("store", { migrated: true });
+    return { open: (options = {}) => openTestPostgresStoreOn(url, options), remove: () => {} };
+  }
+  const dir = makeTempDir("groundwork-test-store-");
+  const file = join(dir.path, "groundwork.db");
+  return {
+    open: async (options = {}) => openStore({ file, ...options }),
+    remove: () => dir.remove(),
+  };
+}
+
+/**
+ * The rows one SQL statement answers on the database under a test store, for the few tests that
+ * check what is stored rather than what the store answers (a secret sealed, a text erased). `?`
+ * placeholders on either database; the rows are the driver's: PostgreSQL's BOOLEAN and BIGINT
+ * columns read as booleans and strings where SQLite answers numbers.
+ */
+export async function queryTestStore<Row = Record<string, unknown>>(
+  store: PlatformStore,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Row[]> {
+  const client = testStoreClient(store);
+  if (client === undefined) {
+    const statement = (store as unknown as Store).db.prepare(sql);
+    if (statement.reader) return statement.all(...params) as Row[];
+    statement.run(...params);
+    return [];
+  }
+  let index = 0;
+  const { rows } = await client.query<Row>(
+    sql.replace(/\?/g, () => `$${++index}`),
+    params,
+  );
+  return rows;
 }

@@ -14,8 +14,8 @@ let tenant: TestTenant;
 let app: App;
 let logLines: string[];
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   logLines = [];
   app = createApp({
     store: tenant.store,
@@ -124,7 +124,7 @@ describe("plans", () => {
     ["business", 200],
     ["enterprise", 200],
   ] as const)("a %s organization → %i", async (plan, status) => {
-    const key = tenant.keyFor("member", plan);
+    const key = await tenant.keyFor("member", plan);
     const response = await app.request("/v1/test/byok", { method: "POST", headers: bearer(key) });
     expect(response.status).toBe(status);
     if (status === 402) expect((await bodyOf(response)).error.type).toBe("billing_error");

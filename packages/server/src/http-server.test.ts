@@ -3,7 +3,7 @@ import { bearer, createTestTenant } from "../test/test-support.js";
 import { createApp } from "./app.js";
 import { listen } from "./http-server.js";
 
-const tenant = createTestTenant();
+const tenant = await createTestTenant();
 afterEach(() => undefined);
 
 describe("Node listener over a real loopback socket", () => {

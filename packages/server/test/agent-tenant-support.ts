@@ -16,8 +16,8 @@ export interface AgentTenant {
   colleague: string;
 }
 
-export function agentTenant(upstreamUrl: string): AgentTenant {
-  const tenant = createTestTenant();
+export async function agentTenant(upstreamUrl: string): Promise<AgentTenant> {
+  const tenant = await createTestTenant();
   const groundwork = createGroundwork({
     store: tenant.store,
     config: { builtin: { baseUrl: upstreamUrl, apiKey: "k" } },
@@ -27,7 +27,8 @@ export function agentTenant(upstreamUrl: string): AgentTenant {
     tenant,
     groundwork,
     app: createApp({ groundwork }),
-    stranger: tenant.keyFor("member", "enterprise"),
-    colleague: tenant.store.apiKeys.create({ organizationId: tenant.organizationId, role: "member" }).key,
+    stranger: await tenant.keyFor("member", "enterprise"),
+    colleague: (await tenant.store.apiKeys.create({ organizationId: tenant.organizationId, role: "member" }))
+      .key,
   };
 }

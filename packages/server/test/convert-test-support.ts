@@ -1,12 +1,16 @@
 /** Helpers of the conversion HTTP tests: the app over a platform, and loose response bodies. */
-import { type ConversionService, createGroundwork, type GroundworkConfigInput } from "@groundwork/platform";
-import type { Store } from "@groundwork/store-sqlite";
+import {
+  type ConversionService,
+  createGroundwork,
+  type GroundworkConfigInput,
+  type PlatformStore,
+} from "@groundwork/platform";
 import { type App, createApp } from "../src/app.js";
 import { SERVER_SETTING_NAMES } from "../src/config.js";
 
 /** The app over a platform with this config; refusals name the server's variables, as under `groundwork serve`. */
 export function conversionApp(
-  store: Store,
+  store: PlatformStore,
   config: GroundworkConfigInput = {},
 ): { app: App; service: ConversionService } {
   const groundwork = createGroundwork({ store, config: { settingNames: SERVER_SETTING_NAMES, ...config } });

@@ -18,14 +18,14 @@ export interface KbHarness {
   ): Promise<Response>;
   createKb(fields?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** A provider account stored directly (no config validation: tests point https-only kinds at loopback). */
-  addProvider(type: string, config: Record<string, unknown>, apiKey?: string | null): { id: string };
+  addProvider(type: string, config: Record<string, unknown>, apiKey?: string | null): Promise<{ id: string }>;
 }
 
-export function kbHarness(
+export async function kbHarness(
   options: Parameters<typeof createStoreGateway>[1] = { builtin: null },
   plan: Plan = "enterprise",
-): KbHarness {
-  const tenant = createTestTenant(plan);
+): Promise<KbHarness> {
+  const tenant = await createTestTenant(plan);
   const gateway = createStoreGateway(tenant.store, options);
   const groundwork = createGroundwork({ store: tenant.store, gateway, config: { builtin: options.builtin } });
   const app = createApp({ groundwork });
@@ -62,8 +62,8 @@ export function kbHarness(
         }),
       );
     },
-    addProvider: (type, config, apiKey = "sk-test") =>
-      tenant.store.providers.create({
+    addProvider: async (type, config, apiKey = "sk-test") =>
+      await tenant.store.providers.create({
         organizationId: tenant.organizationId,
         name: type,
         type,

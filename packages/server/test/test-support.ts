@@ -1,28 +1,42 @@
-/** Builds an in-memory store with one organization and keys of every role, for HTTP tests. */
+/**
+ * Builds a store with one organization and keys of every role, for HTTP tests: the store
+ * `openTestStore` gives (SQLite in memory, or PostgreSQL with `GROUNDWORK_TEST_STORE=postgres`).
+ */
 import type { Plan, Role } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
+import type { PlatformStore } from "@groundwork/platform";
+import { openTestStore } from "../../platform/test/test-store.js";
+
+export {
+  onPostgres,
+  openTestDatabase,
+  openTestStore,
+  queryTestStore,
+  type TestDatabase,
+} from "../../platform/test/test-store.js";
 
 export interface TestTenant {
-  store: Store;
+  store: PlatformStore;
   keys: Record<Role, string>;
   organizationId: string;
-  keyFor(role: Role, plan: Plan): string;
+  /** A key of `role` in another organization, the one of plan `plan` (created on first use). */
+  keyFor(role: Role, plan: Plan): Promise<string>;
 }
 
-export function createTestTenant(plan: Plan = "enterprise"): TestTenant {
-  const store = openStore({ file: ":memory:", secret: "test-master-secret-for-credentials" });
-  const organization = store.organizations.create("acme", plan);
-  const make = (organizationId: string, role: Role) => store.apiKeys.create({ organizationId, role }).key;
+export async function createTestTenant(plan: Plan = "enterprise"): Promise<TestTenant> {
+  const store = await openTestStore({ secret: "test-master-secret-for-credentials" });
+  const organization = await store.organizations.create("acme", plan);
+  const make = async (organizationId: string, role: Role) =>
+    (await store.apiKeys.create({ organizationId, role })).key;
   return {
     store,
     organizationId: organization.id,
     keys: {
-      viewer: make(organization.id, "viewer"),
-      member: make(organization.id, "member"),
-      admin: make(organization.id, "admin"),
+      viewer: await make(organization.id, "viewer"),
+      member: await make(organization.id, "member"),
+      admin: await make(organization.id, "admin"),
     },
-    keyFor(role, otherPlan) {
-      const other = store.organizations.ensure(`org-${otherPlan}`, otherPlan).organization;
+    async keyFor(role, otherPlan) {
+      const other = (await store.organizations.ensure(`org-${otherPlan}`, otherPlan)).organization;
       return make(other.id, role);
     },
   };

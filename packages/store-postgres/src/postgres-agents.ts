@@ -25,7 +25,7 @@ import {
   toConversation,
   toRun,
 } from "@groundwork/store-rows";
-import { PostgresFamily } from "./postgres-family.js";
+import { matchesNoRow, PostgresFamily } from "./postgres-family.js";
 
 const LABEL_COLUMNS = "agent_id AS owner_id, name, agent_version_id AS version_id, created_at, updated_at";
 
@@ -52,6 +52,7 @@ export class PostgresAgentStore extends PostgresFamily {
   }
 
   async get(organizationId: string, id: string): Promise<AgentRecord | null> {
+    if (matchesNoRow(id)) return null;
     const row = await this.row<AgentRow>("SELECT * FROM agents WHERE organization_id = $1 AND id = $2", [
       organizationId,
       id,
@@ -60,6 +61,7 @@ export class PostgresAgentStore extends PostgresFamily {
   }
 
   async getByName(organizationId: string, name: string): Promise<AgentRecord | null> {
+    if (matchesNoRow(name)) return null;
     const row = await this.row<AgentRow>("SELECT * FROM agents WHERE organization_id = $1 AND name = $2", [
       organizationId,
       name,
@@ -166,6 +168,7 @@ export class PostgresAgentStore extends PostgresFamily {
   }
 
   async getVersion(agentId: string, versionId: string): Promise<AgentVersionRecord | null> {
+    if (matchesNoRow(agentId, versionId)) return null;
     const row = await this.row<AgentVersionRow>(
       "SELECT * FROM agent_versions WHERE agent_id = $1 AND id = $2",
       [agentId, versionId],
@@ -175,6 +178,7 @@ export class PostgresAgentStore extends PostgresFamily {
 
   /** A version by id alone (active or not). */
   async versionById(versionId: string): Promise<AgentVersionRecord | null> {
+    if (matchesNoRow(versionId)) return null;
     const row = await this.row<AgentVersionRow>("SELECT * FROM agent_versions WHERE id = $1", [versionId]);
     return row === undefined ? null : toAgentVersion(row);
   }
@@ -235,6 +239,7 @@ export class PostgresAgentStore extends PostgresFamily {
   }
 
   async getLabel(agentId: string, name: string): Promise<AgentLabelRecord | null> {
+    if (matchesNoRow(agentId, name)) return null;
     const row = await this.row<AgentLabelRow>(
       `SELECT ${LABEL_COLUMNS} FROM agent_labels WHERE agent_id = $1 AND name = $2`,
       [agentId, name],

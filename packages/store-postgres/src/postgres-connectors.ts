@@ -28,7 +28,7 @@ import {
   toInput,
   toToolList,
 } from "@groundwork/store-rows";
-import { PostgresFamily } from "./postgres-family.js";
+import { matchesNoRow, PostgresFamily } from "./postgres-family.js";
 import type { SqlClient } from "./sql-client.js";
 
 /** What this store needs of store-sqlite's `CredentialCipher` (AES-256-GCM, the row's binding as associated data). */
@@ -73,6 +73,7 @@ export class PostgresConnectorStore extends PostgresFamily {
   }
 
   async get(organizationId: string, id: string): Promise<ConnectorRecord | null> {
+    if (matchesNoRow(id)) return null;
     const row = await this.row<ConnectorRow>(
       "SELECT * FROM connectors WHERE organization_id = $1 AND id = $2",
       [organizationId, id],
@@ -120,6 +121,7 @@ export class PostgresConnectorStore extends PostgresFamily {
     id: string,
     changes: ConnectorChanges,
   ): Promise<ConnectorRecord | null> {
+    if (matchesNoRow(id)) return null;
     return this.inTransaction(async () => {
       // Locked, so two concurrent updates compare against what the other wrote.
       const row = await this.row<ConnectorRow>(
@@ -155,6 +157,7 @@ export class PostgresConnectorStore extends PostgresFamily {
 
   /** Removes the connector with its connections, allowances and tool lists. */
   async delete(organizationId: string, id: string): Promise<boolean> {
+    if (matchesNoRow(id)) return false;
     return (
       (await this.changes("DELETE FROM connectors WHERE organization_id = $1 AND id = $2 RETURNING 1", [
         organizationId,
@@ -296,6 +299,7 @@ export class PostgresConnectorStore extends PostgresFamily {
   }
 
   async getInput(organizationId: string, id: string): Promise<InputRequestRecord | null> {
+    if (matchesNoRow(id)) return null;
     const row = await this.row<InputRow>(
       "SELECT * FROM connector_inputs WHERE organization_id = $1 AND id = $2",
       [organizationId, id],

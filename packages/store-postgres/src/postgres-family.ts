@@ -69,6 +69,16 @@ export async function transactionOn<T>(
   return client.transaction((tx) => openUnit.run({ client, tx }, () => work(tx)));
 }
 
+/**
+ * Whether a key can match no stored row because it holds a NUL character: PostgreSQL's text
+ * cannot hold one (SQLite's can), and as a parameter it is refused as an encoding error. A
+ * lookup by such a key (an id from a request path) answers "not found" without asking, as the
+ * same lookup on SQLite does.
+ */
+export function matchesNoRow(...keys: readonly string[]): boolean {
+  return keys.some((key) => key.includes("\0"));
+}
+
 export abstract class PostgresFamily {
   constructor(
     protected readonly client: SqlClient,

@@ -166,7 +166,7 @@ function onePagePdf(text: string): Buffer {
 
 beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: [MODEL], handler: reply });
-  tenant = createTestTenant("enterprise");
+  tenant = await createTestTenant("enterprise");
   groundwork = createGroundwork({
     store: tenant.store,
     config: {

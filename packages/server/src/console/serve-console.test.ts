@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openStore } from "@groundwork/store-sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildConsole } from "../../test/console-support.js";
+import { openTestStore } from "../../test/test-support.js";
 import { type App, createApp } from "../app.js";
 import { consoleEnabled } from "../config.js";
 
@@ -16,7 +16,7 @@ let app: App;
 
 beforeAll(async () => {
   dir = await buildConsole();
-  app = createApp({ store: openStore({ file: ":memory:", secret: "console-test-secret" }), consoleDir: dir });
+  app = createApp({ store: await openTestStore({ secret: "console-test-secret" }), consoleDir: dir });
 });
 
 describe("GET /console/", () => {
@@ -89,7 +89,7 @@ describe("GET /console/", () => {
 describe("GROUNDWORK_CONSOLE", () => {
   it("0 turns the console off: /console/ and its deep links are 404 with the error envelope", async () => {
     const off = createApp({
-      store: openStore({ file: ":memory:", secret: "console-test-secret" }),
+      store: await openTestStore({ secret: "console-test-secret" }),
       console: false,
       consoleDir: dir,
     });

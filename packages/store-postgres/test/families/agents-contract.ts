@@ -198,6 +198,21 @@ export function describeAgentsContract(
       expect(await agents.getLabel(agentId, "prod")).toBeNull();
     });
 
+    it("finds nothing by an id, name or label with a NUL character (a request's %00)", async () => {
+      const agents = under.family();
+      const org = await under.backend().organization();
+      const created = await agents.create(org, { name: "a", description: null, definition: {} });
+      const agentId = created?.agent.id ?? "";
+      const versionId = created?.version.id ?? "";
+      expect(await agents.createLabel(agentId, "prod", versionId)).toBe(true);
+      expect(await agents.get(org, `${agentId}\0`)).toBeNull();
+      expect(await agents.getByName(org, "a\0")).toBeNull();
+      expect(await agents.getVersion(agentId, `${versionId}\0`)).toBeNull();
+      expect(await agents.versionById("\0")).toBeNull();
+      expect(await agents.getLabel(agentId, "prod\0")).toBeNull();
+      expect((await agents.getLabel(agentId, "prod"))?.agentVersionId).toBe(versionId);
+    });
+
     it("creates and updates conversations", async () => {
       const agents = under.family();
       const org = await under.backend().organization();

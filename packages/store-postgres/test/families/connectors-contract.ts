@@ -248,6 +248,18 @@ export function describeConnectorsContract(
       expect((await connectors.get(org, crm.id))?.enabled).toBe(true);
     });
 
+    it("finds nothing by an id with a NUL character (a request path's %00)", async () => {
+      const connectors = under.family();
+      const org = await under.backend().organization();
+      const crm = await connectors.create(org, connector("crm"));
+      const odd = `${crm.id}\0`;
+      expect(await connectors.get(org, odd)).toBeNull();
+      expect(await connectors.update(org, odd, { enabled: false })).toBeNull();
+      expect(await connectors.delete(org, odd)).toBe(false);
+      expect(await connectors.getInput(org, "inp_\0")).toBeNull();
+      expect((await connectors.get(org, crm.id))?.enabled).toBe(true);
+    });
+
     it("lists in the same order and pages as a model, for random creations (property)", async () => {
       const connectors = under.family();
       await fc.assert(

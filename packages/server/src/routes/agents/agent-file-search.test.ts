@@ -15,7 +15,7 @@ afterAll(async () => {
 
 describe("file_search", () => {
   it("searches every configured knowledge base and turns [n] markers into file citations", async () => {
-    const h = kbHarness({ builtin: { baseUrl: upstream.url, apiKey: "k" } });
+    const h = await kbHarness({ builtin: { baseUrl: upstream.url, apiKey: "k" } });
     try {
       const policies = await h.createKb();
       const handbook = await h.createKb();

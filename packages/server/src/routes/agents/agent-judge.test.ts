@@ -44,8 +44,8 @@ function build(env: NodeJS.ProcessEnv = {}): App {
   return createApp({ groundwork });
 }
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   upstream.reset();
   app = build();
 });

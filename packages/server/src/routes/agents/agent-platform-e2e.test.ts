@@ -54,8 +54,8 @@ afterAll(async () => {
   await upstream.close();
   await mcp.close();
 });
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   upstream.reset();
   mcp.authorizations.length = 0;
   groundwork = createGroundwork({

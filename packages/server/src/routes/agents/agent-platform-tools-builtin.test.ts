@@ -51,8 +51,8 @@ afterAll(async () => {
   await new Promise((resolve) => search.close(resolve));
 });
 
-function setup(extra: Partial<GroundworkOptions> = {}, webSearch = true): void {
-  tenant = createTestTenant("enterprise");
+async function setup(extra: Partial<GroundworkOptions> = {}, webSearch = true): Promise<void> {
+  tenant = await createTestTenant("enterprise");
   upstream.reset();
   searchRequests = [];
   groundwork = createGroundwork({
@@ -408,7 +408,7 @@ describe("platform_view_image", () => {
   });
 
   it("fails for a model without image input", async () => {
-    setup({ acceptsImages: (model) => model !== "gw-chat-1" });
+    await setup({ acceptsImages: (model) => model !== "gw-chat-1" });
     await applyBash();
     const file = await tenant.store.files.create({
       organizationId: tenant.organizationId,
@@ -429,7 +429,7 @@ describe("platform_view_image", () => {
 
 describe("web_search", () => {
   it("is not offered without a provider and fails with the configured message", async () => {
-    setup({}, false);
+    await setup({}, false);
     await applyBash();
     upstream.enqueue(
       { toolCalls: [{ id: "w1", name: "web_search", arguments: { query: "x" } }] },

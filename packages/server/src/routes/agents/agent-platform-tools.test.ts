@@ -17,8 +17,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream.close();
 });
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   upstream.reset();
   const gateway = createStoreGateway(tenant.store, {
     builtin: { baseUrl: upstream.url, apiKey: "k" },

@@ -5,14 +5,18 @@
  */
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import { join } from "node:path";
 import type { AgentResponseObject } from "@groundwork/agents";
 import { createFastFetch } from "@groundwork/gateway";
 import { createGroundwork, type Groundwork } from "@groundwork/platform";
-import { openStore } from "@groundwork/store-sqlite";
-import { makeTempDir, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
+import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
+import {
+  bearer,
+  bodyOf,
+  createTestTenant,
+  openTestDatabase,
+  type TestTenant,
+} from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 import { SERVER_SETTING_NAMES } from "../../config.js";
 
@@ -49,9 +53,9 @@ function build(store = tenant.store, options: { allowPrivateNetwork?: boolean } 
   return createApp({ groundwork });
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   now = Date.UTC(2026, 0, 1);
-  tenant = createTestTenant("enterprise");
+  tenant = await createTestTenant("enterprise");
   upstream.reset();
   app = build();
 });
@@ -513,10 +517,9 @@ describe("timeouts, restarts and resumes", () => {
   });
 
   it("a paused run survives a server restart", async () => {
-    const dir = makeTempDir();
+    const database = await openTestDatabase();
     try {
-      const file = join(dir.path, "groundwork.db");
-      let store = openStore({ file });
+      let store = await database.open();
       const org = await store.organizations.create("acme", "enterprise");
       const key = (await store.apiKeys.create({ organizationId: org.id, role: "member" })).key;
       let target = build(store);
@@ -529,7 +532,7 @@ describe("timeouts, restarts and resumes", () => {
       expect(paused.body.run.status).toBe("requires_tool_output");
       await store.close();
 
-      store = openStore({ file });
+      store = await database.open();
       target = build(store);
       const done = await respond(
         {
@@ -543,7 +546,7 @@ describe("timeouts, restarts and resumes", () => {
       expect(done.body.run.text).toBe("after restart");
       await store.close();
     } finally {
-      dir.remove();
+      database.remove();
     }
   });
 

@@ -16,7 +16,7 @@ let client: OpenAI;
 
 beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: ["gw-chat-1"] });
-  tenant = createTestTenant("enterprise");
+  tenant = await createTestTenant("enterprise");
   const gateway = createStoreGateway(tenant.store, {
     builtin: { baseUrl: upstream.url, apiKey: "k" },
     fetch: createFastFetch(),

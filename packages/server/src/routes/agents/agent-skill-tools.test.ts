@@ -19,9 +19,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
-  t = agentTenant(upstream.url);
+  t = await agentTenant(upstream.url);
 });
 
 async function call(

@@ -5,8 +5,8 @@ import { type App, createApp } from "../../app.js";
 let tenant: TestTenant;
 let app: App;
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   app = createApp({ store: tenant.store });
 });
 afterEach(async () => await tenant.store.close());

@@ -12,8 +12,8 @@ import { type App, createApp } from "../../app.js";
 let tenant: TestTenant;
 let app: App;
 
-beforeEach(() => {
-  tenant = createTestTenant();
+beforeEach(async () => {
+  tenant = await createTestTenant();
   app = createApp({ store: tenant.store });
 });
 
@@ -160,7 +160,7 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
     expect(v1.platform_skills_apply?.reason).toBe("denied");
 
     // Only a plugin's skill resolves: the read tools are offered, skills_apply's condition is not met.
-    createGroundwork({ store: tenant.store }).skills.commitPackage(
+    await createGroundwork({ store: tenant.store }).skills.commitPackage(
       tenant.organizationId,
       skillPackageFromFiles({ "SKILL.md": skillMd("kit") }),
       { namespace: "plug", pluginId: "plg_test", source: "plugin" },
@@ -194,7 +194,7 @@ describe("GET /v1/agents/{agentId}/tool-catalogs", () => {
 
   it("answers 404 for another organization's agent and unknown versions; 400 for a bad query; viewers may read", async () => {
     const agentId = await apply({ name: "private", tools: [{ type: "platform.todo" }] });
-    const stranger = tenant.keyFor("admin", "enterprise");
+    const stranger = await tenant.keyFor("admin", "enterprise");
     const foreign = await json(stranger, "GET", `/v1/agents/${agentId}/tool-catalogs`);
     expect(foreign.status).toBe(404);
     expect((await bodyOf(foreign)).error).toMatchObject({ code: "not_found", type: "invalid_request_error" });

@@ -8,7 +8,13 @@ import { createStoreGateway } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
+import {
+  bearer,
+  bodyOf,
+  createTestTenant,
+  queryTestStore,
+  type TestTenant,
+} from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 import { SERVER_SETTING_NAMES } from "../../config.js";
 
@@ -34,8 +40,8 @@ afterAll(async () => {
   await builtin.close();
 });
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   builtin.reset();
   const gateway = createStoreGateway(tenant.store, {
     builtin: { baseUrl: builtin.url, apiKey: "builtin-secret" },
@@ -143,9 +149,9 @@ describe("GET /v1/analytics/*", () => {
     });
     expect(invalid.status).toBe(400);
 
-    const stranger = tenant.keyFor("viewer", "enterprise");
+    const stranger = await tenant.keyFor("viewer", "enterprise");
     builtin.enqueue({ kind: "error", status: 500 });
-    expect((await chat(tenant.keyFor("member", "enterprise"))).status).toBe(502);
+    expect((await chat(await tenant.keyFor("member", "enterprise"))).status).toBe(502);
 
     const errors = await bodyOf(await get("/v1/analytics/errors"));
     expect(errors.total).toBe(1);
@@ -208,11 +214,16 @@ describe("GET /v1/analytics/*", () => {
     const scores = Object.values(fields).map((field) => field.confidence.score);
     expect(scores).toHaveLength(2);
     // Stored with the row, before any analytics read.
-    expect(
-      tenant.store.db
-        .prepare("SELECT quality_computed AS q, confidence FROM extractions WHERE id = ?")
-        .get(extraction.id),
-    ).toEqual({ q: 1, confidence: ((scores[0] as number) + (scores[1] as number)) / 2 });
+    const [stored] = await queryTestStore<{ q: number | boolean; confidence: number }>(
+      tenant.store,
+      "SELECT quality_computed AS q, confidence FROM extractions WHERE id = ?",
+      [extraction.id],
+    );
+    // SQLite answers the flag as 1, PostgreSQL as true.
+    expect({ ...stored, q: Boolean(stored?.q) }).toEqual({
+      q: true,
+      confidence: ((scores[0] as number) + (scores[1] as number)) / 2,
+    });
     const quality = await bodyOf(await get("/v1/analytics/quality"));
     expect(quality).toMatchObject({
       extractions: 1,

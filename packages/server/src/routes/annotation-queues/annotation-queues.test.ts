@@ -24,9 +24,9 @@ const SCORES = [
 ];
 
 beforeEach(async () => {
-  tenant = createTestTenant();
+  tenant = await createTestTenant();
   app = createApp({ store: tenant.store });
-  stranger = tenant.keyFor("admin", "enterprise");
+  stranger = await tenant.keyFor("admin", "enterprise");
   colleague = (await tenant.store.apiKeys.create({ organizationId: tenant.organizationId, role: "member" }))
     .key;
   conversations = [];

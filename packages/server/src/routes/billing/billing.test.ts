@@ -28,8 +28,8 @@ afterEach(async () => {
   for (const harness of open.splice(0)) await harness.close();
 });
 
-function harness(plan: Plan, tiers: TierOverrides = {}): Harness {
-  const tenant = createTestTenant(plan);
+async function harness(plan: Plan, tiers: TierOverrides = {}): Promise<Harness> {
+  const tenant = await createTestTenant(plan);
   let now = NOW;
   const clock = {
     now: () => now,
@@ -86,7 +86,7 @@ const organizationOf = async (h: Harness, key: string) =>
 
 describe("GET /v1/billing/tier and /tiers", () => {
   it("answers the caller's tier with the current UTC month (periodEnd exclusive)", async () => {
-    const h = harness("free");
+    const h = await harness("free");
     const response = await get(h, h.tenant.keys.viewer, "/v1/billing/tier");
     expect(response.status).toBe(200);
     expect(await bodyOf(response)).toEqual({
@@ -104,7 +104,7 @@ describe("GET /v1/billing/tier and /tiers", () => {
       periodEnd: "2025-02-01T00:00:00.000Z",
     });
     const enterprise = await bodyOf(
-      await get(h, h.tenant.keyFor("viewer", "enterprise"), "/v1/billing/tier"),
+      await get(h, await h.tenant.keyFor("viewer", "enterprise"), "/v1/billing/tier"),
     );
     expect(enterprise).toMatchObject({
       plan: "enterprise",
@@ -121,7 +121,7 @@ describe("GET /v1/billing/tier and /tiers", () => {
   });
 
   it("lists every tier in plan order", async () => {
-    const h = harness("team");
+    const h = await harness("team");
     const tiers = (await (await get(h, h.tenant.keys.viewer, "/v1/billing/tiers")).json()) as Array<{
       plan: string;
       name: string;
@@ -148,8 +148,8 @@ describe("GET /v1/billing/tier and /tiers", () => {
 
 describe("GET /v1/billing/limits", () => {
   it("reports each counter of the organization and never another organization's", async () => {
-    const h = harness("free");
-    const stranger = h.tenant.keyFor("admin", "free");
+    const h = await harness("free");
+    const stranger = await h.tenant.keyFor("admin", "free");
     const theirs = await organizationOf(h, stranger);
     await charge(h.tenant, h.tenant.organizationId, 1.5);
     await charge(h.tenant, theirs, 4);
@@ -206,7 +206,7 @@ describe("GET /v1/billing/limits", () => {
   });
 
   it("answers null limits and remainders on the enterprise plan", async () => {
-    const h = harness("enterprise");
+    const h = await harness("enterprise");
     const { limits } = (await bodyOf(
       await get(h, h.tenant.keys.viewer, "/v1/billing/limits"),
     )) as unknown as {
@@ -221,7 +221,7 @@ describe("GET /v1/billing/limits", () => {
 
 describe("GET /v1/billing/available", () => {
   it("answers per resource and plan", async () => {
-    const h = harness("free", { free: { seats: 3 } });
+    const h = await harness("free", { free: { seats: 3 } });
     const available = async (key: string, resource: string) =>
       (await bodyOf(await get(h, key, `/v1/billing/available?resource=${resource}`))).available;
     expect(await bodyOf(await get(h, h.tenant.keys.viewer, "/v1/billing/available?resource=pages"))).toEqual({
@@ -230,13 +230,13 @@ describe("GET /v1/billing/available", () => {
     });
     expect(await available(h.tenant.keys.viewer, "byok")).toBe(false);
     expect(await available(h.tenant.keys.viewer, "seats")).toBe(false);
-    expect(await available(h.tenant.keyFor("viewer", "team"), "byok")).toBe(true);
+    expect(await available(await h.tenant.keyFor("viewer", "team"), "byok")).toBe(true);
     await charge(h.tenant, h.tenant.organizationId, 5);
     expect(await available(h.tenant.keys.viewer, "usage_eur")).toBe(false);
   });
 
   it("answers 400 naming resource when it is missing or unknown", async () => {
-    const h = harness("free");
+    const h = await harness("free");
     for (const query of ["", "?resource=", "?resource=cpu", "?resource=PAGES"]) {
       const response = await get(h, h.tenant.keys.viewer, `/v1/billing/available${query}`);
       expect(response.status, query).toBe(400);
@@ -251,7 +251,7 @@ describe("GET /v1/billing/available", () => {
 
 describe("POST /v1/billing/check", () => {
   it("answers allowed, reason, remaining before the amount and resetsAt", async () => {
-    const h = harness("free");
+    const h = await harness("free");
     await charge(h.tenant, h.tenant.organizationId, 4.5);
     const key = h.tenant.keys.viewer;
     expect(await bodyOf(await check(h, key, { resource: "usage_eur" }))).toEqual({
@@ -296,7 +296,7 @@ describe("POST /v1/billing/check", () => {
     });
     expect(
       await bodyOf(
-        await check(h, h.tenant.keyFor("viewer", "enterprise"), { resource: "pages", amount: 1e9 }),
+        await check(h, await h.tenant.keyFor("viewer", "enterprise"), { resource: "pages", amount: 1e9 }),
       ),
     ).toEqual({
       allowed: true,
@@ -307,7 +307,7 @@ describe("POST /v1/billing/check", () => {
   });
 
   it("answers 400 with param for invalid bodies", async () => {
-    const h = harness("free");
+    const h = await harness("free");
     const cases: Array<[unknown, string | null]> = [
       [{}, "resource"],
       [{ resource: "cpu" }, "resource"],
@@ -327,7 +327,7 @@ describe("POST /v1/billing/check", () => {
   });
 
   it("never answers 5xx to fuzzed bodies; every role may check; no key is 401", async () => {
-    const h = harness("business");
+    const h = await harness("business");
     const field = fc.oneof(
       fc.string(),
       fc.double(),
@@ -400,7 +400,7 @@ describe("enforcement", () => {
     ).find((entry) => entry.resource === "pages")?.used;
 
   it("counts converted pages (a document without pages counts 1) and refuses /v1/convert/* with 402 pages_exhausted", async () => {
-    const h = harness("free", { free: { pages: 4 } });
+    const h = await harness("free", { free: { pages: 4 } });
     const key = h.tenant.keys.member;
     expect((await convert(h, key, buildTextPdf(2, 3), "two.pdf")).status).toBe(200);
     expect(await pagesUsed(h, key)).toBe(2);
@@ -423,9 +423,9 @@ describe("enforcement", () => {
     });
     expect(upload.status).toBe(402);
     // Another organization on the same plan converts as usual.
-    expect((await convert(h, h.tenant.keyFor("member", "free"), buildTextPdf(1, 3), "mine.pdf")).status).toBe(
-      200,
-    );
+    expect(
+      (await convert(h, await h.tenant.keyFor("member", "free"), buildTextPdf(1, 3), "mine.pdf")).status,
+    ).toBe(200);
     // The next month starts from zero.
     h.clock.set(Date.UTC(2025, 1, 1));
     expect(await pagesUsed(h, key)).toBe(0);
@@ -433,7 +433,7 @@ describe("enforcement", () => {
   });
 
   it("counts the pages of async conversions when the task finishes", async () => {
-    const h = harness("free", { free: { pages: 10 } });
+    const h = await harness("free", { free: { pages: 10 } });
     const key = h.tenant.keys.member;
     const accepted = await convert(h, key, buildTextPdf(3, 3), "three.pdf", "/v1/convert/source/async");
     expect(accepted.status).toBe(202);
@@ -446,7 +446,7 @@ describe("enforcement", () => {
   });
 
   it("refuses POST /v1/files with 402 storage_exhausted past the plan's bytes", async () => {
-    const h = harness("free", { free: { storage_bytes: 150 } });
+    const h = await harness("free", { free: { storage_bytes: 150 } });
     const upload = (key: string, size: number) => {
       const form = new FormData();
       form.append("file", new File(["y".repeat(size)], "f.txt", { type: "text/plain" }));
@@ -459,11 +459,11 @@ describe("enforcement", () => {
     expect((await bodyOf(refused)).error).toMatchObject({ type: "billing_error", code: "storage_exhausted" });
     expect((await upload(h.tenant.keys.member, 50)).status).toBe(201);
     // Another organization's bytes are its own.
-    expect((await upload(h.tenant.keyFor("member", "free"), 150)).status).toBe(201);
+    expect((await upload(await h.tenant.keyFor("member", "free"), 150)).status).toBe(201);
   });
 
   it("refuses knowledge-base uploads and skill imports with 402 storage_exhausted, counting what they store", async () => {
-    const h = harness("free", { free: { storage_bytes: 2000 } });
+    const h = await harness("free", { free: { storage_bytes: 2000 } });
     const admin = h.tenant.keys.admin;
     const json = (path: string, body: unknown) =>
       h.app.request(path, {
@@ -514,7 +514,7 @@ describe("enforcement", () => {
   });
 
   it("answers 429 rate_limit_exceeded with Retry-After to the next UTC minute, per organization", async () => {
-    const h = harness("free", { free: { requests_per_minute: 3 } });
+    const h = await harness("free", { free: { requests_per_minute: 3 } });
     const key = h.tenant.keys.viewer;
     for (let i = 0; i < 3; i++) expect((await get(h, key, "/v1/me")).status).toBe(200);
     const refused = await get(h, h.tenant.keys.admin, "/v1/billing/tiers");
@@ -525,9 +525,9 @@ describe("enforcement", () => {
       code: "rate_limit_exceeded",
     });
     // Another organization, and the enterprise plan, are not affected.
-    expect((await get(h, h.tenant.keyFor("viewer", "free"), "/v1/me")).status).toBe(200);
+    expect((await get(h, await h.tenant.keyFor("viewer", "free"), "/v1/me")).status).toBe(200);
     for (let i = 0; i < 5; i++)
-      expect((await get(h, h.tenant.keyFor("viewer", "enterprise"), "/v1/me")).status).toBe(200);
+      expect((await get(h, await h.tenant.keyFor("viewer", "enterprise"), "/v1/me")).status).toBe(200);
     h.clock.set(Date.UTC(2025, 0, 31, 9, 15, 59, 100));
     expect((await get(h, key, "/v1/me")).headers.get("Retry-After")).toBe("1");
     h.clock.set(Date.UTC(2025, 0, 31, 9, 16));

@@ -52,7 +52,7 @@ const cost = (price: TokenPrice | undefined, input: number, output: number) =>
 
 describe("built-in chat prices", () => {
   it("charges named models at their price and other names at `*`, then refuses with 402 usage_exhausted", async () => {
-    const tenant = createTestTenant("free");
+    const tenant = await createTestTenant("free");
     const app = appFor(tenant);
     const key = tenant.keys.member;
     upstream.enqueue({ text: "a", usage: { inputTokens: 1000, outputTokens: 500 } });
@@ -86,13 +86,13 @@ describe("built-in chat prices", () => {
   });
 
   it("uses a replaced table as it is: `{}` leaves built-in chat free", async () => {
-    const tenant = createTestTenant("free");
+    const tenant = await createTestTenant("free");
     const app = appFor(tenant, {});
     upstream.enqueue({ text: "a", usage: { inputTokens: 1000, outputTokens: 500 } });
     expect((await chat(app, tenant.keys.member, "gpt-4o-mini")).status).toBe(200);
     expect((await tenant.store.usage.list(tenant.organizationId))[0]?.costEur).toBe(0);
 
-    const custom = createTestTenant("team");
+    const custom = await createTestTenant("team");
     const priced = appFor(custom, { "gw-chat-1": { inputPerMillion: 2, outputPerMillion: 4 } });
     upstream.enqueue({ text: "b", usage: { inputTokens: 500_000, outputTokens: 250_000 } });
     expect((await chat(priced, custom.keys.member, "gw-chat-1")).status).toBe(200);

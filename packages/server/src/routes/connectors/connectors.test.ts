@@ -8,7 +8,7 @@ import { createGroundwork, type Groundwork } from "@groundwork/platform";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type McpFixture, startMcpFixture } from "../../../test/mcp-connector-fixture.js";
-import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
+import { bearer, createTestTenant, queryTestStore, type TestTenant } from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 import { createLogger } from "../../logger.js";
 
@@ -58,10 +58,10 @@ function build(allowPrivateNetwork = true, agents: Record<string, number> = {}):
   });
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   logLines = [];
-  tenant = createTestTenant("enterprise");
-  stranger = tenant.keyFor("admin", "enterprise");
+  tenant = await createTestTenant("enterprise");
+  stranger = await tenant.keyFor("admin", "enterprise");
   upstream.reset();
   mcp.setToken(TOKEN);
   mcp.revokeOnCall(null);
@@ -266,7 +266,7 @@ describe("connections and allowances", () => {
     expect(put.body.status).toBe("connected");
     expect(put.text).not.toContain(TOKEN);
     // Stored sealed, never in plain text.
-    const raw = JSON.stringify(tenant.store.db.prepare("SELECT * FROM connector_connections").all());
+    const raw = JSON.stringify(await queryTestStore(tenant.store, "SELECT * FROM connector_connections"));
     expect(raw).not.toContain(TOKEN);
     // Another member has their own connection.
     expect(

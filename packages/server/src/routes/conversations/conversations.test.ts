@@ -29,7 +29,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   upstream.reset();
-  ({ tenant, app, stranger, colleague } = agentTenant(upstream.url));
+  ({ tenant, app, stranger, colleague } = await agentTenant(upstream.url));
   const applied = await json(tenant.keys.member, "POST", "/v1/agents/apply", support);
   expect([200, 201]).toContain(applied.status);
 });

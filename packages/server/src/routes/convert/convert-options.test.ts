@@ -9,8 +9,8 @@ let tenant: TestTenant;
 let app: App;
 let service: ConversionService;
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   ({ app, service } = conversionApp(tenant.store, { workers: { leaseMs: 2000, pollMs: 20 } }));
 });
 afterEach(async () => {

@@ -1,20 +1,24 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import type { ConversionService } from "@groundwork/platform";
-import { openStore, type Store } from "@groundwork/store-sqlite";
-import { buildCsv, buildDocx, buildPdf, buildTxt, makeTempDir } from "@groundwork/testkit";
+import type { ConversionService, PlatformStore } from "@groundwork/platform";
+import { buildCsv, buildDocx, buildPdf, buildTxt } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { b64, conversionApp, json } from "../../../test/convert-test-support.js";
-import { bearer, createTestTenant, type TestTenant } from "../../../test/test-support.js";
+import {
+  bearer,
+  createTestTenant,
+  openTestDatabase,
+  type TestDatabase,
+  type TestTenant,
+} from "../../../test/test-support.js";
 import type { App } from "../../app.js";
 
 let tenant: TestTenant;
 let app: App;
 let service: ConversionService;
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   ({ app, service } = conversionApp(tenant.store, { workers: { leaseMs: 2000, pollMs: 20 } }));
 });
 afterEach(async () => {
@@ -345,7 +349,7 @@ describe("async conversion", () => {
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
     expect((await json(polled)).taskStatus).toBe("pending");
-    const stranger = tenant.keyFor("admin", "enterprise");
+    const stranger = await tenant.keyFor("admin", "enterprise");
     expect(
       (await app.request(`/v1/convert/tasks/${task.taskId}`, { headers: bearer(stranger) })).status,
     ).toBe(404);
@@ -390,20 +394,19 @@ describe("async conversion", () => {
 
 describe("restart mid-task", () => {
   async function fileTenant(
-    file: string,
+    database: TestDatabase,
     workers: { leaseMs: number; pollMs?: number },
-  ): Promise<{ store: Store; member: string; app: App; service: ConversionService }> {
-    const store = openStore({ file });
+  ): Promise<{ store: PlatformStore; member: string; app: App; service: ConversionService }> {
+    const store = await database.open();
     const organization = (await store.organizations.ensure("acme", "enterprise")).organization;
     const member = (await store.apiKeys.create({ organizationId: organization.id, role: "member" })).key;
     return { store, member, ...conversionApp(store, { workers }) };
   }
 
   it("resumes a task whose server died while processing it", async () => {
-    const dir = makeTempDir("groundwork-convert-");
-    const file = join(dir.path, "groundwork.db");
+    const database = await openTestDatabase();
     try {
-      const first = await fileTenant(file, { leaseMs: 100 });
+      const first = await fileTenant(database, { leaseMs: 100 });
       const response = await first.app.request("/v1/convert/source/async", {
         method: "POST",
         headers: { ...bearer(first.member), "content-type": "application/json" },
@@ -417,7 +420,7 @@ describe("restart mid-task", () => {
       expect(await first.store.conversionTasks.start(task.taskId)).toBe(true);
       await first.store.close();
 
-      const second = await fileTenant(file, { leaseMs: 2000, pollMs: 20 });
+      const second = await fileTenant(database, { leaseMs: 2000, pollMs: 20 });
       const restarted = second.service;
       const stuck = await second.app.request(`/v1/convert/tasks/${task.taskId}`, {
         headers: bearer(second.member),
@@ -443,7 +446,7 @@ describe("restart mid-task", () => {
         await second.store.close();
       }
     } finally {
-      dir.remove();
+      database.remove();
     }
   });
 

@@ -30,7 +30,7 @@ function convertImage(app: ReturnType<typeof createApp>, key: string) {
 
 describe("vlm pipeline wiring", () => {
   it("sends page images to GROUNDWORK_VLM_MODEL on the built-in upstream", async () => {
-    const tenant = createTestTenant();
+    const tenant = await createTestTenant();
     const config = platformConfigFromEnv({
       GROUNDWORK_VLM_MODEL: "vision-large",
       GROUNDWORK_BUILTIN_BASE_URL: upstream.url,
@@ -54,7 +54,7 @@ describe("vlm pipeline wiring", () => {
   });
 
   it("fails vlm documents with a clear error when no vision model is configured", async () => {
-    const tenant = createTestTenant();
+    const tenant = await createTestTenant();
     const groundwork = createGroundwork({ store: tenant.store, config: platformConfigFromEnv({}) });
     const response = await convertImage(createApp({ groundwork }), tenant.keys.member);
     expect(response.status).toBe(422);

@@ -2,7 +2,13 @@
 import { createGroundwork } from "@groundwork/platform";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bearer, bodyOf, createTestTenant, type TestTenant } from "../../../test/test-support.js";
+import {
+  bearer,
+  bodyOf,
+  createTestTenant,
+  queryTestStore,
+  type TestTenant,
+} from "../../../test/test-support.js";
 import { type App, createApp } from "../../app.js";
 
 let tenant: TestTenant;
@@ -10,10 +16,10 @@ let app: App;
 /** An Admin key of another organization. */
 let stranger: string;
 
-beforeEach(() => {
-  tenant = createTestTenant();
+beforeEach(async () => {
+  tenant = await createTestTenant();
   app = createApp({ store: tenant.store });
-  stranger = tenant.keyFor("admin", "enterprise");
+  stranger = await tenant.keyFor("admin", "enterprise");
 });
 
 const call = (key: string, method: string, path: string, body?: unknown) =>
@@ -263,7 +269,7 @@ describe("items and versions", () => {
 
   it("answers 409 dataset_full past 100,000 items", async () => {
     const id = await dataset();
-    tenant.store.db.prepare("UPDATE datasets SET item_count = 99999 WHERE id = ?").run(id);
+    await queryTestStore(tenant.store, "UPDATE datasets SET item_count = 99999 WHERE id = ?", [id]);
     const full = await member("POST", `/v1/datasets/${id}/items/batch`, {
       items: [{ input: 1 }, { input: 2 }],
     });

@@ -31,9 +31,9 @@ beforeAll(async () => {
   upstream = await startOpenAIUpstream({ handler: answer });
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
-  ({ tenant, groundwork, app, stranger } = agentTenant(upstream.url));
+  ({ tenant, groundwork, app, stranger } = await agentTenant(upstream.url));
 });
 
 const call = (key: string, method: string, path: string, body?: unknown) =>

@@ -40,8 +40,8 @@ beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: [MODEL] });
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   upstream.reset();
   // Reads the text like a model would: the invoice number and vendor as they are written.
   upstream.handler = (request) => {
@@ -163,7 +163,7 @@ describe("POST /v1/extractions with fileId", () => {
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.param).toBe("fileId");
     // Another organization's file is unknown here.
-    const otherFile = await uploadPdf(tenant.keyFor("member", "enterprise"));
+    const otherFile = await uploadPdf(await tenant.keyFor("member", "enterprise"));
     const foreign = await call("POST", "/v1/extractions", { schemaId: id, fileId: otherFile, model: MODEL });
     expect(foreign.status).toBe(404);
     // A viewer may not extract.

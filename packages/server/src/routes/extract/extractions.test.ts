@@ -98,8 +98,8 @@ beforeAll(async () => {
 });
 afterAll(() => upstream.close());
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   upstream.reset();
   upstream.handler = (request) => readPart(request);
   groundwork = createGroundwork({
@@ -684,7 +684,7 @@ describe("POST /v1/extractions/{id}/rerun", () => {
       "POST",
       `/v1/extractions/${original.id}/rerun`,
       undefined,
-      tenant.keyFor("admin", "enterprise"),
+      await tenant.keyFor("admin", "enterprise"),
       404,
     );
   });

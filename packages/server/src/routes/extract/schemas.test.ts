@@ -6,8 +6,8 @@ import { type App, createApp } from "../../app.js";
 let tenant: TestTenant;
 let app: App;
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   app = createApp({ store: tenant.store });
 });
 afterEach(async () => await tenant.store.close());
@@ -79,7 +79,7 @@ describe("schemas", () => {
     );
     await json("POST", "/v1/schemas", { name: "x" }, tenant.keys.viewer, 403);
     const created = await createSchema();
-    const outsider = tenant.keyFor("admin", "enterprise");
+    const outsider = await tenant.keyFor("admin", "enterprise");
     await json("GET", `/v1/schemas/${created.id}`, undefined, outsider, 404);
     expect((await json("GET", "/v1/schemas", undefined, outsider)).totalElements).toBe(0);
   });

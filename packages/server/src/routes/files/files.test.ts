@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { bearer, bodyOf, createTestTenant } from "../../../test/test-support.js";
 import { createApp } from "../../app.js";
 
-function setup() {
-  const tenant = createTestTenant();
+async function setup() {
+  const tenant = await createTestTenant();
   const app = createApp({ store: tenant.store });
   const upload = (
     content: string | Uint8Array,
@@ -22,7 +22,7 @@ function setup() {
 
 describe("/v1/files", () => {
   it("uploads (201), gets, downloads, lists newest first, deletes (Admin) and answers 410 afterwards", async () => {
-    const { tenant, app, upload } = setup();
+    const { tenant, app, upload } = await setup();
     const first = await upload("first file", "one.txt", "knowledge");
     expect(first.status).toBe(201);
     const one = await bodyOf(first);
@@ -75,7 +75,7 @@ describe("/v1/files", () => {
   });
 
   it("validates: purpose, missing file, empty file, 25 MB limit, roles, other organizations", async () => {
-    const { tenant, app, upload } = setup();
+    const { tenant, app, upload } = await setup();
     expect((await upload("x", "a.txt", null)).status).toBe(400);
     expect((await upload("x", "a.txt", "batch")).status).toBe(400);
     expect((await upload("", "a.txt", "knowledge")).status).toBe(400);
@@ -90,7 +90,7 @@ describe("/v1/files", () => {
         .status,
     ).toBe(400);
     const mine = await bodyOf(await upload("x", "a.txt", "knowledge"));
-    const other = tenant.keyFor("admin", "team");
+    const other = await tenant.keyFor("admin", "team");
     expect((await app.request(`/v1/files/${mine.id}`, { headers: bearer(other) })).status).toBe(404);
     expect(
       (await app.request("/v1/files/file_unknown", { headers: bearer(tenant.keys.viewer) })).status,

@@ -34,7 +34,7 @@ const post = (path: string, body: unknown, key = tenant.keys.member) =>
 beforeEach(async () => {
   builtin.reset();
   byok.reset();
-  tenant = createTestTenant("enterprise");
+  tenant = await createTestTenant("enterprise");
   const gateway = createStoreGateway(tenant.store, {
     builtin: { baseUrl: builtin.url, apiKey: "builtin-key" },
     fetch: createFastFetch(),

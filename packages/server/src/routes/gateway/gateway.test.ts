@@ -38,8 +38,8 @@ function makeApp(options: { builtin?: boolean; byokConcurrency?: number } = {}):
   return createApp({ store: tenant.store, gateway, builtinConfigured: options.builtin !== false });
 }
 
-beforeEach(() => {
-  tenant = createTestTenant("enterprise");
+beforeEach(async () => {
+  tenant = await createTestTenant("enterprise");
   builtin.reset();
   byok.reset();
   anthropic.reset();
@@ -100,7 +100,7 @@ describe("POST /v1/chat/completions on built-in models", () => {
     expect(sent).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(builtin.requests[0]?.body)).not.toContain("my-key");
 
-    const other = createTestTenant("enterprise");
+    const other = await createTestTenant("enterprise");
     try {
       const otherApp = createApp({
         store: other.store,
@@ -426,7 +426,7 @@ describe("BYOK routing", () => {
     const response = await post(
       "/v1/chat/completions",
       hello("hosted-a/gpt-x"),
-      tenant.keyFor("member", "free"),
+      await tenant.keyFor("member", "free"),
     );
     expect(response.status).toBe(402);
     expect((await bodyOf(response)).error.type).toBe("billing_error");
@@ -738,7 +738,7 @@ describe("POST /v1/embeddings", () => {
     const free = await post(
       "/v1/embeddings",
       { model: "hosted-a/e", input: "x" },
-      tenant.keyFor("member", "free"),
+      await tenant.keyFor("member", "free"),
     );
     expect(free.status).toBe(402);
     expect((await bodyOf(free)).error.type).toBe("billing_error");
@@ -762,7 +762,7 @@ describe("POST /v1/embeddings", () => {
   });
 
   it("answers 402 when a free organization's included usage is used up", async () => {
-    const key = tenant.keyFor("member", "free");
+    const key = await tenant.keyFor("member", "free");
     const free = await tenant.store.organizations.findByName("org-free");
     await tenant.store.usage.record({
       organizationId: free?.id ?? "",

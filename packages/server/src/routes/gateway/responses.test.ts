@@ -47,7 +47,7 @@ function sdk(key: string): OpenAI {
 }
 
 beforeEach(async () => {
-  tenant = createTestTenant("enterprise");
+  tenant = await createTestTenant("enterprise");
   builtin.reset();
   byok.reset();
   anthropic.reset();
@@ -416,7 +416,7 @@ describe("streaming with responses.stream()", () => {
 describe("errors", () => {
   it("answers 402 to direct BYOK calls on a free plan", async () => {
     const error = await rejection(
-      sdk(tenant.keyFor("member", "free")).responses.create({ model: "hosted-a/gpt-x", input: "x" }),
+      sdk(await tenant.keyFor("member", "free")).responses.create({ model: "hosted-a/gpt-x", input: "x" }),
     );
     expect(error.status).toBe(402);
     expect(error.type).toBe("billing_error");

@@ -64,8 +64,8 @@ const hello = (model: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function setUp(builtinUrl: string): void {
-  tenant = createTestTenant("enterprise");
+async function setUp(builtinUrl: string): Promise<void> {
+  tenant = await createTestTenant("enterprise");
   logLines = [];
   const gateway = createStoreGateway(tenant.store, {
     builtin: { baseUrl: builtinUrl, apiKey: BUILTIN_KEY },
@@ -104,7 +104,7 @@ describe.each(["whole", "masked"] as const)("a 401 that quotes the %s key", (ech
     await Promise.all([openai.close(), anthropic.close(), builtin.close()]);
   });
   beforeEach(async () => {
-    setUp(builtin.url);
+    await setUp(builtin.url);
     await addProvider("HOSTED_A", { baseUrl: openai.url });
     await addProvider("HOSTED_B", { baseUrl: anthropic.url });
   });
@@ -204,7 +204,7 @@ describe("provider text quoting the key after the first byte", () => {
   beforeEach(async () => {
     openUpstream.reset();
     openAnthropic.reset();
-    setUp(openUpstream.url);
+    await setUp(openUpstream.url);
     await addProvider("HOSTED_A", { baseUrl: openUpstream.url });
     await addProvider("HOSTED_B", { baseUrl: openAnthropic.url });
   });

@@ -13,8 +13,8 @@ const base = {
 
 describe("POST /v1/knowledge-bases", () => {
   let h: KbHarness;
-  beforeAll(() => {
-    h = kbHarness();
+  beforeAll(async () => {
+    h = await kbHarness();
   });
 
   it("creates with the spec's defaults (201) and snapshots configuration version 1", async () => {
@@ -90,7 +90,7 @@ describe("POST /v1/knowledge-bases", () => {
 
   it("the same slug is free in another organization", async () => {
     await h.json("POST", "/v1/knowledge-bases", { ...base, slug: "shared" });
-    const other = h.tenant.keyFor("member", "team");
+    const other = await h.tenant.keyFor("member", "team");
     const response = await h.app.request("/v1/knowledge-bases", {
       method: "POST",
       headers: { ...bearer(other), "Content-Type": "application/json" },
@@ -140,7 +140,7 @@ describe("POST /v1/knowledge-bases", () => {
 
 describe("built-in catalogue with a built-in model service", () => {
   it("accepts text-embedding-3-small and -large at 1536", async () => {
-    const h = kbHarness({ builtin: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k" } });
+    const h = await kbHarness({ builtin: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k" } });
     for (const model of ["text-embedding-3-small", "text-embedding-3-large"]) {
       const response = await h.json("POST", "/v1/knowledge-bases", {
         ...base,
@@ -165,7 +165,7 @@ describe("built-in catalogue with a built-in model service", () => {
 
 describe("GET /v1/providers/{id}/embedding-models", () => {
   it("lists the in-process model for builtin, nothing for providers without a catalogue, 404 for unknown ids", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const builtin = await bodyOf(
       await h.json("GET", "/v1/providers/builtin/embedding-models", undefined, "viewer"),
     );
@@ -189,7 +189,7 @@ describe("GET /v1/providers/{id}/embedding-models", () => {
 
 describe("list, get, patch, delete", () => {
   it("lists newest first with the page envelope", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await h.createKb()).id as string);
     const first = await bodyOf(await h.json("GET", "/v1/knowledge-bases?size=2", undefined, "viewer"));
@@ -203,18 +203,18 @@ describe("list, get, patch, delete", () => {
   });
 
   it("GET answers 404 for unknown ids and knowledge bases of other organizations", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     expect((await h.json("GET", `/v1/knowledge-bases/${kb.id}`, undefined, "viewer")).status).toBe(200);
     expect((await h.json("GET", "/v1/knowledge-bases/kb_unknown")).status).toBe(404);
     const other = await h.app.request(`/v1/knowledge-bases/${kb.id}`, {
-      headers: bearer(h.tenant.keyFor("admin", "team")),
+      headers: bearer(await h.tenant.keyFor("admin", "team")),
     });
     expect(other.status).toBe(404);
   });
 
   it("PATCH replaces mutable fields and snapshots the next configuration version", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb({ description: "first" });
     const response = await h.json(
       "PATCH",
@@ -246,7 +246,7 @@ describe("list, get, patch, delete", () => {
   });
 
   it("PATCH: embeddingDim is immutable, ranges apply, slug conflicts are 409, Viewer is 403", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const other = await h.createKb();
     const dim = await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { embeddingDim: 3072 });
@@ -264,7 +264,7 @@ describe("list, get, patch, delete", () => {
   });
 
   it("DELETE is Admin only, soft: 404 afterwards, slug released, versions kept", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb({ slug: "reused" });
     expect((await h.json("DELETE", `/v1/knowledge-bases/${kb.id}`, undefined, "member")).status).toBe(403);
     expect((await h.json("DELETE", `/v1/knowledge-bases/${kb.id}`)).status).toBe(204);

@@ -2,7 +2,7 @@
 import { buildPdf } from "@groundwork/testkit";
 import { describe, expect, it } from "vitest";
 import { type KbHarness, kbHarness } from "../../../test/kb-test-support.js";
-import { bearer, bodyOf } from "../../../test/test-support.js";
+import { bearer, bodyOf, queryTestStore } from "../../../test/test-support.js";
 
 interface Accepted {
   filename: string;
@@ -47,7 +47,7 @@ type Hit = {
 
 describe("POST /v1/knowledge-bases/{id}/documents", () => {
   it("answers 202 with one entry per file, accepted or not", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const response = await h.upload(kb.id as string, [
       { name: "notes.txt", content: "Plain notes about invoices." },
@@ -72,7 +72,7 @@ describe("POST /v1/knowledge-bases/{id}/documents", () => {
   });
 
   it("answers 202 even when every file was rejected", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const response = await h.upload(kb.id as string, [{ name: "a.txt", content: "" }]);
     expect(response.status).toBe(202);
@@ -80,7 +80,7 @@ describe("POST /v1/knowledge-bases/{id}/documents", () => {
   });
 
   it("413 file_too_large for a file over 25 MB", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const big = new Uint8Array(25 * 1024 * 1024 + 1).fill(97);
     const response = await h.upload(kb.id as string, [{ name: "big.txt", content: big }]);
@@ -89,7 +89,7 @@ describe("POST /v1/knowledge-bases/{id}/documents", () => {
   });
 
   it("accepts a request over the app's 32 MiB JSON limit and answers 413 over 104 MB", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const part = new Uint8Array(21 * 1024 * 1024).fill(98);
     const fits = await h.upload(kb.id as string, [
@@ -106,7 +106,7 @@ describe("POST /v1/knowledge-bases/{id}/documents", () => {
   }, 60_000);
 
   it("400 without multipart or files, 403 for a Viewer, 404 for an unknown knowledge base", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     expect((await h.json("POST", `/v1/knowledge-bases/${kb.id}/documents`, { files: [] })).status).toBe(400);
     const form = new FormData();
@@ -131,7 +131,7 @@ describe("POST /v1/knowledge-bases/{id}/documents", () => {
 
 describe("ingestion statuses", () => {
   it("PENDING → READY through conversion, chunking and embedding; documents list and filters", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const upload = await uploadOne(
       h,
@@ -182,7 +182,7 @@ describe("ingestion statuses", () => {
   });
 
   it("CUSTOM chunking fails ingestion with a reason", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb({ chunkingStrategy: "CUSTOM" });
     const upload = await uploadOne(h, kb.id as string, "a.txt", "Some text.");
     await h.drain();
@@ -197,7 +197,7 @@ describe("ingestion statuses", () => {
   });
 
   it("carries page ranges from PDF pages", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb({ chunkingStrategy: "FIXED", chunkSize: 60, chunkOverlap: 0 });
     const pdf = buildPdf([
       { lines: [{ text: "Warranty terms cover the pump for two years." }] },
@@ -215,7 +215,7 @@ describe("ingestion statuses", () => {
 
 describe("revisions", () => {
   it("a re-upload creates revision n+1; the previous one serves until the atomic switch", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const v1 = await uploadOne(
       h,
@@ -271,7 +271,7 @@ describe("revisions", () => {
   });
 
   it("deleting a document takes it out of retrieval and withdraws citation text", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const upload = await uploadOne(
       h,
@@ -298,15 +298,17 @@ describe("revisions", () => {
       isCurrentVersion: false,
     });
     // The text is gone from storage too, not just hidden.
-    const stored = h.tenant.store.db
-      .prepare("SELECT text FROM kb_chunks WHERE document_id = ?")
-      .pluck()
-      .all(upload.document.id);
-    expect(stored.every((text) => text === null)).toBe(true);
+    const stored = await queryTestStore<{ text: string | null }>(
+      h.tenant.store,
+      "SELECT text FROM kb_chunks WHERE document_id = ?",
+      [upload.document.id],
+    );
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.every((row) => row.text === null)).toBe(true);
   });
 
   it("citations of other knowledge bases, other organizations and unknown chunks are 404", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const other = await h.createKb();
     await uploadOne(h, kb.id as string, "a.txt", "Lighthouse keepers log the weather.");
@@ -317,7 +319,7 @@ describe("revisions", () => {
     );
     expect((await h.json("GET", `/v1/knowledge-bases/${kb.id}/citations/chk_unknown`)).status).toBe(404);
     const foreign = await h.app.request(`/v1/knowledge-bases/${kb.id}/citations/${hit?.chunkId}`, {
-      headers: bearer(h.tenant.keyFor("admin", "team")),
+      headers: bearer(await h.tenant.keyFor("admin", "team")),
     });
     expect(foreign.status).toBe(404);
   });
@@ -342,7 +344,7 @@ describe("attach from /v1/files", () => {
   }
 
   it("202 accepted revision for a knowledge file; 400 other purpose; 404 unknown; 410 deleted", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     const fileId = await uploadFile(h, "knowledge");
     const attach = await h.json(

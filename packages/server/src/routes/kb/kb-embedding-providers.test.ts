@@ -21,12 +21,12 @@ afterAll(async () => {
 
 describe("embedding providers", () => {
   it("lists the catalogued embedding models of each kind that serves embeddings", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     for (const [type, config] of [
       ["HOSTED_A", { baseUrl: "http://127.0.0.1:9/v1" }],
       ["CLOUD_A", { endpoint: "https://res.example.com" }],
     ] as const) {
-      const provider = h.addProvider(type, config, "key");
+      const provider = await h.addProvider(type, config, "key");
       const response = await h.json(
         "GET",
         `/v1/providers/${provider.id}/embedding-models`,
@@ -46,9 +46,9 @@ describe("embedding providers", () => {
   });
 
   it("creates a knowledge base on a cloud-a deployment, ingests through it and searches", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     // Saved through the API the endpoint must be https; the stored record points at the loopback upstream.
-    const provider = h.addProvider("CLOUD_A", { endpoint: deployment.origin }, "az-key");
+    const provider = await h.addProvider("CLOUD_A", { endpoint: deployment.origin }, "az-key");
     const kb = await h.createKb({ embeddingProviderId: provider.id, embeddingModel: DEPLOYMENT });
     const uploaded = await h.upload(kb.id as string, [
       { name: "turbines.txt", content: "Turbine blades are inspected with drones every spring." },

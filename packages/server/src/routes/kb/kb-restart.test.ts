@@ -3,23 +3,19 @@
  * the database is closed and opened again by a new server, and the job (its lease
  * lapsed) resumes — re-using the vectors already stored — until READY.
  */
-import { join } from "node:path";
 import type { EmbeddingsBody } from "@groundwork/gateway";
 import { createStoreGateway, KnowledgeService } from "@groundwork/platform";
-import { openStore } from "@groundwork/store-sqlite";
-import { makeTempDir } from "@groundwork/testkit";
 import { describe, expect, it } from "vitest";
-import { bearer, bodyOf } from "../../../test/test-support.js";
+import { bearer, bodyOf, openTestDatabase } from "../../../test/test-support.js";
 import { createApp } from "../../app.js";
 
 describe("restart mid-ingestion", () => {
   it("resumes from the stored chunks and vectors after the lease lapses", async () => {
-    const dir = makeTempDir("kb-restart-");
-    const file = join(dir.path, "groundwork.db");
+    const database = await openTestDatabase();
     const leaseMs = 300;
 
     // ---- first server: the worker is killed on the third embedding call ----
-    const store1 = openStore({ file, secret: "restart-test-master-secret" });
+    const store1 = await database.open({ secret: "restart-test-master-secret" });
     const org = await store1.organizations.create("acme", "enterprise");
     const key = (await store1.apiKeys.create({ organizationId: org.id, role: "admin" })).key;
     const gateway1 = createStoreGateway(store1);
@@ -82,8 +78,8 @@ describe("restart mid-ingestion", () => {
     await service1.stopWorker(); // the "crash": the job is left running with a lease that lapses
     await store1.close();
 
-    // ---- second server on the same file ----
-    const store2 = openStore({ file, secret: "restart-test-master-secret" });
+    // ---- second server on the same database ----
+    const store2 = await database.open({ secret: "restart-test-master-secret" });
     const gateway2 = createStoreGateway(store2);
     let calls2 = 0;
     const counting = Object.create(gateway2) as typeof gateway2;
@@ -115,6 +111,6 @@ describe("restart mid-ingestion", () => {
     const hits = (await bodyOf(search)).hits as Array<{ content: string }>;
     expect(hits[0]?.content).toContain("bolt 599");
     await store2.close();
-    dir.remove();
+    database.remove();
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { queryTerms } from "@groundwork/kb";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type KbHarness, kbHarness, viewerPrincipal } from "../../../test/kb-test-support.js";
-import { bodyOf } from "../../../test/test-support.js";
+import { bodyOf, onPostgres, queryTestStore } from "../../../test/test-support.js";
 
 type Hit = {
   chunkId: string;
@@ -42,9 +42,12 @@ afterAll(async () => {
   await upstream.close();
 });
 
+/** The keyword index's rows: an FTS5 table on SQLite, tsvectors on PostgreSQL. */
+const KEYWORD_TABLE = onPostgres() ? "kb_keywords" : "kb_fts";
+
 describe("search", () => {
   it("topK defaults to 8 and is clamped to 1–100; empty hits are a normal result; query is required", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb({ chunkingStrategy: "FIXED", chunkSize: 50, chunkOverlap: 0 });
     const text = Array.from(
       { length: 120 },
@@ -52,10 +55,12 @@ describe("search", () => {
     ).join(" ");
     await upload(h, kb.id as string, [{ name: "cranes.txt", content: text }]);
     await h.drain();
-    const chunkCount = h.tenant.store.db
-      .prepare("SELECT COUNT(*) FROM kb_chunks WHERE knowledge_base_id = ?")
-      .pluck()
-      .get(kb.id) as number;
+    const [chunks] = await queryTestStore<{ n: number | string }>(
+      h.tenant.store,
+      "SELECT COUNT(*) AS n FROM kb_chunks WHERE knowledge_base_id = ?",
+      [kb.id],
+    );
+    const chunkCount = Number(chunks?.n);
     expect(chunkCount).toBeGreaterThan(10);
     expect(((await search(h, kb.id as string, { query: "harbour crane" })).body.hits as Hit[]).length).toBe(
       8,
@@ -80,7 +85,7 @@ describe("search", () => {
   });
 
   it("metadataFilter restricts hits to documents whose metadata matches", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     await upload(
       h,
@@ -111,7 +116,7 @@ describe("search", () => {
   });
 
   it("hierarchical: a child matches, the parent passage is the content and the child is the matchedSpan", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb({ chunkSize: 50, chunkOverlap: 10, parentChunkSize: 400 });
     const sentences = Array.from(
       { length: 30 },
@@ -131,7 +136,7 @@ describe("search", () => {
   });
 
   it("degrades to lexical_only when the query embedding fails (BYOK provider down), answering 200", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const provider = await h.tenant.store.providers.create({
       organizationId: h.tenant.organizationId,
       name: "openai",
@@ -162,7 +167,7 @@ describe("search", () => {
   });
 
   it("fuses several knowledge bases into one list; partial_lexical_only when only some fell back", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const provider = await h.tenant.store.providers.create({
       organizationId: h.tenant.organizationId,
       name: "openai",
@@ -211,7 +216,7 @@ describe("search", () => {
 
 describe("built-in embedding refused (usage used up)", () => {
   it("ingestion ends in ERROR, nothing resumes, search answers 402, retry re-embeds once usage is back", async () => {
-    const h = kbHarness(
+    const h = await kbHarness(
       {
         builtin: { baseUrl: upstream.url, apiKey: "k" },
         planAllowanceEur: { free: 5, team: 100, business: 1000, enterprise: null },
@@ -265,7 +270,7 @@ describe("built-in embedding refused (usage used up)", () => {
 
 describe("text-search language change", () => {
   it("reindexes in the background, serving the old language until done", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     await upload(h, kb.id as string, [
       { name: "a.txt", content: "The mechanics were running diagnostics on the engines." },
@@ -299,18 +304,19 @@ describe("text-search language change", () => {
     expect(done).toMatchObject({ textSearchLanguage: "english", pendingTextSearchLanguage: null });
     expect(await keywordHits("english")).toHaveLength(1);
     // The old language's rows are gone: one language at a time.
-    const languages = h.tenant.store.db
-      .prepare("SELECT DISTINCT language FROM kb_fts WHERE knowledge_base_id = ?")
-      .pluck()
-      .all(kb.id);
-    expect(languages).toEqual(["english"]);
+    const languages = await queryTestStore<{ language: string }>(
+      h.tenant.store,
+      `SELECT DISTINCT language FROM ${KEYWORD_TABLE} WHERE knowledge_base_id = ?`,
+      [kb.id],
+    );
+    expect(languages.map((row) => row.language)).toEqual(["english"]);
     // And the HTTP search finds the stemmed form through the keyword leg.
     const result = await search(h, kb.id as string, { query: "runs" });
     expect((result.body.hits as Hit[])[0]?.content).toContain("running diagnostics");
   });
 
   it("sending the active language while another is pending cancels the reindex and drops its rows", async () => {
-    const h = kbHarness();
+    const h = await kbHarness();
     const kb = await h.createKb();
     await upload(h, kb.id as string, [{ name: "a.txt", content: "Walking tours start at the station." }]);
     await h.drain();
@@ -319,10 +325,13 @@ describe("text-search language change", () => {
     const service = h.groundwork.knowledge;
     await h.tenant.store.kbKeywords.add(kb.id as string, "german", [
       {
-        chunkId: h.tenant.store.db
-          .prepare("SELECT id FROM kb_chunks WHERE knowledge_base_id = ? LIMIT 1")
-          .pluck()
-          .get(kb.id) as string,
+        chunkId: (
+          await queryTestStore<{ id: string }>(
+            h.tenant.store,
+            "SELECT id FROM kb_chunks WHERE knowledge_base_id = ? LIMIT 1",
+            [kb.id],
+          )
+        )[0]?.id as string,
         terms: "x",
       },
     ]);
@@ -330,11 +339,12 @@ describe("text-search language change", () => {
       await h.json("PATCH", `/v1/knowledge-bases/${kb.id}`, { textSearchLanguage: "simple" }),
     );
     expect(canceled).toMatchObject({ textSearchLanguage: "simple", pendingTextSearchLanguage: null });
-    const german = h.tenant.store.db
-      .prepare("SELECT COUNT(*) FROM kb_fts WHERE knowledge_base_id = ? AND language = 'german'")
-      .pluck()
-      .get(kb.id);
-    expect(german).toBe(0);
+    const german = await queryTestStore(
+      h.tenant.store,
+      `SELECT 1 FROM ${KEYWORD_TABLE} WHERE knowledge_base_id = ? AND language = 'german'`,
+      [kb.id],
+    );
+    expect(german).toEqual([]);
     await service.drain();
     const after = await bodyOf(await h.json("GET", `/v1/knowledge-bases/${kb.id}`));
     expect(after).toMatchObject({ textSearchLanguage: "simple", pendingTextSearchLanguage: null });

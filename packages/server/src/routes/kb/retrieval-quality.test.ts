@@ -29,7 +29,7 @@ function recall(found: readonly string[], relevant: readonly string[]): number {
 }
 
 async function measure(seed: number): Promise<{ recall: Recall; misses: string[] }> {
-  const h = kbHarness();
+  const h = await kbHarness();
   const kb = await h.createKb({
     chunkingStrategy: "FIXED",
     chunkSize: 200,

@@ -9,10 +9,10 @@ let app: App;
 /** A Member key of another organization. */
 let stranger: string;
 
-beforeEach(() => {
-  tenant = createTestTenant();
+beforeEach(async () => {
+  tenant = await createTestTenant();
   app = createApp({ store: tenant.store });
-  stranger = tenant.keyFor("member", "enterprise");
+  stranger = await tenant.keyFor("member", "enterprise");
 });
 
 const json = (key: string, method: string, path: string, body?: unknown) =>

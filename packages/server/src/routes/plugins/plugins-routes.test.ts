@@ -14,8 +14,8 @@ let tenant: TestTenant;
 let app: App;
 let stranger: string;
 
-beforeEach(() => {
-  tenant = createTestTenant();
+beforeEach(async () => {
+  tenant = await createTestTenant();
   app = createApp({
     groundwork: createGroundwork({
       store: tenant.store,
@@ -23,7 +23,7 @@ beforeEach(() => {
       config: { allowPrivateNetwork: true, settingNames: SERVER_SETTING_NAMES },
     }),
   });
-  stranger = tenant.keyFor("admin", "enterprise");
+  stranger = await tenant.keyFor("admin", "enterprise");
 });
 
 const admin = () => tenant.keys.admin;

@@ -22,9 +22,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
-  ({ tenant, app, stranger } = agentTenant(upstream.url));
+  ({ tenant, app, stranger } = await agentTenant(upstream.url));
 });
 afterEach(async () => {
   await tenant.store.close();

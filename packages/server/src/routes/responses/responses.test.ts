@@ -1,11 +1,10 @@
 import { STORED_RESPONSE_RETENTION_MS } from "@groundwork/platform";
-import { openStore } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { agentTenant } from "../../../test/agent-tenant-support.js";
-import { bearer, bodyOf, type TestTenant } from "../../../test/test-support.js";
+import { bearer, bodyOf, openTestStore, type TestTenant } from "../../../test/test-support.js";
 import type { App } from "../../app.js";
 import { listen } from "../../http-server.js";
 
@@ -24,7 +23,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   upstream.reset();
-  ({ tenant, app, stranger, colleague } = agentTenant(upstream.url));
+  ({ tenant, app, stranger, colleague } = await agentTenant(upstream.url));
   const applied = await json(tenant.keys.member, "POST", "/v1/agents/apply", support);
   expect([200, 201]).toContain(applied.status);
 });
@@ -229,7 +228,7 @@ describe("retention", () => {
   it("keeps a plain answer without a conversation 30 days", async () => {
     let now = Date.parse("2026-01-01T00:00:00.000Z");
     const clock = { now: () => now };
-    const store = openStore({ file: ":memory:", clock });
+    const store = await openTestStore({ clock });
     const org = (await store.organizations.ensure("o", "enterprise")).organization;
     await store.storedResponses.save({
       id: "resp_1",

@@ -11,9 +11,9 @@ let stranger: string;
 let conversationId: string;
 
 beforeEach(async () => {
-  tenant = createTestTenant();
+  tenant = await createTestTenant();
   app = createApp({ store: tenant.store });
-  stranger = tenant.keyFor("member", "enterprise");
+  stranger = await tenant.keyFor("member", "enterprise");
   conversationId = (await bodyOf(await json(tenant.keys.member, "POST", "/v1/conversations", {})))
     .id as string;
 });

@@ -23,9 +23,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   upstream.reset();
-  tenant = createTestTenant();
+  tenant = await createTestTenant();
   groundwork = createGroundwork({
     store: tenant.store,
     config: {
@@ -34,7 +34,7 @@ beforeEach(() => {
     },
   });
   app = createApp({ groundwork });
-  stranger = tenant.keyFor("admin", "enterprise");
+  stranger = await tenant.keyFor("admin", "enterprise");
 });
 afterEach(async () => {
   await groundwork.close();
