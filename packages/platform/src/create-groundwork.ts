@@ -366,18 +366,25 @@ export class Groundwork {
   /**
    * Starts the background workers: async conversion tasks, background extractions,
    * knowledge-base ingestion and reindexing, the agents' pause windows — including jobs a previous process left
-   * unfinished. Idempotent.
+   * unfinished. Idempotent. `{ workers: false }` starts everything but the job workers: a
+   * process that only serves requests while other processes run the jobs (the server's
+   * `--no-workers` on PostgreSQL); its queued jobs wait for them.
    */
-  async start(): Promise<this> {
+  async start(options: { workers?: boolean } = {}): Promise<this> {
     if (this.started) return this;
     this.started = true;
-    this.conversion.startWorker();
-    this.extraction.startWorker();
-    this.knowledge.startWorker();
+    const workers = options.workers ?? true;
+    if (workers) {
+      this.conversion.startWorker();
+      this.extraction.startWorker();
+      this.knowledge.startWorker();
+    }
     // Questions a previous process left open lost their calls: answered `cancel` now.
     await this.connectors.cancelOrphanedInputs();
-    this.agents.startWorker();
-    this.experimentRuns.start();
+    if (workers) {
+      this.agents.startWorker();
+      this.experimentRuns.start();
+    }
     // Retention is enforced at read; the rows past it are removed at each start.
     await this.responses.purgeExpired();
     // Traces past their retention: now, then hourly.
