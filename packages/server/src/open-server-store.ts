@@ -5,14 +5,7 @@
  * processes together never exceed one (issue #24); on SQLite they are counted in this process.
  */
 import type { PlatformStore, SharedLimits } from "@groundwork/platform";
-import {
-  fromPgPool,
-  openPostgresStore,
-  PostgresConcurrencySlots,
-  PostgresRequestCounter,
-} from "@groundwork/store-postgres";
 import { openStore } from "@groundwork/store-sqlite";
-import pg from "pg";
 import type { DatabaseConfig } from "./config.js";
 
 export interface ServerStore {
@@ -37,7 +30,10 @@ export async function openServerStore(
       description: database.file,
     };
   }
-  const client = fromPgPool(new pg.Pool({ connectionString: database.url, max: database.poolSize }));
+  // Loaded only for PostgreSQL: a SQLite server (and every CLI command on it) starts without them.
+  const [{ fromPgPool, openPostgresStore, PostgresConcurrencySlots, PostgresRequestCounter }, pg] =
+    await Promise.all([import("@groundwork/store-postgres"), import("pg")]);
+  const client = fromPgPool(new pg.default.Pool({ connectionString: database.url, max: database.poolSize }));
   // Migrates (once, under an advisory lock, however many processes start together).
   const store = await openPostgresStore({
     client,
