@@ -182,7 +182,14 @@ export class BillingLedger {
       }
     };
     const admitted = this.requests.admit(organizationId, minuteWindow(now).start, limit);
-    return admitted instanceof Promise ? admitted.then(refuseWhenFull) : refuseWhenFull(admitted);
+    if (!(admitted instanceof Promise)) return refuseWhenFull(admitted);
+    // Without a limit nothing can be refused: a shared count (a database round trip) is for the
+    // reports only and stays off the request's path; a count that fails is one request unreported.
+    if (limit === null) {
+      admitted.catch(() => {});
+      return;
+    }
+    return admitted.then(refuseWhenFull);
   }
 
   /** A 402 when `amount` more of a metered resource does not fit the plan; null when it does. */
