@@ -268,9 +268,10 @@ export interface Allowance {
   /**
    * Counts one `/v1` request of the caller's organization and throws a 429 error
    * (`rate_limit_exceeded`, with `retryAfter`) when its plan's requests per minute are used
-   * up (PLATFORM.md §15). Absent: requests are not limited.
+   * up (PLATFORM.md §15). Absent: requests are not limited. Answers a Promise when the count is
+   * shared through a database (several processes, issue #24).
    */
-  admitRequest?(principal: Principal): void;
+  admitRequest?(principal: Principal): MaybePromise<void>;
 }
 
 export const UNLIMITED_ALLOWANCE: Allowance = {

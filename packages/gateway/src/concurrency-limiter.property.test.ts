@@ -10,13 +10,14 @@ describe("ConcurrencyLimiter", () => {
         fc.integer({ min: 1, max: 5 }),
         fc.array(fc.tuple(fc.boolean(), fc.constantFrom("a", "b")), { maxLength: 60 }),
         (limit, steps) => {
+          // In-process slots answer at once: acquire and inUse are synchronous here.
           const limiter = new ConcurrencyLimiter(limit);
           const held: Record<string, Array<() => void>> = { a: [], b: [] };
           for (const [take, key] of steps) {
             const slots = held[key] ?? [];
             if (take) {
               try {
-                slots.push(limiter.acquire(key));
+                slots.push(limiter.acquire(key) as () => void);
               } catch (error) {
                 expect((error as GroundworkError).status).toBe(429);
                 expect(slots.length).toBe(limit);

@@ -13,6 +13,7 @@ import {
   type Clock,
   estimateTokens,
   invalidRequest,
+  type MaybePromise,
   type Principal,
   systemClock,
   type UsageEvent,
@@ -75,7 +76,7 @@ export class Gateway {
   }
 
   /** Current BYOK calls in flight for an organization (for tests and metrics). */
-  byokInFlight(organizationId: string): number {
+  byokInFlight(organizationId: string): MaybePromise<number> {
     return this.targets.inFlight(organizationId);
   }
 

@@ -4,7 +4,7 @@
  * context of one call. Kept apart from gateway.ts so that the adapter factory
  * can name a provider account without importing the gateway that uses it.
  */
-import type { Allowance, Clock, Principal, UsageEvent } from "@groundwork/core";
+import type { Allowance, Clock, ConcurrencySlots, Principal, UsageEvent } from "@groundwork/core";
 import type { TraceHooks } from "@groundwork/observability";
 import type { ProviderAdapter } from "./adapter.js";
 import type { TokenPrice } from "./pricing.js";
@@ -42,6 +42,11 @@ export interface GatewayOptions {
   fetch?: typeof fetch;
   /** Concurrent BYOK calls per organization. */
   byokConcurrency?: number;
+  /**
+   * Where BYOK slots are counted; by default in this process. Several processes on one
+   * database pass shared slots (`PostgresConcurrencySlots`), so the limit holds across them.
+   */
+  concurrencySlots?: ConcurrencySlots;
   /** What each organization may use (plans, included usage); by default everything. */
   allowance?: Allowance;
   /** How the "no built-in model service" error names what to configure. */

@@ -10,6 +10,7 @@ import {
   type Allowance,
   billingRequired,
   invalidRequest,
+  type MaybePromise,
   notFound,
   type Principal,
   serviceUnavailable,
@@ -52,7 +53,10 @@ export class TargetResolver {
 
   constructor(private readonly options: GatewayOptions) {
     this.allowance = options.allowance ?? UNLIMITED_ALLOWANCE;
-    this.limiter = new ConcurrencyLimiter(options.byokConcurrency ?? DEFAULT_BYOK_CONCURRENCY);
+    this.limiter = new ConcurrencyLimiter(
+      options.byokConcurrency ?? DEFAULT_BYOK_CONCURRENCY,
+      ...(options.concurrencySlots === undefined ? [] : [options.concurrencySlots]),
+    );
     this.builtin =
       options.builtin === null
         ? null
@@ -67,7 +71,7 @@ export class TargetResolver {
   }
 
   /** Current BYOK calls in flight for an organization. */
-  inFlight(organizationId: string): number {
+  inFlight(organizationId: string): MaybePromise<number> {
     return this.limiter.inUse(organizationId);
   }
 
@@ -112,7 +116,7 @@ export class TargetResolver {
         code: "model_not_supported",
       });
     }
-    const release = this.limiter.acquire(principal.organizationId);
+    const release = await this.limiter.acquire(principal.organizationId);
     try {
       return { adapter: this.reusableAdapterFor(account), byok: true, kind, release };
     } catch (error) {

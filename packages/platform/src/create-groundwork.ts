@@ -8,8 +8,10 @@ import { PAUSE_TIMEOUT_MS, type ToolJudge } from "@groundwork/agents";
 import {
   type Allowance,
   type Clock,
+  type ConcurrencySlots,
   type IdGenerator,
   type Principal,
+  type RequestCounter,
   type Role,
   UNLIMITED_ALLOWANCE,
 } from "@groundwork/core";
@@ -96,6 +98,21 @@ export interface GroundworkOptions {
   skillFiles?: PlatformToolOptions["skillFiles"];
   /** Replaces the guarded transport of OTLP trace export (tests). */
   tracingFetch?: typeof fetch;
+  /**
+   * Where the per-organization limits are counted; by default in this process. Several
+   * processes on one database pass shared ones (`PostgresRequestCounter`,
+   * `PostgresConcurrencySlots`), so together they never exceed a limit (issue #24). A plan
+   * allowance from `storePlanAllowance` counts requests in its own ledger: pass the counter there too.
+   */
+  limits?: SharedLimits;
+}
+
+/** The counters of per-organization limits that several processes must share. */
+export interface SharedLimits {
+  /** Requests per minute (PLATFORM.md §15). */
+  requests?: RequestCounter;
+  /** Concurrent calls to an organization's own providers (`byokConcurrency`). */
+  concurrency?: ConcurrencySlots;
 }
 
 export class Groundwork {
@@ -168,10 +185,10 @@ export class Groundwork {
       options.store,
       "ledger" in allowance && allowance.ledger instanceof BillingLedger
         ? allowance.ledger
-        : new BillingLedger(
-            storeBillingMeter(options.store),
-            options.clock === undefined ? {} : { clock: options.clock },
-          ),
+        : new BillingLedger(storeBillingMeter(options.store), {
+            ...(options.clock === undefined ? {} : { clock: options.clock }),
+            ...(options.limits?.requests === undefined ? {} : { requests: options.limits.requests }),
+          }),
       allowance,
     );
     this.tracing = new TracingService(options.store, {
@@ -187,6 +204,9 @@ export class Groundwork {
       createStoreGateway(options.store, {
         builtin: config.builtin,
         byokConcurrency: config.byokConcurrency,
+        ...(options.limits?.concurrency === undefined
+          ? {}
+          : { concurrencySlots: options.limits.concurrency }),
         chatPrices: config.chatPrices,
         allowance,
         builtinSetting: config.settingNames.builtin,
@@ -346,18 +366,25 @@ export class Groundwork {
   /**
    * Starts the background workers: async conversion tasks, background extractions,
    * knowledge-base ingestion and reindexing, the agents' pause windows — including jobs a previous process left
-   * unfinished. Idempotent.
+   * unfinished. Idempotent. `{ workers: false }` starts everything but the job workers: a
+   * process that only serves requests while other processes run the jobs (the server's
+   * `--no-workers` on PostgreSQL); its queued jobs wait for them.
    */
-  async start(): Promise<this> {
+  async start(options: { workers?: boolean } = {}): Promise<this> {
     if (this.started) return this;
     this.started = true;
-    this.conversion.startWorker();
-    this.extraction.startWorker();
-    this.knowledge.startWorker();
+    const workers = options.workers ?? true;
+    if (workers) {
+      this.conversion.startWorker();
+      this.extraction.startWorker();
+      this.knowledge.startWorker();
+    }
     // Questions a previous process left open lost their calls: answered `cancel` now.
     await this.connectors.cancelOrphanedInputs();
-    this.agents.startWorker();
-    this.experimentRuns.start();
+    if (workers) {
+      this.agents.startWorker();
+      this.experimentRuns.start();
+    }
     // Retention is enforced at read; the rows past it are removed at each start.
     await this.responses.purgeExpired();
     // Traces past their retention: now, then hourly.

@@ -114,6 +114,7 @@ export {
   type StoredTaskRequest,
 } from "./conversion/conversion-service.js";
 export { type FetchedSource, type FetchSourceOptions, fetchSource } from "./conversion/fetch-source.js";
+export type { SharedLimits } from "./create-groundwork.js";
 export { createGroundwork, Groundwork, type GroundworkOptions } from "./create-groundwork.js";
 export {
   DATASET_BATCH_MAX_ITEMS,

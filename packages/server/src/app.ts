@@ -2,7 +2,7 @@
  * The HTTP app: a `fetch(Request) => Response` handler (Hono). Tests call it with
  * `app.request()`; the Node listener in http-server.ts serves it on a socket.
  */
-import { notFound } from "@groundwork/core";
+import { notFound, serviceUnavailable } from "@groundwork/core";
 import type { Gateway } from "@groundwork/gateway";
 import {
   createGroundwork,
@@ -98,7 +98,12 @@ export function createApp(options: AppOptions): App {
   app.notFound((c) => errorResponse(c, notFound(`Unknown endpoint ${c.req.method} ${c.req.path}`)));
 
   app.get("/health", async (c) => {
-    await store.ping();
+    try {
+      await store.ping();
+    } catch {
+      // A networked database that does not answer: a 503 a load balancer reads as "not ready".
+      throw serviceUnavailable("The database does not answer");
+    }
     return c.json({ status: "ok" });
   });
 

@@ -18,7 +18,10 @@ export async function bootstrapIfEmpty(
   dataDir: string,
 ): Promise<BootstrapResult | null> {
   if ((await store.organizations.count()) > 0) return null;
-  const organization = await store.organizations.create("default", "enterprise");
+  // Several servers starting together on one empty PostgreSQL database: one creates `default`
+  // and its key, the others find it and print nothing.
+  const { organization, created } = await store.organizations.ensure("default", "enterprise");
+  if (!created) return null;
   const { key } = await store.apiKeys.create({
     organizationId: organization.id,
     role: "admin",

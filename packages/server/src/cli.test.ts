@@ -116,3 +116,31 @@ describe("groundwork keys", () => {
     }
   });
 });
+
+describe("groundwork worker and serve --no-workers", () => {
+  // Both need PostgreSQL (the run on PostgreSQL: store-postgres/test/multi-process-server.test.ts).
+  it("are refused on SQLite, where serve runs the workers itself", () => {
+    const data = makeTempDir();
+    try {
+      const env = { ...process.env, GROUNDWORK_DATABASE_URL: "" };
+      const run = (args: string[]) => {
+        try {
+          execFileSync(process.execPath, [cli, ...args], { encoding: "utf8", stdio: "pipe", env });
+          return { code: 0, stderr: "" };
+        } catch (error) {
+          const failed = error as { status: number; stderr: string };
+          return { code: failed.status, stderr: failed.stderr };
+        }
+      };
+      const worker = run(["worker", "--data", data.path]);
+      expect(worker.code).toBe(2);
+      expect(worker.stderr).toMatch(/groundwork worker needs GROUNDWORK_DATABASE_URL/);
+      const serve = run(["serve", "--port", "0", "--data", data.path, "--no-workers"]);
+      expect(serve.code).toBe(1);
+      expect(serve.stderr).toMatch(/needs GROUNDWORK_DATABASE_URL/);
+    } finally {
+      data.remove();
+    }
+    // Two CLI processes: seconds each on a loaded two-core machine.
+  }, 60_000);
+});

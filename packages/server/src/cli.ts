@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `groundwork` command: `serve`, `keys create|revoke|list`, `schema-config set`.
+ * The `groundwork` command: `serve`, `worker`, `keys create|revoke|list`, `schema-config set`.
+ * Every command opens the database the environment names: SQLite in the data folder, or
+ * PostgreSQL when GROUNDWORK_DATABASE_URL is set.
  * Output meant for scripts (a created key) is the last line of stdout; messages for
  * people go to stderr.
  */
@@ -8,17 +10,21 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isPlan, isRole, type Plan, type Role } from "@groundwork/core";
 import { validateExtractionConfig } from "@groundwork/scoring";
-import { openStore } from "@groundwork/store-sqlite";
-import { databaseFile, loadConfig, resolveDataDir } from "./config.js";
+import { databaseFromEnv, loadConfig, resolveDataDir } from "./config.js";
 import { createLogger } from "./logger.js";
-import { serveGroundwork } from "./serve.js";
+import { openServerStore } from "./open-server-store.js";
+import { runWorkers, serveGroundwork } from "./serve.js";
 
 const USAGE = `Usage: groundwork <command> [options]
 
 Commands:
-  serve [--host 127.0.0.1] [--port 8080] [--data ./.groundwork]
-      Serve the /v1 API on embedded SQLite. The first start creates the organization
-      "default" and an Admin key, prints it once and writes it to <data>/bootstrap-key.
+  serve [--host 127.0.0.1] [--port 8080] [--data ./.groundwork] [--no-workers]
+      Serve the /v1 API on embedded SQLite (or PostgreSQL: GROUNDWORK_DATABASE_URL). The first start
+      creates the organization "default" and an Admin key, prints it once and writes it to
+      <data>/bootstrap-key. --no-workers (PostgreSQL only): serve requests, leave the jobs to workers.
+  worker [--data ./.groundwork]
+      Run only the background jobs (conversions, extractions, ingestion, agent runs, experiments)
+      on the PostgreSQL database of GROUNDWORK_DATABASE_URL; start as many as you like.
   keys create --data DIR --org NAME --role admin|member|viewer [--plan free|team|business|enterprise] [--name LABEL]
       Create an API key (and the organization if absent); the key is the last line of stdout.
   keys revoke --data DIR KEY_ID_OR_KEY
@@ -27,8 +33,9 @@ Commands:
       Set a schema version's extractionConfig (support tool; the API cannot). The file is checked
       before it is stored; the config set is printed.
 
-Environment: GROUNDWORK_DATA_DIR, GROUNDWORK_PORT, GROUNDWORK_SECRET, GROUNDWORK_BUILTIN_BASE_URL,
-GROUNDWORK_BUILTIN_API_KEY, GROUNDWORK_ALLOW_PRIVATE_NETWORK, GROUNDWORK_LOG_LEVEL.`;
+Environment: GROUNDWORK_DATA_DIR, GROUNDWORK_DATABASE_URL, GROUNDWORK_PORT, GROUNDWORK_SECRET,
+GROUNDWORK_BUILTIN_BASE_URL, GROUNDWORK_BUILTIN_API_KEY, GROUNDWORK_ALLOW_PRIVATE_NETWORK,
+GROUNDWORK_WORKERS, GROUNDWORK_LOG_LEVEL.`;
 
 class UsageError extends Error {}
 
@@ -37,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "serve":
       return serveCommand(argv.slice(1));
+    case "worker":
+      return workerCommand(argv.slice(1));
     case "keys":
       if (subcommand === "create") return keysCreate(argv.slice(2));
       if (subcommand === "revoke") return keysRevoke(argv.slice(2));
@@ -59,10 +68,20 @@ async function main(argv: string[]): Promise<number> {
 async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { host: { type: "string" }, port: { type: "string" }, data: { type: "string" } },
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      data: { type: "string" },
+      "no-workers": { type: "boolean" },
+    },
     strict: true,
   });
-  const config = loadConfig({ dataDir: values.data, host: values.host, port: values.port });
+  const config = loadConfig({
+    dataDir: values.data,
+    host: values.host,
+    port: values.port,
+    noWorkers: values["no-workers"],
+  });
   const logger = createLogger({ level: config.logLevel });
   const server = await serveGroundwork(config, logger);
   if (server.bootstrap !== null) {
@@ -72,14 +91,41 @@ async function serveCommand(args: string[]): Promise<number> {
         `It is also saved in ${server.bootstrap.keyFile} (mode 0600).\n`,
     );
   }
-  process.stdout.write(`Groundwork listening on ${server.url} (data: ${config.dataDir})\n`);
+  process.stdout.write(
+    `Groundwork listening on ${server.url} (data: ${config.dataDir}` +
+      `${config.database.kind === "postgres" ? `, database: ${server.database}` : ""}` +
+      `${config.workers ? "" : ", no workers"})\n`,
+  );
+  await untilSignalled(logger, () => server.close());
+  return 0;
+}
 
+async function workerCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { data: { type: "string" } }, strict: true });
+  const config = loadConfig({ dataDir: values.data });
+  if (config.database.kind !== "postgres") {
+    throw new UsageError(
+      "groundwork worker needs GROUNDWORK_DATABASE_URL (PostgreSQL): on SQLite, `groundwork serve` runs the workers",
+    );
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const workers = await runWorkers(config);
+  process.stdout.write(`Groundwork worker running (database: ${workers.database})\n`);
+  await untilSignalled(logger, () => workers.close());
+  return 0;
+}
+
+/** Waits for SIGINT or SIGTERM, then runs `close` (once) and resolves when it is done. */
+async function untilSignalled(
+  logger: ReturnType<typeof createLogger>,
+  close: () => Promise<void>,
+): Promise<void> {
   await new Promise<void>((resolveStopped) => {
     const stop = (signal: NodeJS.Signals) => {
       logger.info("shutting down", { signal });
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      server.close().then(resolveStopped, (error: unknown) => {
+      close().then(resolveStopped, (error: unknown) => {
         logger.error("shutdown failed", { error: String(error) });
         resolveStopped();
       });
@@ -88,7 +134,11 @@ async function serveCommand(args: string[]): Promise<number> {
     process.on("SIGTERM", stop);
   });
   logger.info("stopped");
-  return 0;
+}
+
+/** The database of a CLI command: the data folder's SQLite file, or GROUNDWORK_DATABASE_URL's. */
+async function openCommandStore(data: string | undefined) {
+  return (await openServerStore(databaseFromEnv(resolveDataDir(data)))).store;
 }
 
 async function keysCreate(args: string[]): Promise<number> {
@@ -108,7 +158,7 @@ async function keysCreate(args: string[]): Promise<number> {
   if (!isRole(role)) throw new UsageError("--role must be admin, member or viewer");
   const plan = values.plan ?? "enterprise";
   if (!isPlan(plan)) throw new UsageError("--plan must be free, team, business or enterprise");
-  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  const store = await openCommandStore(values.data);
   try {
     const { organization, created } = await store.organizations.ensure(values.org, plan as Plan);
     if (!created && values.plan !== undefined && organization.plan !== plan) {
@@ -141,7 +191,7 @@ async function keysRevoke(args: string[]): Promise<number> {
   });
   const target = positionals[0];
   if (target === undefined) throw new UsageError("keys revoke needs the key id (key_…) or the key itself");
-  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  const store = await openCommandStore(values.data);
   try {
     if (!(await store.apiKeys.revoke(target))) {
       process.stderr.write("No active key matches.\n");
@@ -160,7 +210,7 @@ async function keysList(args: string[]): Promise<number> {
     options: { data: { type: "string" }, org: { type: "string" } },
     strict: true,
   });
-  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  const store = await openCommandStore(values.data);
   try {
     let organizationId: string | undefined;
     if (values.org !== undefined) {
@@ -235,7 +285,7 @@ async function schemaConfigSet(args: string[]): Promise<number> {
     );
     return 1;
   }
-  const store = openStore({ file: databaseFile(resolveDataDir(values.data)) });
+  const store = await openCommandStore(values.data);
   try {
     const version = await store.schemas.versionById(values.version);
     if (version === null) {

@@ -47,14 +47,66 @@ describe("platformConfigFromEnv", () => {
     );
   });
 
-  it("refuses GROUNDWORK_DATABASE_URL with a clear error while the server runs on SQLite only", () => {
+  it("selects PostgreSQL with GROUNDWORK_DATABASE_URL and refuses another scheme without echoing it", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "gw-cfg-"));
     try {
       const env = { GROUNDWORK_SECRET: "a-master-secret-of-enough-length" };
+      expect(loadConfig({ dataDir }, env).database).toEqual({
+        kind: "sqlite",
+        file: join(dataDir, "groundwork.db"),
+      });
+      expect(loadConfig({ dataDir }, { ...env, GROUNDWORK_DATABASE_URL: "" }).database.kind).toBe("sqlite");
+      for (const url of ["postgres://gw:pw@db.internal/groundwork", "postgresql://db.internal:5433/gw"]) {
+        expect(loadConfig({ dataDir }, { ...env, GROUNDWORK_DATABASE_URL: url }).database).toEqual({
+          kind: "postgres",
+          url,
+          poolSize: 10,
+        });
+      }
+      expect(
+        loadConfig(
+          { dataDir },
+          { ...env, GROUNDWORK_DATABASE_URL: "postgres://db/gw", GROUNDWORK_DATABASE_POOL_SIZE: "3" },
+        ).database,
+      ).toMatchObject({ poolSize: 3 });
+      const refused = (url: string) => () =>
+        loadConfig({ dataDir }, { ...env, GROUNDWORK_DATABASE_URL: url });
+      expect(refused("mysql://root:s3cret@db/gw")).toThrow(/scheme "mysql:" is not supported.*postgres:\/\//);
+      expect(refused("mysql://root:s3cret@db/gw")).not.toThrow(/s3cret/);
+      expect(refused("db.internal/groundwork")).toThrow(/Invalid GROUNDWORK_DATABASE_URL/);
+      expect(refused("postgres:///groundwork")).toThrow(/names no host/);
       expect(() =>
-        loadConfig({ dataDir }, { ...env, GROUNDWORK_DATABASE_URL: "postgres://db.internal/groundwork" }),
-      ).toThrow(/cannot run on PostgreSQL yet.*Unset it/);
-      expect(loadConfig({ dataDir }, { ...env, GROUNDWORK_DATABASE_URL: "" }).dataDir).toBe(dataDir);
+        loadConfig(
+          { dataDir },
+          { ...env, GROUNDWORK_DATABASE_URL: "postgres://db/gw", GROUNDWORK_DATABASE_POOL_SIZE: "0" },
+        ),
+      ).toThrow(/GROUNDWORK_DATABASE_POOL_SIZE/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("turns the workers off only on PostgreSQL, by flag or GROUNDWORK_WORKERS=0, and reads the job lease", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gw-cfg-"));
+    try {
+      const env = { GROUNDWORK_SECRET: "a-master-secret-of-enough-length" };
+      const pg = { ...env, GROUNDWORK_DATABASE_URL: "postgres://db/gw" };
+      expect(loadConfig({ dataDir }, env).workers).toBe(true);
+      expect(loadConfig({ dataDir, noWorkers: true }, pg).workers).toBe(false);
+      expect(loadConfig({ dataDir }, { ...pg, GROUNDWORK_WORKERS: "0" }).workers).toBe(false);
+      expect(loadConfig({ dataDir }, { ...pg, GROUNDWORK_WORKERS: "1" }).workers).toBe(true);
+      expect(() => loadConfig({ dataDir }, { ...pg, GROUNDWORK_WORKERS: "no" })).toThrow(
+        /GROUNDWORK_WORKERS/,
+      );
+      expect(() => loadConfig({ dataDir, noWorkers: true }, env)).toThrow(/needs GROUNDWORK_DATABASE_URL/);
+      expect(loadConfig({ dataDir }, { ...env, GROUNDWORK_JOB_LEASE_SECONDS: "3" }).platform.workers).toEqual(
+        {
+          leaseMs: 3000,
+        },
+      );
+      expect(() => loadConfig({ dataDir }, { ...env, GROUNDWORK_JOB_LEASE_SECONDS: "0" })).toThrow(
+        /GROUNDWORK_JOB_LEASE_SECONDS/,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

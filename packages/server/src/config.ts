@@ -20,12 +20,31 @@ export interface ServerConfig {
   platform: GroundworkConfigInput;
   /** Whether `/console/` serves the web console; GROUNDWORK_CONSOLE=0 turns it off (PLATFORM.md §16). */
   console: boolean;
+  /** Where the data is: SQLite in the data folder, or PostgreSQL (GROUNDWORK_DATABASE_URL). */
+  database: DatabaseConfig;
+  /** Whether `serve` also runs the background workers; GROUNDWORK_WORKERS=0 or `--no-workers` turns them off. */
+  workers: boolean;
 }
+
+/** The database a server or CLI command opens (see `openServerStore`). */
+export type DatabaseConfig =
+  | { kind: "sqlite"; file: string }
+  | {
+      kind: "postgres";
+      /** `postgres://…` or `postgresql://…`, credentials included: never logged nor printed. */
+      url: string;
+      /** Connections of this process's pool (GROUNDWORK_DATABASE_POOL_SIZE, default 10). */
+      poolSize: number;
+    };
+
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
 
 export interface ConfigFlags {
   dataDir?: string | undefined;
   host?: string | undefined;
   port?: string | undefined;
+  /** `--no-workers`: serve the API only (the workers run elsewhere, `groundwork worker`). */
+  noWorkers?: boolean | undefined;
 }
 
 export const DEFAULT_DATA_DIR = "./.groundwork";
@@ -51,21 +70,57 @@ function parsePositiveInteger(raw: string, name: string): number {
 }
 
 /**
- * The server runs on SQLite only so far: `@groundwork/store-postgres` holds the job queue, not
- * yet every store family (README status table). A database URL is refused rather than ignored,
- * so nobody believes their data is in PostgreSQL when it is in the data folder.
+ * GROUNDWORK_DATABASE_URL selects PostgreSQL (`postgres://` or `postgresql://`); unset or empty,
+ * the SQLite file in the data folder. Any other scheme is refused rather than ignored, so nobody
+ * believes their data is in one database when it is in another. Messages name the scheme only:
+ * the URL may carry a password.
  */
-function refuseDatabaseUrl(env: NodeJS.ProcessEnv): void {
-  if (env.GROUNDWORK_DATABASE_URL === undefined || env.GROUNDWORK_DATABASE_URL === "") return;
-  throw new Error(
-    "GROUNDWORK_DATABASE_URL is set, but the server cannot run on PostgreSQL yet: only the job queue has been " +
-      "ported (@groundwork/store-postgres). Unset it to run on SQLite in GROUNDWORK_DATA_DIR.",
-  );
+export function databaseFromEnv(dataDir: string, env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  const url = env.GROUNDWORK_DATABASE_URL?.trim() ?? "";
+  if (url === "") return { kind: "sqlite", file: databaseFile(dataDir) };
+  return {
+    kind: "postgres",
+    url: parseDatabaseUrl(url),
+    poolSize: parsePositiveInteger(
+      env.GROUNDWORK_DATABASE_POOL_SIZE ?? String(DEFAULT_DATABASE_POOL_SIZE),
+      "GROUNDWORK_DATABASE_POOL_SIZE",
+    ),
+  };
+}
+
+export function parseDatabaseUrl(raw: string): string {
+  const expected = "expected postgres://user:password@host:5432/database (or postgresql://…)";
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(raw)?.[1];
+  if (scheme === undefined) throw new Error(`Invalid GROUNDWORK_DATABASE_URL: ${expected}`);
+  if (scheme !== "postgres" && scheme !== "postgresql") {
+    throw new Error(
+      `Invalid GROUNDWORK_DATABASE_URL: scheme "${scheme}:" is not supported; ${expected}. ` +
+        "Unset it to use SQLite in GROUNDWORK_DATA_DIR.",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`Invalid GROUNDWORK_DATABASE_URL (a ${scheme}: URL that does not parse): ${expected}`);
+  }
+  if (url.hostname === "" && !url.searchParams.has("host")) {
+    throw new Error(`Invalid GROUNDWORK_DATABASE_URL: it names no host; ${expected}`);
+  }
+  return raw;
+}
+
+/** GROUNDWORK_WORKERS: `0` serves the API without the background workers, `1` or unset runs them. */
+export function workersEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env.GROUNDWORK_WORKERS?.trim() ?? "";
+  if (raw === "" || raw === "1") return true;
+  if (raw === "0") return false;
+  throw new Error(`Invalid GROUNDWORK_WORKERS "${raw}": expected 0 (API only) or 1 (API and workers)`);
 }
 
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  refuseDatabaseUrl(env);
   const dataDir = resolveDataDir(flags.dataDir, env);
+  const database = databaseFromEnv(dataDir, env);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const level = env.GROUNDWORK_LOG_LEVEL ?? "info";
   if (!["debug", "info", "warn", "error"].includes(level)) {
@@ -74,6 +129,14 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
   const host = flags.host ?? DEFAULT_HOST;
   const port = parsePort(flags.port ?? env.GROUNDWORK_PORT ?? String(DEFAULT_PORT));
   const platform = platformConfigFromEnv(env);
+  const workers = flags.noWorkers !== true && workersEnabled(env);
+  if (!workers && database.kind === "sqlite") {
+    // On SQLite nothing else runs the jobs: they would wait forever.
+    throw new Error(
+      "Serving without workers (--no-workers or GROUNDWORK_WORKERS=0) needs GROUNDWORK_DATABASE_URL: " +
+        "on SQLite the server runs the background workers itself.",
+    );
+  }
   return {
     dataDir,
     host,
@@ -81,6 +144,8 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     secret: env.GROUNDWORK_SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: level as LogLevel,
     console: consoleEnabled(env),
+    database,
+    workers,
     // Connector pauses point to GROUNDWORK_CHAT_URL, by default the server's own origin.
     platform: {
       ...platform,
@@ -124,6 +189,15 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gro
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
     ...(env.GROUNDWORK_CHAT_PRICES?.trim()
       ? { chatPrices: parseChatPrices(env.GROUNDWORK_CHAT_PRICES) }
+      : {}),
+    // How long a background job's lease lasts: a worker that dies mid-job loses it after this (default 30).
+    ...(env.GROUNDWORK_JOB_LEASE_SECONDS
+      ? {
+          workers: {
+            leaseMs:
+              parsePositiveInteger(env.GROUNDWORK_JOB_LEASE_SECONDS, "GROUNDWORK_JOB_LEASE_SECONDS") * 1000,
+          },
+        }
       : {}),
     // How long a claimed or updated annotation-queue item stays locked (PLATFORM.md §12; default 300, minimum 1).
     ...(env.GROUNDWORK_QUEUE_LOCK_SECONDS

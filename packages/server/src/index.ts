@@ -7,4 +7,5 @@ export type { AppEnv } from "./http/env.js";
 export { requirePlan, requireRole } from "./http/guards.js";
 export { listen, type RunningHttpServer } from "./http-server.js";
 export { createLogger, type Logger, type LogLevel, redact, silentLogger } from "./logger.js";
-export { type RunningServer, serveGroundwork } from "./serve.js";
+export { openServerStore, type ServerStore } from "./open-server-store.js";
+export { type RunningServer, type RunningWorkers, runWorkers, serveGroundwork } from "./serve.js";

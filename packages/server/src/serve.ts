@@ -1,18 +1,30 @@
-/** Starts the whole server in-process: store, first-start bootstrap, platform, app, listener. */
+/**
+ * Starts the whole server in-process: store, first-start bootstrap, platform, app, listener, and
+ * (unless turned off) the background workers. `runWorkers` is the `groundwork worker` process:
+ * the same platform over the same database, its job workers only.
+ */
 
 import { createFastFetch } from "@groundwork/gateway";
-import { createGroundwork, storePlanAllowance } from "@groundwork/platform";
-import { flushAtExit, openStore, type Store } from "@groundwork/store-sqlite";
+import {
+  createGroundwork,
+  type Groundwork,
+  type PlatformStore,
+  storePlanAllowance,
+} from "@groundwork/platform";
+import { flushAtExit } from "@groundwork/store-sqlite";
 import { createApp } from "./app.js";
 import { type BootstrapResult, bootstrapIfEmpty } from "./bootstrap.js";
-import { databaseFile, type ServerConfig } from "./config.js";
+import type { ServerConfig } from "./config.js";
 import { listen } from "./http-server.js";
 import { createLogger, type Logger } from "./logger.js";
+import { openServerStore, type ServerStore } from "./open-server-store.js";
 
 export interface RunningServer {
   url: string;
   port: number;
-  store: Store;
+  store: PlatformStore;
+  /** The database, for people (a file, or PostgreSQL's host and database). */
+  database: string;
   /** Set on the first start of an empty database: the Admin key, shown once. */
   bootstrap: BootstrapResult | null;
   /** Finishes in-flight requests, then stops the workers and closes the database. */
@@ -23,20 +35,15 @@ export async function serveGroundwork(
   config: ServerConfig,
   logger: Logger = createLogger({ level: config.logLevel }),
 ): Promise<RunningServer> {
-  const store = openStore({ file: databaseFile(config.dataDir), secret: config.secret });
+  const opened = await openServerStore(config.database, { secret: config.secret });
+  const { store } = opened;
   try {
     const bootstrap = await bootstrapIfEmpty(store, config.dataDir);
-    const groundwork = createGroundwork({
-      store,
-      config: config.platform,
-      // The server enforces the plans; a library user passes no allowance and is unlimited.
-      allowance: storePlanAllowance(store),
-      fetch: createFastFetch(),
-    });
+    const groundwork = composeGroundwork(config, opened);
     const app = createApp({ groundwork, logger, console: config.console });
     const http = await listen(app, { host: config.host, port: config.port });
-    // Background jobs, including ones a previous run left unfinished.
-    await groundwork.start();
+    // Background jobs, including ones a previous run left unfinished (unless they run elsewhere).
+    await groundwork.start({ workers: config.workers });
     // Finished spans wait a few milliseconds for their batch, like usage rows: a process that ends
     // without closing (an uncaught exception) still stores them (HP14).
     const stopTraceFlush = flushAtExit(groundwork.tracing);
@@ -45,6 +52,7 @@ export async function serveGroundwork(
       url: http.url,
       port: http.port,
       store,
+      database: opened.description,
       bootstrap,
       close() {
         closing ??= http
@@ -54,6 +62,51 @@ export async function serveGroundwork(
             return groundwork.close();
           })
           .then(async () => await store.close());
+        return closing;
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** The platform as the server composes it: the plans enforced, the limits counted where the store says. */
+function composeGroundwork(config: ServerConfig, opened: ServerStore): Groundwork {
+  const { store, limits } = opened;
+  return createGroundwork({
+    store,
+    config: config.platform,
+    // The server enforces the plans; a library user passes no allowance and is unlimited.
+    allowance: storePlanAllowance(store, limits.requests === undefined ? {} : { requests: limits.requests }),
+    limits,
+    fetch: createFastFetch(),
+  });
+}
+
+export interface RunningWorkers {
+  database: string;
+  /** Lets running jobs finish (or leaves them to another worker), then closes the database. */
+  close(): Promise<void>;
+}
+
+/** `groundwork worker`: the background workers over the configured database, without HTTP. */
+export async function runWorkers(config: ServerConfig): Promise<RunningWorkers> {
+  const opened = await openServerStore(config.database, { secret: config.secret });
+  const { store } = opened;
+  try {
+    const groundwork = composeGroundwork(config, opened);
+    await groundwork.start();
+    const stopTraceFlush = flushAtExit(groundwork.tracing);
+    let closing: Promise<void> | null = null;
+    return {
+      database: opened.description,
+      close() {
+        closing ??= (async () => {
+          stopTraceFlush();
+          await groundwork.close();
+          await store.close();
+        })();
         return closing;
       },
     };

@@ -1,5 +1,5 @@
 /** The ledger over a meter: reports, checks and the allowance's refusals (PLATFORM.md §15). */
-import type { GroundworkError, Plan, Principal } from "@groundwork/core";
+import type { GroundworkError, Plan, Principal, RequestCounter } from "@groundwork/core";
 import { describe, expect, it } from "vitest";
 import { BillingLedger, type BillingMeter, createBillingAllowance } from "./billing-ledger.js";
 
@@ -128,6 +128,40 @@ describe("BillingLedger", () => {
     now = Date.UTC(2025, 0, 31, 9, 16);
     allowance.admitRequest(principal("free"));
     expect((await ledger.status("org_1", "free", "requests_per_minute")).used).toBe(1);
+  });
+
+  it("with a shared (asynchronous) counter awaits it for a limited plan and not for an unlimited one", async () => {
+    const windows = new Map<string, number>();
+    const admitted: Array<number | null> = [];
+    const shared: RequestCounter = {
+      // Answers later, as a database does.
+      admit: async (organizationId, windowStart, limit) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const key = `${organizationId}@${windowStart}`;
+        const count = windows.get(key) ?? 0;
+        const answer = limit !== null && count >= limit ? null : count + 1;
+        if (answer !== null) windows.set(key, answer);
+        admitted.push(answer);
+        return answer;
+      },
+      count: async (organizationId, windowStart) => windows.get(`${organizationId}@${windowStart}`) ?? 0,
+    };
+    const ledger = new BillingLedger(meterOf({}, "free"), {
+      clock,
+      requests: shared,
+      tiers: { free: { requests_per_minute: 1 } },
+    });
+    await ledger.admitRequest("org_1", "free", true);
+    const refused = await Promise.resolve(ledger.admitRequest("org_1", "free", true)).then(
+      () => null,
+      (error: GroundworkError) => error,
+    );
+    expect(refused).toMatchObject({ status: 429, code: "rate_limit_exceeded" });
+    expect((await ledger.status("org_1", "free", "requests_per_minute")).used).toBe(1);
+    // Nothing to enforce: the request goes on at once, and is still counted for the reports.
+    expect(ledger.admitRequest("org_2", "free", false)).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(admitted).toEqual([1, null, 1]);
   });
 
   it("enforces usage, storage and pages with 402 codes", async () => {

@@ -12,6 +12,7 @@ import {
   PLANS,
   type Plan,
   type Principal,
+  type RequestCounter,
   rateLimited,
   systemClock,
 } from "@groundwork/core";
@@ -47,6 +48,11 @@ export interface BillingLedgerOptions {
   /** Changes to the §15 table (field by field per plan). */
   tiers?: TierOverrides;
   clock?: Clock;
+  /**
+   * Where requests per minute are counted; by default in this process. Several processes on
+   * one database pass a shared counter (`PostgresRequestCounter`), so the rate holds across them.
+   */
+  requests?: RequestCounter;
 }
 
 export interface TierView extends BillingTier {
@@ -86,7 +92,7 @@ const MESSAGES: Readonly<Record<BillingReason, string>> = {
 export class BillingLedger {
   readonly tierTable: Readonly<Record<Plan, BillingTier>>;
   readonly clock: Clock;
-  private readonly requests = new RequestWindow();
+  private readonly requests: RequestCounter;
 
   constructor(
     private readonly meter: BillingMeter,
@@ -94,6 +100,7 @@ export class BillingLedger {
   ) {
     this.tierTable = resolveTiers(options.tiers);
     this.clock = options.clock ?? systemClock;
+    this.requests = options.requests ?? new RequestWindow();
   }
 
   /** `GET /v1/billing/tier`: the plan's tier and the current period. */
@@ -159,16 +166,30 @@ export class BillingLedger {
     };
   }
 
-  /** Counts one `/v1` request; `enforce` refuses it (429, not counted) when the minute's limit is reached. */
-  admitRequest(organizationId: string, plan: Plan, enforce: boolean): void {
+  /**
+   * Counts one `/v1` request; `enforce` refuses it (429, not counted) when the minute's limit is
+   * reached. Answers (and throws) at once when the counter does, as the in-process one does.
+   */
+  admitRequest(organizationId: string, plan: Plan, enforce: boolean): MaybePromise<void> {
     const now = this.clock.now();
     const limit = enforce ? this.tierTable[plan].limits.requests_per_minute : null;
-    if (this.requests.admit(organizationId, minuteWindow(now).start, limit) === null) {
-      throw rateLimited(
-        `${MESSAGES.rate_limit_exceeded}: the ${plan} plan allows ${limit} requests per minute`,
-        secondsToNextMinute(now),
-      );
+    const refuseWhenFull = (count: number | null): void => {
+      if (count === null) {
+        throw rateLimited(
+          `${MESSAGES.rate_limit_exceeded}: the ${plan} plan allows ${limit} requests per minute`,
+          secondsToNextMinute(now),
+        );
+      }
+    };
+    const admitted = this.requests.admit(organizationId, minuteWindow(now).start, limit);
+    if (!(admitted instanceof Promise)) return refuseWhenFull(admitted);
+    // Without a limit nothing can be refused: a shared count (a database round trip) is for the
+    // reports only and stays off the request's path; a count that fails is one request unreported.
+    if (limit === null) {
+      admitted.catch(() => {});
+      return;
     }
+    return admitted.then(refuseWhenFull);
   }
 
   /** A 402 when `amount` more of a metered resource does not fit the plan; null when it does. */
@@ -259,7 +280,7 @@ export function createBillingAllowance(ledger: BillingLedger): BillingAllowance 
       await refuse(organizationId, await planOf(organizationId), "pages", pages);
     },
     admitRequest(principal) {
-      ledger.admitRequest(principal.organizationId, principal.plan, true);
+      return ledger.admitRequest(principal.organizationId, principal.plan, true);
     },
   };
 }

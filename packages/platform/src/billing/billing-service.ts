@@ -4,7 +4,7 @@
  * report never disagrees with a refusal. Without a plan allowance (a library user) the
  * tiers are reported and requests counted, nothing is refused.
  */
-import type { Allowance, Principal } from "@groundwork/core";
+import type { Allowance, MaybePromise, Principal } from "@groundwork/core";
 import {
   BILLING_RESOURCES,
   type BillingLedger,
@@ -98,10 +98,12 @@ export class BillingService {
   }
 
   /** Counts one `/v1` request of the caller's organization; a 429 when the plan's rate is used up and enforced. */
-  admitRequest(principal: Principal): void {
-    this.allowance.admitRequest?.(principal);
+  admitRequest(principal: Principal): MaybePromise<void> {
+    const enforced = this.allowance.admitRequest?.(principal);
+    if (this.countedByAllowance) return enforced;
     // Counted for the report even when nothing is enforced.
-    if (!this.countedByAllowance) this.ledger.admitRequest(principal.organizationId, principal.plan, false);
+    const count = () => this.ledger.admitRequest(principal.organizationId, principal.plan, false);
+    return enforced instanceof Promise ? enforced.then(count) : count();
   }
 
   /** Adds converted pages to the organization's current month. */

@@ -1,5 +1,5 @@
 /** Connects the gateway engine to the store: provider accounts and usage records. */
-import type { Plan } from "@groundwork/core";
+import type { Plan, RequestCounter } from "@groundwork/core";
 import {
   Gateway,
   type GatewayOptions,
@@ -38,6 +38,8 @@ export type StoreGatewayOptions = Omit<GatewayOptions, "providers" | "usage"> & 
 export interface StorePlanAllowanceOptions extends Omit<PlanAllowanceOptions, "usage"> {
   /** Changes to the tier table of PLATFORM.md §15 (a deployment's own plans, a test's small limit). */
   tiers?: TierOverrides;
+  /** Where requests per minute are counted; by default in this process (see `BillingLedgerOptions.requests`). */
+  requests?: RequestCounter;
 }
 
 /**
@@ -59,6 +61,7 @@ export function storePlanAllowance(
     new BillingLedger(storeBillingMeter(store), {
       tiers,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.requests === undefined ? {} : { requests: options.requests }),
     }),
   );
 }

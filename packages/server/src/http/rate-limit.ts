@@ -8,7 +8,7 @@ import type { AppEnv } from "./env.js";
 
 export function requestRateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.var.groundwork.billing.admitRequest(c.var.principal);
+    await c.var.groundwork.billing.admitRequest(c.var.principal);
     await next();
   };
 }
