@@ -23,15 +23,12 @@ import {
 } from "@groundwork/testkit";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PENDING_POSTGRES_FAMILIES } from "../src/open-postgres-store.js";
 import { createTestDatabase } from "./test-database.js";
 
 const CLI = fileURLToPath(new URL("../../server/dist/cli.js", import.meta.url));
 const JOBS = 200;
 const LEASE_SECONDS = 3;
 const MODEL = "gw-chat-1";
-/** Extraction jobs read their schema version: they run on PostgreSQL once schemas are ported. */
-const WITH_EXTRACTIONS = !(PENDING_POSTGRES_FAMILIES as readonly string[]).includes("schemas");
 
 let url: string;
 let db: pg.Pool;
@@ -190,19 +187,16 @@ describe("two servers and two workers on one database", () => {
         headers: { Authorization: `Bearer ${key}`, "content-type": "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    // The pages billed (read from the table: `/v1/billing/limits` also sums skill bytes, a family
-    // still pending on PostgreSQL).
+    // The pages billed, read from the table.
     const pagesBilled = () => count("SELECT COALESCE(sum(pages), 0) AS n FROM billing_page_counts");
 
-    let schemaId = "";
-    if (WITH_EXTRACTIONS) {
-      const schema = (await (await call(one, "/v1/schemas", { name: "invoice" })).json()) as { id: string };
-      schemaId = schema.id;
-      const version = await call(two, `/v1/schemas/${schemaId}/versions`, {
-        jsonSchema: { type: "object", properties: { invoiceNumber: { type: ["string", "null"] } } },
-      });
-      expect(version.status).toBe(201);
-    }
+    // A schema made on one server, versioned on the other: the extractions' half of the jobs.
+    const schema = (await (await call(one, "/v1/schemas", { name: "invoice" })).json()) as { id: string };
+    const schemaId = schema.id;
+    const version = await call(two, `/v1/schemas/${schemaId}/versions`, {
+      jsonSchema: { type: "object", properties: { invoiceNumber: { type: ["string", "null"] } } },
+    });
+    expect(version.status).toBe(201);
 
     // 200 jobs, alternately submitted to each server, 20 at a time.
     type Submitted = { kind: "conversion" | "extraction"; id: string; marker: string; via: number };
@@ -227,7 +221,7 @@ describe("two servers and two workers on one database", () => {
           const via = i % 2;
           const server = via === 0 ? one : two;
           const marker = `M${String(i).padStart(3, "0")}`;
-          if (WITH_EXTRACTIONS && i % 2 === 1) {
+          if (i % 2 === 1) {
             const response = await call(server, "/v1/extractions/async", {
               schemaId,
               inputText: `Invoice INV-${i}\nDelivered to the quay.`,
