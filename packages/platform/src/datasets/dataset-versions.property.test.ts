@@ -3,9 +3,10 @@
  * version lists exactly the items (ids, order, values) that were current when it was frozen,
  * and the current listing matches a plain in-memory model — at any page size.
  */
-import { openStore } from "@groundwork/store-sqlite";
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork } from "../create-groundwork.js";
 
 type Op =
@@ -41,7 +42,7 @@ describe("dataset versions (property)", () => {
   it("freeze exactly the items current at the time, in order", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 7 }), async (ops, size) => {
-        const store = openStore({ file: ":memory:" });
+        const store = await openTestStore();
         try {
           const groundwork = createGroundwork({ store });
           const principal = await groundwork.principal("acme", "member");

@@ -4,9 +4,10 @@
  * `production` always points at an active version after an activate, and a chat prompt's
  * compile either fills every placeholder or names exactly the missing variables.
  */
-import { openStore } from "@groundwork/store-sqlite";
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork } from "../create-groundwork.js";
 
 const step = fc.oneof(
@@ -19,7 +20,7 @@ describe("prompt versions (property)", () => {
   it("keeps numbering, latest and production consistent", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
-        const store = openStore({ file: ":memory:" });
+        const store = await openTestStore();
         try {
           const groundwork = createGroundwork({ store });
           const org = (await groundwork.principal("acme")).organizationId;
@@ -72,7 +73,7 @@ describe("prompt versions (property)", () => {
         fc.array(content, { minLength: 1, maxLength: 4 }),
         fc.dictionary(name, fc.oneof(fc.string(), fc.integer(), fc.boolean())),
         async (contents, variables) => {
-          const store = openStore({ file: ":memory:" });
+          const store = await openTestStore();
           try {
             const groundwork = createGroundwork({ store });
             const org = (await groundwork.principal("acme")).organizationId;

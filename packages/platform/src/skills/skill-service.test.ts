@@ -1,19 +1,20 @@
 /** Skills through the library: import outcomes, storage refusal, plugin-managed skills, versions and resolution. */
 import { skillPackageFromFiles } from "@groundwork/agents";
 import { billingRequired, type Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 const md = (name: string, description = `${name} skill`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\nBody\n`;
 
 beforeEach(async () => {
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store });
   principal = await groundwork.principal("acme", "member");
 });
@@ -100,7 +101,7 @@ describe("SkillService", () => {
           },
         ),
         async (ops) => {
-          const s = openStore({ file: ":memory:" });
+          const s = await openTestStore();
           const g = createGroundwork({ store: s });
           const p = await g.principal("acme", "member");
           let imports = 0;
