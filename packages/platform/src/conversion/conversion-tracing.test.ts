@@ -111,7 +111,12 @@ describe("conversion spans", () => {
       [GROUNDWORK.traceKind]: "conversion",
       [CONVERSION_TASK_ID_ATTRIBUTE]: task.id,
     });
-    expect((await store.conversionTasks.get(task.id))?.status).toBe("success");
+    // The task is marked finished after its span ends: a networked store answers that write later.
+    const status = async () => (await store.conversionTasks.get(task.id))?.status;
+    for (let i = 0; i < 400 && (await status()) === "processing"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await status()).toBe("success");
   });
 
   it("a vlm page read is a chat child of the convert span, with tokens and without the image", async () => {

@@ -18,12 +18,14 @@ const step = fc.oneof(
 
 describe("prompt versions (property)", () => {
   it("keeps numbering, latest and production consistent", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
-        const store = await openTestStore();
-        try {
-          const groundwork = createGroundwork({ store });
-          const org = (await groundwork.principal("acme")).organizationId;
+    // One store for every run; each run works in an organization of its own.
+    const store = await openTestStore();
+    const groundwork = createGroundwork({ store });
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+          const org = (await groundwork.principal(`acme-${++run}`)).organizationId;
           const prompts = groundwork.prompts;
           await prompts.create(org, { name: "p", type: "text" });
           let count = 0;
@@ -52,12 +54,13 @@ describe("prompt versions (property)", () => {
           if (production !== undefined) {
             expect(versions.some((v) => v.id === production.promptVersionId)).toBe(true);
           }
-        } finally {
-          await store.close();
-        }
-      }),
-      { numRuns: 60 },
-    );
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      await groundwork.close();
+      await store.close();
+    }
   });
 
   it("compiles a chat prompt fully or names exactly the missing variables", async () => {
@@ -68,15 +71,16 @@ describe("prompt versions (property)", () => {
       fc.constantFrom("text ", "{", "}", "{{", "}}", "{{ 1x }}", " "),
     );
     const content = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(content, { minLength: 1, maxLength: 4 }),
-        fc.dictionary(name, fc.oneof(fc.string(), fc.integer(), fc.boolean())),
-        async (contents, variables) => {
-          const store = await openTestStore();
-          try {
-            const groundwork = createGroundwork({ store });
-            const org = (await groundwork.principal("acme")).organizationId;
+    const store = await openTestStore();
+    const groundwork = createGroundwork({ store });
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(content, { minLength: 1, maxLength: 4 }),
+          fc.dictionary(name, fc.oneof(fc.string(), fc.integer(), fc.boolean())),
+          async (contents, variables) => {
+            const org = (await groundwork.principal(`acme-${++run}`)).organizationId;
             await groundwork.prompts.create(org, {
               name: "c",
               type: "chat",
@@ -92,12 +96,13 @@ describe("prompt versions (property)", () => {
               expect(error).toMatchObject({ code: "missing_variables" });
               expect((error as Error).message.endsWith(missing.join(", "))).toBe(true);
             }
-          } finally {
-            await store.close();
-          }
-        },
-      ),
-      { numRuns: 100 },
-    );
+          },
+        ),
+        { numRuns: 100 },
+      );
+    } finally {
+      await groundwork.close();
+      await store.close();
+    }
   });
 });
