@@ -46,7 +46,8 @@ const command = fc.oneof(
 );
 
 describe("memory paths through the service", () => {
-  it("never stores a file outside the caller's canonical /memories tree", async () => {
+  // 300 runs of store writes: a networked store on a shared machine needs more than the default.
+  it("never stores a file outside the caller's canonical /memories tree", { timeout: 90_000 }, async () => {
     const store = await openTestStore();
     const groundwork = createGroundwork({ store });
     const base = await groundwork.principal("acme", "member");

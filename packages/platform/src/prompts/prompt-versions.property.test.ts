@@ -17,7 +17,8 @@ const step = fc.oneof(
 );
 
 describe("prompt versions (property)", () => {
-  it("keeps numbering, latest and production consistent", async () => {
+  // 60 runs of up to 25 versioned writes: a networked store needs more than the default.
+  it("keeps numbering, latest and production consistent", { timeout: 90_000 }, async () => {
     // One store for every run; each run works in an organization of its own.
     const store = await openTestStore();
     const groundwork = createGroundwork({ store });
