@@ -4,21 +4,22 @@
  * server's 402s), and workers that start and stop with the object.
  */
 import { isGroundworkError } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../test/test-store.js";
 import { DEFAULT_CONFIG, resolveConfig } from "./config.js";
 import { createGroundwork } from "./create-groundwork.js";
 import { storePlanAllowance } from "./gateway/store-gateway.js";
+import type { PlatformStore } from "./store-port.js";
 
 let upstream: Upstream;
-let store: Store;
+let store: PlatformStore;
 beforeAll(async () => {
   upstream = await startOpenAIUpstream({ models: ["gpt-x"] });
 });
 afterAll(() => upstream.close());
 beforeEach(async () => {
-  store = openStore({ file: ":memory:", secret: "platform-test-secret" });
+  store = await openTestStore({ secret: "platform-test-secret" });
   upstream.reset();
 });
 afterEach(async () => await store.close());

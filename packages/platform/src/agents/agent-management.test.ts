@@ -3,13 +3,14 @@
  * and labels, explain the policy — the same service the `/v1/agents` routes call.
  */
 import { isGroundworkError } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
 let upstream: Upstream;
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 
 beforeAll(async () => {
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   upstream.reset();
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store, config: { builtin: { baseUrl: upstream.url, apiKey: "k" } } });
 });
 afterEach(async () => {

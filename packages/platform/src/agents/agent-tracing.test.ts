@@ -10,7 +10,6 @@ import type { AddressInfo } from "node:net";
 import type { RunState } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
 import { CONTENT_ATTRIBUTE_LIMIT, GEN_AI, GROUNDWORK } from "@groundwork/observability";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -21,14 +20,16 @@ import {
   type RecordingTraceHooks,
   recordingTraceHooks,
 } from "../../test/recording-trace-hooks.js";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 import { AgentRunner } from "./agent-runner.js";
 
 let upstream: Upstream;
 let toolServer: ReturnType<typeof createServer>;
 let toolUrl = "";
 let tracing: RecordingTraceHooks;
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 let runner: AgentRunner;
@@ -61,7 +62,7 @@ beforeEach(async () => {
   upstream.reset();
   tracing.reset();
   tracing.setCaptureContent(false);
-  store = openStore({ file: ":memory:", secret: "agent-tracing-test-secret" });
+  store = await openTestStore({ secret: "agent-tracing-test-secret" });
   groundwork = createGroundwork({
     store,
     config: { builtin: { baseUrl: upstream.url, apiKey: "sk-builtin-tracing" } },

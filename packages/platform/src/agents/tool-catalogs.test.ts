@@ -1,18 +1,19 @@
 /** The tool catalogs as a library: deferral behind platform_tool_search, connector catalogs through providers. */
 import type { ResolvedTool } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
 import { SkillRunTools } from "../skills/skill-run-tools.js";
+import type { PlatformStore } from "../store-port.js";
 import { ToolCatalogService } from "./tool-catalogs.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 
 beforeEach(async () => {
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store });
   principal = await groundwork.principal("acme", "member");
 });

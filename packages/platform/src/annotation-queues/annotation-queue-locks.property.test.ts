@@ -6,9 +6,10 @@
  * item is refused with 409 item_locked, changing nothing.
  */
 import type { Principal } from "@groundwork/core";
-import { openStore, type QueueItemRecord } from "@groundwork/store-sqlite";
+import type { QueueItemRecord } from "@groundwork/store-sqlite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork } from "../create-groundwork.js";
 
 const LOCK_SECONDS = 10;
@@ -78,7 +79,7 @@ describe("annotation queue locks (property)", () => {
     // One store for every run; each run works on a queue of its own.
     let now = 0;
     let runs = 0;
-    const store = openStore({ file: ":memory:" });
+    const store = await openTestStore();
     try {
       const groundwork = createGroundwork({
         store,

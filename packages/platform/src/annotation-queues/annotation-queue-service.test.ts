@@ -1,10 +1,11 @@
 /** Annotation queues through the library: queue rules, items, claims and locks on an injected clock, scored completion. */
 import type { Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let now: number;
 let alice: Principal;
@@ -26,7 +27,7 @@ const member = async (
 
 beforeEach(async () => {
   now = Date.parse("2025-01-31T09:00:00.000Z");
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store, clock: { now: () => now } });
   alice = await member("acme", "key_alice");
   bob = await member("acme", "key_bob");

@@ -5,9 +5,9 @@
  */
 import type { RunState } from "@groundwork/agents";
 import { isGroundworkError, type Principal } from "@groundwork/core";
-import { openStore } from "@groundwork/store-sqlite";
-import { makeTempDir, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
+import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase } from "../../test/test-database.js";
 import { createGroundwork } from "../create-groundwork.js";
 
 let upstream: Upstream;
@@ -41,9 +41,8 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000):
 
 describe("the pause-window job", () => {
   it("closes an unanswered pause after a restart: timeouts recorded, the continuation runs, late answers are pause_expired", async () => {
-    const dir = makeTempDir();
+    const database = await openTestDatabase();
     try {
-      const file = `${dir.path}/groundwork.db`;
       const config = {
         builtin: { baseUrl: upstream.url, apiKey: "k" },
         agents: { pauseTimeoutMs: WINDOW_MS },
@@ -59,7 +58,7 @@ describe("the pause-window job", () => {
         },
         { text: "nobody answered" },
       );
-      let store = openStore({ file });
+      let store = await database.open();
       const first = createGroundwork({ store, config });
       const key = await store.apiKeys.create({
         organizationId: (await first.principal()).organizationId,
@@ -77,7 +76,7 @@ describe("the pause-window job", () => {
       await store.close();
       await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 50));
 
-      store = openStore({ file });
+      store = await database.open();
       const second = await createGroundwork({ store, config }).start();
       try {
         const org = principal.organizationId;
@@ -146,7 +145,7 @@ describe("the pause-window job", () => {
         await store.close();
       }
     } finally {
-      dir.remove();
+      await database.remove();
     }
   });
 });

@@ -6,7 +6,6 @@
 import { createOpenAICompatibleAdapter } from "@groundwork/gateway";
 import { GEN_AI, GROUNDWORK } from "@groundwork/observability";
 import type { ConversionTaskInput } from "@groundwork/store-sqlite";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { buildTextPng, startOpenAIUpstream } from "@groundwork/testkit";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -16,6 +15,8 @@ import {
   type RecordingTraceHooks,
   recordingTraceHooks,
 } from "../../test/recording-trace-hooks.js";
+import { openTestStore } from "../../test/test-store.js";
+import type { PlatformStore } from "../store-port.js";
 import { CONVERSION_TASK_ID_ATTRIBUTE, ConversionService } from "./conversion-service.js";
 
 /** The organization of each test (tasks reference it). */
@@ -28,7 +29,7 @@ const note: ConversionTaskInput = {
 };
 
 let tracing: RecordingTraceHooks;
-let store: Store;
+let store: PlatformStore;
 let service: ConversionService;
 
 /** The service's options, with no vision model unless one is given. */
@@ -53,7 +54,7 @@ beforeAll(() => {
 afterAll(() => tracing.close());
 beforeEach(async () => {
   tracing.reset();
-  store = openStore({ file: ":memory:", secret: "convert-tracing-secret" });
+  store = await openTestStore({ secret: "convert-tracing-secret" });
   ORG = (await store.organizations.create("acme", "enterprise")).id;
   service = new ConversionService(store, options());
 });
@@ -110,7 +111,12 @@ describe("conversion spans", () => {
       [GROUNDWORK.traceKind]: "conversion",
       [CONVERSION_TASK_ID_ATTRIBUTE]: task.id,
     });
-    expect((await store.conversionTasks.get(task.id))?.status).toBe("success");
+    // The task is marked finished after its span ends: a networked store answers that write later.
+    const status = async () => (await store.conversionTasks.get(task.id))?.status;
+    for (let i = 0; i < 400 && (await status()) === "processing"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await status()).toBe("success");
   });
 
   it("a vlm page read is a chat child of the convert span, with tokens and without the image", async () => {

@@ -1,23 +1,30 @@
 /** Datasets through the library: rules, limits, validation as a whole, versions and isolation. */
 import type { Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestDatabase, type TestDatabase } from "../../test/test-database.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 import { DATASET_ITEM_MAX_BYTES, DATASET_MAX_ITEMS } from "./dataset-bodies.js";
 
-let store: Store;
+/** A database of its own per test: the dataset_full case sets a count no store method forges. */
+let database: TestDatabase;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let acme: Principal;
 let other: Principal;
 const all = { page: 0, size: 100 };
 
 beforeEach(async () => {
-  store = openStore({ file: ":memory:" });
+  database = await openTestDatabase();
+  store = await database.open();
   groundwork = createGroundwork({ store });
   acme = await groundwork.principal("acme", "member");
   other = await groundwork.principal("other", "member");
 });
-afterEach(async () => await store.close());
+afterEach(async () => {
+  await store.close();
+  await database.remove();
+});
 
 async function failure(run: () => unknown) {
   try {
@@ -180,7 +187,7 @@ describe("DatasetService", () => {
 
   it("refuses to pass 100,000 items with 409 dataset_full, adding nothing", async () => {
     const ds = await datasets().create(acme, { name: "d" });
-    store.db.prepare("UPDATE datasets SET item_count = ? WHERE id = ?").run(DATASET_MAX_ITEMS - 2, ds.id);
+    await database.query(`UPDATE datasets SET item_count = ${DATASET_MAX_ITEMS - 2} WHERE id = '${ds.id}'`);
     expect(
       await failure(
         async () =>

@@ -1,11 +1,11 @@
-import { openStore } from "@groundwork/store-sqlite";
 import { beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
 
 let groundwork: Groundwork;
 
 beforeEach(async () => {
-  groundwork = createGroundwork({ store: openStore({ file: ":memory:" }) });
+  groundwork = createGroundwork({ store: await openTestStore() });
 });
 
 const failure = async (run: () => Promise<unknown>) => {

@@ -4,13 +4,14 @@
  * reached through the metered gateway.
  */
 import { type GroundworkError, isGroundworkError, type Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
 let upstream: Upstream;
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 beforeEach(async () => {
   upstream.reset();
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store, config: { builtin: { baseUrl: upstream.url, apiKey: "k" } } });
   principal = await groundwork.principal("acme");
 });

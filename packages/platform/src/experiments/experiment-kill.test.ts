@@ -1,17 +1,17 @@
 /**
  * kill -9 during a run (PLATFORM.md §11 durability, decision EX5): a real child process on a
- * file database runs an experiment and is killed with SIGKILL mid-run; the run is then resumed
+ * database it opens itself (a SQLite file or a PostgreSQL URL) runs an experiment and is killed with SIGKILL mid-run; the run is then resumed
  * in this process. No finished result is lost, none is recorded twice, and the run completes.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFastFetch } from "@groundwork/gateway";
-import { openStore, type Store } from "@groundwork/store-sqlite";
-import { makeTempDir, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
+import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeringModel, seedDataset } from "../../test/experiment-fixture.js";
+import { openTestDatabase } from "../../test/test-database.js";
 import { createGroundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
 const ITEMS = 60;
 const CHILD = fileURLToPath(new URL("../../test/experiment-child.ts", import.meta.url));
@@ -42,9 +42,8 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: numbe
 
 describe("an experiment run killed with SIGKILL", () => {
   it("resumes in another process without losing or duplicating a result", async () => {
-    const dir = makeTempDir("gw-exp-kill-");
-    const file = join(dir.path, "groundwork.db");
-    let store: Store = openStore({ file });
+    const database = await openTestDatabase();
+    let store: PlatformStore = await database.open();
     const setup = createGroundwork({ store });
     const principal = await setup.principal("acme", "member");
     const { dataset } = await seedDataset(setup, principal, ITEMS);
@@ -62,7 +61,7 @@ describe("an experiment run killed with SIGKILL", () => {
     const runId = run?.id ?? "";
     await setup.close();
 
-    child = spawn(process.execPath, ["--import", "tsx", CHILD, file, upstream.url], {
+    child = spawn(process.execPath, ["--import", "tsx", CHILD, database.location, upstream.url], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const results = async () => (await store.experiments.resultItemIds(runId)).size;
@@ -76,7 +75,7 @@ describe("an experiment run killed with SIGKILL", () => {
     expect((await store.experiments.runById(runId))?.status).toBe("running");
     await store.close();
 
-    store = openStore({ file });
+    store = await database.open();
     const resumed = createGroundwork({
       store,
       config: { builtin: { baseUrl: upstream.url, apiKey: "k" }, workers: { leaseMs: 1000, pollMs: 20 } },
@@ -105,6 +104,6 @@ describe("an experiment run killed with SIGKILL", () => {
     expect(scores.total).toBe(ITEMS);
     await resumed.close();
     await store.close();
-    dir.remove();
+    await database.remove();
   }, 150_000);
 });

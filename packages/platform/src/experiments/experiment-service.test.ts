@@ -5,15 +5,16 @@
  */
 import type { Principal } from "@groundwork/core";
 import { createFastFetch } from "@groundwork/gateway";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { answeringModel, seedDataset } from "../../test/experiment-fixture.js";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 import { EXPERIMENT_RUN_JOB_KIND } from "./experiment-run-worker.js";
 
 let upstream: Upstream;
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 const page = { page: 0, size: 100 };
@@ -24,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 beforeEach(async () => {
   upstream.reset();
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({
     store,
     config: {

@@ -6,10 +6,11 @@
  */
 import type { Principal } from "@groundwork/core";
 import { createFastFetch } from "@groundwork/gateway";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { type JsonValue, type Reply, startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
 const DOCUMENTS = [
   {
@@ -48,7 +49,7 @@ function handler(request: { body: JsonValue | undefined }): Reply {
 }
 
 let upstream: Upstream;
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 const page = { page: 0, size: 100 };
@@ -59,7 +60,7 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 beforeEach(async () => {
   upstream.reset();
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({
     store,
     config: { builtin: { baseUrl: upstream.url, apiKey: "k" } },

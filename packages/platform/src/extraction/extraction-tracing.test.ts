@@ -4,7 +4,6 @@
  * inside; failures marked; the document and its data only when content is captured.
  */
 import { GEN_AI, GROUNDWORK } from "@groundwork/observability";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -15,7 +14,9 @@ import {
   type RecordingTraceHooks,
   recordingTraceHooks,
 } from "../../test/recording-trace-hooks.js";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 import { ExtractionService } from "./extraction-service.js";
 import { EXTRACTION_ID_ATTRIBUTE } from "./extraction-span.js";
 
@@ -29,7 +30,7 @@ const jsonSchema = {
 
 let upstream: Upstream;
 let tracing: RecordingTraceHooks;
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let service: ExtractionService;
 let gatewayCalls: GatewayCall[];
@@ -47,7 +48,7 @@ beforeEach(async () => {
   upstream.reset();
   tracing.reset();
   tracing.setCaptureContent(false);
-  store = openStore({ file: ":memory:", secret: "extraction-tracing-secret" });
+  store = await openTestStore({ secret: "extraction-tracing-secret" });
   groundwork = createGroundwork({ store, config: { builtin: { baseUrl: upstream.url, apiKey: "sk-b" } } });
   const observed = observeGateway(groundwork.gateway);
   gatewayCalls = observed.calls;

@@ -3,8 +3,8 @@
  * platform, plain inputs, and the same errors the API answers.
  */
 import { isGroundworkError } from "@groundwork/core";
-import { openStore } from "@groundwork/store-sqlite";
 import { afterEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function open(): Promise<Groundwork> {
-  groundwork = createGroundwork({ store: openStore({ file: ":memory:", secret: "library-test-secret" }) });
+  groundwork = createGroundwork({ store: await openTestStore({ secret: "library-test-secret" }) });
   return groundwork;
 }
 

@@ -4,7 +4,6 @@
  * when content is captured.
  */
 import { GEN_AI, GROUNDWORK } from "@groundwork/observability";
-import { openStore } from "@groundwork/store-sqlite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type GatewayCall, observeGateway } from "../../test/observed-gateway.js";
 import {
@@ -13,6 +12,7 @@ import {
   type RecordingTraceHooks,
   recordingTraceHooks,
 } from "../../test/recording-trace-hooks.js";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
 import { KNOWLEDGE_BASE_IDS_ATTRIBUTE, KnowledgeService } from "./knowledge-service.js";
 
@@ -31,7 +31,7 @@ afterAll(() => tracing.close());
 beforeEach(async () => {
   tracing.reset();
   tracing.setCaptureContent(false);
-  groundwork = createGroundwork({ store: openStore({ file: ":memory:", secret: "kb-tracing-secret" }) });
+  groundwork = createGroundwork({ store: await openTestStore({ secret: "kb-tracing-secret" }) });
   const observed = observeGateway(groundwork.gateway);
   gatewayCalls = observed.calls;
   service = new KnowledgeService(groundwork.store, observed.gateway, { traceHooks: tracing.hooks });

@@ -5,9 +5,9 @@
  */
 import { memoryPathProblem } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
-import { openStore } from "@groundwork/store-sqlite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork } from "../create-groundwork.js";
 
 const piece = fc.constantFrom(
@@ -46,8 +46,9 @@ const command = fc.oneof(
 );
 
 describe("memory paths through the service", () => {
-  it("never stores a file outside the caller's canonical /memories tree", async () => {
-    const store = openStore({ file: ":memory:" });
+  // 300 runs of store writes: a networked store on a shared machine needs more than the default.
+  it("never stores a file outside the caller's canonical /memories tree", { timeout: 90_000 }, async () => {
+    const store = await openTestStore();
     const groundwork = createGroundwork({ store });
     const base = await groundwork.principal("acme", "member");
     const member = async (name: string): Promise<Principal> => ({
@@ -66,17 +67,22 @@ describe("memory paths through the service", () => {
             expect((error as { status: number }).status).toBeLessThan(500);
           }
         }
-        const rows = store.db.prepare("SELECT member_id, path FROM memory_files").all() as Array<{
-          member_id: string;
-          path: string;
-        }>;
-        for (const row of rows) {
-          expect(row.path.startsWith("/memories/")).toBe(true);
-          expect(memoryPathProblem(row.path, false)).toBeNull();
+        // Every file of the organization, read through the store: the members holding memory, and
+        // each one's files — all of them, as `usage` counts every row whatever its path.
+        const members = await store.memoryFiles.usageByMember(base.organizationId, 0, 100);
+        expect(members.items.every((m) => m.memberId === ada.apiKeyId || m.memberId === bob.apiKeyId)).toBe(
+          true,
+        );
+        for (const principal of [ada, bob]) {
+          const scope = { organizationId: base.organizationId, memberId: principal.apiKeyId };
+          const files = await store.memoryFiles.below(scope, "");
+          expect(files).toHaveLength((await store.memoryFiles.usage(scope)).fileCount);
+          for (const file of files) {
+            expect(file.path.startsWith("/memories/")).toBe(true);
+            expect(memoryPathProblem(file.path, false)).toBeNull();
+          }
+          if (principal === bob) expect(files.map((file) => file.path)).toEqual(["/memories/bob.md"]);
         }
-        expect(rows.filter((row) => row.member_id === bob.apiKeyId).map((row) => row.path)).toEqual([
-          "/memories/bob.md",
-        ]);
       }),
       { numRuns: 300 },
     );

@@ -2,18 +2,19 @@
 
 import { MEMORY_MEMBER_MAX_FILES } from "@groundwork/agents";
 import type { Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let ada: Principal;
 let bob: Principal;
 const page = { page: 0, size: 100 };
 
 beforeEach(async () => {
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store });
   const base = await groundwork.principal("acme", "member");
   const key = async (name: string) =>

@@ -1,16 +1,10 @@
 /** PT13: the file system of a conversation is reused between calls only while the stored tree is unchanged. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { platformTools, type ResolvedTool, type RunState, resolveTools } from "@groundwork/agents";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { openTestDatabase } from "../../test/test-database.js";
 import { FileService } from "../files/file-service.js";
 import { type BashSnapshot, BashTreeCache, runBash } from "./bash-sandbox.js";
 import { PlatformToolRunner } from "./platform-tool-runner.js";
-
-const dir = mkdtempSync(join(tmpdir(), "gw-bash-cache-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -111,9 +105,13 @@ describe("BashTreeCache with runBash", () => {
 });
 
 describe("platform_bash calls through the runner", async () => {
-  const file = join(dir, "db.sqlite");
-  const store: Store = openStore({ file });
-  const other: Store = openStore({ file });
+  const database = await openTestDatabase();
+  const store = await database.open();
+  const other = await database.open();
+  afterAll(async () => {
+    await Promise.all([store.close(), other.close()]);
+    await database.remove();
+  });
   const org = (await store.organizations.create("acme", "enterprise")).id;
   const conversationId = (await store.agents.createConversation(org, null, "ask")).id;
   const principal = {

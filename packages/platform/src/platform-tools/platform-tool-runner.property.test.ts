@@ -1,12 +1,12 @@
 /** Whatever arguments a model sends, the platform tools answer (an output or a failure) and never throw. */
 import { platformTools, type ResolvedTool, type RunState, resolveTools } from "@groundwork/agents";
-import { openStore } from "@groundwork/store-sqlite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { FileService } from "../files/file-service.js";
 import { PlatformToolRunner } from "./platform-tool-runner.js";
 
-const store = openStore({ file: ":memory:" });
+const store = await openTestStore();
 const org = (await store.organizations.create("acme", "enterprise")).id;
 const conversationId = (await store.agents.createConversation(org, null, "ask")).id;
 const principal = {

@@ -1,11 +1,12 @@
 /** Plugins through the library: all-or-nothing installs and updates, connector host changes, the store. */
 import { billingRequired, type Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import JSZip from "jszip";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 
@@ -31,7 +32,7 @@ async function counts(org: string) {
 }
 
 beforeEach(async () => {
-  store = openStore({ file: ":memory:", secret: "plugin-test-secret" });
+  store = await openTestStore({ secret: "plugin-test-secret" });
   groundwork = createGroundwork({ store, config: { allowPrivateNetwork: true } });
   principal = await groundwork.principal("acme", "admin");
 });

@@ -1,19 +1,20 @@
 /** Prompts through the library: versions, labels, resolve, compile, test, and their errors. */
 import type { ChatCompletion, Principal } from "@groundwork/core";
 import type { ChatRequestBody, Gateway } from "@groundwork/gateway";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 import { PromptService } from "./prompt-service.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let org: string;
 let otherOrg: string;
 const page = { page: 0, size: 100 };
 
 beforeEach(async () => {
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store });
   org = (await groundwork.principal("acme")).organizationId;
   otherOrg = (await groundwork.principal("globex")).organizationId;

@@ -4,9 +4,10 @@
  * `production` always points at an active version after an activate, and a chat prompt's
  * compile either fills every placeholder or names exactly the missing variables.
  */
-import { openStore } from "@groundwork/store-sqlite";
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork } from "../create-groundwork.js";
 
 const step = fc.oneof(
@@ -16,13 +17,16 @@ const step = fc.oneof(
 );
 
 describe("prompt versions (property)", () => {
-  it("keeps numbering, latest and production consistent", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
-        const store = openStore({ file: ":memory:" });
-        try {
-          const groundwork = createGroundwork({ store });
-          const org = (await groundwork.principal("acme")).organizationId;
+  // 60 runs of up to 25 versioned writes: a networked store needs more than the default.
+  it("keeps numbering, latest and production consistent", { timeout: 90_000 }, async () => {
+    // One store for every run; each run works in an organization of its own.
+    const store = await openTestStore();
+    const groundwork = createGroundwork({ store });
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+          const org = (await groundwork.principal(`acme-${++run}`)).organizationId;
           const prompts = groundwork.prompts;
           await prompts.create(org, { name: "p", type: "text" });
           let count = 0;
@@ -51,12 +55,13 @@ describe("prompt versions (property)", () => {
           if (production !== undefined) {
             expect(versions.some((v) => v.id === production.promptVersionId)).toBe(true);
           }
-        } finally {
-          await store.close();
-        }
-      }),
-      { numRuns: 60 },
-    );
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      await groundwork.close();
+      await store.close();
+    }
   });
 
   it("compiles a chat prompt fully or names exactly the missing variables", async () => {
@@ -67,15 +72,16 @@ describe("prompt versions (property)", () => {
       fc.constantFrom("text ", "{", "}", "{{", "}}", "{{ 1x }}", " "),
     );
     const content = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(content, { minLength: 1, maxLength: 4 }),
-        fc.dictionary(name, fc.oneof(fc.string(), fc.integer(), fc.boolean())),
-        async (contents, variables) => {
-          const store = openStore({ file: ":memory:" });
-          try {
-            const groundwork = createGroundwork({ store });
-            const org = (await groundwork.principal("acme")).organizationId;
+    const store = await openTestStore();
+    const groundwork = createGroundwork({ store });
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(content, { minLength: 1, maxLength: 4 }),
+          fc.dictionary(name, fc.oneof(fc.string(), fc.integer(), fc.boolean())),
+          async (contents, variables) => {
+            const org = (await groundwork.principal(`acme-${++run}`)).organizationId;
             await groundwork.prompts.create(org, {
               name: "c",
               type: "chat",
@@ -91,12 +97,13 @@ describe("prompt versions (property)", () => {
               expect(error).toMatchObject({ code: "missing_variables" });
               expect((error as Error).message.endsWith(missing.join(", "))).toBe(true);
             }
-          } finally {
-            await store.close();
-          }
-        },
-      ),
-      { numRuns: 100 },
-    );
+          },
+        ),
+        { numRuns: 100 },
+      );
+    } finally {
+      await groundwork.close();
+      await store.close();
+    }
   });
 });

@@ -2,9 +2,10 @@
  * Reads inside and after a pause window (PLATFORM.md §6): pending items carry `expiresAt`
  * (= pausedAt + the window), and a read after it but before the job ran shows them `timed_out`.
  */
-import { openStore } from "@groundwork/store-sqlite";
+
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork } from "../create-groundwork.js";
 
 let upstream: Upstream;
@@ -20,7 +21,7 @@ const WINDOW_MS = 60_000;
 
 it("gives pending items expiresAt and shows them timed_out between the window's end and the job", async () => {
   let now = Date.parse("2026-03-01T10:00:00.000Z");
-  const store = openStore({ file: ":memory:", clock: { now: () => now } });
+  const store = await openTestStore({ clock: { now: () => now } });
   // Not started: the pause-window job never runs, as between `expiresAt` and a late job.
   const groundwork = createGroundwork({
     store,

@@ -1,12 +1,13 @@
 /** Scores through the library: subjects per type, value checks, sources, filters, evaluator scores. */
 import type { Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 import type { ScoreSubjectType } from "./score-subjects.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let ada: Principal;
 let stranger: Principal;
@@ -45,7 +46,7 @@ async function addSubjects(organizationId: string) {
 
 beforeEach(async () => {
   clockNow = null;
-  store = openStore({ file: ":memory:", clock: { now: () => clockNow ?? Date.now() } });
+  store = await openTestStore({ clock: { now: () => clockNow ?? Date.now() } });
   groundwork = createGroundwork({ store });
   const base = await groundwork.principal("acme", "member");
   ada = {

@@ -1,19 +1,20 @@
 /** Skills through the library: import outcomes, storage refusal, plugin-managed skills, versions and resolution. */
 import { skillPackageFromFiles } from "@groundwork/agents";
 import { billingRequired, type Principal } from "@groundwork/core";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestStore } from "../../test/test-store.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
-let store: Store;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let principal: Principal;
 const md = (name: string, description = `${name} skill`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\nBody\n`;
 
 beforeEach(async () => {
-  store = openStore({ file: ":memory:" });
+  store = await openTestStore();
   groundwork = createGroundwork({ store });
   principal = await groundwork.principal("acme", "member");
 });
@@ -88,53 +89,62 @@ describe("SkillService", () => {
   });
 
   it("keeps latest on the newest active version through any activate/deactivate sequence", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(
-          fc.oneof(
-            fc.constant({ op: "import" as const }),
-            fc.record({ op: fc.constantFrom("deactivate" as const, "activate" as const), n: fc.nat(6) }),
+    // One store for every run; each run works in an organization of its own.
+    const s = await openTestStore();
+    const g = createGroundwork({ store: s });
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.oneof(
+              fc.constant({ op: "import" as const }),
+              fc.record({ op: fc.constantFrom("deactivate" as const, "activate" as const), n: fc.nat(6) }),
+            ),
+            {
+              maxLength: 12,
+            },
           ),
-          {
-            maxLength: 12,
+          async (ops) => {
+            const p = await g.principal(`acme-${++run}`, "member");
+            let imports = 0;
+            await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": "0" } });
+            for (const op of ops) {
+              const count = (
+                await s.skills.listVersions(
+                  (await s.skills.byQualifiedName(p.organizationId, "p"))?.id ?? "",
+                  {
+                    page: 0,
+                    size: 100,
+                  },
+                )
+              ).total;
+              if (op.op === "import") {
+                imports++;
+                await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": String(imports) } });
+              } else if (op.n >= 1 && op.n <= count) {
+                if (op.op === "deactivate")
+                  await g.skills.deactivateVersion(p.organizationId, "p", String(op.n));
+                else await g.skills.activateVersion(p.organizationId, "p", String(op.n));
+              }
+            }
+            const skill = await s.skills.byQualifiedName(p.organizationId, "p");
+            const versions = (await s.skills.listVersions(skill?.id ?? "", { page: 0, size: 100 })).items;
+            const newestActive = versions.find((v) => v.active) ?? null;
+            expect(skill?.latestVersionId ?? null).toBe(newestActive?.id ?? null);
+            const resolved = (
+              await g.skills.resolveBindings(p.organizationId, [
+                { binding: "p", qualifiedName: "p", namespace: null, name: "p", ref: null },
+              ])
+            )[0];
+            expect(resolved?.resolved?.versionId ?? null).toBe(newestActive?.id ?? null);
           },
         ),
-        async (ops) => {
-          const s = openStore({ file: ":memory:" });
-          const g = createGroundwork({ store: s });
-          const p = await g.principal("acme", "member");
-          let imports = 0;
-          await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": "0" } });
-          for (const op of ops) {
-            const count = (
-              await s.skills.listVersions((await s.skills.byQualifiedName(p.organizationId, "p"))?.id ?? "", {
-                page: 0,
-                size: 100,
-              })
-            ).total;
-            if (op.op === "import") {
-              imports++;
-              await g.skills.import(p, { files: { "SKILL.md": md("p"), "v.txt": String(imports) } });
-            } else if (op.n >= 1 && op.n <= count) {
-              if (op.op === "deactivate")
-                await g.skills.deactivateVersion(p.organizationId, "p", String(op.n));
-              else await g.skills.activateVersion(p.organizationId, "p", String(op.n));
-            }
-          }
-          const skill = await s.skills.byQualifiedName(p.organizationId, "p");
-          const versions = (await s.skills.listVersions(skill?.id ?? "", { page: 0, size: 100 })).items;
-          const newestActive = versions.find((v) => v.active) ?? null;
-          expect(skill?.latestVersionId ?? null).toBe(newestActive?.id ?? null);
-          const resolved = (
-            await g.skills.resolveBindings(p.organizationId, [
-              { binding: "p", qualifiedName: "p", namespace: null, name: "p", ref: null },
-            ])
-          )[0];
-          expect(resolved?.resolved?.versionId ?? null).toBe(newestActive?.id ?? null);
-          await s.close();
-        },
-      ),
-      { numRuns: 40 },
-    );
+        { numRuns: 40 },
+      );
+    } finally {
+      await g.close();
+      await s.close();
+    }
   });
 });

@@ -8,13 +8,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Principal, UNLIMITED_ALLOWANCE } from "@groundwork/core";
 import { GEN_AI, GROUNDWORK } from "@groundwork/observability";
-import { openStore, type Store } from "@groundwork/store-sqlite";
 import { startOpenAIUpstream, type Upstream } from "@groundwork/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openTestDatabase, type TestDatabase } from "../../test/test-database.js";
 import { createGroundwork, type Groundwork } from "../create-groundwork.js";
+import type { PlatformStore } from "../store-port.js";
 
 let upstream: Upstream;
-let store: Store;
+/** Read as rows too: what is at rest (no content, ciphertexts, swept rows) is what these tests check. */
+let database: TestDatabase;
+let store: PlatformStore;
 let groundwork: Groundwork;
 let org: Principal;
 
@@ -40,13 +43,15 @@ function compose(options: { tracingFetch?: typeof fetch; allowPrivateNetwork?: b
 
 beforeEach(async () => {
   upstream.reset();
-  store = openStore({ file: ":memory:", secret: "test-master-secret-for-credentials" });
+  database = await openTestDatabase();
+  store = await database.open({ secret: "test-master-secret-for-credentials" });
   groundwork = compose();
   org = await groundwork.principal("acme");
 });
 afterEach(async () => {
   await groundwork.close();
   await store.close();
+  await database.remove();
 });
 
 const page = { page: 0, size: 100 };
@@ -54,12 +59,17 @@ const chat = (content: string, model = "gw-model") =>
   groundwork.gateway.chat({ model, messages: [{ role: "user", content }] } as never, { principal: org });
 
 /** Every text column of the trace tables, as one string (to search for content). */
-function traceRows(): string {
+async function traceRows(): Promise<string> {
   const rows = [
-    ...store.db.prepare("SELECT * FROM traces").all(),
-    ...store.db.prepare("SELECT * FROM spans").all(),
+    ...(await database.query("SELECT * FROM traces")),
+    ...(await database.query("SELECT * FROM spans")),
   ];
   return JSON.stringify(rows);
+}
+
+/** The rows of a table (PostgreSQL answers COUNT as a string). */
+async function count(table: "traces" | "spans"): Promise<number> {
+  return Number((await database.query(`SELECT count(*) AS n FROM ${table}`))[0]?.n);
 }
 
 describe("gateway calls as traces", () => {
@@ -98,7 +108,7 @@ describe("gateway calls as traces", () => {
         [GROUNDWORK.organizationId]: org.organizationId,
       },
     });
-    const rows = traceRows();
+    const rows = await traceRows();
     expect(rows).not.toContain("SECRET-PROMPT");
     expect(rows).not.toContain("SECRET-COMPLETION");
     expect(rows).not.toContain("builtin-key-0123456789");
@@ -195,7 +205,7 @@ describe("gateway calls as traces", () => {
     await groundwork.tracing.updateSettings(org, { samplingRate: 1, enabled: false });
     await chat("disabled");
     await groundwork.tracing.flush();
-    expect(store.db.prepare("SELECT count(*) AS n FROM spans").get()).toEqual({ n: 0 });
+    expect(await count("spans")).toBe(0);
     await groundwork.tracing.updateSettings(org, { enabled: true });
     await chat("sampled");
     expect((await groundwork.tracing.listTraces(org, {}, page)).total).toBe(1);
@@ -225,7 +235,7 @@ describe("provider keys", () => {
     expect(
       (await groundwork.tracing.getTrace(org, trace?.id ?? "")).spans[0]?.attributes[GEN_AI.providerName],
     ).toBe("hosted-a");
-    expect(traceRows()).not.toContain("sk-provider-secret-987654321");
+    expect(await traceRows()).not.toContain("sk-provider-secret-987654321");
   });
 });
 
@@ -266,9 +276,9 @@ describe("retention and listing windows", () => {
       "conv_2",
     ]);
     expect(await groundwork.tracing.sweep()).toBe(1);
-    expect(store.db.prepare("SELECT count(*) AS n FROM traces").get()).toEqual({ n: 1 });
+    expect(await count("traces")).toBe(1);
     // Its spans went with it.
-    expect(store.db.prepare("SELECT count(*) AS n FROM spans").get()).toEqual({ n: 1 });
+    expect(await count("spans")).toBe(1);
   });
 
   it("lists the last 24 h by default and refuses windows over 31 days naming from", async () => {
@@ -334,7 +344,7 @@ describe("settings", () => {
       updatedAt: expect.any(Number),
     });
     expect(JSON.stringify(settings)).not.toContain("hdr-secret-42");
-    expect(JSON.stringify(store.db.prepare("SELECT * FROM tracing_settings").all())).not.toContain(
+    expect(JSON.stringify(await database.query("SELECT * FROM tracing_settings"))).not.toContain(
       "hdr-secret-42",
     );
     expect((await store.traces.exportTarget(org.organizationId))?.headers).toEqual({

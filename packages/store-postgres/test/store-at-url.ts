@@ -1,0 +1,45 @@
+/**
+ * A PostgreSQL store on a database a test already has by its URL: opened again after a close (a
+ * restart), by a second store at once (another connection), or in a child process given the URL.
+ * Also one raw statement on it, for tests that look at what is at rest (ciphertexts, rows swept).
+ */
+import type { Clock, IdGenerator } from "@groundwork/core";
+import pg from "pg";
+import { openPostgresStore, type PostgresStore } from "../src/open-postgres-store.js";
+import { fromPgPool } from "../src/sql-client.js";
+
+export interface PostgresStoreAtOptions {
+  secret?: string;
+  clock?: Clock;
+  ids?: IdGenerator;
+}
+
+export async function openPostgresStoreAt(
+  url: string,
+  options: PostgresStoreAtOptions = {},
+): Promise<PostgresStore> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    // A test that never closes its store must not keep connections (or the worker) alive.
+    idleTimeoutMillis: 1_000,
+    allowExitOnIdle: true,
+  });
+  return openPostgresStore({
+    client: fromPgPool(pool),
+    ...(options.secret === undefined ? {} : { secret: options.secret }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.ids === undefined ? {} : { ids: options.ids }),
+  });
+}
+
+/** Runs one statement without parameters on its own connection and answers its rows. */
+export async function queryPostgresAt(url: string, text: string): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
