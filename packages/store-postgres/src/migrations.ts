@@ -7,6 +7,7 @@
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
 import { evaluationMigrations } from "./migrations/evaluation.js";
+import { organizationKeysMigration } from "./migrations/organization-keys.js";
 import { tenantsDocumentsMigrations } from "./migrations/tenants-documents.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
 import type { SqlClient } from "./sql-client.js";
@@ -79,6 +80,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   ...agentsAndToolsMigrations,
   ...evaluationMigrations,
   ...usageAnalyticsBillingTracesMigrations,
+  // 50: the foreign keys to organizations, once every family's tables are here.
+  organizationKeysMigration,
 ];
 
 /** A number every Groundwork process agrees on, for the migration lock. */

@@ -1,8 +1,7 @@
 /**
  * What a store-family contract runs on: the family (SQLite's, answering values, or
  * PostgreSQL's, answering Promises — the contract awaits both), a clock the test moves, and
- * fresh organizations. On SQLite an organization is a row (foreign keys hold); on PostgreSQL,
- * until organizations are ported there, it is a fresh id (PG3).
+ * fresh organizations: a row on both stores (foreign keys hold on both, PG160).
  */
 import { defaultIdGenerator, type IdGenerator, type MaybePromise } from "@groundwork/core";
 import { openStore, type Store } from "../../../store-sqlite/src/open-store.js";
@@ -10,6 +9,7 @@ import type { ScoreStore } from "../../../store-sqlite/src/scores.js";
 import { PostgresScoreStore } from "../../src/postgres-scores.js";
 import type { SqlClient } from "../../src/sql-client.js";
 import type { PostgresBackend } from "../postgres-backends.js";
+import { postgresOrganization } from "./family-fixture.js";
 
 /** A family as a port: every method may answer a value or a Promise of it. */
 export type Port<F> = MethodsAsPorts<Omit<F, "atomically" | "transaction">> & {
@@ -64,10 +64,8 @@ export function onSqlite<F>(pick: (store: Store) => F): OpenFamily<F> {
   };
 }
 
-let organizations = 0;
-
 /**
- * A PostgreSQL family on the backend's migrated database; organizations are fresh ids. `F` is
+ * A PostgreSQL family on the backend's migrated database; organizations are fresh rows. `F` is
  * the SQLite family it stands in for: the PostgreSQL class must be assignable to its port.
  */
 export function onPostgres<F>(
@@ -80,7 +78,7 @@ export function onPostgres<F>(
     return {
       family: make(backend.client(), clock, ids),
       clock,
-      organization: async () => `org_${++organizations}_${Math.random().toString(36).slice(2, 10)}`,
+      organization: () => postgresOrganization(backend.client(), clock),
       scores: new PostgresScoreStore(backend.client(), clock, ids),
     };
   };
