@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,4 +143,47 @@ describe("groundwork worker and serve --no-workers", () => {
     }
     // Two CLI processes: seconds each on a loaded two-core machine.
   }, 60_000);
+});
+
+describe("groundwork copy-to-postgres", () => {
+  it("copies a data folder into a new PostgreSQL database, then refuses the same one again", async () => {
+    const { startTestServer } = await import("../../store-postgres/test/embedded-server.js");
+    const { fromPgPool, openPostgresStore } = await import("@groundwork/store-postgres");
+    const pg = (await import("pg")).default;
+    const run = (args: string[]) => {
+      const result = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    const data = makeTempDir();
+    const server = await startTestServer();
+    try {
+      const created = run(["keys", "create", "--data", data.path, "--org", "acme", "--role", "admin"]);
+      expect(created.code).toBe(0);
+      const key = created.stdout.trim().split("\n").at(-1) ?? "";
+      const url = await server.createDatabase("cli_copy");
+
+      const copied = run(["copy-to-postgres", "--data", data.path, "--database-url", url]);
+      expect(copied.stderr).toContain("Copied");
+      expect(copied.code).toBe(0);
+      expect(copied.stdout).toMatch(/^organizations\s+1\s+copied$/m);
+      expect(copied.stdout).toMatch(/^api_keys\s+1\s+copied$/m);
+      const store = await openPostgresStore({ client: fromPgPool(new pg.Pool({ connectionString: url })) });
+      try {
+        expect((await store.apiKeys.authenticate(key))?.organizationName).toBe("acme");
+      } finally {
+        await store.close();
+      }
+
+      const again = run(["copy-to-postgres", "--data", data.path, "--database-url", url]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/Nothing was copied\. The PostgreSQL database already holds data/);
+      const missing = run(["copy-to-postgres", "--data", join(data.path, "absent"), "--database-url", url]);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("No Groundwork database");
+      expect(run(["copy-to-postgres", "--data", data.path]).code).toBe(2);
+    } finally {
+      await server.stop();
+      data.remove();
+    }
+  }, 120_000);
 });

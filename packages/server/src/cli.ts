@@ -6,11 +6,12 @@
  * Output meant for scripts (a created key) is the last line of stdout; messages for
  * people go to stderr.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isPlan, isRole, type Plan, type Role } from "@groundwork/core";
 import { validateExtractionConfig } from "@groundwork/scoring";
-import { databaseFromEnv, loadConfig, resolveDataDir } from "./config.js";
+import { openStore } from "@groundwork/store-sqlite";
+import { databaseFile, databaseFromEnv, loadConfig, resolveDataDir } from "./config.js";
 import { createLogger } from "./logger.js";
 import { openServerStore } from "./open-server-store.js";
 import { runWorkers, serveGroundwork } from "./serve.js";
@@ -32,6 +33,10 @@ Commands:
   schema-config set --data DIR --version VERSION_ID --file CONFIG.json
       Set a schema version's extractionConfig (support tool; the API cannot). The file is checked
       before it is stored; the config set is printed.
+  copy-to-postgres --data DIR --database-url postgres://USER:PASSWORD@HOST:PORT/DATABASE
+      Copy every row of the (stopped) server's SQLite database into a new, empty PostgreSQL
+      database, in one transaction; prints the rows of each table. The URL may also come from
+      GROUNDWORK_DATABASE_URL. Start the server on PostgreSQL with the same GROUNDWORK_SECRET.
 
 Environment: GROUNDWORK_DATA_DIR, GROUNDWORK_DATABASE_URL, GROUNDWORK_PORT, GROUNDWORK_SECRET,
 GROUNDWORK_BUILTIN_BASE_URL, GROUNDWORK_BUILTIN_API_KEY, GROUNDWORK_ALLOW_PRIVATE_NETWORK,
@@ -51,6 +56,8 @@ async function main(argv: string[]): Promise<number> {
       if (subcommand === "revoke") return keysRevoke(argv.slice(2));
       if (subcommand === "list") return keysList(argv.slice(2));
       throw new UsageError(`Unknown keys command "${subcommand ?? ""}"`);
+    case "copy-to-postgres":
+      return copyToPostgres(argv.slice(1));
     case "schema-config":
       if (subcommand === "set") return schemaConfigSet(argv.slice(2));
       throw new UsageError(`Unknown schema-config command "${subcommand ?? ""}"`);
@@ -299,6 +306,56 @@ async function schemaConfigSet(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
     return 0;
   } finally {
+    await store.close();
+  }
+}
+
+/** `copy-to-postgres`: the SQLite database of a data folder into a new PostgreSQL database (decision PG167). */
+async function copyToPostgres(args: string[]): Promise<number> {
+  let values: { data?: string | undefined; "database-url"?: string | undefined };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { data: { type: "string" }, "database-url": { type: "string" } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const url = values["database-url"] ?? process.env.GROUNDWORK_DATABASE_URL;
+  if (url === undefined || url === "") throw new UsageError("--database-url postgres://… is required");
+  const file = databaseFile(resolveDataDir(values.data));
+  // openStore would create an empty database: a wrong --data must not copy nothing successfully.
+  if (!existsSync(file)) {
+    process.stderr.write(`No Groundwork database at ${file}: pass the server's --data folder.\n`);
+    return 1;
+  }
+  // PostgreSQL's modules load only for the commands that use it, as in open-server-store.ts.
+  const [{ CopyFromSqliteError, copyFromSqlite, fromPgPool }, { default: pg }] = await Promise.all([
+    import("@groundwork/store-postgres"),
+    import("pg"),
+  ]);
+  // Opening migrates the SQLite database to this version's schema, as the server's start would.
+  const store = openStore({ file });
+  const client = fromPgPool(new pg.Pool({ connectionString: url, max: 2 }));
+  try {
+    process.stderr.write(`Copying ${file} into PostgreSQL…\n`);
+    const report = await copyFromSqlite(store.db, client);
+    const width = Math.max(...report.tables.map((table) => table.table.length));
+    for (const table of report.tables)
+      process.stdout.write(`${table.table.padEnd(width)}  ${String(table.rows).padStart(9)}  ${table.how}\n`);
+    const rows = report.tables.filter((table) => table.how === "copied").reduce((sum, t) => sum + t.rows, 0);
+    process.stderr.write(
+      `Copied ${rows} rows in ${report.tables.length} tables. Start the server with GROUNDWORK_DATABASE_URL ` +
+        "and the same GROUNDWORK_SECRET; the SQLite data folder is left as it was.\n",
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CopyFromSqliteError)) throw error;
+    process.stderr.write(`Nothing was copied. ${error.message}\n`);
+    return 1;
+  } finally {
+    await client.close();
     await store.close();
   }
 }

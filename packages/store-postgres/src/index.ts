@@ -1,3 +1,12 @@
+export {
+  type CopiedTable,
+  CopyFromSqliteError,
+  type CopyOptions,
+  type CopyReport,
+  copyFromSqlite,
+  type SqliteSource,
+  type SqliteStatement,
+} from "./copy-from-sqlite.js";
 export { type PostgresMigration, postgresMigrations, runPostgresMigrations } from "./migrations.js";
 export {
   type OpenPostgresStoreOptions,

@@ -17,6 +17,7 @@ import {
   vectorSource,
 } from "../../kb/test/kb-ports-contract.js";
 import { openStore } from "../../store-sqlite/src/open-store.js";
+import { postgresOrganization } from "../test/families/family-fixture.js";
 import { describeRetrievalEndToEnd } from "../test/kb-retrieval-end-to-end.js";
 import { createTestDatabase } from "../test/test-database.js";
 import { runPostgresMigrations } from "./migrations.js";
@@ -25,13 +26,12 @@ import { PostgresKnowledgeStore } from "./postgres-knowledge-store.js";
 import { PostgresVectorIndex } from "./postgres-vector-index.js";
 import { fromPGlite, fromPgPool, type PGliteLike, type SqlClient } from "./sql-client.js";
 
-let organizations = 0;
-function postgresBackend(client: SqlClient, vectors: PostgresVectorIndex): KbBackend {
+async function postgresBackend(client: SqlClient, vectors: PostgresVectorIndex): Promise<KbBackend> {
   return {
     store: new PostgresKnowledgeStore(client),
     vectors,
     keywords: new PostgresKeywordIndex(client),
-    organizationId: `org_${++organizations}_${Date.now().toString(36)}`,
+    organizationId: await postgresOrganization(client),
   };
 }
 
@@ -98,7 +98,7 @@ describeRetrievalEndToEnd("a PostgreSQL server", async () =>
 
 describe("pgvector path", () => {
   it("searches through the knowledge base's own HNSW index", async () => {
-    const backend = postgresBackend(withVector, new PostgresVectorIndex(withVector));
+    const backend = await postgresBackend(withVector, new PostgresVectorIndex(withVector));
     const kb = await backend.store.create(backend.organizationId, { ...baseConfig, slug: "plan" });
     const { revision } = await backend.store.acceptUpload({
       knowledgeBase: kb,

@@ -8,6 +8,7 @@ import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
 import { evaluationMigrations } from "./migrations/evaluation.js";
 import { knowledgeBaseMemberMigrations } from "./migrations/knowledge-bases.js";
+import { organizationKeysMigration } from "./migrations/organization-keys.js";
 import { schemasSkillsExperimentsMigrations } from "./migrations/schemas-skills-experiments.js";
 import { tenantsDocumentsMigrations } from "./migrations/tenants-documents.js";
 import { usageAnalyticsBillingTracesMigrations } from "./migrations/usage-analytics-billing-traces.js";
@@ -85,6 +86,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   ...usageAnalyticsBillingTracesMigrations,
   // Schemas 16, skills 22, experiments' organization key 36 (reserved numbers of the areas above).
   ...schemasSkillsExperimentsMigrations,
+  // 50: the foreign keys to organizations, once every family's tables are here.
+  organizationKeysMigration,
 ].sort((a, b) => a.version - b.version);
 
 /** A number every Groundwork process agrees on, for the migration lock. */

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeAnalyticsContract } from "../test/families/analytics-contract.js";
 import { describeBillingContract } from "../test/families/billing-contract.js";
+import { postgresOrganization } from "../test/families/family-fixture.js";
 import { createStandInTables } from "../test/families/stand-in-tables.js";
 import { describeTracesContract } from "../test/families/traces-contract.js";
 import { postgresArea, sqliteArea } from "../test/families/usage-area-backend.js";
@@ -34,7 +35,7 @@ describe("usage rollups under concurrent writers (PostgreSQL)", () => {
   for (const backend of backends) {
     it(`stay equal to a recount when two stores write batches of the same hours at once (${backend.label})`, async () => {
       const client = backend.client();
-      const organizationId = `org_concurrent_${Date.now().toString(36)}`;
+      const organizationId = await postgresOrganization(client);
       const clock = { now: () => Date.UTC(2026, 10, 2, 10) + Math.floor(Math.random() * 3 * 3_600_000) };
       const writers = [
         new PostgresUsageRecordStore(client, clock),

@@ -1,13 +1,15 @@
 /**
  * What a family contract runs on: a store family (SQLite's, synchronous, or PostgreSQL's,
  * asynchronous — the contract awaits every call either way), a clock the test moves, and fresh
- * organizations. SQLite organizations are rows; on PostgreSQL, until the organizations family
- * merges, an organization id is any fresh text.
+ * organizations — rows on both stores, since every tenant table references `organizations`
+ * (PostgreSQL migration 50, decision PG160). `postgresOrganization` is the one way a
+ * PostgreSQL test makes one.
  */
 import { randomBytes } from "node:crypto";
-import type { Clock } from "@groundwork/core";
+import { type Clock, type Plan, systemClock } from "@groundwork/core";
 import { afterEach, beforeEach } from "vitest";
 import { openStore, type Store } from "../../../store-sqlite/src/open-store.js";
+import { PostgresOrganizationStore } from "../../src/postgres-organizations.js";
 import type { SqlClient } from "../../src/sql-client.js";
 
 /** A clock a test sets; starts at a fixed instant so both stores see the same times. */
@@ -114,22 +116,22 @@ const API_KEYS_UNTIL_PORTED = `CREATE TABLE IF NOT EXISTS api_keys (
   revoked_at BIGINT
 )`;
 
+/**
+ * A fresh organization row on a migrated PostgreSQL database, through the organizations store;
+ * its name is unique on the database (test files share one server and run again on it).
+ */
+export async function postgresOrganization(
+  client: SqlClient,
+  clock: Clock = systemClock,
+  plan: Plan = "enterprise",
+): Promise<string> {
+  return (await new PostgresOrganizationStore(client, clock).create(freshId("org"), plan)).id;
+}
+
 /** A PostgreSQL backend over a migrated client (test/postgres-backends.ts). */
 export function postgresBackend(client: SqlClient, clock: Clock): Backend {
   return {
-    organization: async () => {
-      const id = freshId("org");
-      const { rows } = await client.query<{ present: boolean }>(
-        "SELECT to_regclass('organizations') IS NOT NULL AS present",
-      );
-      if (rows[0]?.present === true) {
-        await client.query(
-          "INSERT INTO organizations (id, name, plan, created_at) VALUES ($1, $1, 'enterprise', $2)",
-          [id, clock.now()],
-        );
-      }
-      return id;
-    },
+    organization: () => postgresOrganization(client, clock),
     member: async (organizationId, name) => {
       await client.exec(API_KEYS_UNTIL_PORTED);
       const id = freshId("key");

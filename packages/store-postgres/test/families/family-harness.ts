@@ -1,7 +1,7 @@
 /**
  * What a store-family contract runs on: the family (SQLite's, answering values, or
  * PostgreSQL's, answering Promises — the contract awaits both), a clock the test moves, and
- * fresh organizations: a row on either store (foreign keys hold).
+ * fresh organizations: a row on both stores (foreign keys hold on both, PG160).
  */
 import { defaultIdGenerator, type IdGenerator, type MaybePromise } from "@groundwork/core";
 import { openStore, type Store } from "../../../store-sqlite/src/open-store.js";
@@ -9,7 +9,7 @@ import type { ScoreStore } from "../../../store-sqlite/src/scores.js";
 import { PostgresScoreStore } from "../../src/postgres-scores.js";
 import type { SqlClient } from "../../src/sql-client.js";
 import type { PostgresBackend } from "../postgres-backends.js";
-import { postgresBackend } from "./family-fixture.js";
+import { postgresOrganization } from "./family-fixture.js";
 
 /** A family as a port: every method may answer a value or a Promise of it. */
 export type Port<F> = MethodsAsPorts<Omit<F, "atomically" | "transaction">> & {
@@ -78,8 +78,7 @@ export function onPostgres<F>(
     return {
       family: make(backend.client(), clock, ids),
       clock,
-      // A real row: the tables of schemas, skills and experiments reference organizations.
-      organization: () => postgresBackend(backend.client(), clock).organization(),
+      organization: () => postgresOrganization(backend.client(), clock),
       scores: new PostgresScoreStore(backend.client(), clock, ids),
     };
   };

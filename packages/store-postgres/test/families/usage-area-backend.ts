@@ -14,10 +14,10 @@ import { openStore } from "../../../store-sqlite/src/open-store.js";
 import { PostgresAnalyticsStore } from "../../src/postgres-analytics.js";
 import { PostgresBillingStore } from "../../src/postgres-billing.js";
 import { PostgresKnowledgeStore } from "../../src/postgres-knowledge-store.js";
-import { PostgresOrganizationStore } from "../../src/postgres-organizations.js";
 import { PostgresTraceStore } from "../../src/postgres-traces.js";
 import { PostgresUsageRecordStore } from "../../src/postgres-usage-records.js";
 import type { SqlClient } from "../../src/sql-client.js";
+import { postgresOrganization } from "./family-fixture.js";
 
 export interface AreaBackend {
   usage: Omit<PlatformStore["usage"], "close">;
@@ -29,7 +29,7 @@ export interface AreaBackend {
   traces: Omit<PlatformStore["traces"], "atomically">;
   /** The knowledge-base writes (stored bytes count the newest revision of live documents). */
   knowledge: KnowledgeWrites;
-  /** A fresh organization (a row on SQLite, whose foreign keys need one; a new id on PostgreSQL). */
+  /** A fresh organization (a row: every tenant table references organizations on both stores). */
   organization(): Promise<string>;
   /** Inserts a row as it is (values: numbers, strings, null; booleans as 0/1, JSON as text). */
   insertRow(table: string, row: Record<string, unknown>): Promise<void>;
@@ -66,8 +66,6 @@ export const sqliteArea: OpenArea = async (clock) => {
   };
 };
 
-let organizationSerial = 0;
-
 export function postgresArea(client: () => SqlClient): OpenArea {
   return async (clock) => {
     const sql = client();
@@ -78,14 +76,8 @@ export function postgresArea(client: () => SqlClient): OpenArea {
       billing: new PostgresBillingStore(sql, clock),
       traces: new PostgresTraceStore(sql, new CredentialCipher(SECRET), clock),
       knowledge: new PostgresKnowledgeStore(sql, clock),
-      // A real organization row: tables such as api_keys reference it.
-      organization: async () =>
-        (
-          await new PostgresOrganizationStore(sql, clock).create(
-            `org ${Date.now().toString(36)} ${++organizationSerial}`,
-            "enterprise",
-          )
-        ).id,
+      // A real organization row: every tenant table references it.
+      organization: () => postgresOrganization(sql, clock),
       insertRow: async (table, row) => {
         const columns = Object.keys(row);
         await sql.query(
