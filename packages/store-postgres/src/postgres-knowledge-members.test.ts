@@ -11,6 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseConfig } from "../../kb/test/kb-ports-contract.js";
 import { openStore } from "../../store-sqlite/src/open-store.js";
+import { postgresOrganization } from "../test/families/family-fixture.js";
 import { TestClock } from "../test/families/family-harness.js";
 import {
   describeKnowledgeMembersContract,
@@ -37,7 +38,6 @@ const onSqlite: OpenKnowledgeMembers = async (options = {}) => {
 };
 describeKnowledgeMembersContract("SQLite", onSqlite);
 
-let organizations = 0;
 function onPostgres(client: () => SqlClient): OpenKnowledgeMembers {
   return async (options = {}) => {
     const clock = new TestClock();
@@ -46,7 +46,8 @@ function onPostgres(client: () => SqlClient): OpenKnowledgeMembers {
       kbVectors: new PostgresVectorIndex(client()),
       kbKeywords: new PostgresKeywordIndex(client()),
       clock,
-      organization: async () => `org_${++organizations}_${Math.random().toString(36).slice(2, 10)}`,
+      // A real row: knowledge bases reference their organization (migration 50, PG160).
+      organization: () => postgresOrganization(client(), clock),
     };
   };
 }
@@ -81,7 +82,7 @@ describe("reindex rows and a concurrent change of the pending language (real ser
   it("rows written for a language that a committed change dropped are never left behind", async () => {
     const store = new PostgresKnowledgeStore(onServer);
     const keywords = new PostgresKeywordIndex(onServer);
-    const kb = await store.create(`org_race_${Date.now().toString(36)}`, {
+    const kb = await store.create(await postgresOrganization(onServer), {
       ...baseConfig,
       slug: "race",
       name: "race",
