@@ -6,31 +6,47 @@
 import type { Clock, IdGenerator } from "@groundwork/core";
 import pg from "pg";
 import { openPostgresStore, type PostgresStore } from "../src/open-postgres-store.js";
-import { fromPgPool } from "../src/sql-client.js";
+import { fromPgPool, type SqlClient } from "../src/sql-client.js";
 
 export interface PostgresStoreAtOptions {
   secret?: string;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Connections of the store's pool (default 4). */
+  connections?: number;
 }
 
-export async function openPostgresStoreAt(
-  url: string,
-  options: PostgresStoreAtOptions = {},
+/** A client on the database at `url` with the pool settings every test store uses. */
+export function testClientAt(url: string, connections = 4): SqlClient {
+  return fromPgPool(
+    new pg.Pool({
+      connectionString: url,
+      max: connections,
+      // A test that never closes its store must not keep connections (or the worker) alive.
+      idleTimeoutMillis: 1_000,
+      allowExitOnIdle: true,
+    }),
+  );
+}
+
+/** `openPostgresStore` over `client` with the options a test gave (absent ones left out). */
+export function openPostgresStoreWith(
+  client: SqlClient,
+  options: PostgresStoreAtOptions,
 ): Promise<PostgresStore> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 4,
-    // A test that never closes its store must not keep connections (or the worker) alive.
-    idleTimeoutMillis: 1_000,
-    allowExitOnIdle: true,
-  });
   return openPostgresStore({
-    client: fromPgPool(pool),
+    client,
     ...(options.secret === undefined ? {} : { secret: options.secret }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.ids === undefined ? {} : { ids: options.ids }),
   });
+}
+
+export function openPostgresStoreAt(
+  url: string,
+  options: PostgresStoreAtOptions = {},
+): Promise<PostgresStore> {
+  return openPostgresStoreWith(testClientAt(url, options.connections), options);
 }
 
 /** Runs one statement without parameters on its own connection and answers its rows. */

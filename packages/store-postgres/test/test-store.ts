@@ -5,19 +5,12 @@
  * store was closed costs a few tens, so a closed store's database is emptied and handed to the
  * next test of the same file instead of copying the template again.
  */
-import type { Clock, IdGenerator } from "@groundwork/core";
-import pg from "pg";
-import { openPostgresStore, type PostgresStore } from "../src/open-postgres-store.js";
-import { fromPgPool, type SqlClient } from "../src/sql-client.js";
+import type { PostgresStore } from "../src/open-postgres-store.js";
+import type { SqlClient } from "../src/sql-client.js";
+import { openPostgresStoreWith, type PostgresStoreAtOptions, testClientAt } from "./store-at-url.js";
 import { createTestDatabase } from "./test-database.js";
 
-export interface TestPostgresStoreOptions {
-  secret?: string;
-  clock?: Clock;
-  ids?: IdGenerator;
-  /** Connections of the store's pool (default 4). */
-  connections?: number;
-}
+export type TestPostgresStoreOptions = PostgresStoreAtOptions;
 
 /** The client under each store this file opened, for tests that read what is stored (`testStoreClient`). */
 const clients = new WeakMap<object, SqlClient>();
@@ -66,21 +59,9 @@ export async function openTestPostgresStoreOn(
   options: TestPostgresStoreOptions = {},
   empty = false,
 ): Promise<PostgresStore> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.connections ?? 4,
-    // Tests that never close their store must not keep connections (or the worker) alive.
-    idleTimeoutMillis: 1_000,
-    allowExitOnIdle: true,
-  });
-  const client = fromPgPool(pool);
+  const client = testClientAt(url, options.connections);
   if (empty) await emptyDatabase(client);
-  const store = await openPostgresStore({
-    client,
-    ...(options.secret === undefined ? {} : { secret: options.secret }),
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.ids === undefined ? {} : { ids: options.ids }),
-  });
+  const store = await openPostgresStoreWith(client, options);
   clients.set(store, client);
   return store;
 }
