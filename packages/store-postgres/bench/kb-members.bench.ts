@@ -9,11 +9,11 @@
  * `KB_PG_BENCH_DOCUMENTS=200` loads 100,000 chunks.
  * Run: npx vitest bench --run --project store-postgres kb-members
  */
-import { indexTerms, type KnowledgeBaseRecord, runReindex, type TextSearchLanguage } from "@groundwork/kb";
+import { type KnowledgeBaseRecord, runReindex, type TextSearchLanguage } from "@groundwork/kb";
 import { configSnapshot } from "@groundwork/store-rows";
 import pg from "pg";
 import { afterAll, bench, describe } from "vitest";
-import { baseConfig, vectorSource } from "../../kb/test/kb-ports-contract.js";
+import { vectorSource } from "../../kb/test/kb-ports-contract.js";
 import type { PlatformStore } from "../../platform/src/store-port.js";
 import { openStore } from "../../store-sqlite/src/open-store.js";
 import { runPostgresMigrations } from "../src/migrations.js";
@@ -22,6 +22,8 @@ import { PostgresKnowledgeStore } from "../src/postgres-knowledge-store.js";
 import { PostgresVectorIndex } from "../src/postgres-vector-index.js";
 import { fromPgPool } from "../src/sql-client.js";
 import { startTestServer } from "../test/embedded-server.js";
+import { postgresOrganization } from "../test/families/family-fixture.js";
+import { loadBenchCorpus } from "./kb-bench-corpus.js";
 
 const DOCUMENTS = Number(process.env.KB_PG_BENCH_DOCUMENTS ?? 100);
 const CHUNKS_PER_DOCUMENT = 100;
@@ -35,56 +37,20 @@ interface Members {
   organizationId: string;
 }
 
-let seed = 7;
-const random = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 4294967296;
-};
 const words = ["river", "houses", "running", "stones", "quickly", "bridges", "lights", "markets", "walked"];
 const vocabulary = Array.from({ length: 2000 }, (_, i) => `${words[i % words.length]}${i.toString(36)}`);
-const sentence = () =>
-  Array.from({ length: 30 }, () => vocabulary[Math.floor(random() ** 2 * 2000)]).join(" ");
 
 /** Loads the same corpus (same texts, same vectors) into a backend and activates it. */
-async function load(m: Members): Promise<KnowledgeBaseRecord> {
-  seed = 7;
-  const nextVector = vectorSource(DIM, 11);
-  const kb = await m.knowledgeBases.create(m.organizationId, { ...baseConfig, embeddingDim: DIM });
-  for (let d = 0; d < DOCUMENTS; d++) {
-    const { revision } = await m.knowledgeBases.acceptUpload({
-      knowledgeBase: kb,
-      filename: `d${d}.txt`,
-      mime: "text/plain",
-      bytes: new Uint8Array([1]),
-      metadata: {},
-      apiKeyId: null,
-    });
-    const chunks = await m.knowledgeBases.replaceChunks(
-      revision.id,
-      Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, position) => ({
-        kind: "fixed" as const,
-        parentPosition: null,
-        position,
-        text: sentence(),
-        tokenCount: 30,
-        pageStart: null,
-        pageEnd: null,
-        headingPath: [],
-      })),
-    );
-    await m.kbVectors.upsert(
-      kb.id,
-      chunks.map((chunk) => ({ chunkId: chunk.id, vector: nextVector() })),
-    );
-    await m.kbKeywords.add(
-      kb.id,
-      "simple",
-      chunks.map((chunk) => ({ chunkId: chunk.id, terms: indexTerms(chunk.text ?? "", "simple") })),
-    );
-    await m.knowledgeBases.activateRevision(revision.id);
-  }
-  return kb;
-}
+const load = (m: Members) =>
+  loadBenchCorpus(
+    {
+      store: m.knowledgeBases,
+      vectors: m.kbVectors,
+      keywords: m.kbKeywords,
+      organizationId: m.organizationId,
+    },
+    { documents: DOCUMENTS, chunksPerDocument: CHUNKS_PER_DOCUMENT, dim: DIM, vocabulary },
+  );
 
 const sqlite = openStore({ file: ":memory:" });
 const onSqlite: Members = {
@@ -102,7 +68,8 @@ const onPostgres: Members = {
   knowledgeBases: new PostgresKnowledgeStore(client),
   kbVectors: new PostgresVectorIndex(client),
   kbKeywords: new PostgresKeywordIndex(client),
-  organizationId: "org_bench",
+  // A real row: knowledge bases reference their organization (migration 50).
+  organizationId: await postgresOrganization(client),
 };
 const sqliteKb = await load(onSqlite);
 const postgresKb = await load(onPostgres);

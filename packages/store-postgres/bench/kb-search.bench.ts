@@ -8,10 +8,10 @@
  * Run: npx vitest bench --run --project store-postgres kb-search
  */
 import type { EmbeddingModel } from "@groundwork/core";
-import { indexTerms, type KnowledgeBaseRecord, queryTerms, searchKnowledgeBases } from "@groundwork/kb";
+import { type KnowledgeBaseRecord, queryTerms, searchKnowledgeBases } from "@groundwork/kb";
 import pg from "pg";
 import { afterAll, bench, describe } from "vitest";
-import { baseConfig, type KbBackend, vectorSource } from "../../kb/test/kb-ports-contract.js";
+import { type KbBackend, vectorSource } from "../../kb/test/kb-ports-contract.js";
 import { openStore } from "../../store-sqlite/src/open-store.js";
 import { runPostgresMigrations } from "../src/migrations.js";
 import { PostgresKeywordIndex } from "../src/postgres-keyword-index.js";
@@ -19,61 +19,16 @@ import { PostgresKnowledgeStore } from "../src/postgres-knowledge-store.js";
 import { PostgresVectorIndex } from "../src/postgres-vector-index.js";
 import { fromPgPool } from "../src/sql-client.js";
 import { startTestServer } from "../test/embedded-server.js";
+import { postgresOrganization } from "../test/families/family-fixture.js";
+import { loadBenchCorpus } from "./kb-bench-corpus.js";
 
 const DOCUMENTS = Number(process.env.KB_PG_BENCH_DOCUMENTS ?? 40);
 const CHUNKS_PER_DOCUMENT = 500;
 const DIM = 384;
 const K = 50;
 
-let seed = 7;
-const random = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 4294967296;
-};
 const vocabulary = Array.from({ length: 2000 }, (_, i) => `w${i.toString(36)}x`);
-const sentence = () =>
-  Array.from({ length: 30 }, () => vocabulary[Math.floor(random() ** 2 * 2000)]).join(" ");
-
-/** Loads the same corpus (same texts, same vectors) into a backend and activates it. */
-async function load(backend: KbBackend): Promise<KnowledgeBaseRecord> {
-  seed = 7;
-  const nextVector = vectorSource(DIM, 11);
-  const kb = await backend.store.create(backend.organizationId, { ...baseConfig, embeddingDim: DIM });
-  for (let d = 0; d < DOCUMENTS; d++) {
-    const { revision } = await backend.store.acceptUpload({
-      knowledgeBase: kb,
-      filename: `d${d}.txt`,
-      mime: "text/plain",
-      bytes: new Uint8Array([1]),
-      metadata: {},
-      apiKeyId: null,
-    });
-    const chunks = await backend.store.replaceChunks(
-      revision.id,
-      Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, position) => ({
-        kind: "fixed" as const,
-        parentPosition: null,
-        position,
-        text: sentence(),
-        tokenCount: 30,
-        pageStart: null,
-        pageEnd: null,
-        headingPath: [],
-      })),
-    );
-    await backend.vectors.upsert(
-      kb.id,
-      chunks.map((chunk) => ({ chunkId: chunk.id, vector: nextVector() })),
-    );
-    await backend.keywords.add(
-      kb.id,
-      "simple",
-      chunks.map((chunk) => ({ chunkId: chunk.id, terms: indexTerms(chunk.text ?? "", "simple") })),
-    );
-    await backend.store.activateRevision(revision.id);
-  }
-  return kb;
-}
+const corpus = { documents: DOCUMENTS, chunksPerDocument: CHUNKS_PER_DOCUMENT, dim: DIM, vocabulary };
 
 const sqlite = openStore({ file: ":memory:" });
 const sqliteBackend: KbBackend = {
@@ -89,10 +44,11 @@ const postgresBackend: KbBackend = {
   store: new PostgresKnowledgeStore(client),
   vectors: new PostgresVectorIndex(client),
   keywords: new PostgresKeywordIndex(client),
-  organizationId: "org_bench",
+  // A real row: knowledge bases reference their organization (migration 50).
+  organizationId: await postgresOrganization(client),
 };
-const sqliteRecord = await load(sqliteBackend);
-const postgresRecord = await load(postgresBackend);
+const sqliteRecord = await loadBenchCorpus(sqliteBackend, corpus);
+const postgresRecord = await loadBenchCorpus(postgresBackend, corpus);
 const sqliteKb = sqliteRecord.id;
 const postgresKb = postgresRecord.id;
 await client.query("ANALYZE");
