@@ -164,13 +164,31 @@ export const readOnlyJudge: ToolJudge = {
   judge: async ({ decision }) => (decision.class === "read" ? "allow" : "approve"),
 };
 
+/** The items a running turn appends to its conversation: `before` its response's own, from message `from`. */
+interface TurnItems {
+  readonly before: NewItem[];
+  readonly from: number;
+  appended: boolean;
+}
+
+/**
+ * The statuses a turn's last save writes and returns with. `failed` is left out: a run that
+ * fails throws, and a thrown turn has never appended its items.
+ */
+const ENDS_TURN: ReadonlySet<RunState["status"]> = new Set<RunState["status"]>([
+  "completed",
+  "incomplete",
+  "requires_approval",
+  "requires_tool_output",
+]);
+
 export class AgentRunner {
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   /** Responses whose loop runs in this process now. */
   private readonly running = new Set<string>();
-  /** Conversations with a turn running in this process now. */
-  private readonly activeTurns = new Set<string>();
+  /** Conversations with a turn running in this process now, and the items that turn appends. */
+  private readonly activeTurns = new Map<string, TurnItems>();
   /** Conversations whose running turn was asked to stop at its next step boundary. */
   private readonly cancelRequested = new Set<string>();
   private readonly worker: BackgroundWorker;
@@ -240,6 +258,22 @@ export class AgentRunner {
       },
       store: {
         save: async (state) => {
+          const turn = this.activeTurns.get(state.conversationId);
+          if (turn !== undefined && !turn.appended && ENDS_TURN.has(state.status)) {
+            // The save that ends the turn makes the conversation read idle or paused: the turn's
+            // items are written in the same unit of work, so no reader (another process on
+            // PostgreSQL) sees the conversation ended without its last items.
+            await this.store.agents.atomically(async () => {
+              await this.saveState(organizationId, state);
+              await this.store.agents.updateConversation(state.conversationId, { lastResponseId: state.id });
+              await this.store.conversations.appendItems(state.conversationId, state.id, [
+                ...turn.before,
+                ...itemsOfResponse(state, turn.from),
+              ]);
+            });
+            turn.appended = true;
+            return;
+          }
           await this.saveState(organizationId, state);
           await this.store.agents.updateConversation(state.conversationId, { lastResponseId: state.id });
         },
@@ -520,11 +554,12 @@ export class AgentRunner {
     from: number,
     run: () => Promise<RunState>,
   ): Promise<RunState> {
-    this.activeTurns.add(conversationId);
+    const turn: TurnItems = { before, from, appended: false };
+    this.activeTurns.set(conversationId, turn);
     if (responseId !== null) this.running.add(responseId);
     try {
       const state = await run();
-      await this.finishTurn(principal, state, before, from);
+      await this.finishTurn(principal, state, turn);
       return state;
     } finally {
       this.activeTurns.delete(conversationId);
@@ -533,16 +568,15 @@ export class AgentRunner {
     }
   }
 
-  private async finishTurn(
-    principal: Principal,
-    state: RunState,
-    before: NewItem[],
-    from: number,
-  ): Promise<void> {
-    await this.store.conversations.appendItems(state.conversationId, state.id, [
-      ...before,
-      ...itemsOfResponse(state, from),
-    ]);
+  private async finishTurn(principal: Principal, state: RunState, turn: TurnItems): Promise<void> {
+    // Normally written with the save that ended the turn (see `engine`); a turn that ended
+    // without such a save (a failed run answered as a state) appends its items here.
+    if (!turn.appended) {
+      await this.store.conversations.appendItems(state.conversationId, state.id, [
+        ...turn.before,
+        ...itemsOfResponse(state, turn.from),
+      ]);
+    }
     if (PAUSED_STATUSES.includes(state.status) && state.pausedAt !== null) {
       const payload: PauseWindowPayload = { responseId: state.id, principal };
       await this.store.jobs.enqueue(PAUSE_WINDOW_JOB_KIND, payload, {
