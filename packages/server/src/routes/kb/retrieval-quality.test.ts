@@ -11,11 +11,20 @@ import { queryTerms } from "@groundwork/kb";
 import { describe, expect, it } from "vitest";
 import { kbHarness, viewerPrincipal } from "../../../test/kb-test-support.js";
 import { distractors, NEAR_MISSES, PASSAGES, QUERIES } from "../../../test/quality-corpus.js";
+import { onPostgres } from "../../../test/test-support.js";
 
 const K = 8;
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 /** Recall sums are float; equal recalls may differ in the last bits. */
 const EPSILON = 1e-9;
+/**
+ * The keyword leg's floor per draw. SQLite ranks the engine's analysed terms by FTS5's BM25;
+ * PostgreSQL ranks its own analysis of the text (the knowledge base's text-search configuration)
+ * by `ts_rank`, which weighs no term by its rarity and stems some words otherwise (decision
+ * PG176): on this corpus it misses two to four more queries per draw (0.92–0.96, mean 0.947
+ * against SQLite's 0.98). The fused criterion below holds on both.
+ */
+const KEYWORD_FLOOR = onPostgres() ? 0.9 : 0.95;
 
 interface Recall {
   keyword: number;
@@ -120,7 +129,7 @@ describe("retrieval quality (recall@8)", () => {
       // its known misses, and fused within one query of the better leg (draw 6 loses "who has to go to
       // the hotline", which only the keyword leg ranks, 6th, to dense-only passages; see
       // docs/knowledge-bases.md).
-      expect(result.keyword).toBeGreaterThanOrEqual(0.95);
+      expect(result.keyword).toBeGreaterThanOrEqual(KEYWORD_FLOOR);
       expect(result.dense).toBeGreaterThanOrEqual(0.9);
       expect(result.fused).toBeGreaterThanOrEqual(Math.max(result.keyword, result.dense) - 1 / n - EPSILON);
       mean.keyword += result.keyword / SEEDS.length;
