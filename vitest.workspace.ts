@@ -106,6 +106,30 @@ const asyncStoreProject = {
   },
 };
 
-export const projects = [...packageProjects, examplesProject, asyncStoreProject];
+/**
+ * The suites that touch storage once more on PostgreSQL (issue #24): the same files with
+ * `GROUNDWORK_TEST_STORE=postgres`, each project with its own real server and migrated template.
+ * `--project 'platform*'` picks a package on both stores.
+ */
+const postgresProjects = [...TEST_STORE_PACKAGES].map((name) => ({
+  extends: true as const,
+  test: {
+    name: `${name}-postgres`,
+    root: `packages/${name}`,
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    env: { GROUNDWORK_TEST_STORE: "postgres" },
+    globalSetup: [POSTGRES_SETUP],
+    setupFiles: ASYNC_STORE_PACKAGES.has(name) ? [ASYNC_STORE_SETUP] : [],
+    benchmark: { include: [] as string[] },
+  },
+}));
+
+export const projects = [
+  ...packageProjects,
+  examplesProject,
+  asyncStoreProject,
+  // Already on PostgreSQL when the whole run is (GROUNDWORK_TEST_STORE=postgres).
+  ...(ON_POSTGRES ? [] : postgresProjects),
+];
 
 export default projects;
