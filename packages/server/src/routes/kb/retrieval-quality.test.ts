@@ -25,6 +25,8 @@ const EPSILON = 1e-9;
  * against SQLite's 0.98). The fused criterion below holds on both.
  */
 const KEYWORD_FLOOR = onPostgres() ? 0.9 : 0.95;
+/** Ten draws of 469 documents each through the pipeline: on PostgreSQL under CI's load, minutes. */
+const TIMEOUT_MS = onPostgres() ? 600_000 : 120_000;
 
 interface Recall {
   keyword: number;
@@ -114,30 +116,34 @@ async function measure(seed: number): Promise<{ recall: Recall; misses: string[]
 }
 
 describe("retrieval quality (recall@8)", () => {
-  it("fused is not worse than the better single leg", async () => {
-    const n = QUERIES.length;
-    const documents = Object.keys(PASSAGES).length + Object.keys(NEAR_MISSES).length + 400;
-    const mean: Recall = { keyword: 0, dense: 0, fused: 0 };
-    for (const seed of SEEDS) {
-      const { recall: result, misses } = await measure(seed);
-      console.log(
-        `seed ${seed}: recall@8 over ${n} queries, ${documents} documents:`,
-        JSON.stringify(result),
-      );
-      for (const miss of misses) console.log(`  below 1: ${miss}`);
-      // Floors that catch a regression of either leg or of the fusion in any single draw: each leg within
-      // its known misses, and fused within one query of the better leg (draw 6 loses "who has to go to
-      // the hotline", which only the keyword leg ranks, 6th, to dense-only passages; see
-      // docs/knowledge-bases.md).
-      expect(result.keyword).toBeGreaterThanOrEqual(KEYWORD_FLOOR);
-      expect(result.dense).toBeGreaterThanOrEqual(0.9);
-      expect(result.fused).toBeGreaterThanOrEqual(Math.max(result.keyword, result.dense) - 1 / n - EPSILON);
-      mean.keyword += result.keyword / SEEDS.length;
-      mean.dense += result.dense / SEEDS.length;
-      mean.fused += result.fused / SEEDS.length;
-    }
-    console.log(`mean over seeds ${SEEDS.join(", ")}:`, JSON.stringify(mean));
-    // The issue's criterion, over all draws: fused recall@8 is not below the better leg's.
-    expect(mean.fused).toBeGreaterThanOrEqual(Math.max(mean.keyword, mean.dense) - EPSILON);
-  }, 120_000);
+  it(
+    "fused is not worse than the better single leg",
+    async () => {
+      const n = QUERIES.length;
+      const documents = Object.keys(PASSAGES).length + Object.keys(NEAR_MISSES).length + 400;
+      const mean: Recall = { keyword: 0, dense: 0, fused: 0 };
+      for (const seed of SEEDS) {
+        const { recall: result, misses } = await measure(seed);
+        console.log(
+          `seed ${seed}: recall@8 over ${n} queries, ${documents} documents:`,
+          JSON.stringify(result),
+        );
+        for (const miss of misses) console.log(`  below 1: ${miss}`);
+        // Floors that catch a regression of either leg or of the fusion in any single draw: each leg within
+        // its known misses, and fused within one query of the better leg (draw 6 loses "who has to go to
+        // the hotline", which only the keyword leg ranks, 6th, to dense-only passages; see
+        // docs/knowledge-bases.md).
+        expect(result.keyword).toBeGreaterThanOrEqual(KEYWORD_FLOOR);
+        expect(result.dense).toBeGreaterThanOrEqual(0.9);
+        expect(result.fused).toBeGreaterThanOrEqual(Math.max(result.keyword, result.dense) - 1 / n - EPSILON);
+        mean.keyword += result.keyword / SEEDS.length;
+        mean.dense += result.dense / SEEDS.length;
+        mean.fused += result.fused / SEEDS.length;
+      }
+      console.log(`mean over seeds ${SEEDS.join(", ")}:`, JSON.stringify(mean));
+      // The issue's criterion, over all draws: fused recall@8 is not below the better leg's.
+      expect(mean.fused).toBeGreaterThanOrEqual(Math.max(mean.keyword, mean.dense) - EPSILON);
+    },
+    TIMEOUT_MS,
+  );
 });
