@@ -25,8 +25,8 @@ const EPSILON = 1e-9;
  * against SQLite's 0.98). The fused criterion below holds on both.
  */
 const KEYWORD_FLOOR = onPostgres() ? 0.9 : 0.95;
-/** Ten draws of 469 documents each through the pipeline: on PostgreSQL under CI's load, minutes. */
-const TIMEOUT_MS = onPostgres() ? 600_000 : 120_000;
+/** Ten draws of 469 documents each through the pipeline: on PostgreSQL 114 s quiet, 406 s at load 9. */
+const TIMEOUT_MS = onPostgres() ? 900_000 : 120_000;
 
 interface Recall {
   keyword: number;
