@@ -18,8 +18,8 @@ let now = 1_000_000;
 const clock: Clock = { now: () => now };
 
 let database: TestDatabase;
-let stores: PlatformStore[] = [];
-let services: ConnectorService[] = [];
+const stores: PlatformStore[] = [];
+const services: ConnectorService[] = [];
 let ORG = "";
 
 async function openStore(): Promise<PlatformStore> {
