@@ -40,6 +40,8 @@ export class JobWorker {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** A poke arrived since the last claim began: a claim that found nothing looks again at once. */
+  private poked = false;
   private readonly stopController = new AbortController();
 
   constructor(
@@ -61,6 +63,8 @@ export class JobWorker {
 
   /** Asks the worker to look at the queue now (e.g. right after an enqueue). */
   poke(): void {
+    // A poke while a claim is in flight (a job committed after that claim looked) is not lost.
+    this.poked = true;
     this.wake?.();
   }
 
@@ -83,12 +87,13 @@ export class JobWorker {
   private async run(): Promise<void> {
     while (this.running) {
       let worked = false;
+      this.poked = false;
       try {
         worked = await this.runOnce();
       } catch (error) {
         this.onError(error);
       }
-      if (!worked && this.running) await this.sleep(this.pollMs);
+      if (!worked && this.running && !this.poked) await this.sleep(this.pollMs);
     }
   }
 

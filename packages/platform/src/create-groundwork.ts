@@ -270,6 +270,7 @@ export class Groundwork {
       pauseTimeoutMs: config.agents.pauseTimeoutMs ?? PAUSE_TIMEOUT_MS,
       callTimeoutMs: config.agents.connectorCallTimeoutMs,
       listTimeoutMs: config.agents.connectorListTimeoutMs,
+      questionLeaseMs: config.workers.leaseMs,
       ...(options.connectorFetch === undefined ? {} : { fetch: options.connectorFetch }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
@@ -379,8 +380,9 @@ export class Groundwork {
       this.extraction.startWorker();
       this.knowledge.startWorker();
     }
-    // Questions a previous process left open lost their calls: answered `cancel` now.
-    await this.connectors.cancelOrphanedInputs();
+    // Questions an earlier run or a dead process left open lost their calls: answered `cancel`
+    // now; those of other live processes stay open (their owners renew them).
+    await this.connectors.start();
     if (workers) {
       this.agents.startWorker();
       this.experimentRuns.start();
@@ -396,6 +398,7 @@ export class Groundwork {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.conversion.close();
+      await this.connectors.stop();
       await this.extraction.stopWorker();
       await this.knowledge.stopWorker();
       await this.agents.stopWorker();

@@ -6,6 +6,7 @@
  */
 import { knowledgeBaseTables, pgvectorColumn } from "./kb-migrations.js";
 import { agentsAndToolsMigrations } from "./migrations/agents-and-tools.js";
+import { connectorInputOwnersMigration } from "./migrations/connector-input-owners.js";
 import { evaluationMigrations } from "./migrations/evaluation.js";
 import { knowledgeBaseMemberMigrations } from "./migrations/knowledge-bases.js";
 import { organizationKeysMigration } from "./migrations/organization-keys.js";
@@ -88,6 +89,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   ...schemasSkillsExperimentsMigrations,
   // 50: the foreign keys to organizations, once every family's tables are here.
   organizationKeysMigration,
+  // 51: connector questions' owning process and its lease (several processes, round 2).
+  connectorInputOwnersMigration,
 ].sort((a, b) => a.version - b.version);
 
 /** A number every Groundwork process agrees on, for the migration lock. */

@@ -21,6 +21,7 @@ import {
   type InputRow,
   type NewConnector,
   type NewInputRequest,
+  type QuestionOwner,
   type ToolListRow,
   toAllowance,
   toConnection,
@@ -273,11 +274,12 @@ export class PostgresConnectorStore extends PostgresFamily {
 
   // ---- input requests ----
 
-  async createInput(input: NewInputRequest): Promise<InputRequestRecord> {
+  /** An open question; `owner` is the process that holds its call and that process's lease. */
+  async createInput(input: NewInputRequest, owner?: QuestionOwner): Promise<InputRequestRecord> {
     const row = await this.row<InputRow>(
       `INSERT INTO connector_inputs (id, organization_id, member_id, response_id, connector_id, server_label, tool,
-           call_id, mode, message, requested_schema, url, status, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $14) RETURNING *`,
+           call_id, mode, message, requested_schema, url, status, created_at, expires_at, owner_id, owner_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $14, $15, $16) RETURNING *`,
       [
         this.ids("inp"),
         input.organizationId,
@@ -293,6 +295,8 @@ export class PostgresConnectorStore extends PostgresFamily {
         input.url,
         this.clock.now(),
         input.expiresAt,
+        owner?.id ?? null,
+        owner?.expiresAt ?? null,
       ],
     );
     return toInput(row as InputRow);
@@ -326,6 +330,29 @@ export class PostgresConnectorStore extends PostgresFamily {
         ],
       )) > 0
     );
+  }
+
+  /** Renews the owner's lease of those of the questions that are still open. */
+  async renewInputs(ids: readonly string[], ownerExpiresAt: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.changes(
+      "UPDATE connector_inputs SET owner_expires_at = $2 WHERE status = 'open' AND id = ANY($1::text[]) RETURNING 1",
+      [ids, ownerExpiresAt],
+    );
+  }
+
+  /**
+   * Open requests whose call no live process holds, oldest first: no owner recorded, the owner's
+   * lease lapsed before `now`, or (a start) the owner is `ownerId` — an earlier run in this process.
+   */
+  async orphanedInputs(now: number, ownerId: string | null): Promise<InputRequestRecord[]> {
+    const rows = await this.rows<InputRow>(
+      `SELECT * FROM connector_inputs WHERE status = 'open'
+         AND (owner_id IS NULL OR owner_expires_at < $1 OR owner_id = $2)
+       ORDER BY created_at, id`,
+      [now, ownerId],
+    );
+    return rows.map(toInput);
   }
 
   /** Every open request, oldest first (a start after a restart cancels them: their calls are gone). */

@@ -100,6 +100,12 @@ export interface ConnectorRow {
   updated_at: number | string;
 }
 
+/** The process that holds an open question's call, and until when its lease runs (decision PG191). */
+export interface QuestionOwner {
+  id: string;
+  expiresAt: number;
+}
+
 export interface InputRow {
   id: string;
   organization_id: string;

@@ -22,6 +22,7 @@ import {
   type InputRow,
   type NewConnector,
   type NewInputRequest,
+  type QuestionOwner,
   type ToolListRow,
   toAllowance,
   toConnection,
@@ -45,6 +46,7 @@ export type {
   InputRequestStatus,
   NewConnector,
   NewInputRequest,
+  QuestionOwner,
 } from "@groundwork/store-rows";
 
 export class ConnectorStore {
@@ -257,16 +259,19 @@ export class ConnectorStore {
 
   // ---- input requests ----
 
-  createInput(input: NewInputRequest): InputRequestRecord {
+  /** An open question; `owner` is the process that holds its call and that process's lease. */
+  createInput(input: NewInputRequest, owner?: QuestionOwner): InputRequestRecord {
     const id = this.ids("inp");
     this.sql(
-      `INSERT INTO connector_inputs (id, organization_id, member_id, response_id, connector_id, server_label, tool, call_id, mode, message, requested_schema, url, status, created_at, expires_at)
-       VALUES (@id, @organizationId, @memberId, @responseId, @connectorId, @serverLabel, @tool, @callId, @mode, @message, @requestedSchema, @url, 'open', @now, @expiresAt)`,
+      `INSERT INTO connector_inputs (id, organization_id, member_id, response_id, connector_id, server_label, tool, call_id, mode, message, requested_schema, url, status, created_at, expires_at, owner_id, owner_expires_at)
+       VALUES (@id, @organizationId, @memberId, @responseId, @connectorId, @serverLabel, @tool, @callId, @mode, @message, @requestedSchema, @url, 'open', @now, @expiresAt, @ownerId, @ownerExpiresAt)`,
     ).run({
       ...input,
       id,
       requestedSchema: input.requestedSchema === null ? null : JSON.stringify(input.requestedSchema),
       now: this.clock.now(),
+      ownerId: owner?.id ?? null,
+      ownerExpiresAt: owner?.expiresAt ?? null,
     });
     return this.getInput(input.organizationId, id) as InputRequestRecord;
   }
@@ -297,6 +302,29 @@ export class ConnectorStore {
         now: this.clock.now(),
       }).changes > 0
     );
+  }
+
+  /** Renews the owner's lease of those of the questions that are still open. */
+  renewInputs(ids: readonly string[], ownerExpiresAt: number): void {
+    if (ids.length === 0) return;
+    this.sql(
+      `UPDATE connector_inputs SET owner_expires_at = ?
+         WHERE status = 'open' AND id IN (SELECT value FROM json_each(?))`,
+    ).run(ownerExpiresAt, JSON.stringify(ids));
+  }
+
+  /**
+   * Open requests whose call no live process holds, oldest first: no owner recorded, the owner's
+   * lease lapsed before `now`, or (a start) the owner is `ownerId` — an earlier run in this process.
+   */
+  orphanedInputs(now: number, ownerId: string | null): InputRequestRecord[] {
+    return (
+      this.sql(
+        `SELECT * FROM connector_inputs WHERE status = 'open'
+           AND (owner_id IS NULL OR owner_expires_at < @now OR owner_id = @ownerId)
+         ORDER BY created_at, id`,
+      ).all({ now, ownerId }) as InputRow[]
+    ).map(toInput);
   }
 
   /** Every open request (a start after a restart cancels them: their calls are gone). */

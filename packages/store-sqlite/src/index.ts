@@ -50,6 +50,7 @@ export {
   type InputRequestStatus,
   type NewConnector,
   type NewInputRequest,
+  type QuestionOwner,
 } from "./connectors.js";
 export {
   type ConversationFilter,

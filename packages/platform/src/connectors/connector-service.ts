@@ -18,6 +18,7 @@ import {
   type Clock,
   conflict,
   invalidRequest,
+  newId,
   notFound,
   notImplemented,
   type PageRequest,
@@ -108,7 +109,19 @@ export interface ConnectorServiceOptions {
   callTimeoutMs?: number;
   /** Connecting and `tools/list` together (§5.3: 10 s). */
   listTimeoutMs?: number;
+  /**
+   * How long an open question stays with the process that asked once that process stops renewing
+   * it (it renews every third of it while started; default 30 s, the job lease). After it, any
+   * process's sweep answers the question `cancel` (decision PG191).
+   */
+  questionLeaseMs?: number;
+  /** This process's id on the questions it asks; by default one per process (tests give two). */
+  processId?: string;
 }
+
+/** The id of this process on the questions it holds: a later start in the same process cancels them. */
+const PROCESS_ID = newId("prc");
+const DEFAULT_QUESTION_LEASE_MS = 30_000;
 
 /** The name a connector tool is offered under, or null when it cannot be one (too long, odd characters). */
 export function prefixedToolName(serverLabel: string, toolName: string): string | null {
@@ -122,12 +135,19 @@ export class ConnectorService {
   private readonly held = new Map<string, HeldCall>();
   /** Questions waiting for an answer in this process, by input request id. */
   private readonly waiters = new Map<string, (answer: ElicitationAnswer) => void>();
+  private readonly processId: string;
+  private readonly leaseMs: number;
+  /** Renews this process's questions and sweeps orphaned ones while started. */
+  private sweeper: ReturnType<typeof setInterval> | null = null;
+  private sweeping: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: PlatformStore,
     private readonly options: ConnectorServiceOptions,
   ) {
     this.clock = options.clock ?? systemClock;
+    this.processId = options.processId ?? PROCESS_ID;
+    this.leaseMs = options.questionLeaseMs ?? DEFAULT_QUESTION_LEASE_MS;
   }
 
   // ---- registration (Admin) ----
@@ -562,20 +582,23 @@ export class ConnectorService {
     }
     const outcome = await held.next();
     if (outcome.kind === "question") {
-      const input = await this.store.connectors.createInput({
-        organizationId: principal.organizationId,
-        memberId: principal.apiKeyId,
-        responseId: call.state.id,
-        connectorId: target.connectorId,
-        serverLabel: target.serverLabel,
-        tool: call.tool.name,
-        callId: call.callId,
-        mode: outcome.question.mode,
-        message: outcome.question.message,
-        requestedSchema: outcome.question.requestedSchema,
-        url: outcome.question.url,
-        expiresAt: this.clock.now() + this.options.pauseTimeoutMs,
-      });
+      const input = await this.store.connectors.createInput(
+        {
+          organizationId: principal.organizationId,
+          memberId: principal.apiKeyId,
+          responseId: call.state.id,
+          connectorId: target.connectorId,
+          serverLabel: target.serverLabel,
+          tool: call.tool.name,
+          callId: call.callId,
+          mode: outcome.question.mode,
+          message: outcome.question.message,
+          requestedSchema: outcome.question.requestedSchema,
+          url: outcome.question.url,
+          expiresAt: this.clock.now() + this.options.pauseTimeoutMs,
+        },
+        { id: this.processId, expiresAt: this.clock.now() + this.leaseMs },
+      );
       this.waiters.set(input.id, outcome.answer);
       return {
         output: "",
@@ -691,10 +714,52 @@ export class ConnectorService {
     }
   }
 
-  /** At start: questions left open by a previous process are answered `cancel` (status `cancelled`); their calls are gone. */
-  async cancelOrphanedInputs(): Promise<number> {
+  /**
+   * Starts holding questions: those left open by an earlier run of this process, by a process
+   * whose lease lapsed, or asked before owners were recorded are answered `cancel` (status
+   * `cancelled`: their calls are gone); then, every third of the lease, this service renews the
+   * lease of the questions it holds and cancels those whose process stopped renewing (it died).
+   * Questions of another live process stay open (decision PG191). Answers the number cancelled.
+   */
+  async start(): Promise<number> {
+    const cancelled = await this.cancelOrphanedInputs(this.processId);
+    if (this.sweeper === null) {
+      this.sweeper = setInterval(
+        () => {
+          this.sweeping = this.sweep().catch(() => undefined);
+        },
+        Math.max(10, Math.floor(this.leaseMs / 3)),
+      );
+      // The sweep is no reason to keep a process alive.
+      this.sweeper.unref?.();
+    }
+    return cancelled;
+  }
+
+  /**
+   * Stops sweeping; the questions this service holds are answered `cancel` (status `cancelled`),
+   * as a restart would: their calls end with this process.
+   */
+  async stop(): Promise<void> {
+    if (this.sweeper !== null) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await this.sweeping;
+    for (const id of [...this.waiters.keys()]) {
+      await this.store.connectors.closeInput(id, "cancelled", { action: "cancel", content: null });
+      this.deliver(id, { action: "cancel" });
+    }
+  }
+
+  /** One round: renew the held questions' lease, then cancel the orphaned ones (no earlier run's). */
+  async sweep(): Promise<number> {
+    await this.store.connectors.renewInputs([...this.waiters.keys()], this.clock.now() + this.leaseMs);
+    return await this.cancelOrphanedInputs(null);
+  }
+
+  /** Orphaned open questions (see `orphanedInputs`) this service does not hold, answered `cancel`. */
+  private async cancelOrphanedInputs(earlierRunOf: string | null): Promise<number> {
     let count = 0;
-    for (const input of await this.store.connectors.openInputs()) {
+    for (const input of await this.store.connectors.orphanedInputs(this.clock.now(), earlierRunOf)) {
       if (this.waiters.has(input.id)) continue;
       if (await this.store.connectors.closeInput(input.id, "cancelled", { action: "cancel", content: null }))
         count++;

@@ -14,7 +14,7 @@ import {
 } from "@groundwork/convert";
 import type { Allowance, Job, JobContext, JobWorker } from "@groundwork/core";
 import { GLOBAL_TRACE_HOOKS, type TraceHooks } from "@groundwork/observability";
-import type { ConversionTask, ConversionTaskInput } from "@groundwork/store-sqlite";
+import type { ConversionTask, ConversionTaskInput, FinishTask } from "@groundwork/store-sqlite";
 import { BackgroundWorker } from "../jobs/background-worker.js";
 import type { PlatformStore } from "../store-port.js";
 import { fetchSource } from "./fetch-source.js";
@@ -43,7 +43,11 @@ export interface ConversionServiceOptions {
   traceHooks?: TraceHooks;
   /** Asked before converting (`402 pages_exhausted`, PLATFORM.md §15); none: not limited. */
   allowance?: Allowance;
-  /** Adds the pages of a finished conversion to the organization's month (a document without pages counts 1). */
+  /**
+   * Adds the pages of a finished conversion to the organization's month (a document without pages
+   * counts 1). For an async task it runs inside a unit of work of this service's store (see
+   * `finishBilled`): it must write through that store.
+   */
   recordPages?: (organizationId: string, pages: number) => void | Promise<void>;
 }
 
@@ -246,8 +250,7 @@ export class ConversionService {
           },
         }),
       );
-      await this.config.recordPages?.(task.organizationId, pages);
-      await tasks.finish(taskId, {
+      await this.finishBilled(task.organizationId, taskId, pages, {
         status: "success",
         result,
         numSucceeded: result.documents.length,
@@ -271,6 +274,26 @@ export class ConversionService {
       clearInterval(watch);
     }
   };
+
+  /**
+   * Stores a task's result and bills its pages in one unit of work, the pages only when this
+   * call is the one that finished the task. A worker killed before the unit commits bills
+   * nothing (its retry bills once), and of two workers that both ran the task (one lost its
+   * lease mid-task) only the first to finish bills: exactly once per task. `recordPages` writes
+   * through this store (the composition's billing service), so it joins the unit.
+   */
+  private async finishBilled(
+    organizationId: string,
+    taskId: string,
+    pages: number,
+    outcome: FinishTask,
+  ): Promise<boolean> {
+    return await this.store.billing.atomically(async () => {
+      const finished = await this.store.conversionTasks.finish(taskId, outcome);
+      if (finished) await this.config.recordPages?.(organizationId, pages);
+      return finished;
+    });
+  }
 
   /** Cancels a pending or running task: it ends as `failure` with a `canceled` error. */
   async cancel(task: ConversionTask): Promise<boolean> {

@@ -337,7 +337,9 @@ export class ExtractionService {
     });
     await this.store.extractions.attachJob(record.id, job.id);
     this.worker.poke();
-    return (await this.store.extractions.get(principal.organizationId, record.id)) ?? record;
+    // The record as queued, not read again: a worker (of any process, woken by the queue) may
+    // already run or have finished it, and the caller asked for a background run.
+    return { ...record, jobId: job.id };
   }
 
   private insertFields(
