@@ -14,6 +14,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/env.js";
 import { toGroundworkError } from "../../http/errors.js";
+import { middlewareHeaders } from "../../http/node-answer.js";
 
 const encoder = new TextEncoder();
 const SSE_HEADERS = {
@@ -51,12 +52,10 @@ export function sse<T>(
 ): Response {
   const outgoing = c.env?.outgoing;
   if (outgoing === undefined) return sseResponse(items, options, headers);
-  const all: Record<string, string> = {};
-  c.res.headers.forEach((value, name) => {
-    all[name] = value; // what middleware set, e.g. x-request-id
-  });
-  writeSse(outgoing, items, options, { ...all, ...SSE_HEADERS, ...headers }).catch((error: unknown) =>
-    outgoing.destroy(error instanceof Error ? error : new Error(String(error))),
+  // What middleware gives every answer (the request id), without reading `c.res`: that built a
+  // Response of its own, which Hono then merged into `RESPONSE_ALREADY_SENT` (HP50).
+  writeSse(outgoing, items, options, { ...middlewareHeaders(c), ...SSE_HEADERS, ...headers }).catch(
+    (error: unknown) => outgoing.destroy(error instanceof Error ? error : new Error(String(error))),
   );
   return RESPONSE_ALREADY_SENT;
 }
