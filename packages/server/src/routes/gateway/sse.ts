@@ -81,7 +81,7 @@ async function writeSse<T>(
   let held = "";
   let ended = false;
   const flush = () => {
-    if (held === "" || ended) return;
+    if (held === "" || ended || gone) return;
     const text = held;
     held = "";
     outgoing.write(text);
