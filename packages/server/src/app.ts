@@ -16,6 +16,7 @@ import { registerConsole } from "./console/serve-console.js";
 import { bearerAuth } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { errorResponse, onError } from "./http/errors.js";
+import { MemoRouter } from "./http/memo-router.js";
 import { requestBodyLimit } from "./http/node-request.js";
 import { requestRateLimit } from "./http/rate-limit.js";
 import { requestContext } from "./http/request-context.js";
@@ -71,7 +72,8 @@ export type App = Hono<AppEnv>;
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export function createApp(options: AppOptions): App {
-  const app = new Hono<AppEnv>();
+  // Hono's default router, its matches remembered per method and path (HP51).
+  const app = new Hono<AppEnv>({ router: new MemoRouter() });
   const logger = options.logger ?? silentLogger;
   const groundwork =
     "groundwork" in options

@@ -18,7 +18,7 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
     if (match === null) {
       throw unauthorized("The Authorization header must be 'Bearer <API key>'");
     }
-    const principal = await c.var.store.apiKeys.authenticate(match[1] ?? "");
+    const principal = await c.get("store").apiKeys.authenticate(match[1] ?? "");
     if (principal === null) throw unauthorized("Invalid or revoked API key");
     c.set("principal", principal);
     await next();

@@ -8,7 +8,8 @@ import type { AppEnv } from "./env.js";
 
 export function requestRateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    await c.var.groundwork.billing.admitRequest(c.var.principal);
+    // c.get, not c.var: every c.var access builds an object of all the request's variables.
+    await c.get("groundwork").billing.admitRequest(c.get("principal"));
     await next();
   };
 }

@@ -3,9 +3,11 @@ import { newId } from "@groundwork/core";
 import { withTraceRequestId } from "@groundwork/platform";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
+import { answeredDirectly, REQUEST_ID_HEADER } from "./node-answer.js";
 import { requestHeader } from "./node-request.js";
 
-export const REQUEST_ID_HEADER = "x-request-id";
+export { REQUEST_ID_HEADER } from "./node-answer.js";
+
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Keeps a sane client-sent request id (for tracing across services), else makes one. */
@@ -14,11 +16,13 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const sent = requestHeader(c, REQUEST_ID_HEADER);
     const requestId = sent !== undefined && CLIENT_REQUEST_ID.test(sent) ? sent : newId("req");
     c.set("requestId", requestId);
-    c.header(REQUEST_ID_HEADER, requestId);
     const started = performance.now();
     // Traces started while handling the request carry its id (one context value, no span).
     await withTraceRequestId(requestId, next);
-    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+    // Set on whatever was answered, errors included, and only here: a `c.header` before the
+    // handler made a web Headers object for every answer (HP50). An answer the handler wrote to
+    // the Node response itself carries the id already (node-answer.ts).
+    if (!answeredDirectly(c.res)) c.res.headers.set(REQUEST_ID_HEADER, requestId);
     // Path only: query strings and headers may carry secrets.
     c.get("logger").info("request", {
       requestId,

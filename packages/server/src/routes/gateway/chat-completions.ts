@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { readJson, validate } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
+import { answerJson } from "../../http/node-answer.js";
 import { clientSignal } from "../../http/node-request.js";
 import { sse } from "./sse.js";
 
@@ -24,8 +25,8 @@ export function registerChatCompletions(app: Hono<AppEnv>, gateway: Gateway): vo
           }),
       });
     }
-    // The upstream's own bytes when the gateway changed nothing in them (c.json would serialise again).
-    // (A fresh headers object: the Node adapter may add Content-Length to the one it is given.)
-    return c.body(await gateway.chatJson(body, context), 200, { "Content-Type": "application/json" });
+    // The upstream's own bytes when the gateway changed nothing in them (c.json would serialise
+    // again), written straight to the Node response (HP50).
+    return answerJson(c, await gateway.chatJson(body, context));
   });
 }

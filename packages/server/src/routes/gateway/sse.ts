@@ -6,7 +6,7 @@
  * Under the Node listener the events are written straight to the response
  * (`RESPONSE_ALREADY_SENT`): a web ReadableStream that @hono/node-server then
  * reads back chunk by chunk cost a visible share of a streamed call. Events
- * that arrive in the same tick leave in one socket write; none is held back.
+ * that arrive in the same tick leave as one chunk in one socket write; none is held back.
  */
 import type { ServerResponse } from "node:http";
 import { toErrorEnvelope } from "@groundwork/core";
@@ -14,6 +14,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/env.js";
 import { toGroundworkError } from "../../http/errors.js";
+import { middlewareHeaders } from "../../http/node-answer.js";
 
 const encoder = new TextEncoder();
 const SSE_HEADERS = {
@@ -51,12 +52,10 @@ export function sse<T>(
 ): Response {
   const outgoing = c.env?.outgoing;
   if (outgoing === undefined) return sseResponse(items, options, headers);
-  const all: Record<string, string> = {};
-  c.res.headers.forEach((value, name) => {
-    all[name] = value; // what middleware set, e.g. x-request-id
-  });
-  writeSse(outgoing, items, options, { ...all, ...SSE_HEADERS, ...headers }).catch((error: unknown) =>
-    outgoing.destroy(error instanceof Error ? error : new Error(String(error))),
+  // What middleware gives every answer (the request id), without reading `c.res`: that built a
+  // Response of its own, which Hono then merged into `RESPONSE_ALREADY_SENT` (HP50).
+  writeSse(outgoing, items, options, { ...middlewareHeaders(c), ...SSE_HEADERS, ...headers }).catch(
+    (error: unknown) => outgoing.destroy(error instanceof Error ? error : new Error(String(error))),
   );
   return RESPONSE_ALREADY_SENT;
 }
@@ -75,34 +74,45 @@ async function writeSse<T>(
     void iterator.return?.();
   });
   outgoing.writeHead(200, headers);
-  let corked = false;
-  const send = (text: string): boolean => {
-    if (!corked) {
-      corked = true;
-      outgoing.cork();
-      process.nextTick(() => {
-        corked = false;
-        outgoing.uncork();
-      });
-    }
-    return outgoing.write(text);
+  // The events of one tick are joined and written as one HTTP chunk when the tick ends (HP52):
+  // a write per event made four buffered writes each (chunk size, CRLF, data, CRLF) for the one
+  // socket write that left. None is held longer than the tick, and the last ones leave with the
+  // end of the answer.
+  let held = "";
+  let ended = false;
+  const flush = () => {
+    if (held === "" || ended || gone) return;
+    const text = held;
+    held = "";
+    outgoing.write(text);
+  };
+  const hold = (text: string) => {
+    if (held === "") process.nextTick(flush);
+    held += text;
+  };
+  const end = () => {
+    ended = true;
+    if (held === "") outgoing.end();
+    else outgoing.end(held);
   };
   try {
     for (;;) {
+      // A client reading slower than the events come: wait, as a write that returned false asked.
+      if (outgoing.writableNeedDrain) await drained(outgoing);
       const next = await iterator.next();
       if (gone) return;
       if (next.done === true) {
-        if (options.done) send("data: [DONE]\n\n");
+        if (options.done) hold("data: [DONE]\n\n");
         break;
       }
-      if (!send(eventText(next.value, options))) await drained(outgoing);
+      hold(eventText(next.value, options));
     }
   } catch (error) {
     if (gone) return;
     options.onError?.(error);
-    send(errorText(error));
+    hold(errorText(error));
   }
-  outgoing.end();
+  end();
 }
 
 function drained(outgoing: ServerResponse): Promise<void> {
