@@ -13,6 +13,9 @@
 /** Postings per block bound (its highest frequency and shortest row). */
 export const POSTING_BLOCK = 64;
 
+/** Rows whose postings are staged before they are written to their lists. */
+const STAGE_ROWS = 8192;
+
 /** Highest stored frequency of a term in one row (more occurrences count as this many). */
 const MAX_TF = 65535;
 
@@ -39,13 +42,6 @@ export function keywordTokens(text: string): string[] {
   return /^[a-z0-9 ]*$/.test(lower)
     ? lower.split(" ").filter((token) => token !== "")
     : lower.split(/[^\p{L}\p{N}\p{Co}]+/u).filter((token) => token !== "");
-}
-
-function grown<T extends Uint32Array | Uint16Array>(array: T, need: number, make: (size: number) => T): T {
-  if (need <= array.length) return array;
-  const next = make(Math.max(need, Math.ceil(array.length * 1.5), 4));
-  next.set(array);
-  return next;
 }
 
 /** A revision's ordinal range and document, and whether it is still served. */
@@ -84,9 +80,19 @@ export class KeywordPostings {
   revisionDocument = new Uint32Array(16);
   /** Ordinal ranges of retired rows, ascending and merged. */
   private retired: Array<[number, number]> = [];
-  /** Scratch of the row being appended: per term, the last row that held it and its count there. */
+  /** Scratch of the row being appended: per term, the last row that held it and its staged posting. */
   private lastRow = new Int32Array(16).fill(-1);
   private rowTf = new Uint32Array(16);
+  /**
+   * Postings staged for a batch of rows, written to their lists by `flush` after each list grew
+   * once to fit them (growing a list per posting cost most of the load in allocations).
+   */
+  private pending = 0;
+  private stagedTerm = new Uint32Array(1 << 16);
+  private stagedRow = new Uint32Array(1 << 16);
+  private stagedTf = new Uint32Array(1 << 16);
+  /** Per term: postings staged in the batch. */
+  private stagedCount = new Uint32Array(16);
 
   /** The term's postings, or undefined when no held row has it. */
   list(term: string): PostingList | undefined {
@@ -167,29 +173,34 @@ export class KeywordPostings {
     }
     this.revisionLive[ordinal] = 1;
     this.revisionDocument[ordinal] = documentOrdinal;
-    const distinct: number[] = [];
+    let batch = 0;
     for (const [seq, text] of rows) {
       const row = this.count;
       this.reserveRows(row + 1);
       const tokens = keywordTokens(text);
-      distinct.length = 0;
       for (const token of tokens) {
         let id = this.terms.get(token);
         if (id === undefined) id = this.newTerm(token);
         if (this.lastRow[id] !== row) {
           this.lastRow[id] = row;
-          this.rowTf[id] = 1;
-          distinct.push(id);
-        } else this.rowTf[id] = (this.rowTf[id] as number) + 1;
+          this.rowTf[id] = this.pending;
+          this.stage(id, row);
+        } else {
+          const at = this.rowTf[id] as number;
+          this.stagedTf[at] = (this.stagedTf[at] as number) + 1;
+        }
       }
-      const length = tokens.length;
-      for (const id of distinct) this.push(id, row, Math.min(this.rowTf[id] as number, MAX_TF), length);
-      this.lengths[row] = length;
+      this.lengths[row] = tokens.length;
       this.seqs[row] = seq;
       this.rowRevision[row] = ordinal;
-      this.liveLength += length;
+      this.liveLength += tokens.length;
       this.count++;
+      if (++batch === STAGE_ROWS) {
+        this.flush();
+        batch = 0;
+      }
     }
+    this.flush();
     held.end = this.count;
     // New postings are live: cached document frequencies no longer hold.
     this.epoch++;
@@ -207,6 +218,49 @@ export class KeywordPostings {
     for (let row = held.start; row < held.end; row++) this.liveLength -= this.lengths[row] as number;
     if (held.end > held.start) this.retired = mergeRange(this.retired, held.start, held.end);
     this.epoch++;
+  }
+
+  private stage(id: number, row: number): void {
+    const at = this.pending;
+    if (at === this.stagedTerm.length) {
+      const size = at * 2;
+      const terms = new Uint32Array(size);
+      terms.set(this.stagedTerm);
+      this.stagedTerm = terms;
+      const rows = new Uint32Array(size);
+      rows.set(this.stagedRow);
+      this.stagedRow = rows;
+      const tfs = new Uint32Array(size);
+      tfs.set(this.stagedTf);
+      this.stagedTf = tfs;
+    }
+    this.stagedTerm[at] = id;
+    this.stagedRow[at] = row;
+    this.stagedTf[at] = 1;
+    this.stagedCount[id] = (this.stagedCount[id] as number) + 1;
+    this.pending = at + 1;
+  }
+
+  /** Writes the staged postings (rows ascending) to their lists, each list grown at most once. */
+  private flush(): void {
+    const n = this.pending;
+    for (let i = 0; i < n; i++) {
+      const id = this.stagedTerm[i] as number;
+      const extra = this.stagedCount[id] as number;
+      if (extra === 0) continue;
+      this.stagedCount[id] = 0;
+      reserve(this.lists[id] as PostingList, extra);
+    }
+    for (let i = 0; i < n; i++) {
+      const row = this.stagedRow[i] as number;
+      this.push(
+        this.stagedTerm[i] as number,
+        row,
+        Math.min(this.stagedTf[i] as number, MAX_TF),
+        this.lengths[row] as number,
+      );
+    }
+    this.pending = 0;
   }
 
   private reserveRows(need: number): void {
@@ -228,10 +282,10 @@ export class KeywordPostings {
     this.terms.set(token, id);
     this.lists.push({
       count: 0,
-      rows: new Uint32Array(2),
-      tfs: new Uint16Array(2),
-      blockMaxTf: new Uint16Array(1),
-      blockMinLength: new Uint32Array(1),
+      rows: new Uint32Array(0),
+      tfs: new Uint16Array(0),
+      blockMaxTf: new Uint16Array(0),
+      blockMinLength: new Uint32Array(0),
       maxTf: 0,
       minLength: 0xffffffff,
     });
@@ -245,6 +299,9 @@ export class KeywordPostings {
       const df = new Uint32Array(this.df.length * 2);
       df.set(this.df);
       this.df = df;
+      const stagedCount = new Uint32Array(this.stagedCount.length * 2);
+      stagedCount.set(this.stagedCount);
+      this.stagedCount = stagedCount;
       const dfEpoch = new Uint32Array(this.dfEpoch.length * 2);
       dfEpoch.set(this.dfEpoch);
       this.dfEpoch = dfEpoch;
@@ -252,16 +309,13 @@ export class KeywordPostings {
     return id;
   }
 
+  /** Appends one posting to a list with room for it (`reserve`). */
   private push(id: number, row: number, tf: number, length: number): void {
     const list = this.lists[id] as PostingList;
     const n = list.count;
-    list.rows = grown(list.rows, n + 1, (size) => new Uint32Array(size));
-    list.tfs = grown(list.tfs, n + 1, (size) => new Uint16Array(size));
     list.rows[n] = row;
     list.tfs[n] = tf;
-    const block = Math.floor(n / POSTING_BLOCK);
-    list.blockMaxTf = grown(list.blockMaxTf, block + 1, (size) => new Uint16Array(size));
-    list.blockMinLength = grown(list.blockMinLength, block + 1, (size) => new Uint32Array(size));
+    const block = (n / POSTING_BLOCK) | 0;
     if (n % POSTING_BLOCK === 0) {
       list.blockMaxTf[block] = tf;
       list.blockMinLength[block] = length;
@@ -273,6 +327,26 @@ export class KeywordPostings {
     if (length < list.minLength) list.minLength = length;
     list.count = n + 1;
   }
+}
+
+/** Grows a list (doubling) so that `extra` more postings fit. */
+function reserve(list: PostingList, extra: number): void {
+  const need = list.count + extra;
+  if (need <= list.rows.length) return;
+  const size = Math.max(need, list.rows.length * 2, 8);
+  const rows = new Uint32Array(size);
+  rows.set(list.rows.subarray(0, list.count));
+  list.rows = rows;
+  const tfs = new Uint16Array(size);
+  tfs.set(list.tfs.subarray(0, list.count));
+  list.tfs = tfs;
+  const blocks = Math.ceil(size / POSTING_BLOCK);
+  const maxTf = new Uint16Array(blocks);
+  maxTf.set(list.blockMaxTf);
+  list.blockMaxTf = maxTf;
+  const minLength = new Uint32Array(blocks);
+  minLength.set(list.blockMinLength);
+  list.blockMinLength = minLength;
 }
 
 /** First posting index at or after `from` whose row is ≥ `row` (galloping, then binary search). */

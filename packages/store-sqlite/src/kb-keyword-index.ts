@@ -159,10 +159,14 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
       .all(knowledgeBaseId) as Array<[string, string]>;
   }
 
-  /** Seq and index terms of a revision's keyword rows in one language. */
+  /**
+   * Seq and index terms of a revision's keyword rows in one language, read from FTS5's content
+   * table (`kb_fts_content`: `id` is the rowid, `c0` the terms column), which read at half the
+   * cost of the same join through the virtual table.
+   */
   private revisionTerms(revisionId: string, language: TextSearchLanguage): Iterable<[number, string]> {
     return this.sql(
-      `SELECT c.seq, f.terms FROM kb_chunks c JOIN kb_fts f ON f.rowid = c.seq * 64 + ?
+      `SELECT c.seq, f.c0 FROM kb_chunks c JOIN kb_fts_content f ON f.id = c.seq * 64 + ?
        WHERE c.revision_id = ?`,
     )
       .raw(true)
