@@ -89,6 +89,39 @@ describe("keyword top-k (MaxScore over in-memory postings)", () => {
     );
   });
 
+  it("equals exact BM25 on lists of many blocks (block-max skips), small k", () => {
+    // 30 words, the rarest in a few rows: lists of many blocks with distinct bounds.
+    const skewed = fc.integer({ min: 0, max: 9999 }).map((n) => `w${Math.floor(30 * (n / 10000) ** 3)}`);
+    // Some rows repeat a word many times: block bounds then differ from block to block.
+    const long = fc
+      .tuple(fc.array(skewed, { minLength: 1, maxLength: 40 }), skewed, fc.integer({ min: 0, max: 9 }))
+      .map(([words, repeated, times]) =>
+        [...words, ...Array(times > 6 ? times : 0).fill(repeated)].join(" "),
+      );
+    fc.assert(
+      fc.property(
+        fc.array(long, { minLength: 300, maxLength: 1500 }),
+        fc.uniqueArray(skewed, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 4 }),
+        (texts, terms, k) => {
+          const postings = new KeywordPostings();
+          const rows = texts.map((t, i) => ({ seq: i, text: t, document: "d", revision: "r" }));
+          postings.appendRevision(
+            "d",
+            "r",
+            rows.map((row) => [row.seq, row.text] as const),
+          );
+          const expected = bruteForce(rows, terms, k, null);
+          const actual = keywordTopK(postings, terms, k, null);
+          expect(actual.map((hit) => [hit.seq, hit.score])).toEqual(
+            expected.map((hit) => [hit.seq, hit.score]),
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("seeks rows by galloping like a linear scan", () => {
     fc.assert(
       fc.property(
