@@ -13,6 +13,11 @@
 /** Postings per block bound (its highest frequency and shortest row). */
 export const POSTING_BLOCK = 64;
 
+/** Rows the fast path reads: lower-case ASCII letters and digits between single spaces. */
+const PLAIN_TERMS = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
 /** Rows whose postings are staged before they are written to their lists. */
 const STAGE_ROWS = 8192;
 
@@ -63,6 +68,9 @@ export class KeywordPostings {
   /** Bumped by every retirement: cached document frequencies older than it are recounted. */
   epoch = 0;
   private readonly terms = new Map<string, number>();
+  /** The same terms in an open-addressing table (FNV-1a of the UTF-16 units), for the load's plain rows. */
+  private slotKeys: string[] = new Array(1024);
+  private slotIds = new Int32Array(1024).fill(-1);
   private lists: PostingList[] = [];
   /** Per term: live postings (valid while `dfEpoch` equals `epoch`). */
   private df = new Uint32Array(16);
@@ -177,23 +185,17 @@ export class KeywordPostings {
     for (const [seq, text] of rows) {
       const row = this.count;
       this.reserveRows(row + 1);
-      const tokens = keywordTokens(text);
-      for (const token of tokens) {
-        let id = this.terms.get(token);
-        if (id === undefined) id = this.newTerm(token);
-        if (this.lastRow[id] !== row) {
-          this.lastRow[id] = row;
-          this.rowTf[id] = this.pending;
-          this.stage(id, row);
-        } else {
-          const at = this.rowTf[id] as number;
-          this.stagedTf[at] = (this.stagedTf[at] as number) + 1;
-        }
+      let length = 0;
+      if (PLAIN_TERMS.test(text)) length = this.noteAsciiTerms(text, row);
+      else {
+        const tokens = keywordTokens(text);
+        for (const token of tokens) this.note(this.terms.get(token) ?? this.newTerm(token), row);
+        length = tokens.length;
       }
-      this.lengths[row] = tokens.length;
+      this.lengths[row] = length;
       this.seqs[row] = seq;
       this.rowRevision[row] = ordinal;
-      this.liveLength += tokens.length;
+      this.liveLength += length;
       this.count++;
       if (++batch === STAGE_ROWS) {
         this.flush();
@@ -218,6 +220,82 @@ export class KeywordPostings {
     for (let row = held.start; row < held.end; row++) this.liveLength -= this.lengths[row] as number;
     if (held.end > held.start) this.retired = mergeRange(this.retired, held.start, held.end);
     this.epoch++;
+  }
+
+  /** Counts one occurrence of a term in the row being appended. */
+  private note(id: number, row: number): void {
+    if (this.lastRow[id] !== row) {
+      this.lastRow[id] = row;
+      this.rowTf[id] = this.pending;
+      this.stage(id, row);
+    } else {
+      const at = this.rowTf[id] as number;
+      this.stagedTf[at] = (this.stagedTf[at] as number) + 1;
+    }
+  }
+
+  /**
+   * Notes the terms of a row of lower-case ASCII words and spaces (what the kb engine writes for
+   * most text) without cutting the text into strings: each word is hashed in place and found in
+   * an open-addressing table of the terms; only a new term is sliced out. Half the load's time
+   * went to splitting and to the map's hashing of each new substring. Returns the row's length.
+   */
+  private noteAsciiTerms(text: string, row: number): number {
+    const n = text.length;
+    let length = 0;
+    let start = -1;
+    let hash = 0;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? text.charCodeAt(i) : 32;
+      if (c === 32) {
+        if (start >= 0) {
+          this.note(this.slotTerm(text, start, i, hash >>> 0), row);
+          length++;
+          start = -1;
+        }
+        continue;
+      }
+      if (start < 0) {
+        start = i;
+        hash = FNV_OFFSET;
+      }
+      hash = Math.imul(hash ^ c, FNV_PRIME);
+    }
+    return length;
+  }
+
+  /** The id of the term `text[start, end)` (hashed `hash`), added when new. */
+  private slotTerm(text: string, start: number, end: number, hash: number): number {
+    const mask = this.slotIds.length - 1;
+    const size = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = this.slotIds[slot] as number;
+      if (id < 0) return this.newTerm(text.slice(start, end));
+      const key = this.slotKeys[slot] as string;
+      if (key.length === size && text.startsWith(key, start)) return id;
+    }
+  }
+
+  private insertSlot(term: string, id: number): void {
+    if ((this.lists.length + 1) * 2 > this.slotIds.length) {
+      const keys = this.slotKeys;
+      const ids = this.slotIds;
+      this.slotKeys = new Array(ids.length * 2);
+      this.slotIds = new Int32Array(ids.length * 2).fill(-1);
+      for (let slot = 0; slot < ids.length; slot++)
+        if ((ids[slot] as number) >= 0) this.placeSlot(keys[slot] as string, ids[slot] as number);
+    }
+    this.placeSlot(term, id);
+  }
+
+  private placeSlot(term: string, id: number): void {
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), FNV_PRIME);
+    const mask = this.slotIds.length - 1;
+    let slot = (hash >>> 0) & mask;
+    while ((this.slotIds[slot] as number) >= 0) slot = (slot + 1) & mask;
+    this.slotKeys[slot] = term;
+    this.slotIds[slot] = id;
   }
 
   private stage(id: number, row: number): void {
@@ -279,6 +357,7 @@ export class KeywordPostings {
 
   private newTerm(token: string): number {
     const id = this.lists.length;
+    this.insertSlot(token, id);
     this.terms.set(token, id);
     this.lists.push({
       count: 0,
