@@ -129,19 +129,27 @@ async function benchSize(dir: string, size: number): Promise<void> {
   store.close();
   const rssBefore = rssMb();
   store = openStore({ file, secret: SECRET });
+  const cpuBefore = process.cpuUsage();
   const [, loadMs] = time(() => store.kbKeywords.search(query(queries[0] ?? [])));
+  const loadCpu = process.cpuUsage(cpuBefore);
   const rssAfter = rssMb();
   console.log(
-    `  cold start: first search (postings loaded) ${loadMs.toFixed(0)} ms; RSS ${rssBefore} MB before, ${rssAfter} MB after (${rssAfter - rssBefore} MB for the postings)`,
+    `  cold start: first search (postings loaded) ${loadMs.toFixed(0)} ms (CPU ${((loadCpu.user + loadCpu.system) / 1000).toFixed(0)} ms); RSS ${rssBefore} MB before, ${rssAfter} MB after (${rssAfter - rssBefore} MB for the postings)`,
   );
 
   // 2. The in-memory leg and the FTS5 query, alternating on the same queries.
   const memory: number[] = [];
+  // CPU time per query beside the wall time: on a shared machine a query's wall time includes
+  // the time other processes held the core.
+  const memoryCpu: number[] = [];
   const fts5: number[] = [];
   let overlap = 0;
   queries.forEach((terms, i) => {
+    const cpu = process.cpuUsage();
     const [hits, ms] = time(() => store.kbKeywords.search(query(terms)));
+    const used = process.cpuUsage(cpu);
     memory.push(ms);
+    memoryCpu.push((used.user + used.system) / 1000);
     if (i < FTS_QUERIES) {
       const [baseline, ftsMs] = time(() => searchFts5(store.db, query(terms)));
       fts5.push(ftsMs);
@@ -149,7 +157,19 @@ async function benchSize(dir: string, size: number): Promise<void> {
       overlap += hits.filter((hit) => wanted.has(hit.chunkId)).length / Math.max(1, wanted.size);
     }
   });
-  console.log(`  keyword leg, in-memory top-k MaxScore (k=${K}): ${stats(memory)}`);
+  console.log(`  keyword leg, in-memory top-k MaxScore (k=${K}): ${stats(memory)}; CPU ${stats(memoryCpu)}`);
+  // The slowest queries, with the rows each of their terms matches (FTS5 count per term).
+  const perTerm = store.db.prepare("SELECT count(*) FROM kb_fts WHERE kb_fts MATCH ?").pluck();
+  const slowest = memory
+    .map((ms, i) => [ms, i] as const)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 3)
+    .map(([ms, i]) => {
+      const terms = queries[i] ?? [];
+      const counts = terms.map((term) => perTerm.get(`terms : ${anyTermQuery([term])}`) as number);
+      return `${ms.toFixed(1)} ms [${counts.join(", ")}]`;
+    });
+  console.log(`  slowest in-memory queries (rows per term): ${slowest.join("; ")}`);
   console.log(`  keyword leg, FTS5 bm25 (before, same run):     ${stats(fts5)}`);
   console.log(
     `  ratio p50 ${(percentile(fts5, 50) / percentile(memory, 50)).toFixed(0)}×, p99 ${(percentile(fts5, 99) / percentile(memory, 99)).toFixed(0)}× faster; top-${K} overlap with FTS5 ${(overlap / Math.min(FTS_QUERIES, queries.length)).toFixed(3)}`,
