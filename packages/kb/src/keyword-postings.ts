@@ -1,7 +1,7 @@
 /**
  * The keyword leg's in-memory inverted index of one knowledge base in one text-search language:
- * per term, the rows holding it (ascending row ordinals) and the term's frequency in each, with a
- * bound per block of postings so that top-k search (keyword-top-k.ts) can skip what cannot rank.
+ * per term, the rows holding it (ascending row ordinals) and the term's frequency in each, with the
+ * list's bounds (highest frequency, shortest row) for top-k search (keyword-top-k.ts).
  * Rows are appended a revision at a time (ordinals only grow, so every posting list stays sorted
  * without a rebuild) and retired by revision when it stops being served; a retired revision's rows
  * form one ordinal range, which keeps the live statistics (rows, length, document frequency)
@@ -9,9 +9,6 @@
  * Memory per posting: 4 bytes of row and 2 of frequency (plus growth slack); per row: 4 bytes of
  * length, 8 of seq, 4 of revision ordinal.
  */
-
-/** Postings per block bound (its highest frequency and shortest row). */
-export const POSTING_BLOCK = 64;
 
 /** Rows the fast path reads: lower-case ASCII letters and digits between single spaces. */
 const PLAIN_TERMS = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
@@ -24,14 +21,11 @@ const STAGE_ROWS = 8192;
 /** Highest stored frequency of a term in one row (more occurrences count as this many). */
 const MAX_TF = 65535;
 
-/** One term's postings: rows ascending, frequencies beside them, and the per-block bounds. */
+/** One term's postings: rows ascending, frequencies beside them, and the list's bounds. */
 export interface PostingList {
   count: number;
   rows: Uint32Array;
   tfs: Uint16Array;
-  /** Per block of `POSTING_BLOCK` postings: the highest frequency and the shortest row length. */
-  blockMaxTf: Uint16Array;
-  blockMinLength: Uint32Array;
   /** Over the whole list: the highest frequency and the shortest row length (bounds, live or not). */
   maxTf: number;
   minLength: number;
@@ -363,8 +357,6 @@ export class KeywordPostings {
       count: 0,
       rows: new Uint32Array(0),
       tfs: new Uint16Array(0),
-      blockMaxTf: new Uint16Array(0),
-      blockMinLength: new Uint32Array(0),
       maxTf: 0,
       minLength: 0xffffffff,
     });
@@ -394,14 +386,6 @@ export class KeywordPostings {
     const n = list.count;
     list.rows[n] = row;
     list.tfs[n] = tf;
-    const block = (n / POSTING_BLOCK) | 0;
-    if (n % POSTING_BLOCK === 0) {
-      list.blockMaxTf[block] = tf;
-      list.blockMinLength[block] = length;
-    } else {
-      if (tf > (list.blockMaxTf[block] as number)) list.blockMaxTf[block] = tf;
-      if (length < (list.blockMinLength[block] as number)) list.blockMinLength[block] = length;
-    }
     if (tf > list.maxTf) list.maxTf = tf;
     if (length < list.minLength) list.minLength = length;
     list.count = n + 1;
@@ -419,13 +403,6 @@ function reserve(list: PostingList, extra: number): void {
   const tfs = new Uint16Array(size);
   tfs.set(list.tfs.subarray(0, list.count));
   list.tfs = tfs;
-  const blocks = Math.ceil(size / POSTING_BLOCK);
-  const maxTf = new Uint16Array(blocks);
-  maxTf.set(list.blockMaxTf);
-  list.blockMaxTf = maxTf;
-  const minLength = new Uint32Array(blocks);
-  minLength.set(list.blockMinLength);
-  list.blockMinLength = minLength;
 }
 
 /** First posting index at or after `from` whose row is ≥ `row` (galloping, then binary search). */

@@ -1,26 +1,18 @@
 /**
  * Top-k BM25 over a knowledge base's keyword postings (keyword-postings.ts) without scoring every
- * row that matches a term: MaxScore (Turtle & Flood) with per-block bounds. The query's terms are
+ * row that matches a term: MaxScore (Turtle & Flood). The query's terms are
  * sorted by their highest possible contribution; once the k-th best score θ exceeds the summed
  * bounds of the weakest terms, those become "non-essential": only rows holding an essential term
  * are candidates, the weaker lists are only probed (galloping) for candidates that can still
  * reach θ, and a candidate is dropped as soon as its partial score plus the remaining bounds falls
- * below θ. Common terms (low IDF) thus stop costing a pass over their long lists; and where the
- * essential lists' current blocks (64 postings) cannot reach θ together, they all skip to the end
- * of the nearest block (block-max, HP31).
+ * below θ. Common terms (low IDF) thus stop costing a pass over their long lists (HP31).
  *
  * The formula is FTS5's `bm25()` (k1 = 1.2, b = 0.75, IDF = ln((N − n + ½)/(n + ½)), at least
  * 1e-6), each query term a phrase in query order, over the knowledge base's served rows in the
  * language (N, n and the average length are theirs, HP32). Ties rank the lower chunk seq first,
  * as FTS5's `ORDER BY rank, rowid` did.
  */
-import {
-  type KeywordPostings,
-  keywordTokens,
-  POSTING_BLOCK,
-  type PostingList,
-  seekRow,
-} from "./keyword-postings.js";
+import { type KeywordPostings, keywordTokens, type PostingList, seekRow } from "./keyword-postings.js";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -119,31 +111,6 @@ export function keywordTopK(
       if (p < list.count && (list.rows[p] as number) < row) row = list.rows[p] as number;
     }
     if (row === 0xffffffff) break;
-    // Block-max: every essential cursor's current block bounds its term on rows up to the
-    // block's last row; when those bounds and the non-essential ones cannot reach θ, no row up
-    // to the nearest block end can, and every essential cursor skips past it.
-    if (theta > 0) {
-      let upTo = 0xffffffff;
-      let blockSum = essential > 0 ? (prefix[essential - 1] as number) : 0;
-      for (let i = essential; i < n; i++) {
-        const list = lists[i] as PostingList;
-        const p = pos[i] as number;
-        if (p >= list.count) continue;
-        const block = (p / POSTING_BLOCK) | 0;
-        const last = list.rows[Math.min((block + 1) * POSTING_BLOCK, list.count) - 1] as number;
-        if (last < upTo) upTo = last;
-        blockSum += bound(
-          weights[i] as number,
-          list.blockMaxTf[block] as number,
-          list.blockMinLength[block] as number,
-        );
-      }
-      if (blockSum * SLACK < theta) {
-        for (let i = essential; i < n; i++)
-          pos[i] = seekRow(lists[i] as PostingList, pos[i] as number, upTo + 1);
-        continue;
-      }
-    }
     const revision = rowRevision[row] as number;
     const admitted =
       revisionLive[revision] === 1 &&
