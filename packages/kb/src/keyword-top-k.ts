@@ -80,22 +80,22 @@ export function keywordTopK(
   }
   if (byTerm.size === 0) return [];
   const bound = (weight: number, tf: number, length: number) => bm25Term(weight, tf, length, averageLength);
-  const terms_ = [...byTerm.entries()]
+  const ranked = [...byTerm.entries()]
     .map(([term, entry]) => ({
       term,
       ...entry,
       upper: bound(entry.weight, entry.list.maxTf, entry.list.minLength),
     }))
     .sort((a, b) => a.upper - b.upper);
-  const n = terms_.length;
-  const lists = terms_.map((entry) => entry.list);
-  const weights = terms_.map((entry) => entry.weight);
+  const n = ranked.length;
+  const lists = ranked.map((entry) => entry.list);
+  const weights = ranked.map((entry) => entry.weight);
   const prefix = new Float64Array(n);
   for (let i = 0, sum = 0; i < n; i++) {
-    sum += (terms_[i] as { upper: number }).upper;
+    sum += (ranked[i] as { upper: number }).upper;
     prefix[i] = sum * SLACK;
   }
-  const slotOf = new Map(terms_.map((entry, i) => [entry.term, i]));
+  const slotOf = new Map(ranked.map((entry, i) => [entry.term, i]));
   const phraseSlot = phraseTerm.map((term) => slotOf.get(term) as number);
   const pos = new Int32Array(n);
   const tfAt = new Float64Array(n);
