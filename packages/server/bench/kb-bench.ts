@@ -28,6 +28,8 @@ import { indexTerms, type KnowledgeBaseConfig, type NewChunk, searchKnowledgeBas
 import { createStoreGateway, KnowledgeService } from "@groundwork/platform";
 import { openStore } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
+import { percentile } from "./percentile.js";
+import { random, sentence } from "./synthetic-text.js";
 
 const SIZES = (process.env.KB_BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 const QUERIES = Number(process.env.KB_BENCH_QUERIES ?? 100);
@@ -53,45 +55,6 @@ const config = (slug: string): KnowledgeBaseConfig => ({
   textSearchLanguage: "english",
 });
 
-// Deterministic synthetic text: pseudo-words with a Zipf-like frequency, ~60 words per chunk.
-let seed = 42;
-function random(): number {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 4294967296;
-}
-const SYLLABLES = [
-  "ka",
-  "lo",
-  "mi",
-  "ren",
-  "sto",
-  "va",
-  "qu",
-  "tor",
-  "bel",
-  "dia",
-  "fen",
-  "gro",
-  "hul",
-  "jin",
-  "pra",
-  "sel",
-];
-const VOCABULARY = Array.from({ length: 6000 }, () => {
-  const length = 2 + Math.floor(random() * 3);
-  return Array.from({ length }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("");
-});
-function word(): string {
-  return VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.2)] as string;
-}
-function sentence(words: number): string {
-  return `${Array.from({ length: words }, word).join(" ")}.`;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 function stats(values: number[]): string {
   return `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
 }

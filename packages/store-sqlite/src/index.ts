@@ -111,7 +111,7 @@ export {
 } from "./extractions.js";
 export { type FileRecord, FileStore } from "./files.js";
 export { type AcceptedUpload, metadataMatches } from "./kb-documents.js";
-export { anyTermQuery, SqliteKeywordIndex } from "./kb-keyword-index.js";
+export { anyTermQuery, SqliteKeywordIndex, searchFts5 } from "./kb-keyword-index.js";
 export { type KbIndexOptions, SqliteVectorIndex } from "./kb-vector-index.js";
 export { KnowledgeBaseStore } from "./knowledge-bases.js";
 export {
