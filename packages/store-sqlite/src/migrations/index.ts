@@ -27,6 +27,7 @@ import { billing } from "./023-billing.js";
 import { chunkOffsets } from "./024-chunk-offsets.js";
 import { traceWritePath } from "./026-trace-write-path.js";
 import { extractionSourcePlacements } from "./027-extraction-source-placements.js";
+import { kbVectorPacks } from "./030-kb-vector-packs.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   chunkOffsets,
   traceWritePath,
   extractionSourcePlacements,
+  kbVectorPacks,
 ];
