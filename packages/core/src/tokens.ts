@@ -17,7 +17,8 @@
 const PIECE =
   /(\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}|\p{Script=Hangul}|\p{Script=Thai})|([\p{L}\p{M}]+)|(\p{N}+)|(\r?\n+)|(\s+)|([^\s\p{L}\p{M}\p{N}]+)/gu;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Any code unit past ASCII (no `u` flag: astral characters match through their surrogates). */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 export function estimateTokens(text: string): number {
   // ASCII text (most chunks, words and prompts) is scanned by hand: the same pieces as PIECE, without
