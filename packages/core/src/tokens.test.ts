@@ -35,4 +35,43 @@ describe("estimateTokens", () => {
       }),
     );
   });
+
+  it("counts ASCII text by hand exactly as the piece pattern counts it", () => {
+    // A leading ideograph is a piece of its own (1 token) and sends the rest through the pattern.
+    const viaPattern = (text: string) => estimateTokens(`\u6771${text}`) - 1;
+    const ascii = fc.string({
+      unit: fc.constantFrom(
+        "a",
+        "Z",
+        "q",
+        "0",
+        "7",
+        " ",
+        "  ",
+        "\n",
+        "\r",
+        "\r\n",
+        "\t",
+        "\v",
+        "\f",
+        ".",
+        "-",
+        "#",
+        "\u0000",
+        "\u007f",
+      ),
+    });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(estimateTokens(text)).toBe(viaPattern(text));
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: "binary-ascii" }), (text) => {
+        expect(estimateTokens(text)).toBe(viaPattern(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

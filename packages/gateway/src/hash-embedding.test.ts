@@ -33,4 +33,36 @@ describe("hash-embedding-1536", () => {
   it("gives text without words the zero vector", () => {
     expect(Array.from(hashEmbedding("... !!!")).every((v) => v === 0)).toBe(true);
   });
+
+  it("hashes features in place exactly as hashing their strings (the reference below)", () => {
+    const reference = (text: string): Float32Array => {
+      const fnv = (feature: string) => {
+        let hash = 0x811c9dc5;
+        for (let i = 0; i < feature.length; i++) hash = Math.imul(hash ^ feature.charCodeAt(i), 0x01000193);
+        return hash >>> 0;
+      };
+      const vector = new Float32Array(1536);
+      const add = (feature: string, weight: number) => {
+        const hash = fnv(feature);
+        vector[hash % 1536] = (vector[hash % 1536] ?? 0) + (hash & 0x80000000 ? -weight : weight);
+      };
+      for (const word of text
+        .normalize("NFKC")
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? []) {
+        add(`w:${word}`, 1);
+        const padded = `^${word}$`;
+        for (let i = 0; i + 3 <= padded.length; i++) add(`t:${padded.slice(i, i + 3)}`, 0.5);
+      }
+      const norm = vector.reduce((sum, value) => sum + value * value, 0);
+      const scale = 1 / Math.sqrt(norm);
+      return norm > 0 ? vector.map((value) => value * scale) : vector;
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (text) => {
+        expect([...hashEmbedding(text)]).toEqual([...reference(text)]);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -64,3 +64,4 @@ export {
   TEXT_SEARCH_LANGUAGES,
   type TextSearchLanguage,
 } from "./text-analysis.js";
+export { packRows, readPackLayout } from "./vector-pack.js";

@@ -17,9 +17,9 @@
  * 1M × 1536) while a knowledge base is being searched; float vectors stay in SQLite.
  */
 import { codeBytes, type HammingScan, hammingScan, type WasmMemory, wasmMemory } from "./hamming-wasm.js";
+import { CODE_HEADER, type ColumnSource, readPackLayout, writeSignCode } from "./vector-pack.js";
 
-/** Header of the stored int8 code: step (float32) and 1/‖v‖ (float32), then one int8 per component. */
-const CODE_HEADER = 8;
+export type { ColumnSource } from "./vector-pack.js";
 
 /** The int8 code of a vector, quantized with its own range. */
 export function int8Code(vector: Float32Array): Buffer {
@@ -37,9 +37,6 @@ export function int8Code(vector: Float32Array): Buffer {
   for (let j = 0; j < vector.length; j++) components[j] = Math.round((vector[j] ?? 0) / step);
   return code;
 }
-
-/** One served row as the cache receives it: chunk seq and int8 code. */
-export type ColumnSource = [number, Buffer];
 
 /** The in-memory rows of one knowledge base, as of one index generation. */
 export interface VectorCache {
@@ -125,15 +122,8 @@ export class VectorRows {
     source: Iterable<ColumnSource>,
     expected = 0,
   ): boolean {
-    const document = this.ordinal(this.documents, this.documentIndex, documentId);
-    const revision = this.ordinal(this.revisions, this.revisionIndex, revisionId);
-    if (revision >= this.revisionLive.length) {
-      const live = new Uint8Array(this.revisionLive.length * 2);
-      live.set(this.revisionLive);
-      this.revisionLive = live;
-    }
-    this.revisionLive[revision] = 1;
-    this.revisionRows[revision] = this.revisionRows[revision] ?? 0;
+    const revision = this.register(documentId, revisionId);
+    const document = this.documentIndex.get(documentId) ?? 0;
     for (const [seq, code] of source) {
       if (code.byteLength - CODE_HEADER !== this.dim) return false;
       const row = this.count;
@@ -149,6 +139,43 @@ export class VectorRows {
       this.writeSigns(row, components);
       this.count++;
     }
+    return true;
+  }
+
+  /**
+   * Appends the rows of one served revision from its pack (vector-pack.ts): four copies of
+   * contiguous runs instead of a pass per row. False when the pack is malformed or its rows have
+   * another width (the rows read so far stay, the caller rebuilds).
+   */
+  appendPacked(documentId: string, revisionId: string, pack: Uint8Array, expected = 0): boolean {
+    const layout = readPackLayout(pack);
+    if (layout === null || (layout.count > 0 && layout.dim !== this.dim)) return false;
+    const revision = this.register(documentId, revisionId);
+    const n = layout.count;
+    if (n === 0) return true;
+    const first = this.count;
+    if (first + n > this.capacity) this.grow(Math.max(expected, first + n));
+    const bytes = (offset: number, length: number) => pack.subarray(offset, offset + length);
+    new Uint8Array(this.seqs.buffer, first * 8, n * 8).set(bytes(layout.seqs, n * 8));
+    new Uint8Array(this.factors.buffer, first * 4, n * 4).set(bytes(layout.factors, n * 4));
+    const memory = this.memory as WasmMemory;
+    new Uint8Array(memory.buffer, QUERY_BYTES + first * this.codeBytes, n * this.codeBytes).set(
+      bytes(layout.signs, n * this.codeBytes),
+    );
+    const codes = new Int8Array(pack.buffer, pack.byteOffset + layout.codes, n * this.dim);
+    for (let row = first; row < first + n; ) {
+      const segment = this.segmentOf(row);
+      const take = Math.min(first + n - row, segment.start + segment.capacity - row);
+      segment.data.set(
+        codes.subarray((row - first) * this.dim, (row - first + take) * this.dim),
+        (row - segment.start) * this.dim,
+      );
+      row += take;
+    }
+    this.documentOrdinals.fill(this.documentIndex.get(documentId) ?? 0, first, first + n);
+    this.revisionOrdinals.fill(revision, first, first + n);
+    this.revisionRows[revision] = (this.revisionRows[revision] ?? 0) + n;
+    this.count += n;
     return true;
   }
 
@@ -215,6 +242,20 @@ export class VectorRows {
     return sum;
   }
 
+  /** The revision's ordinal, marked served (and its document's ordinal made). */
+  private register(documentId: string, revisionId: string): number {
+    this.ordinal(this.documents, this.documentIndex, documentId);
+    const revision = this.ordinal(this.revisions, this.revisionIndex, revisionId);
+    if (revision >= this.revisionLive.length) {
+      const live = new Uint8Array(Math.max(this.revisionLive.length * 2, revision + 1));
+      live.set(this.revisionLive);
+      this.revisionLive = live;
+    }
+    this.revisionLive[revision] = 1;
+    this.revisionRows[revision] = this.revisionRows[revision] ?? 0;
+    return revision;
+  }
+
   private ordinal(list: string[], index: Map<string, number>, id: string): number {
     let ordinal = index.get(id);
     if (ordinal === undefined) {
@@ -243,14 +284,8 @@ export class VectorRows {
 
   private writeSigns(row: number, components: Int8Array): void {
     const memory = this.memory as WasmMemory;
-    const codes = new Uint8Array(memory.buffer, QUERY_BYTES + row * this.codeBytes, this.codeBytes);
-    for (let byte = 0; byte < this.codeBytes; byte++) {
-      let bits = 0;
-      const first = byte * 8;
-      // Branch-free: (-c) >>> 31 is 1 exactly when c > 0.
-      for (let b = 0; b < 8; b++) bits |= (-(components[first + b] ?? 0) >>> 31) << b;
-      codes[byte] = bits;
-    }
+    const codes = new Uint8Array(memory.buffer);
+    writeSignCode(components, codes, QUERY_BYTES + row * this.codeBytes, this.codeBytes);
   }
 
   /** Room for at least `rows` rows: a new int8 segment (old rows stay where they are), per-row arrays and wasm memory grown. */

@@ -6,6 +6,7 @@
 import type { ChunkRecord, NewChunk } from "@groundwork/kb";
 import { dropRevisionIndexRows, KbDocumentStore } from "./kb-documents.js";
 import { CHUNK_COLUMNS, type ChunkRow, IN_PROGRESS, toChunk } from "./kb-rows.js";
+import { writeRevisionPack } from "./kb-vector-packs.js";
 
 /** Chunks and revision activation; see knowledge-bases.ts for the whole store. */
 export class KbChunkStore extends KbDocumentStore {
@@ -79,6 +80,8 @@ export class KbChunkStore extends KbDocumentStore {
           dropRevisionIndexRows(this.sql, previous);
         }
         this.sql("UPDATE kb_chunks SET active = 1 WHERE revision_id = ?").run(revisionId);
+        // The scan rows of the served revision, for the next cold start (HP40).
+        writeRevisionPack(this.sql, revisionId, revision.knowledgeBaseId);
         this.sql("UPDATE kb_documents SET serving_revision_id = ?, updated_at = ? WHERE id = ?").run(
           revisionId,
           now,

@@ -31,6 +31,7 @@ import {
   toDocument,
   toRevision,
 } from "./kb-rows.js";
+import { dropRevisionPack } from "./kb-vector-packs.js";
 import { statementCache } from "./statement-cache.js";
 
 /** Removes the index rows (vectors and keyword rows of every language) of the chunks of one revision. */
@@ -42,6 +43,7 @@ export function dropRevisionIndexRows(sql: (text: string) => Statement, revision
   const drop = sql("DELETE FROM kb_fts WHERE rowid >= ? AND rowid < ?");
   for (const seq of seqs) drop.run(seq * 64, seq * 64 + 64);
   sql("DELETE FROM kb_vectors WHERE revision_id = ?").run(revisionId);
+  dropRevisionPack(sql, revisionId);
 }
 
 export interface AcceptedUpload {

@@ -20,16 +20,17 @@
  */
 
 import {
-  type ColumnSource,
   type IndexHit,
   type IndexQuery,
   int8Code,
+  packRows,
   scanCandidates,
   type VectorCache,
   type VectorIndex,
   VectorRows,
 } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
+import { dropRevisionPack, readRevisionPack, revisionCodes, writeRevisionPack } from "./kb-vector-packs.js";
 import { statementCache } from "./statement-cache.js";
 
 export interface KbIndexOptions {
@@ -43,6 +44,11 @@ export interface KbIndexOptions {
   maxScanDims?: number;
   /** Rows nearest in sign bits (Hamming) that a dense query scores on their int8 components. */
   prefilter?: number;
+  /**
+   * Load served revisions from their packs (migration 30, HP40); default true. False reads every
+   * revision row by row from kb_vectors, as before packs (the benchmark's baseline).
+   */
+  packs?: boolean;
 }
 
 /** Share of retired rows up to which the rows are patched instead of rebuilt. */
@@ -60,6 +66,7 @@ export class SqliteVectorIndex implements VectorIndex {
   private readonly minCandidates: number;
   private readonly maxScanDims: number;
   private readonly prefilter: number;
+  private readonly packs: boolean;
 
   constructor(
     private readonly db: Database,
@@ -71,6 +78,7 @@ export class SqliteVectorIndex implements VectorIndex {
     this.minCandidates = options.minCandidates ?? 200;
     this.maxScanDims = options.maxScanDims ?? 512;
     this.prefilter = options.prefilter ?? 2000;
+    this.packs = options.packs ?? true;
   }
 
   upsert(knowledgeBaseId: string, entries: ReadonlyArray<{ chunkId: string; vector: Float32Array }>): void {
@@ -88,6 +96,9 @@ export class SqliteVectorIndex implements VectorIndex {
        VALUES (?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
+      // Rows of a revision written again: its pack no longer matches them (HP40).
+      for (const revision of new Set(rows.map((row) => row.revision_id)))
+        dropRevisionPack(this.sql, revision);
       for (const entry of entries) {
         const row = byId.get(entry.chunkId);
         if (row === undefined) continue; // the chunk was replaced meanwhile
@@ -203,7 +214,7 @@ export class SqliteVectorIndex implements VectorIndex {
     }
     if (rows.dead > rows.count * STALE_LIMIT) return null;
     for (const [revision, document] of fresh) {
-      if (!rows.appendRevision(document, revision, this.revisionCodes(revision))) return null;
+      if (!this.append(rows, knowledgeBaseId, document, revision, 0)) return null;
     }
     return { generation, served: rows.count - rows.dead, rows };
   }
@@ -218,11 +229,30 @@ export class SqliteVectorIndex implements VectorIndex {
       .all(knowledgeBaseId) as Array<[string, string]>;
   }
 
-  /** Seq and int8 code of a revision's vectors (no join, no per-row strings: the cold-start read). */
-  private revisionCodes(revisionId: string): Iterable<ColumnSource> {
-    return this.sql("SELECT chunk_seq, code FROM kb_vectors WHERE revision_id = ?")
-      .raw(true)
-      .iterate(revisionId) as Iterable<ColumnSource>;
+  /**
+   * Appends a served revision's rows: from its pack, or (no pack yet: served before migration 30, or
+   * rows written after it was packed) from its kb_vectors rows, packed and stored on the way when
+   * this connection can write. False when the widths differ.
+   */
+  private append(
+    rows: VectorRows,
+    knowledgeBaseId: string,
+    document: string,
+    revision: string,
+    expected: number,
+  ): boolean {
+    if (!this.packs)
+      return rows.appendRevision(document, revision, revisionCodes(this.sql, revision), expected);
+    let pack = readRevisionPack(this.sql, revision);
+    if (pack === null) {
+      try {
+        pack = writeRevisionPack(this.sql, revision, knowledgeBaseId);
+      } catch {
+        pack = packRows(revisionCodes(this.sql, revision)); // read-only or busy: packed for this load only
+      }
+      if (pack === null) return false;
+    }
+    return rows.appendPacked(document, revision, pack, expected);
   }
 
   private generation(knowledgeBaseId: string): number {
@@ -256,7 +286,7 @@ export class SqliteVectorIndex implements VectorIndex {
       .get(knowledgeBaseId) as number;
     const rows = new VectorRows(dim);
     for (const [revision, document] of this.servedRevisions(knowledgeBaseId)) {
-      if (!rows.appendRevision(document, revision, this.revisionCodes(revision), served)) {
+      if (!this.append(rows, knowledgeBaseId, document, revision, served)) {
         return { generation, served, rows: null }; // vectors of several widths: exact search
       }
     }

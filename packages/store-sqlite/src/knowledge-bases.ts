@@ -142,6 +142,7 @@ export class KnowledgeBaseStore extends KbChunkStore implements KnowledgeStore {
       if (!changed) return false;
       for (const language of TEXT_SEARCH_LANGUAGES) dropKeywordRows(this.sql, id, language);
       this.sql("DELETE FROM kb_vectors WHERE knowledge_base_id = ?").run(id);
+      this.sql("DELETE FROM kb_vector_packs WHERE knowledge_base_id = ?").run(id);
       this.sql(
         `UPDATE kb_revisions SET status = 'ERROR', error = 'The knowledge base was deleted', updated_at = ?
          WHERE knowledge_base_id = ? AND status IN ${IN_PROGRESS}`,

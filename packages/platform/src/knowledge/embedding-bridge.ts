@@ -61,7 +61,7 @@ export class GatewayEmbeddingModel implements EmbeddingModel {
     );
     const vectors = [...result.data]
       .sort((a, b) => a.index - b.index)
-      .map((item) => Float32Array.from(item.embedding as number[]));
+      .map((item) => new Float32Array(item.embedding as number[]));
     return { vectors, promptTokens: result.usage.prompt_tokens };
   }
 }

@@ -28,6 +28,7 @@ import { chunkOffsets } from "./024-chunk-offsets.js";
 import { traceWritePath } from "./026-trace-write-path.js";
 import { extractionSourcePlacements } from "./027-extraction-source-placements.js";
 import { connectorInputOwners } from "./029-connector-input-owners.js";
+import { kbVectorPacks } from "./030-kb-vector-packs.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -59,4 +60,5 @@ export const migrations: readonly Migration[] = [
   traceWritePath,
   extractionSourcePlacements,
   connectorInputOwners,
+  kbVectorPacks,
 ];

@@ -1,0 +1,37 @@
+/**
+ * Vector packs (migration 30): a served revision's int8 scan rows as one BLOB, so the in-memory
+ * rows of a knowledge base load with one read per revision (HP40). kb_vectors stays the truth: a
+ * pack is written from its rows in the transaction that serves the revision, dropped with them, and
+ * dropped when rows of its revision are written again; a served revision found without one is
+ * packed on its first load.
+ */
+import { type ColumnSource, packRows } from "@groundwork/kb";
+import type { Statement } from "better-sqlite3";
+
+type Sql = (text: string) => Statement;
+
+/** Seq and int8 code of a revision's vectors (no join, no per-row strings). */
+export function revisionCodes(sql: Sql, revisionId: string): Iterable<ColumnSource> {
+  return sql("SELECT chunk_seq, code FROM kb_vectors WHERE revision_id = ?")
+    .raw(true)
+    .iterate(revisionId) as Iterable<ColumnSource>;
+}
+
+/** Packs the revision's current rows and stores the pack; null (nothing stored) when their widths differ. */
+export function writeRevisionPack(sql: Sql, revisionId: string, knowledgeBaseId: string): Buffer | null {
+  const pack = packRows(revisionCodes(sql, revisionId));
+  if (pack === null) return null;
+  sql(
+    "INSERT OR REPLACE INTO kb_vector_packs (revision_id, knowledge_base_id, row_count, pack) VALUES (?, ?, ?, ?)",
+  ).run(revisionId, knowledgeBaseId, pack.readUInt32LE(0), pack);
+  return pack;
+}
+
+export function readRevisionPack(sql: Sql, revisionId: string): Buffer | null {
+  return (sql("SELECT pack FROM kb_vector_packs WHERE revision_id = ?").pluck().get(revisionId) ??
+    null) as Buffer | null;
+}
+
+export function dropRevisionPack(sql: Sql, revisionId: string): void {
+  sql("DELETE FROM kb_vector_packs WHERE revision_id = ?").run(revisionId);
+}
