@@ -68,6 +68,8 @@ const NOT_DATA = new Set(["schema_migrations"]);
 const REBUILT = new Set(["kb_keywords", "kb_vectors"]);
 /** SQLite's keyword index (FTS5): read to know which chunks are indexed in which language; rebuilt on PostgreSQL. */
 const SQLITE_KEYWORDS = "kb_fts";
+/** SQLite-only copies of other rows (the int8 scan rows packed per revision, HP40): PostgreSQL has no such table. */
+const SQLITE_DERIVED = new Set(["kb_vector_packs"]);
 
 interface TargetColumn {
   name: string;
@@ -237,7 +239,7 @@ function plan(source: SourceTable[], target: Map<string, TargetColumn[]>): Table
   const problems: string[] = [];
   const plans: TablePlan[] = [];
   for (const table of source) {
-    if (table.name === SQLITE_KEYWORDS || REBUILT.has(table.name)) continue;
+    if (table.name === SQLITE_KEYWORDS || REBUILT.has(table.name) || SQLITE_DERIVED.has(table.name)) continue;
     const columns = target.get(table.name);
     if (columns === undefined) {
       // An empty table of a family not on PostgreSQL yet loses nothing.

@@ -93,6 +93,13 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
    */
   search(query: IndexQuery & { language: TextSearchLanguage; terms: readonly string[] }): IndexHit[] {
     if (query.terms.length === 0 || query.k <= 0) return [];
+    if (!this.holdsRows(query.knowledgeBaseId, query.language)) {
+      // Rows of a language that is neither active nor pending were dropped (a switch, a
+      // cancelled reindex, a deleted knowledge base), here or by another process; the
+      // generation does not move for those, so held postings must not answer for them.
+      this.caches.delete(query.knowledgeBaseId);
+      return [];
+    }
     const postings = this.cacheFor(query.knowledgeBaseId, query.language).postings;
     const ranked = keywordTopK(postings, query.terms, query.k, postings.allowed(query.documentIds));
     if (ranked.length === 0) return [];
@@ -171,6 +178,19 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     )
       .raw(true)
       .iterate(languageIndex(language), revisionId) as Iterable<[number, string]>;
+  }
+
+  /** Whether the knowledge base is live and `language` is its active or pending one (the only rows kept). */
+  private holdsRows(knowledgeBaseId: string, language: TextSearchLanguage): boolean {
+    const row = this.sql(
+      "SELECT text_search_language, pending_text_search_language FROM knowledge_bases WHERE id = ? AND deleted_at IS NULL",
+    ).get(knowledgeBaseId) as
+      | { text_search_language: string; pending_text_search_language: string | null }
+      | undefined;
+    return (
+      row !== undefined &&
+      (row.text_search_language === language || row.pending_text_search_language === language)
+    );
   }
 
   private generation(knowledgeBaseId: string): number {
