@@ -45,6 +45,9 @@ export function fromPgPool(pool: Pool): SqlClient {
   // discarded by the pool and the next query connects anew; without a listener Node would treat
   // the pool's `error` event as an uncaught exception and stop the process.
   pool.on("error", () => {});
+  // Listening connections stay checked out of the pool, and `pool.end()` waits for every checked-out
+  // connection: closing the client stops them first, so a close never waits on a listener.
+  const listeners = new Set<() => Promise<void>>();
   return {
     ...onConnection(pool),
     async transaction(work) {
@@ -73,14 +76,20 @@ export function fromPgPool(pool: Pool): SqlClient {
       };
       connection.on("notification", handler);
       await connection.query(`LISTEN ${name}`);
-      return async () => {
+      const stop = async () => {
+        if (!listeners.delete(stop)) return;
         connection.off("notification", handler);
         await connection.query(`UNLISTEN ${name}`).catch(() => {});
         connection.off("error", dropped);
         connection.release();
       };
+      listeners.add(stop);
+      return stop;
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
   };
 }
 
