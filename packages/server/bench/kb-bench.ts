@@ -23,11 +23,12 @@
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "@groundwork/core";
-import { HASH_EMBEDDING_MODEL, hashEmbedding } from "@groundwork/gateway";
-import { indexTerms, type KnowledgeBaseConfig, type NewChunk, searchKnowledgeBases } from "@groundwork/kb";
+import { hashEmbedding } from "@groundwork/gateway";
+import { indexTerms, type NewChunk, searchKnowledgeBases } from "@groundwork/kb";
 import { createStoreGateway, KnowledgeService } from "@groundwork/platform";
 import { openStore, SqliteVectorIndex } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
+import { benchKnowledgeBase as config, time } from "./bench-knowledge-base.js";
 import { percentile } from "./percentile.js";
 import { random, sentence } from "./synthetic-text.js";
 
@@ -39,29 +40,8 @@ const VEC0 = process.env.KB_BENCH_VEC0 !== "0";
 const DOCUMENT_CHUNKS = Number(process.env.KB_BENCH_DOCUMENT_CHUNKS ?? 10000);
 const K = 8;
 
-const config = (slug: string): KnowledgeBaseConfig => ({
-  name: slug,
-  slug,
-  description: null,
-  embeddingProviderId: "builtin",
-  embeddingModel: HASH_EMBEDDING_MODEL,
-  embeddingDim: 1536,
-  chunkingStrategy: "FIXED",
-  chunkSize: 100,
-  chunkOverlap: 0,
-  parentChunkSize: 1500,
-  hybridSearchEnabled: true,
-  rerankerProviderId: null,
-  textSearchLanguage: "english",
-});
-
 function stats(values: number[]): string {
   return `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
-}
-function time<T>(run: () => T): [T, number] {
-  const started = performance.now();
-  const result = run();
-  return [result, performance.now() - started];
 }
 async function timeAsync<T>(run: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();

@@ -19,9 +19,10 @@
  */
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { indexTerms, type KnowledgeBaseConfig, type NewChunk, queryTerms } from "@groundwork/kb";
+import { indexTerms, type NewChunk, queryTerms } from "@groundwork/kb";
 import { anyTermQuery, openStore, searchFts5 } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
+import { benchKnowledgeBase as config, time } from "./bench-knowledge-base.js";
 import { percentile } from "./percentile.js";
 import { random, sentence } from "./synthetic-text.js";
 
@@ -32,29 +33,8 @@ const DOCUMENT_CHUNKS = Number(process.env.KB_KW_DOCUMENT_CHUNKS ?? 10000);
 const K = 50;
 const SECRET = "benchmark-master-secret";
 
-const config = (slug: string): KnowledgeBaseConfig => ({
-  name: slug,
-  slug,
-  description: null,
-  embeddingProviderId: "builtin",
-  embeddingModel: "hash-embedding-1536",
-  embeddingDim: 1536,
-  chunkingStrategy: "FIXED",
-  chunkSize: 100,
-  chunkOverlap: 0,
-  parentChunkSize: 1500,
-  hybridSearchEnabled: true,
-  rerankerProviderId: null,
-  textSearchLanguage: "english",
-});
-
 function stats(values: number[]): string {
   return `p50 ${percentile(values, 50).toFixed(2)} ms, p99 ${percentile(values, 99).toFixed(2)} ms (n=${values.length})`;
-}
-function time<T>(run: () => T): [T, number] {
-  const started = performance.now();
-  const result = run();
-  return [result, performance.now() - started];
 }
 function rssMb(): number {
   (globalThis as { gc?: () => void }).gc?.();
