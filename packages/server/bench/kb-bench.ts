@@ -273,7 +273,7 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   console.log(`  vector leg (sign bits or sparse int8 scan + rescoring): ${stats(vectorLeg)}`);
   console.log(`  raw sqlite-vec, vec_distance_cosine brute force:       ${stats(exact)}`);
   if (VEC0) console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
-  console.log(`  keyword leg (in-memory BM25, 50 candidates):                 ${stats(keyword)}`);
+  console.log(`  keyword leg (in-memory BM25, 50 candidates):            ${stats(keyword)}`);
   console.log(
     `  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries; RSS ${rssMb()} MB`,
   );
