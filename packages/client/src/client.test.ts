@@ -225,13 +225,15 @@ describe("GroundworkClient", () => {
       .install({ sourceUrl: "http://127.0.0.1:1/p.zip" })
       .catch((e: unknown) => e)) as GroundworkError;
     expect(refused).toMatchObject({ status: 400, code: "private_network", param: "sourceUrl" });
+    // Thunks, so each request starts only once the previous one is awaited: promises built
+    // together reject before their turn's `.catch` is attached (an unhandled rejection).
     for (const call of [
-      client.plugins.get("plg_missing"),
-      client.plugins.update("plg_missing", { sourceUrl: "https://example.com/p.zip" }),
-      client.plugins.sync("plg_missing"),
-      client.plugins.delete("plg_missing", { force: true }),
+      () => client.plugins.get("plg_missing"),
+      () => client.plugins.update("plg_missing", { sourceUrl: "https://example.com/p.zip" }),
+      () => client.plugins.sync("plg_missing"),
+      () => client.plugins.delete("plg_missing", { force: true }),
     ]) {
-      expect(await call.catch((e: unknown) => e)).toMatchObject({ status: 404 });
+      expect(await call().catch((e: unknown) => e)).toMatchObject({ status: 404 });
     }
   });
 });
