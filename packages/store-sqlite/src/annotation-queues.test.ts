@@ -216,28 +216,34 @@ describe("claims from two processes on one database file", () => {
       child.stdout.on("data", (chunk: string) => {
         out += chunk;
       });
-      const ready = new Promise<void>((resolve, reject) => {
-        const poll = setInterval(() => {
-          if (out.includes("ready\n")) {
+      const said = (word: string) =>
+        new Promise<void>((resolve, reject) => {
+          const poll = setInterval(() => {
+            if (out.includes(`${word}\n`)) {
+              clearInterval(poll);
+              resolve();
+            }
+          }, 10);
+          child.once("exit", (code) => {
             clearInterval(poll);
-            resolve();
-          }
-        }, 10);
-        child.once("exit", (code) => {
-          clearInterval(poll);
-          reject(new Error(`child exited early with ${code}`));
+            reject(new Error(`child exited early with ${code}`));
+          });
         });
-      });
+      const ready = said("ready");
+      const first = said("first");
       const done = new Promise<string[]>((resolve, reject) => {
         child.once("exit", (code) => {
           if (code !== 0) reject(new Error(`child exited with ${code}`));
           else resolve(JSON.parse(out.split("\n").filter(Boolean).at(-1) ?? "[]") as string[]);
         });
       });
-      return { child, ready, done };
+      return { child, ready, first, done };
     });
     await Promise.all(outputs.map((o) => o.ready));
     for (const { child } of outputs) child.stdin.write("go\n");
+    // Both hold one claim before either drains the rest (the child's barrier).
+    await Promise.all(outputs.map((o) => o.first));
+    for (const { child } of outputs) child.stdin.write("more\n");
     const [a, b] = await Promise.all(outputs.map((o) => o.done));
     // Both processes got work, so their claims did contend.
     expect(a?.length).toBeGreaterThan(0);
