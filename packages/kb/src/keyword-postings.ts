@@ -9,6 +9,7 @@
  * Memory per posting: 4 bytes of row and 2 of frequency (plus growth slack); per row: 4 bytes of
  * length, 8 of seq, 4 of revision ordinal.
  */
+import { keywordPackRuns, writeKeywordPack } from "./keyword-pack.js";
 
 /** Rows the fast path reads: lower-case ASCII letters and digits between single spaces. */
 const PLAIN_TERMS = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
@@ -148,6 +149,97 @@ export class KeywordPostings {
 
   /** Appends a served revision's rows (chunk seq and index text), in any order of seq. */
   appendRevision(document: string, revision: string, rows: Iterable<readonly [number, string]>): void {
+    const held = this.beginRevision(document, revision);
+    const ordinal = held.ordinal;
+    let batch = 0;
+    for (const [seq, text] of rows) {
+      const row = this.count;
+      this.reserveRows(row + 1);
+      let length = 0;
+      if (PLAIN_TERMS.test(text)) length = this.noteAsciiTerms(text, row);
+      else {
+        const tokens = keywordTokens(text);
+        for (const token of tokens) this.note(this.terms.get(token) ?? this.newTerm(token), row);
+        length = tokens.length;
+      }
+      this.lengths[row] = length;
+      this.seqs[row] = seq;
+      this.rowRevision[row] = ordinal;
+      this.liveLength += length;
+      this.count++;
+      if (++batch === STAGE_ROWS) {
+        this.flush();
+        batch = 0;
+      }
+    }
+    this.flush();
+    held.end = this.count;
+    // New postings are live: cached document frequencies no longer hold.
+    this.epoch++;
+  }
+
+  /**
+   * Appends a served revision from its keyword pack (keyword-pack.ts): rows copied as runs, each
+   * packed term found once and its postings copied onto its list, no row tokenized again (HP44).
+   * The same postings as `appendRevision` over the rows the pack was made from. False (nothing
+   * held) when the bytes are not a pack.
+   */
+  appendPacked(document: string, revision: string, stored: Uint8Array): boolean {
+    const runs = keywordPackRuns(stored);
+    if (runs === null) return false;
+    const { layout, dictionary } = runs;
+    const held = this.beginRevision(document, revision);
+    const base = this.count;
+    this.reserveRows(base + layout.rows);
+    this.lengths.set(runs.lengths, base);
+    this.seqs.set(runs.seqs, base);
+    this.rowRevision.fill(held.ordinal, base, base + layout.rows);
+    for (let row = 0; row < layout.rows; row++) this.liveLength += runs.lengths[row] as number;
+    this.count = base + layout.rows;
+    let term = 0;
+    let at = 0;
+    let start = 0;
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < dictionary.length; i++) {
+      const c = dictionary.charCodeAt(i);
+      if (c !== 32) {
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        continue;
+      }
+      const list = this.lists[this.slotTerm(dictionary, start, i, hash >>> 0)] as PostingList;
+      const count = runs.counts[term] as number;
+      reserve(list, count);
+      const n = list.count;
+      const rows = list.rows;
+      rows.set(runs.postingRows.subarray(at, at + count), n);
+      if (base !== 0) for (let j = n; j < n + count; j++) rows[j] = (rows[j] as number) + base;
+      list.tfs.set(runs.tfs.subarray(at, at + count), n);
+      list.count = n + count;
+      list.maxTf = Math.max(list.maxTf, runs.maxTfs[term] as number);
+      list.minLength = Math.min(list.minLength, runs.minLengths[term] as number);
+      at += count;
+      term++;
+      start = i + 1;
+      hash = FNV_OFFSET;
+    }
+    held.end = this.count;
+    this.epoch++;
+    return true;
+  }
+
+  /**
+   * The keyword pack of a revision's rows (seq and index text): the postings `appendRevision`
+   * would hold for them, in the layout of keyword-pack.ts, terms in order of first use.
+   */
+  static pack(rows: Iterable<readonly [number, string]>): Uint8Array {
+    const one = new KeywordPostings();
+    one.appendRevision("", "", rows);
+    const terms = [...one.terms.keys()].map((term, id) => ({ term, ...(one.lists[id] as PostingList) }));
+    return writeKeywordPack(one.seqs, one.lengths, one.count, terms);
+  }
+
+  /** Registers a revision (and its document) whose rows start at the next ordinal. */
+  private beginRevision(document: string, revision: string): HeldRevision {
     if (this.revisionIndex.has(revision)) throw new Error(`Revision ${revision} is already held`);
     let documentOrdinal = this.documentIndex.get(document);
     if (documentOrdinal === undefined) {
@@ -175,31 +267,7 @@ export class KeywordPostings {
     }
     this.revisionLive[ordinal] = 1;
     this.revisionDocument[ordinal] = documentOrdinal;
-    let batch = 0;
-    for (const [seq, text] of rows) {
-      const row = this.count;
-      this.reserveRows(row + 1);
-      let length = 0;
-      if (PLAIN_TERMS.test(text)) length = this.noteAsciiTerms(text, row);
-      else {
-        const tokens = keywordTokens(text);
-        for (const token of tokens) this.note(this.terms.get(token) ?? this.newTerm(token), row);
-        length = tokens.length;
-      }
-      this.lengths[row] = length;
-      this.seqs[row] = seq;
-      this.rowRevision[row] = ordinal;
-      this.liveLength += length;
-      this.count++;
-      if (++batch === STAGE_ROWS) {
-        this.flush();
-        batch = 0;
-      }
-    }
-    this.flush();
-    held.end = this.count;
-    // New postings are live: cached document frequencies no longer hold.
-    this.epoch++;
+    return held;
   }
 
   /** Retires a revision's rows: every search skips them and the statistics leave them out. */

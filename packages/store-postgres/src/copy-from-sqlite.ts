@@ -68,8 +68,11 @@ const NOT_DATA = new Set(["schema_migrations"]);
 const REBUILT = new Set(["kb_keywords", "kb_vectors"]);
 /** SQLite's keyword index (FTS5): read to know which chunks are indexed in which language; rebuilt on PostgreSQL. */
 const SQLITE_KEYWORDS = "kb_fts";
-/** SQLite-only copies of other rows (the int8 scan rows packed per revision, HP40): PostgreSQL has no such table. */
-const SQLITE_DERIVED = new Set(["kb_vector_packs"]);
+/**
+ * SQLite-only copies of other rows (the int8 scan rows and the keyword postings packed per
+ * revision, HP40, HP44): PostgreSQL has no such tables.
+ */
+const SQLITE_DERIVED = new Set(["kb_vector_packs", "kb_keyword_packs"]);
 
 interface TargetColumn {
   name: string;

@@ -3,8 +3,9 @@
  * revision the one retrieval serves. The middle layer of `KnowledgeBaseStore`
  * (knowledge-bases.ts), on the documents and revisions below it (kb-documents.ts).
  */
-import type { ChunkRecord, NewChunk } from "@groundwork/kb";
+import type { ChunkRecord, NewChunk, TextSearchLanguage } from "@groundwork/kb";
 import { dropRevisionIndexRows, KbDocumentStore } from "./kb-documents.js";
+import { writeKeywordPack } from "./kb-keyword-packs.js";
 import { CHUNK_COLUMNS, type ChunkRow, IN_PROGRESS, toChunk } from "./kb-rows.js";
 import { writeRevisionPack } from "./kb-vector-packs.js";
 
@@ -80,8 +81,14 @@ export class KbChunkStore extends KbDocumentStore {
           dropRevisionIndexRows(this.sql, previous);
         }
         this.sql("UPDATE kb_chunks SET active = 1 WHERE revision_id = ?").run(revisionId);
-        // The scan rows of the served revision, for the next cold start (HP40).
+        // The scan rows and keyword postings of the served revision, for the next cold start (HP40,
+        // HP44); a pending language's postings are packed on their first load.
         writeRevisionPack(this.sql, revisionId, revision.knowledgeBaseId);
+        const language = this.sql("SELECT text_search_language FROM knowledge_bases WHERE id = ?")
+          .pluck()
+          .get(revision.knowledgeBaseId) as TextSearchLanguage | undefined;
+        if (language !== undefined)
+          writeKeywordPack(this.sql, revisionId, revision.knowledgeBaseId, language);
         this.sql("UPDATE kb_documents SET serving_revision_id = ?, updated_at = ? WHERE id = ?").run(
           revisionId,
           now,

@@ -23,6 +23,7 @@ import {
 } from "@groundwork/kb";
 import { json } from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
+import { dropKeywordPacks } from "./kb-keyword-packs.js";
 import {
   type DocumentRow,
   IN_PROGRESS,
@@ -44,6 +45,7 @@ export function dropRevisionIndexRows(sql: (text: string) => Statement, revision
   for (const seq of seqs) drop.run(seq * 64, seq * 64 + 64);
   sql("DELETE FROM kb_vectors WHERE revision_id = ?").run(revisionId);
   dropRevisionPack(sql, revisionId);
+  dropKeywordPacks(sql, revisionId);
 }
 
 export interface AcceptedUpload {

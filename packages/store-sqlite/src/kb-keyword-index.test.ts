@@ -1,7 +1,7 @@
 import { bm25Idf, bm25Term, keywordPhrases, keywordTokens } from "@groundwork/kb";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { searchFts5 } from "./kb-keyword-index.js";
+import { SqliteKeywordIndex, searchFts5 } from "./kb-keyword-index.js";
 import { openStore } from "./open-store.js";
 
 const config = (slug: string) => ({
@@ -120,6 +120,8 @@ describe("keyword search over in-memory postings", () => {
               terms: s.terms,
             };
             expect(store.kbKeywords.search(query)).toEqual(expected);
+            // A cold start here (another process, a restart) loads the same from the keyword packs.
+            expect(new SqliteKeywordIndex(store.db).search(query)).toEqual(expected);
             // FTS5 (whole-table statistics) finds the same rows; only the order may differ.
             expect(new Set(searchFts5(store.db, { ...query, k: 1000 }).map((hit) => hit.chunkId))).toEqual(
               new Set(exactBm25(rows, s.terms, 1000, allowed).map((hit) => hit.chunkId)),

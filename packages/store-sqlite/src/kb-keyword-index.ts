@@ -12,15 +12,16 @@
  * appended, revisions no longer served retired, rebuilt past a quarter retired.
  */
 import type { IndexHit, IndexQuery, KeywordIndex, ReindexStore, TextSearchLanguage } from "@groundwork/kb";
-import { KeywordPostings, keywordTopK, TEXT_SEARCH_LANGUAGES } from "@groundwork/kb";
+import { KeywordPostings, keywordTopK } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
+import {
+  dropKeywordPacks,
+  languageIndex,
+  readKeywordPack,
+  revisionTerms,
+  writeKeywordPack,
+} from "./kb-keyword-packs.js";
 import { statementCache } from "./statement-cache.js";
-
-function languageIndex(language: TextSearchLanguage): number {
-  const index = TEXT_SEARCH_LANGUAGES.indexOf(language);
-  if (index < 0) throw new Error(`Unknown text-search language ${language}`);
-  return index;
-}
 
 /** The `scope` token of a knowledge base's keyword rows in one language. */
 export function keywordScope(knowledgeBaseId: string, language: TextSearchLanguage): string {
@@ -42,13 +43,26 @@ interface KeywordCache {
   postings: KeywordPostings;
 }
 
+export interface KeywordIndexOptions {
+  /**
+   * Load served revisions from their keyword packs (migration 31, HP44); default true. False
+   * tokenizes every revision's rows from kb_fts, as before packs (the benchmark's baseline).
+   */
+  packs?: boolean;
+}
+
 /** FTS5 keyword rows, one set per text-search language, and the background reindex between two. */
 export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
   private readonly sql: (text: string) => Statement;
   private readonly caches = new Map<string, KeywordCache>();
+  private readonly packs: boolean;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    options: KeywordIndexOptions = {},
+  ) {
     this.sql = statementCache(db);
+    this.packs = options.packs ?? true;
   }
 
   add(
@@ -77,6 +91,9 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     );
     const scope = keywordScope(knowledgeBaseId, language);
     this.db.transaction(() => {
+      // Rows of a revision written again: its packs no longer match them (HP44).
+      for (const revision of new Set(chunks.map((row) => row.revision_id)))
+        dropKeywordPacks(this.sql, revision);
       for (const entry of entries) {
         const seq = seqs.get(entry.chunkId);
         if (seq === undefined) continue;
@@ -128,7 +145,7 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     const loaded = this.db.transaction(() => {
       const postings = new KeywordPostings();
       for (const [revision, document] of this.servedRevisions(knowledgeBaseId))
-        postings.appendRevision(document, revision, this.revisionTerms(revision, language));
+        this.append(postings, knowledgeBaseId, document, revision, language);
       return { generation: this.generation(knowledgeBaseId), language, postings };
     })();
     this.caches.set(knowledgeBaseId, loaded);
@@ -151,7 +168,7 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     for (const revision of postings.liveRevisions()) if (!served.has(revision)) postings.retire(revision);
     if (postings.dead > postings.count * STALE_LIMIT) return false;
     for (const [revision, document] of fresh)
-      postings.appendRevision(document, revision, this.revisionTerms(revision, cache.language));
+      this.append(postings, knowledgeBaseId, document, revision, cache.language);
     cache.generation = this.generation(knowledgeBaseId);
     return true;
   }
@@ -167,17 +184,29 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
   }
 
   /**
-   * Seq and index terms of a revision's keyword rows in one language, read from FTS5's content
-   * table (`kb_fts_content`: `id` is the rowid, `c0` the terms column), which read at half the
-   * cost of the same join through the virtual table.
+   * Appends a served revision's postings: from its keyword pack, or (no pack yet: served before
+   * migration 31, or rows written after it was packed) from its kb_fts rows, packed and stored on
+   * the way when this connection can write.
    */
-  private revisionTerms(revisionId: string, language: TextSearchLanguage): Iterable<[number, string]> {
-    return this.sql(
-      `SELECT c.seq, f.c0 FROM kb_chunks c JOIN kb_fts_content f ON f.id = c.seq * 64 + ?
-       WHERE c.revision_id = ?`,
-    )
-      .raw(true)
-      .iterate(languageIndex(language), revisionId) as Iterable<[number, string]>;
+  private append(
+    postings: KeywordPostings,
+    knowledgeBaseId: string,
+    document: string,
+    revision: string,
+    language: TextSearchLanguage,
+  ): void {
+    if (this.packs) {
+      let pack = readKeywordPack(this.sql, revision, language);
+      if (pack === null) {
+        try {
+          pack = writeKeywordPack(this.sql, revision, knowledgeBaseId, language);
+        } catch {
+          pack = null; // read-only or busy: tokenized for this load only
+        }
+      }
+      if (pack !== null && postings.appendPacked(document, revision, pack)) return;
+    }
+    postings.appendRevision(document, revision, revisionTerms(this.sql, revision, language));
   }
 
   /** Whether the knowledge base is live and `language` is its active or pending one (the only rows kept). */
@@ -315,5 +344,9 @@ export function dropKeywordRows(
 ): void {
   sql("DELETE FROM kb_fts WHERE rowid IN (SELECT rowid FROM kb_fts WHERE kb_fts MATCH ?)").run(
     `scope : "${keywordScope(knowledgeBaseId, language)}"`,
+  );
+  sql("DELETE FROM kb_keyword_packs WHERE knowledge_base_id = ? AND language = ?").run(
+    knowledgeBaseId,
+    language,
   );
 }

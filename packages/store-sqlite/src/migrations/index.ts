@@ -29,6 +29,7 @@ import { traceWritePath } from "./026-trace-write-path.js";
 import { extractionSourcePlacements } from "./027-extraction-source-placements.js";
 import { connectorInputOwners } from "./029-connector-input-owners.js";
 import { kbVectorPacks } from "./030-kb-vector-packs.js";
+import { kbKeywordPacks } from "./031-kb-keyword-packs.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   extractionSourcePlacements,
   connectorInputOwners,
   kbVectorPacks,
+  kbKeywordPacks,
 ];
