@@ -1,26 +1,13 @@
 import { int8Code } from "@groundwork/kb";
 import { describe, expect, it } from "vitest";
+import { knowledgeBaseConfig } from "../test/knowledge-base-fixture.js";
 import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { openStore } from "./open-store.js";
 
 function setup(count: number) {
   const store = openStore({ file: ":memory:" });
   const org = store.organizations.create("acme", "enterprise");
-  const kb = store.knowledgeBases.create(org.id, {
-    name: "kb",
-    slug: "kb",
-    description: null,
-    embeddingProviderId: "builtin",
-    embeddingModel: "hash-embedding-1536",
-    embeddingDim: 1536,
-    chunkingStrategy: "FIXED",
-    chunkSize: 100,
-    chunkOverlap: 0,
-    parentChunkSize: 1500,
-    hybridSearchEnabled: true,
-    rerankerProviderId: null,
-    textSearchLanguage: "simple",
-  });
+  const kb = store.knowledgeBases.create(org.id, knowledgeBaseConfig("kb"));
   const upload = (name: string) =>
     store.knowledgeBases.acceptUpload({
       knowledgeBase: kb,

@@ -1,24 +1,9 @@
 import { bm25Idf, bm25Term, keywordPhrases, keywordTokens } from "@groundwork/kb";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { knowledgeBaseConfig } from "../test/knowledge-base-fixture.js";
 import { SqliteKeywordIndex, searchFts5 } from "./kb-keyword-index.js";
 import { openStore } from "./open-store.js";
-
-const config = (slug: string) => ({
-  name: slug,
-  slug,
-  description: null,
-  embeddingProviderId: "builtin",
-  embeddingModel: "hash-embedding-1536",
-  embeddingDim: 1536,
-  chunkingStrategy: "FIXED" as const,
-  chunkSize: 100,
-  chunkOverlap: 0,
-  parentChunkSize: 1500,
-  hybridSearchEnabled: true,
-  rerankerProviderId: null,
-  textSearchLanguage: "simple" as const,
-});
 
 const WORDS = ["ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen"];
 const word = fc.integer({ min: 0, max: 63 }).map((n) => WORDS[Math.floor(Math.sqrt(n))] as string);
@@ -46,9 +31,9 @@ describe("keyword search over in-memory postings", () => {
       fc.property(fc.array(step, { minLength: 1, maxLength: 14 }), (steps) => {
         const store = openStore({ file: ":memory:" });
         const org = store.organizations.create("acme", "enterprise");
-        const kb = store.knowledgeBases.create(org.id, config("kb"));
+        const kb = store.knowledgeBases.create(org.id, knowledgeBaseConfig("kb"));
         // Another knowledge base's rows share the FTS5 table and must not move the statistics.
-        const other = store.knowledgeBases.create(org.id, config("other"));
+        const other = store.knowledgeBases.create(org.id, knowledgeBaseConfig("other"));
         const upload = (knowledgeBase: typeof kb, name: string) =>
           store.knowledgeBases.acceptUpload({
             knowledgeBase,

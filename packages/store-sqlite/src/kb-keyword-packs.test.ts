@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { knowledgeBaseConfig, writeDocument } from "../test/knowledge-base-fixture.js";
 import { SqliteKeywordIndex } from "./kb-keyword-index.js";
 import { openStore } from "./open-store.js";
 
@@ -7,21 +8,7 @@ const WORDS = ["ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen", "straße"
 function setup() {
   const store = openStore({ file: ":memory:" });
   const org = store.organizations.create("acme", "enterprise");
-  const kb = store.knowledgeBases.create(org.id, {
-    name: "kb",
-    slug: "kb",
-    description: null,
-    embeddingProviderId: "builtin",
-    embeddingModel: "hash-embedding-1536",
-    embeddingDim: 1536,
-    chunkingStrategy: "FIXED",
-    chunkSize: 100,
-    chunkOverlap: 0,
-    parentChunkSize: 1500,
-    hybridSearchEnabled: true,
-    rerankerProviderId: null,
-    textSearchLanguage: "simple",
-  });
+  const kb = store.knowledgeBases.create(org.id, knowledgeBaseConfig("kb"));
   let state = 7;
   const pick = () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -29,33 +16,13 @@ function setup() {
   };
   const line = () => Array.from({ length: 3 + (state % 9) }, pick).join(" ");
   const write = (name: string, rows: number) => {
-    const { revision, document } = store.knowledgeBases.acceptUpload({
-      knowledgeBase: kb,
-      filename: name,
-      mime: "text/plain",
-      bytes: new TextEncoder().encode(name),
-      metadata: {},
-      apiKeyId: null,
-    });
-    const chunks = store.knowledgeBases.replaceChunks(
-      revision.id,
-      Array.from({ length: rows }, (_, position) => ({
-        kind: "fixed" as const,
-        parentPosition: null,
-        position,
-        text: line(),
-        tokenCount: 3,
-        pageStart: null,
-        pageEnd: null,
-        headingPath: [],
-      })),
-    );
+    const written = writeDocument(store, kb, name, Array.from({ length: rows }, line));
     store.kbKeywords.add(
       kb.id,
       "simple",
-      chunks.map((chunk) => ({ chunkId: chunk.id, terms: chunk.text ?? "" })),
+      written.chunks.map((chunk) => ({ chunkId: chunk.id, terms: chunk.text ?? "" })),
     );
-    return { revision, document, chunks };
+    return written;
   };
   const packs = () =>
     store.db

@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { knowledgeBaseConfig, writeDocument } from "../test/knowledge-base-fixture.js";
 import { SqliteVectorIndex } from "./kb-vector-index.js";
 import { openStore } from "./open-store.js";
 
 function setup() {
   const store = openStore({ file: ":memory:" });
   const org = store.organizations.create("acme", "enterprise");
-  const kb = store.knowledgeBases.create(org.id, {
-    name: "kb",
-    slug: "kb",
-    description: null,
-    embeddingProviderId: "builtin",
-    embeddingModel: "hash-embedding-1536",
-    embeddingDim: 1536,
-    chunkingStrategy: "FIXED",
-    chunkSize: 100,
-    chunkOverlap: 0,
-    parentChunkSize: 1500,
-    hybridSearchEnabled: true,
-    rerankerProviderId: null,
-    textSearchLanguage: "simple",
-  });
+  const kb = store.knowledgeBases.create(org.id, knowledgeBaseConfig("kb"));
   let state = 3;
   const random = () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -27,32 +14,17 @@ function setup() {
   };
   const vector = () => Float32Array.from({ length: 64 }, random);
   const addDocument = (name: string, rows: number) => {
-    const { revision, document } = store.knowledgeBases.acceptUpload({
-      knowledgeBase: kb,
-      filename: name,
-      mime: "text/plain",
-      bytes: new TextEncoder().encode(name),
-      metadata: {},
-      apiKeyId: null,
-    });
-    const chunks = store.knowledgeBases.replaceChunks(
-      revision.id,
-      Array.from({ length: rows }, (_, position) => ({
-        kind: "fixed" as const,
-        parentPosition: null,
-        position,
-        text: `${name} ${position}`,
-        tokenCount: 3,
-        pageStart: null,
-        pageEnd: null,
-        headingPath: [],
-      })),
+    const written = writeDocument(
+      store,
+      kb,
+      name,
+      Array.from({ length: rows }, (_, position) => `${name} ${position}`),
     );
     store.kbVectors.upsert(
       kb.id,
-      chunks.map((chunk) => ({ chunkId: chunk.id, vector: vector() })),
+      written.chunks.map((chunk) => ({ chunkId: chunk.id, vector: vector() })),
     );
-    return { revision, document, chunks };
+    return written;
   };
   const packs = () =>
     store.db
