@@ -30,7 +30,7 @@ export interface KeywordPackLayout {
   bytes: number;
 }
 
-export function keywordPackLayout(
+function keywordPackLayout(
   rows: number,
   terms: number,
   postings: number,

@@ -94,6 +94,8 @@ export class KeywordPostings {
   private stagedTerm = new Uint32Array(1 << 16);
   private stagedRow = new Uint32Array(1 << 16);
   private stagedTf = new Uint32Array(1 << 16);
+  /** Term ids of the text last scanned (`scanTermIds`). */
+  private scanned = new Uint32Array(256);
   /** Per term: postings staged in the batch. */
   private stagedCount = new Uint32Array(16);
 
@@ -188,6 +190,10 @@ export class KeywordPostings {
     const runs = keywordPackRuns(stored);
     if (runs === null) return false;
     const { layout, dictionary } = runs;
+    // Every term found (or added) before anything is held: an empty term would shift the ids.
+    const terms = this.scanTermIds(dictionary);
+    if (terms !== layout.terms) return false;
+    const ids = this.scanned;
     const held = this.beginRevision(document, revision);
     const base = this.count;
     this.reserveRows(base + layout.rows);
@@ -196,17 +202,9 @@ export class KeywordPostings {
     this.rowRevision.fill(held.ordinal, base, base + layout.rows);
     for (let row = 0; row < layout.rows; row++) this.liveLength += runs.lengths[row] as number;
     this.count = base + layout.rows;
-    let term = 0;
     let at = 0;
-    let start = 0;
-    let hash = FNV_OFFSET;
-    for (let i = 0; i < dictionary.length; i++) {
-      const c = dictionary.charCodeAt(i);
-      if (c !== 32) {
-        hash = Math.imul(hash ^ c, FNV_PRIME);
-        continue;
-      }
-      const list = this.lists[this.slotTerm(dictionary, start, i, hash >>> 0)] as PostingList;
+    for (let term = 0; term < terms; term++) {
+      const list = this.lists[ids[term] as number] as PostingList;
       const count = runs.counts[term] as number;
       reserve(list, count);
       const n = list.count;
@@ -218,9 +216,6 @@ export class KeywordPostings {
       list.maxTf = Math.max(list.maxTf, runs.maxTfs[term] as number);
       list.minLength = Math.min(list.minLength, runs.minLengths[term] as number);
       at += count;
-      term++;
-      start = i + 1;
-      hash = FNV_OFFSET;
     }
     held.end = this.count;
     this.epoch++;
@@ -298,21 +293,37 @@ export class KeywordPostings {
 
   /**
    * Notes the terms of a row of lower-case ASCII words and spaces (what the kb engine writes for
-   * most text) without cutting the text into strings: each word is hashed in place and found in
-   * an open-addressing table of the terms; only a new term is sliced out. Half the load's time
-   * went to splitting and to the map's hashing of each new substring. Returns the row's length.
+   * most text): see `scanTermIds`. Returns the row's length.
    */
   private noteAsciiTerms(text: string, row: number): number {
+    const length = this.scanTermIds(text);
+    const ids = this.scanned;
+    for (let i = 0; i < length; i++) this.note(ids[i] as number, row);
+    return length;
+  }
+
+  /**
+   * The ids of the space-separated terms of `text`, in order, into `scanned` (new terms added);
+   * returns how many. Each term is hashed in place and found in the open-addressing table, so no
+   * string is cut out but a new term's: half the load's time went to splitting and to the map's
+   * hashing of each substring. Terms may hold any character but a space.
+   */
+  private scanTermIds(text: string): number {
     const n = text.length;
-    let length = 0;
+    let count = 0;
     let start = -1;
     let hash = 0;
     for (let i = 0; i <= n; i++) {
       const c = i < n ? text.charCodeAt(i) : 32;
       if (c === 32) {
         if (start >= 0) {
-          this.note(this.slotTerm(text, start, i, hash >>> 0), row);
-          length++;
+          const id = this.slotTerm(text, start, i, hash >>> 0);
+          if (count === this.scanned.length) {
+            const grown = new Uint32Array(count * 2);
+            grown.set(this.scanned);
+            this.scanned = grown;
+          }
+          this.scanned[count++] = id;
           start = -1;
         }
         continue;
@@ -323,7 +334,7 @@ export class KeywordPostings {
       }
       hash = Math.imul(hash ^ c, FNV_PRIME);
     }
-    return length;
+    return count;
   }
 
   /** The id of the term `text[start, end)` (hashed `hash`), added when new. */

@@ -5,7 +5,7 @@
  */
 import type { ChunkRecord, NewChunk, TextSearchLanguage } from "@groundwork/kb";
 import { dropRevisionIndexRows, KbDocumentStore } from "./kb-documents.js";
-import { writeKeywordPack } from "./kb-keyword-packs.js";
+import { packKeywordRows, storeKeywordPack } from "./kb-keyword-packs.js";
 import { CHUNK_COLUMNS, type ChunkRow, IN_PROGRESS, toChunk } from "./kb-rows.js";
 import { writeRevisionPack } from "./kb-vector-packs.js";
 
@@ -88,7 +88,13 @@ export class KbChunkStore extends KbDocumentStore {
           .pluck()
           .get(revision.knowledgeBaseId) as TextSearchLanguage | undefined;
         if (language !== undefined)
-          writeKeywordPack(this.sql, revisionId, revision.knowledgeBaseId, language);
+          storeKeywordPack(
+            this.sql,
+            revisionId,
+            revision.knowledgeBaseId,
+            language,
+            packKeywordRows(this.sql, revisionId, language),
+          );
         this.sql("UPDATE kb_documents SET serving_revision_id = ?, updated_at = ? WHERE id = ?").run(
           revisionId,
           now,

@@ -17,9 +17,10 @@ import type { Database, Statement } from "better-sqlite3";
 import {
   dropKeywordPacks,
   languageIndex,
+  packKeywordRows,
   readKeywordPack,
   revisionTerms,
-  writeKeywordPack,
+  storeKeywordPack,
 } from "./kb-keyword-packs.js";
 import { statementCache } from "./statement-cache.js";
 
@@ -198,13 +199,14 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     if (this.packs) {
       let pack = readKeywordPack(this.sql, revision, language);
       if (pack === null) {
+        pack = packKeywordRows(this.sql, revision, language);
         try {
-          pack = writeKeywordPack(this.sql, revision, knowledgeBaseId, language);
+          storeKeywordPack(this.sql, revision, knowledgeBaseId, language, pack);
         } catch {
-          pack = null; // read-only or busy: tokenized for this load only
+          // read-only or busy: the pack serves this load only
         }
       }
-      if (pack !== null && postings.appendPacked(document, revision, pack)) return;
+      if (postings.appendPacked(document, revision, pack)) return;
     }
     postings.appendRevision(document, revision, revisionTerms(this.sql, revision, language));
   }

@@ -34,19 +34,23 @@ export function revisionTerms(
     .iterate(languageIndex(language), revisionId) as Iterable<[number, string]>;
 }
 
-/** Packs the revision's current keyword rows in one language and stores the pack. */
-export function writeKeywordPack(
+/** The pack of the revision's current keyword rows in one language. */
+export function packKeywordRows(sql: Sql, revisionId: string, language: TextSearchLanguage): Uint8Array {
+  return KeywordPostings.pack(revisionTerms(sql, revisionId, language));
+}
+
+/** Stores a revision's keyword pack for one language (replacing an older one). */
+export function storeKeywordPack(
   sql: Sql,
   revisionId: string,
   knowledgeBaseId: string,
   language: TextSearchLanguage,
-): Uint8Array {
-  const pack = KeywordPostings.pack(revisionTerms(sql, revisionId, language));
+  pack: Uint8Array,
+): void {
   sql(
     `INSERT OR REPLACE INTO kb_keyword_packs (revision_id, language, knowledge_base_id, row_count, pack)
      VALUES (?, ?, ?, ?, ?)`,
   ).run(revisionId, language, knowledgeBaseId, new DataView(pack.buffer).getUint32(0, true), pack);
-  return pack;
 }
 
 export function readKeywordPack(
