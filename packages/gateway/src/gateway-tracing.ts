@@ -43,12 +43,18 @@ function cut(value: unknown): string {
 export class GatewayTracing {
   constructor(private readonly hooks: TraceHooks = GLOBAL_TRACE_HOOKS) {}
 
-  /** Starts the call's span (not made active: the gateway starts nothing beneath it). */
-  start(operation: GatewayOperation, model: string, organizationId: string): Span {
+  /**
+   * Starts the call's span (not made active: the gateway starts nothing beneath it). A call that
+   * starts its own trace puts `requestId` on it; inside another span the trace's root has one.
+   */
+  start(operation: GatewayOperation, model: string, organizationId: string, requestId?: string): Span {
     const parent = trace.getSpan(context.active());
     const attributes: Attributes = { [GROUNDWORK.organizationId]: organizationId };
     // The kind names a trace by its root: only a call outside any recording span is one.
-    if (parent === undefined || !parent.isRecording()) attributes[GROUNDWORK.traceKind] = "gateway";
+    if (parent === undefined || !parent.isRecording()) {
+      attributes[GROUNDWORK.traceKind] = "gateway";
+      if (requestId !== undefined) attributes[GROUNDWORK.requestId] = requestId;
+    }
     const span = this.hooks.tracer.startSpan(`${operation} ${model}`, { attributes });
     if (!span.isRecording()) return span;
     span.setAttribute(GEN_AI.operationName, operation);

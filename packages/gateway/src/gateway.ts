@@ -99,7 +99,7 @@ export class Gateway {
   /** Starts a chat call's span and resolves its target (a refused target ends the span failed). */
   private async openChatCall(prepared: PreparedChat, labels: CallLabels, context: CallContext) {
     const organizationId = context.principal.organizationId;
-    const span = this.tracing.start("chat", labels.model, organizationId);
+    const span = this.tracing.start("chat", labels.model, organizationId, context.requestId);
     let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
     try {
       target = await this.targets.resolve(prepared.route, context.principal, "chat");
@@ -368,7 +368,7 @@ export class Gateway {
       );
     }
     const organizationId = context.principal.organizationId;
-    const span = this.tracing.start("embeddings", body.model, organizationId);
+    const span = this.tracing.start("embeddings", body.model, organizationId, context.requestId);
     let target: Awaited<ReturnType<TargetResolver["resolve"]>>;
     try {
       target = await this.targets.resolve(route, context.principal, "embeddings");
@@ -450,7 +450,7 @@ export class Gateway {
       });
     }
     const organizationId = context.principal.organizationId;
-    const span = this.tracing.start("embeddings", body.model, organizationId);
+    const span = this.tracing.start("embeddings", body.model, organizationId, context.requestId);
     this.tracing.request(span, { kind: "builtin", model: HASH_EMBEDDING_MODEL }, organizationId, body.input);
     const promptTokens = body.input.reduce((sum, text) => sum + estimateTokens(text), 0);
     const data = body.input.map((text, index) => ({

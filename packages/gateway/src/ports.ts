@@ -66,4 +66,10 @@ export interface GatewayOptions {
 export interface CallContext {
   principal: Principal;
   signal?: AbortSignal;
+  /**
+   * The HTTP request's id, for a trace the call starts (`groundwork.request_id`). A caller that
+   * opened the ambient request-id context (`withTraceRequestId`) need not pass it; the server's
+   * direct model calls pass it here instead, so they run without an AsyncLocalStorage (HP55).
+   */
+  requestId?: string;
 }

@@ -33,7 +33,7 @@ import { registerEvaluatorRoutes } from "./routes/evaluators/index.js";
 import { registerExperimentRoutes } from "./routes/experiments/index.js";
 import { registerExtractRoutes } from "./routes/extract/index.js";
 import { registerFileRoutes } from "./routes/files/index.js";
-import { registerGatewayRoutes } from "./routes/gateway/index.js";
+import { passesRequestId, registerGatewayRoutes } from "./routes/gateway/index.js";
 import { hasOwnBodyLimit, registerKnowledgeBaseRoutes } from "./routes/kb/index.js";
 import { registerMeRoutes } from "./routes/me/index.js";
 import { registerMemoryRoutes } from "./routes/memory/index.js";
@@ -95,7 +95,7 @@ export function createApp(options: AppOptions): App {
     c.set("logger", logger);
     await next();
   });
-  app.use("*", requestContext());
+  app.use("*", requestContext(passesRequestId));
   app.onError(onError);
   app.notFound((c) => errorResponse(c, notFound(`Unknown endpoint ${c.req.method} ${c.req.path}`)));
 

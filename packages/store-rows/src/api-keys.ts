@@ -2,7 +2,8 @@
  * API keys: the row and its record, the key format and its hash. Only the SHA-256 of a key is
  * stored (see store-sqlite's api-keys.ts for why); both stores hash and show keys the same way.
  */
-import { createHash, randomBytes } from "node:crypto";
+import * as crypto from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Principal, Role } from "@groundwork/core";
 import { int, intOrNull } from "./columns.js";
 
@@ -48,8 +49,13 @@ export function toApiKey(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
+/** One-shot `crypto.hash` (Node 20.12+) where there is one: a third of a Hash object's cost per request (HP55). */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
+
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  return oneShot !== undefined
+    ? oneShot("sha256", key, "hex")
+    : crypto.createHash("sha256").update(key, "utf8").digest("hex");
 }
 
 /** A new key: `gw_` and 43 base64url characters (256 random bits). */

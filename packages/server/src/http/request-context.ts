@@ -10,15 +10,22 @@ export { REQUEST_ID_HEADER } from "./node-answer.js";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Keeps a sane client-sent request id (for tracing across services), else makes one. */
-export function requestContext(): MiddlewareHandler<AppEnv> {
+/**
+ * Keeps a sane client-sent request id (for tracing across services), else makes one. Traces
+ * started while handling the request carry it through an ambient context, except on the routes
+ * `passesRequestId` names, whose handlers hand it to the engine themselves (HP55).
+ */
+export function requestContext(
+  passesRequestId: (method: string, path: string) => boolean = () => false,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const sent = requestHeader(c, REQUEST_ID_HEADER);
     const requestId = sent !== undefined && CLIENT_REQUEST_ID.test(sent) ? sent : newId("req");
     c.set("requestId", requestId);
     const started = performance.now();
     // Traces started while handling the request carry its id (one context value, no span).
-    await withTraceRequestId(requestId, next);
+    if (passesRequestId(c.req.method, c.req.path)) await next();
+    else await withTraceRequestId(requestId, next);
     // Set on whatever was answered, errors included, and only here: a `c.header` before the
     // handler made a web Headers object for every answer (HP50). An answer the handler wrote to
     // the Node response itself carries the id already (node-answer.ts).

@@ -4,7 +4,7 @@ import { readJson, validate } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
 import { answerJson } from "../../http/node-answer.js";
-import { clientSignal } from "../../http/node-request.js";
+import { callContext } from "./call-context.js";
 import { sse } from "./sse.js";
 
 export function registerChatCompletions(app: Hono<AppEnv>, gateway: Gateway): void {
@@ -12,8 +12,7 @@ export function registerChatCompletions(app: Hono<AppEnv>, gateway: Gateway): vo
     const json = await readJson(c);
     // zod runs only on a body the fast check does not take, so its errors and params are unchanged.
     const body = parseChatRequestFast(json) ?? validate(chatRequestSchema, json);
-    // c.get, not c.var: hono builds a new object of every variable on each c.var access.
-    const context = { principal: c.get("principal"), signal: clientSignal(c) };
+    const context = callContext(c);
     if (body.stream === true) {
       const chunks = await gateway.openChatStream(body, context);
       return sse(c, chunks, {

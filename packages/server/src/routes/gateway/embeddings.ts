@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { readJson } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
 import { requireRole } from "../../http/guards.js";
-import { clientSignal } from "../../http/node-request.js";
+import { callContext } from "./call-context.js";
 
 /** True when an Accept header admits a JSON answer (absent, wildcard or application/json). */
 export function acceptsJson(accept: string | undefined): boolean {
@@ -25,6 +25,6 @@ export function registerEmbeddings(app: Hono<AppEnv>, gateway: Gateway): void {
   });
   app.post("/v1/embeddings", requireRole("member"), async (c) => {
     const body = parseEmbeddingsBody(await readJson(c));
-    return c.json(await gateway.embeddings(body, { principal: c.var.principal, signal: clientSignal(c) }));
+    return c.json(await gateway.embeddings(body, callContext(c)));
   });
 }

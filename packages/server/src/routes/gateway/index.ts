@@ -2,6 +2,9 @@ import type { Gateway } from "@groundwork/gateway";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env.js";
 import { registerAudio } from "./audio.js";
+
+export { passesRequestId } from "./call-context.js";
+
 import { registerChatCompletions } from "./chat-completions.js";
 import { registerEmbeddings } from "./embeddings.js";
 import { registerModels } from "./models.js";

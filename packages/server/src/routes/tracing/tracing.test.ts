@@ -122,6 +122,35 @@ describe("a chat call through the server", () => {
     expect(text).not.toContain("builtin-secret-key-1234");
   });
 
+  it("carries the request id on streamed chats and embeddings too (passed in the call's context, HP55)", async () => {
+    upstream.enqueue({ text: "streamed", usage: { inputTokens: 3, outputTokens: 1 } });
+    const streamed = await call(
+      tenant.keys.member,
+      "POST",
+      "/v1/chat/completions",
+      { model: "gw-chat-1", stream: true, messages: [{ role: "user", content: "hi" }] },
+      { "x-request-id": "req-trace-stream" },
+    );
+    expect(streamed.status).toBe(200);
+    await streamed.text();
+    const embedded = await call(
+      tenant.keys.member,
+      "POST",
+      "/v1/embeddings",
+      { model: "hash-embedding-1536", input: ["some words"] },
+      { "x-request-id": "req-trace-embed" },
+    );
+    expect(embedded.status).toBe(200);
+    const page = await bodyOf(await call(tenant.keys.viewer, "GET", "/v1/traces"));
+    const byName = Object.fromEntries(
+      (page.content as Array<{ name: string; requestId: string | null }>).map((t) => [t.name, t.requestId]),
+    );
+    expect(byName).toEqual({
+      "chat gw-chat-1": "req-trace-stream",
+      "embeddings hash-embedding-1536": "req-trace-embed",
+    });
+  });
+
   it("filters by kind, status and model and keeps another organization's traces apart (404)", async () => {
     await chatOverHttp();
     const id = (
