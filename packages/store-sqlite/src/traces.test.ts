@@ -1,4 +1,5 @@
 import BetterSqlite3 from "better-sqlite3";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "./open-store.js";
 import { migrations, runMigrations } from "./run-migrations.js";
@@ -63,6 +64,73 @@ describe("trace writes", () => {
       model: "m",
     });
     expect(store.traces.spans("trc_one").map((s) => s.name)).toEqual(["invoke_agent helper", "chat m"]);
+  });
+
+  it("stores the same traces and spans however the spans are split into batches (many rows to a statement, HP56)", () => {
+    const whole = storeWithOrganization();
+    const split = openStore({ file: ":memory:" });
+    opened.push(split);
+    const organizationId = whole.organizationId;
+    split.db
+      .prepare("INSERT INTO organizations (id, name, plan, created_at) VALUES (?, 'acme', 'team', 0)")
+      .run(organizationId);
+    const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+    const traceArbitrary = fc.record({
+      children: fc.array(fc.record({ tokens: fc.nat({ max: 50 }), offset: fc.nat({ max: 900 }) }), {
+        maxLength: 90,
+      }),
+      rootFirst: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(traceArbitrary, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.integer({ min: 1, max: 150 }), { minLength: 1, maxLength: 20 }),
+        (traces, cuts) => {
+          const spans: TraceSpanInput[] = [];
+          traces.forEach((t, n) => {
+            const traceRecordId = `trc_${n}`;
+            const traceId = hex(n + 1, 32);
+            const root = span({ traceRecordId, organizationId, traceId, spanId: hex(1, 16) });
+            const children = t.children.map((child, i) =>
+              span({
+                traceRecordId,
+                organizationId,
+                traceId,
+                spanId: hex(i + 2, 16),
+                parentSpanId: hex(1, 16),
+                name: "chat m",
+                startTime: 1_000 + child.offset,
+                endTime: 1_050 + child.offset,
+                attributes: { "gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": child.tokens },
+              }),
+            );
+            spans.push(...(t.rootFirst ? [root, ...children] : [...children, root]));
+          });
+          for (const store of [whole.store, split]) store.db.exec("DELETE FROM spans; DELETE FROM traces");
+          whole.store.traces.write(spans);
+          let at = 0;
+          for (let i = 0; at < spans.length; i++) {
+            const size = cuts[i % cuts.length] ?? 1;
+            split.traces.write(spans.slice(at, at + size));
+            at += size;
+          }
+          const rows = (store: Store) => [
+            store.db.prepare("SELECT * FROM traces ORDER BY id").all(),
+            store.db
+              .prepare(
+                `SELECT trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, status, attributes
+                 FROM spans ORDER BY trace_id, otel_span_id`,
+              )
+              .all(),
+          ];
+          const [traceRows, spanRows] = rows(whole.store);
+          expect(spanRows).toHaveLength(spans.length);
+          expect(traceRows).toHaveLength(traces.length);
+          expect(rows(split)).toEqual([traceRows, spanRows]);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("keeps two recorded roots of one OTel trace apart (an application's trace around two requests)", () => {

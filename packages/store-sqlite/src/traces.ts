@@ -16,6 +16,7 @@ import {
   type SettingsRow,
   type SpanRecord,
   type SpanRow,
+  TRACE_COLUMNS,
   type TraceFilter,
   type TraceRecord,
   type TraceRow,
@@ -31,6 +32,7 @@ import {
 } from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { CredentialCipher } from "./credential-cipher.js";
+import { insertRows } from "./multi-row-insert.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 export {
@@ -50,11 +52,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** With the root in the batch, its values win (else the stored ones); without it, the stored ones win. */
 const rootOr = (column: string) =>
   `${column} = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN COALESCE(excluded.${column}, ${column}) ELSE COALESCE(${column}, excluded.${column}) END`;
-const INSERT_NEW_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
-    session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
-    output_tokens, cost_eur, span_count)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (id) DO NOTHING`;
+const INSERT_NEW_TRACES = {
+  head: `INSERT INTO traces (${TRACE_COLUMNS.join(", ")})`,
+  columnCount: TRACE_COLUMNS.length,
+  tail: " ON CONFLICT (id) DO NOTHING RETURNING id",
+};
+const INSERT_SPANS = {
+  head: `INSERT INTO spans (id, trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, duration_ms,
+    status, status_message, attributes)`,
+  columnCount: 11,
+};
 const UPSERT_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
     session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
     output_tokens, cost_eur, span_count)
@@ -95,16 +102,7 @@ export class TraceStore extends SqliteStore {
     ids?: IdGenerator,
   ) {
     super(db, clock, ids);
-    this.writeBatch = db.transaction((spans: readonly TraceSpanInput[]) => {
-      // One upsert per trace of the batch, not per span.
-      const byTrace = new Map<string, TraceSpanInput[]>();
-      for (const span of spans) {
-        const list = byTrace.get(span.traceRecordId);
-        if (list === undefined) byTrace.set(span.traceRecordId, [span]);
-        else list.push(span);
-      }
-      for (const list of byTrace.values()) this.writeTrace(list);
-    });
+    this.writeBatch = db.transaction((spans: readonly TraceSpanInput[]) => this.writeSpans(spans));
   }
 
   /** Whether export headers can be stored (they are encrypted under the master secret). */
@@ -119,37 +117,39 @@ export class TraceStore extends SqliteStore {
   }
 
   /**
-   * Folds one batch's spans of a trace into a row (the root's values win, a child fills what
-   * is still unknown) and merges it into the stored row in one upsert, the same way: a batch
-   * with the root sets the root's fields, counters and sums add up.
+   * Folds each trace's spans of the batch into a row (the root's values win, a child fills what
+   * is still unknown) and merges it into the stored row, the same way: a batch with the root
+   * sets the root's fields, counters and sums add up. Most traces arrive whole in one batch (a
+   * gateway call is one span), so every row is first inserted (many to a statement, HP56) and
+   * the merging upsert runs only for the traces stored before (a long agent run's later batches).
    */
-  private writeTrace(spans: readonly TraceSpanInput[]): void {
-    const row = foldTraceSpans(spans);
-    // Most traces arrive whole in one batch (a gateway call is one span): a plain insert, and
-    // the merging upsert only when spans of the trace were stored before.
-    const inserted = this.sql(INSERT_NEW_TRACE).run(...traceRowValues(row));
-    // The trace's later batches (a long agent run) merge into the row its first batch made.
-    if (inserted.changes === 0) this.sql(UPSERT_TRACE).run(row);
-    const insertSpan = this.sql(
-      `INSERT INTO spans (id, trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, duration_ms,
-           status, status_message, attributes)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+  private writeSpans(spans: readonly TraceSpanInput[]): void {
+    const byTrace = new Map<string, TraceSpanInput[]>();
     for (const span of spans) {
-      insertSpan.run(
-        this.ids("spn"),
-        row.id,
-        span.spanId,
-        span.parentSpanId,
-        span.name,
-        span.startTime,
-        span.endTime,
-        span.durationMs,
-        span.status,
-        span.statusMessage,
-        JSON.stringify(span.attributes),
-      );
+      const list = byTrace.get(span.traceRecordId);
+      if (list === undefined) byTrace.set(span.traceRecordId, [span]);
+      else list.push(span);
     }
+    const rows = [...byTrace.values()].map(foldTraceSpans);
+    const inserted = new Set(
+      insertRows<TraceRow, { id: string }>(this.sql, INSERT_NEW_TRACES, rows, traceRowValues).map(
+        (row) => row.id,
+      ),
+    );
+    for (const row of rows) if (!inserted.has(row.id)) this.sql(UPSERT_TRACE).run(row);
+    insertRows(this.sql, INSERT_SPANS, spans, (span) => [
+      this.ids("spn"),
+      span.traceRecordId,
+      span.spanId,
+      span.parentSpanId,
+      span.name,
+      span.startTime,
+      span.endTime,
+      span.durationMs,
+      span.status,
+      span.statusMessage,
+      JSON.stringify(span.attributes),
+    ]);
   }
 
   /** Traces whose root ended, newest first; `notBefore` (epoch ms) is the retention horizon. */

@@ -20,6 +20,7 @@ import {
   usageRowValues,
 } from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
+import { insertRows } from "./multi-row-insert.js";
 import { statementCache } from "./statement-cache.js";
 
 export type { UsageRecord, UsageRecordInput } from "@groundwork/store-rows";
@@ -57,11 +58,12 @@ export class UsageRecordStore {
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {
     this.sql = statementCache(db);
+    const insert = {
+      head: `INSERT INTO usage_records (${USAGE_COLUMNS.join(", ")})`,
+      columnCount: USAGE_COLUMNS.length,
+    };
     this.insertAll = db.transaction((records: readonly UsageRecord[]) => {
-      const insert = this.sql(
-        `INSERT INTO usage_records (${USAGE_COLUMNS.join(", ")}) VALUES (${USAGE_COLUMNS.map(() => "?").join(", ")})`,
-      );
-      for (const record of records) insert.run(...usageRowValues(record));
+      insertRows(this.sql, insert, records, usageRowValues);
     });
   }
 

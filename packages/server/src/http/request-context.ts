@@ -12,8 +12,10 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Keeps a sane client-sent request id (for tracing across services), else makes one. Traces
- * started while handling the request carry it through an ambient context, except on the routes
- * `passesRequestId` names, whose handlers hand it to the engine themselves (HP55).
+ * started while handling the request carry it through an ambient context. Reads (GET, HEAD)
+ * start no trace, and the routes `passesRequestId` names hand the id to the engine themselves:
+ * neither opens that context, whose AsyncLocalStorage turns on Node 20's promise hooks for the
+ * whole process (HP55).
  */
 export function requestContext(
   passesRequestId: (method: string, path: string) => boolean = () => false,
@@ -24,7 +26,8 @@ export function requestContext(
     c.set("requestId", requestId);
     const started = performance.now();
     // Traces started while handling the request carry its id (one context value, no span).
-    if (passesRequestId(c.req.method, c.req.path)) await next();
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD" || passesRequestId(method, c.req.path)) await next();
     else await withTraceRequestId(requestId, next);
     // Set on whatever was answered, errors included, and only here: a `c.header` before the
     // handler made a web Headers object for every answer (HP50). An answer the handler wrote to
