@@ -4,7 +4,9 @@
  *   proxy   — a bare undici pass-through proxy in front of it (the floor for any proxy);
  *   gateway — the whole Groundwork server as `groundwork serve` starts it (serveGroundwork: the
  *             platform, plan allowance, key auth, rate limit, body validation, the SDK adapter,
- *             usage written to a WAL database, the access log), calling the built-in model.
+ *             usage written to a WAL database, the access log), calling the built-in model: the
+ *             built server (`dist`, so `pnpm build` first) in plain Node (gateway-role.mjs);
+ *             GATEWAY_BENCH_FROM=src runs its sources under tsx (for profiles naming them).
  * The upstream, the proxy and the gateway each run in their own process, like in production, and
  * the load generator in this one. Cases are interleaved (direct, proxy, gateway, proxy, gateway, …
  * for several rounds) and every figure is a median over rounds of a ratio taken within one round,
@@ -18,15 +20,13 @@
  * for the organization first (`PUT /v1/tracing/settings`), to see the gateway's own share.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-import { loadConfig } from "../src/config.js";
-import { serveGroundwork } from "../src/serve.js";
 
 const [role, target] = process.argv.slice(2);
 
@@ -93,30 +93,6 @@ function runProxy(upstream: string): void {
   server.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port));
 }
 
-async function runGateway(upstream: string): Promise<void> {
-  // The server as `groundwork serve` runs it: a file database in WAL mode (usage metering pays its
-  // real cost), the first-start enterprise organization and its admin key, the access log at info.
-  const directory = mkdtempSync(join(tmpdir(), "groundwork-bench-"));
-  const config = loadConfig(
-    { dataDir: directory, host: "127.0.0.1", port: "0" },
-    {
-      GROUNDWORK_BUILTIN_BASE_URL: `${upstream}/v1`,
-      GROUNDWORK_BUILTIN_API_KEY: "upstream-key",
-      GROUNDWORK_SECRET: "bench-secret-0123456789",
-    },
-  );
-  const server = await serveGroundwork(config);
-  process.stdout.write(`KEY ${server.bootstrap?.key ?? ""}\n`);
-  // A clean exit on SIGINT lets `node --cpu-prof` write its profile.
-  process.once("SIGINT", () => {
-    void server.close().finally(() => process.exit(0));
-  });
-  process.once("exit", () => rmSync(directory, { recursive: true, force: true }));
-  announce(server.port);
-}
-
-// ---- the load generator ----
-
 interface Result {
   p50: number;
   p99: number;
@@ -148,10 +124,16 @@ interface Started {
  * baseline gateway: the same bench file there, with that copy's sources through its tsconfig).
  */
 function startRole(name: string, arg?: string, checkout?: string): Promise<Started> {
+  const bench = join(
+    checkout ?? fileURLToPath(new URL("../../..", import.meta.url)),
+    "packages/server/bench",
+  );
+  // The gateway runs as `groundwork serve` does (gateway-role.mjs); the other roles are in this file.
+  const gatewayRole = join(bench, "gateway-role.mjs");
   const script =
-    checkout === undefined
-      ? fileURLToPath(import.meta.url)
-      : join(checkout, "packages/server/bench/gateway-overhead.ts");
+    name === "gateway" && existsSync(gatewayRole) ? gatewayRole : join(bench, "gateway-overhead.ts");
+  const typescript = !script.endsWith(".mjs") || process.env.GATEWAY_BENCH_FROM === "src";
+  const roleArgs = script === gatewayRole ? [] : [name];
   const profileDir = process.env.GATEWAY_BENCH_PROFILE;
   const label = checkout === undefined ? name : "baseline";
   // GATEWAY_BENCH_PROFILE_ROLES (default `gateway`) names the processes to profile, e.g. `gateway,proxy`.
@@ -159,7 +141,13 @@ function startRole(name: string, arg?: string, checkout?: string): Promise<Start
   const profile = profiled && profileDir ? ["--cpu-prof", `--cpu-prof-dir=${join(profileDir, label)}`] : [];
   const child = spawn(
     process.execPath,
-    [...profile, "--import", "tsx", script, name, ...(arg === undefined ? [] : [arg])],
+    [
+      ...profile,
+      ...(typescript ? ["--import", "tsx"] : []),
+      script,
+      ...roleArgs,
+      ...(arg === undefined ? [] : [arg]),
+    ],
     // The gateway's access log (a line per request on stderr) is written and dropped, as a log shipper would.
     {
       stdio: ["ignore", "pipe", name === "gateway" ? "ignore" : "inherit"],
@@ -377,5 +365,4 @@ async function main(): Promise<void> {
 
 if (role === "upstream") runUpstream();
 else if (role === "proxy" && target !== undefined) runProxy(target);
-else if (role === "gateway" && target !== undefined) await runGateway(target);
 else await main();
