@@ -29,9 +29,13 @@ export type { UsageRecord, UsageRecordInput } from "@groundwork/store-rows";
  * Queued rows are written this long after the first of them (or at once when
  * this many are queued). A crash can lose the calls of that window, like the
  * calls still in flight; a commit per call cost about 5% of a gateway request.
+ * A batch's cost is mostly the pages it dirties, and each latency bin's rows sit on
+ * their own page of `usage_records_latency`, so a row costs less the more rows share
+ * a commit: usage row and trace per call 83 µs in batches of 25, 66 in 50, 56 in 250
+ * (same run, HP57). 100 ms holds ~250 calls at the gateway's full rate.
  */
-const FLUSH_DELAY_MS = 20;
-const FLUSH_AT_ROWS = 256;
+const FLUSH_DELAY_MS = 100;
+const FLUSH_AT_ROWS = 512;
 /** A failed batch is tried again after this long (the database was busy or full). */
 const RETRY_MS = 250;
 /** A cached charged total is read from the database again after this long. */
