@@ -159,13 +159,13 @@ describe("usage write-behind", () => {
       failed: false,
       endUser: null,
     });
-    for (let i = 0; i < 600; i++) store.usage.record(call); // one batch of 512 goes at once, 88 stay queued
+    for (let i = 0; i < 300; i++) store.usage.record(call); // one batch of 256 goes at once, 44 stay queued
     store.close();
     const reopened = openStore({ file });
     try {
       const count = reopened.db.prepare("SELECT COUNT(*) AS n, SUM(requests) AS r FROM usage_hourly").get();
-      expect(reopened.usage.list(org, 1_000)).toHaveLength(600);
-      expect(count).toEqual({ n: 1, r: 600 });
+      expect(reopened.usage.list(org, 1_000)).toHaveLength(300);
+      expect(count).toEqual({ n: 1, r: 300 });
     } finally {
       reopened.close();
     }
@@ -204,8 +204,8 @@ describe("usage write-behind", () => {
 
   it("loses at most the queued rows, never written ones, when the process is killed outright", async () => {
     const file = scratchFile();
-    // 600 rows: the first 512 are written at once (the batch size), the last 88 wait for the timer.
-    const started = child(file, 600, "hang");
+    // 300 rows: the first 256 are written at once (the batch size), the last 44 wait for the timer.
+    const started = child(file, 300, "hang");
     await new Promise<void>((resolve, reject) => {
       started.stdout?.setEncoding("utf8").on("data", (part: string) => {
         if (part.includes("recorded")) resolve();
@@ -216,6 +216,6 @@ describe("usage write-behind", () => {
     await exitCode(started);
     const rows = rowsIn(file);
     // The timer may or may not have fired before the kill; the full batch is always there.
-    expect(rows === 512 || rows === 600).toBe(true);
+    expect(rows === 256 || rows === 300).toBe(true);
   }, 30_000);
 });

@@ -57,7 +57,7 @@ describe("the recording tracer", () => {
     const { tracer, batches } = recorder();
     tracer.startSpan("chat m", root("org_a", "gateway")).end();
     expect(batches).toHaveLength(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 150));
     expect(batches).toHaveLength(1);
   });
 

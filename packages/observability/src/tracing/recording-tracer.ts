@@ -88,9 +88,9 @@ export interface RecordingTracingOptions {
   /** The organization's settings; called once per trace root and once per finished span (cache it). */
   policy(organizationId: string): TracingPolicy;
   sink: SpanSink;
-  /** Finished spans are handed over this long after the first of a batch (default 100 ms, as usage rows). */
+  /** Finished spans are handed over this long after the first of a batch (default 50 ms, as usage rows). */
   flushDelayMs?: number;
-  /** Or at once when this many are queued (default 512). */
+  /** Or at once when this many are queued (default 256). */
   flushAtSpans?: number;
   /** Called when the sink throws (the batch is dropped: a trace must never break a request). */
   onSinkError?: (error: unknown) => void;
@@ -195,8 +195,8 @@ class GroundworkSpanProcessor implements SpanProcessor {
     private readonly options: RecordingTracingOptions,
     private readonly openTraces: Map<string, OpenTrace>,
   ) {
-    this.flushDelayMs = options.flushDelayMs ?? 100;
-    this.flushAtSpans = options.flushAtSpans ?? 512;
+    this.flushDelayMs = options.flushDelayMs ?? 50;
+    this.flushAtSpans = options.flushAtSpans ?? 256;
     this.ids = options.ids ?? defaultIdGenerator;
   }
 
