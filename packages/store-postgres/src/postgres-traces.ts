@@ -16,13 +16,15 @@ import {
 } from "@groundwork/core";
 import {
   DEFAULT_TRACING_SETTINGS,
-  foldTraceSpans,
+  foldBatchTraces,
   int,
   type SessionFilter,
   type SessionRow,
   type SettingsRow,
+  SPAN_COLUMNS,
   type SpanRecord,
   type SpanRow,
+  spanRowValues,
   TRACE_COLUMNS,
   type TraceFilter,
   type TraceRecord,
@@ -68,20 +70,6 @@ const MERGE_TRACE = `ON CONFLICT (id) DO UPDATE SET
     end_time = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN excluded.end_time
       WHEN t.root_otel_span_id IS NULL THEN GREATEST(t.end_time, excluded.end_time) ELSE t.end_time END,
     root_otel_span_id = COALESCE(excluded.root_otel_span_id, t.root_otel_span_id)`;
-
-const SPAN_COLUMNS = [
-  "id",
-  "trace_id",
-  "otel_span_id",
-  "parent_otel_span_id",
-  "name",
-  "start_time",
-  "end_time",
-  "duration_ms",
-  "status",
-  "status_message",
-  "attributes",
-] as const;
 
 const SESSION_COLUMNS = `session_id, MAX(agent_id) AS agent_id, MAX(agent_name) AS agent_name, count(*) AS trace_count,
   MIN(start_time) AS first_trace_at, MAX(start_time) AS last_trace_at, SUM(input_tokens) AS input_tokens,
@@ -134,26 +122,8 @@ export class PostgresTraceStore {
   /** Writes a batch of finished spans (one transaction) and folds them into their traces. */
   async write(spans: readonly TraceSpanInput[]): Promise<void> {
     if (spans.length === 0) return;
-    const byTrace = new Map<string, TraceSpanInput[]>();
-    for (const span of spans) {
-      const list = byTrace.get(span.traceRecordId);
-      if (list === undefined) byTrace.set(span.traceRecordId, [span]);
-      else list.push(span);
-    }
-    const traces = [...byTrace.values()].map(foldTraceSpans).sort((a, b) => (a.id < b.id ? -1 : 1));
-    const spanValues = spans.map((span) => [
-      this.ids("spn"),
-      span.traceRecordId,
-      span.spanId,
-      span.parentSpanId,
-      span.name,
-      span.startTime,
-      span.endTime,
-      span.durationMs,
-      span.status,
-      span.statusMessage,
-      JSON.stringify(span.attributes),
-    ]);
+    const traces = foldBatchTraces(spans).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const spanValues = spans.map((span) => spanRowValues(this.ids("spn"), span));
     await this.client.transaction(async (tx) => {
       for (let start = 0; start < traces.length; start += ROWS_PER_STATEMENT) {
         await this.upsertTraces(tx, traces.slice(start, start + ROWS_PER_STATEMENT));

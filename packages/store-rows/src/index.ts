@@ -107,12 +107,15 @@ export {
 export * from "./text-match.js";
 export {
   DEFAULT_TRACING_SETTINGS,
+  foldBatchTraces,
   foldTraceSpans,
   type SessionFilter,
   type SessionRow,
   type SettingsRow,
+  SPAN_COLUMNS,
   type SpanRecord,
   type SpanRow,
+  spanRowValues,
   TRACE_COLUMNS,
   type TraceFilter,
   type TraceRecord,

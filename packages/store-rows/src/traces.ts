@@ -353,6 +353,47 @@ export const TRACE_COLUMNS = [
 
 export const traceRowValues = (row: TraceRow): unknown[] => TRACE_COLUMNS.map((column) => row[column]);
 
+/** One batch's spans folded into a row per trace (by the recorder's id), in the order first seen. */
+export function foldBatchTraces(spans: readonly TraceSpanInput[]): TraceRow[] {
+  const byTrace = new Map<string, TraceSpanInput[]>();
+  for (const span of spans) {
+    const list = byTrace.get(span.traceRecordId);
+    if (list === undefined) byTrace.set(span.traceRecordId, [span]);
+    else list.push(span);
+  }
+  return [...byTrace.values()].map(foldTraceSpans);
+}
+
+/** The written columns of `spans`, in the order of `spanRowValues`. */
+export const SPAN_COLUMNS = [
+  "id",
+  "trace_id",
+  "otel_span_id",
+  "parent_otel_span_id",
+  "name",
+  "start_time",
+  "end_time",
+  "duration_ms",
+  "status",
+  "status_message",
+  "attributes",
+] as const;
+
+/** A finished span's values in `SPAN_COLUMNS` order, under the stored id `id`. */
+export const spanRowValues = (id: string, span: TraceSpanInput): unknown[] => [
+  id,
+  span.traceRecordId,
+  span.spanId,
+  span.parentSpanId,
+  span.name,
+  span.startTime,
+  span.endTime,
+  span.durationMs,
+  span.status,
+  span.statusMessage,
+  JSON.stringify(span.attributes),
+];
+
 export interface SessionRow {
   session_id: string;
   agent_id: string | null;

@@ -10,12 +10,14 @@ import type { Clock, IdGenerator } from "@groundwork/core";
 import { type PageRequest, pageOffset } from "@groundwork/core";
 import {
   DEFAULT_TRACING_SETTINGS,
-  foldTraceSpans,
+  foldBatchTraces,
   type SessionFilter,
   type SessionRow,
   type SettingsRow,
+  SPAN_COLUMNS,
   type SpanRecord,
   type SpanRow,
+  spanRowValues,
   TRACE_COLUMNS,
   type TraceFilter,
   type TraceRecord,
@@ -58,9 +60,8 @@ const INSERT_NEW_TRACES = {
   tail: " ON CONFLICT (id) DO NOTHING RETURNING id",
 };
 const INSERT_SPANS = {
-  head: `INSERT INTO spans (id, trace_id, otel_span_id, parent_otel_span_id, name, start_time, end_time, duration_ms,
-    status, status_message, attributes)`,
-  columnCount: 11,
+  head: `INSERT INTO spans (${SPAN_COLUMNS.join(", ")})`,
+  columnCount: SPAN_COLUMNS.length,
 };
 const UPSERT_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
     session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
@@ -124,32 +125,14 @@ export class TraceStore extends SqliteStore {
    * the merging upsert runs only for the traces stored before (a long agent run's later batches).
    */
   private writeSpans(spans: readonly TraceSpanInput[]): void {
-    const byTrace = new Map<string, TraceSpanInput[]>();
-    for (const span of spans) {
-      const list = byTrace.get(span.traceRecordId);
-      if (list === undefined) byTrace.set(span.traceRecordId, [span]);
-      else list.push(span);
-    }
-    const rows = [...byTrace.values()].map(foldTraceSpans);
+    const rows = foldBatchTraces(spans);
     const inserted = new Set(
       insertRows<TraceRow, { id: string }>(this.sql, INSERT_NEW_TRACES, rows, traceRowValues).map(
         (row) => row.id,
       ),
     );
     for (const row of rows) if (!inserted.has(row.id)) this.sql(UPSERT_TRACE).run(row);
-    insertRows(this.sql, INSERT_SPANS, spans, (span) => [
-      this.ids("spn"),
-      span.traceRecordId,
-      span.spanId,
-      span.parentSpanId,
-      span.name,
-      span.startTime,
-      span.endTime,
-      span.durationMs,
-      span.status,
-      span.statusMessage,
-      JSON.stringify(span.attributes),
-    ]);
+    insertRows(this.sql, INSERT_SPANS, spans, (span) => spanRowValues(this.ids("spn"), span));
   }
 
   /** Traces whose root ended, newest first; `notBefore` (epoch ms) is the retention horizon. */
