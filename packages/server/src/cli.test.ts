@@ -88,8 +88,12 @@ describe("groundwork keys", () => {
           headers: { Authorization: `Bearer ${key}` },
         });
         expect(asViewer.status).toBe(200);
+        const verified = Date.now();
 
         expect(groundwork(["keys", "revoke", "--data", data.path, key]).code).toBe(0);
+        // Revoked by another process: the server trusts a key it verified for up to a second
+        // (VERIFIED_TTL_MS, store-rows), so the revocation shows once that second has passed.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, verified + 1_050 - Date.now())));
         const revoked = await fetch(`${server.url}/v1/me`, {
           headers: { Authorization: `Bearer ${key}` },
         });
