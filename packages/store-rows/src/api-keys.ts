@@ -3,7 +3,6 @@
  * stored (see store-sqlite's api-keys.ts for why); both stores hash and show keys the same way.
  */
 import * as crypto from "node:crypto";
-import { randomBytes } from "node:crypto";
 import type { Principal, Role } from "@groundwork/core";
 import { int, intOrNull } from "./columns.js";
 
@@ -60,7 +59,7 @@ export function hashApiKey(key: string): string {
 
 /** A new key: `gw_` and 43 base64url characters (256 random bits). */
 export function newApiKey(): string {
-  return API_KEY_PREFIX + randomBytes(32).toString("base64url");
+  return API_KEY_PREFIX + crypto.randomBytes(32).toString("base64url");
 }
 
 /** What authentication reads: the key joined with its organization. */

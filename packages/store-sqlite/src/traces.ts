@@ -34,7 +34,7 @@ import {
 } from "@groundwork/store-rows";
 import type { Database } from "better-sqlite3";
 import type { CredentialCipher } from "./credential-cipher.js";
-import { insertRows } from "./multi-row-insert.js";
+import { insertRows, type MultiRowInsert } from "./multi-row-insert.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 export {
@@ -54,15 +54,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** With the root in the batch, its values win (else the stored ones); without it, the stored ones win. */
 const rootOr = (column: string) =>
   `${column} = CASE WHEN excluded.root_otel_span_id IS NOT NULL THEN COALESCE(excluded.${column}, ${column}) ELSE COALESCE(${column}, excluded.${column}) END`;
-const INSERT_NEW_TRACES = {
-  head: `INSERT INTO traces (${TRACE_COLUMNS.join(", ")})`,
-  columnCount: TRACE_COLUMNS.length,
-  tail: " ON CONFLICT (id) DO NOTHING RETURNING id",
+const INSERT_NEW_TRACES: MultiRowInsert = {
+  table: "traces",
+  columns: TRACE_COLUMNS,
+  onConflict: "ON CONFLICT (id) DO NOTHING",
+  returning: "id",
 };
-const INSERT_SPANS = {
-  head: `INSERT INTO spans (${SPAN_COLUMNS.join(", ")})`,
-  columnCount: SPAN_COLUMNS.length,
-};
+const INSERT_SPANS: MultiRowInsert = { table: "spans", columns: SPAN_COLUMNS };
 const UPSERT_TRACE = `INSERT INTO traces (id, organization_id, otel_trace_id, root_otel_span_id, kind, name, status,
     session_id, agent_id, agent_name, model, response_id, request_id, start_time, end_time, duration_ms, input_tokens,
     output_tokens, cost_eur, span_count)

@@ -63,10 +63,7 @@ export class UsageRecordStore {
     private readonly ids: IdGenerator = defaultIdGenerator,
   ) {
     this.sql = statementCache(db);
-    const insert = {
-      head: `INSERT INTO usage_records (${USAGE_COLUMNS.join(", ")})`,
-      columnCount: USAGE_COLUMNS.length,
-    };
+    const insert = { table: "usage_records", columns: USAGE_COLUMNS };
     this.insertAll = db.transaction((records: readonly UsageRecord[]) => {
       insertRows(this.sql, insert, records, usageRowValues);
     });
