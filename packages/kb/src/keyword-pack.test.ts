@@ -30,6 +30,8 @@ function snapshot(postings: KeywordPostings, terms: readonly string[]) {
             tfs: [...list.tfs.subarray(0, list.count)],
             maxTf: list.maxTf,
             minLength: list.minLength,
+            repeated: [...list.repeated.rows.subarray(0, list.repeated.count)],
+            repeatedTfs: [...list.repeated.tfs.subarray(0, list.repeated.count)],
             df: postings.documentFrequency(term),
           };
     }),

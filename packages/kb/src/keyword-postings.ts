@@ -30,6 +30,18 @@ export interface PostingList {
   /** Over the whole list: the highest frequency and the shortest row length (bounds, live or not). */
   maxTf: number;
   minLength: number;
+  /**
+   * The postings of frequency 2 or more again, rows ascending: top-k search reads a term as two
+   * tiers, these and the rest, each with its own bound (HP38). Typically a few percent of the list.
+   */
+  repeated: RepeatedPostings;
+}
+
+/** A list's postings whose frequency is at least 2 (copies of them, rows ascending). */
+export interface RepeatedPostings {
+  count: number;
+  rows: Uint32Array;
+  tfs: Uint16Array;
 }
 
 /**
@@ -212,6 +224,10 @@ export class KeywordPostings {
       rows.set(runs.postingRows.subarray(at, at + count), n);
       if (base !== 0) for (let j = n; j < n + count; j++) rows[j] = (rows[j] as number) + base;
       list.tfs.set(runs.tfs.subarray(at, at + count), n);
+      for (let j = n; j < n + count; j++) {
+        const tf = list.tfs[j] as number;
+        if (tf >= 2) pushRepeated(list.repeated, rows[j] as number, tf);
+      }
       list.count = n + count;
       list.maxTf = Math.max(list.maxTf, runs.maxTfs[term] as number);
       list.minLength = Math.min(list.minLength, runs.minLengths[term] as number);
@@ -438,6 +454,7 @@ export class KeywordPostings {
       tfs: new Uint16Array(0),
       maxTf: 0,
       minLength: 0xffffffff,
+      repeated: { count: 0, rows: new Uint32Array(0), tfs: new Uint16Array(0) },
     });
     if (id >= this.lastRow.length) {
       const lastRow = new Int32Array(this.lastRow.length * 2).fill(-1);
@@ -467,8 +484,26 @@ export class KeywordPostings {
     list.tfs[n] = tf;
     if (tf > list.maxTf) list.maxTf = tf;
     if (length < list.minLength) list.minLength = length;
+    if (tf >= 2) pushRepeated(list.repeated, row, tf);
     list.count = n + 1;
   }
+}
+
+/** Appends a posting of frequency ≥ 2 to a list's repeated tier (doubling when full). */
+function pushRepeated(repeated: RepeatedPostings, row: number, tf: number): void {
+  const n = repeated.count;
+  if (n === repeated.rows.length) {
+    const size = Math.max(8, n * 2);
+    const rows = new Uint32Array(size);
+    rows.set(repeated.rows);
+    repeated.rows = rows;
+    const tfs = new Uint16Array(size);
+    tfs.set(repeated.tfs);
+    repeated.tfs = tfs;
+  }
+  repeated.rows[n] = row;
+  repeated.tfs[n] = tf;
+  repeated.count = n + 1;
 }
 
 /** Grows a list (doubling) so that `extra` more postings fit. */
@@ -485,9 +520,7 @@ function reserve(list: PostingList, extra: number): void {
 }
 
 /** First posting index at or after `from` whose row is ≥ `row` (galloping, then binary search). */
-export function seekRow(list: PostingList, from: number, row: number): number {
-  const rows = list.rows;
-  const n = list.count;
+export function seekRow(rows: Uint32Array, n: number, from: number, row: number): number {
   if (from >= n || (rows[from] as number) >= row) return from;
   let step = 1;
   let low = from;
@@ -510,7 +543,7 @@ export function seekRow(list: PostingList, from: number, row: number): number {
 }
 
 function lowerBound(list: PostingList, row: number): number {
-  return seekRow(list, 0, row);
+  return seekRow(list.rows, list.count, 0, row);
 }
 
 function mergeRange(ranges: Array<[number, number]>, start: number, end: number): Array<[number, number]> {

@@ -144,7 +144,7 @@ describe("keyword top-k (MaxScore over in-memory postings)", () => {
           const start = Math.min(from, list.count);
           let expected = start;
           while (expected < list.count && (list.rows[expected] as number) < target) expected++;
-          expect(seekRow(list, start, target)).toBe(expected);
+          expect(seekRow(list.rows, list.count, start, target)).toBe(expected);
         },
       ),
     );

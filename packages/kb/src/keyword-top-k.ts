@@ -18,6 +18,10 @@ const K1 = 1.2;
 const B = 0.75;
 /** Bounds are compared with this slack: a bound summed in another order may differ in its last bits. */
 const SLACK = 1 + 1e-9;
+/** Rows shorter than this have their single-occurrence factor remembered per query. */
+const FACTOR_LENGTHS = 4096;
+/** A cursor past its tier's last posting. */
+const END = 0xffffffff;
 
 export interface KeywordHit {
   /** Row ordinal in the postings. */
@@ -34,7 +38,12 @@ export function bm25Idf(rows: number, frequency: number): number {
 
 /** One term's BM25 contribution, written as FTS5 writes it (so equal inputs give equal doubles). */
 export function bm25Term(idf: number, tf: number, length: number, averageLength: number): number {
-  return idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1 - B + (B * length) / averageLength)));
+  return idf * bm25Factor(tf, length, averageLength);
+}
+
+/** The term factor of `bm25Term` (its contribution over the IDF). */
+function bm25Factor(tf: number, length: number, averageLength: number): number {
+  return (tf * (K1 + 1.0)) / (tf + K1 * (1 - B + (B * length) / averageLength));
 }
 
 /**
@@ -63,8 +72,8 @@ export function keywordTopK(
   const averageLength = postings.liveLength / rowsLive;
   // Unique terms with postings; each phrase points at its term.
   const phrases = keywordPhrases(terms);
-  const byTerm = new Map<string, { list: PostingList; idf: number; weight: number }>();
-  const phraseTerm: string[] = [];
+  const byTerm = new Map<string, { list: PostingList; weight: number }>();
+  const phraseName: string[] = [];
   const phraseIdf: number[] = [];
   for (const phrase of phrases) {
     const list = postings.list(phrase);
@@ -72,88 +81,185 @@ export function keywordTopK(
     const frequency = postings.documentFrequency(phrase);
     if (frequency === 0) continue;
     const idf = bm25Idf(rowsLive, frequency);
-    phraseTerm.push(phrase);
+    phraseName.push(phrase);
     phraseIdf.push(idf);
     const known = byTerm.get(phrase);
     if (known !== undefined) known.weight += idf;
-    else byTerm.set(phrase, { list, idf, weight: idf });
+    else byTerm.set(phrase, { list, weight: idf });
   }
   if (byTerm.size === 0) return [];
+  // Each term is read as up to two tiers (HP38): its postings of frequency 1 (the whole list,
+  // skipping the repeated ones) and its repeated postings (frequency ≥ 2, a short copy). A row's
+  // contribution comes from exactly one of them, and the single-occurrence tier's bound is far
+  // below the list's, so the long tiers of common terms turn non-essential sooner.
   const bound = (weight: number, tf: number, length: number) => bm25Term(weight, tf, length, averageLength);
-  const ranked = [...byTerm.entries()]
-    .map(([term, entry]) => ({
-      term,
-      ...entry,
-      upper: bound(entry.weight, entry.list.maxTf, entry.list.minLength),
-    }))
-    .sort((a, b) => a.upper - b.upper);
-  const n = ranked.length;
-  const lists = ranked.map((entry) => entry.list);
-  const weights = ranked.map((entry) => entry.weight);
+  const tiers: Tier[] = [];
+  let term = 0;
+  for (const [name, { list, weight }] of byTerm) {
+    const repeated = list.repeated;
+    if (repeated.count === 0)
+      tiers.push({
+        name,
+        term,
+        rows: list.rows,
+        tfs: list.tfs,
+        count: list.count,
+        weight,
+        single: false,
+        upper: bound(weight, list.maxTf, list.minLength),
+      });
+    else {
+      tiers.push({
+        name,
+        term,
+        rows: list.rows,
+        tfs: list.tfs,
+        count: list.count,
+        weight,
+        single: true,
+        upper: bound(weight, 1, list.minLength),
+      });
+      tiers.push({
+        name,
+        term,
+        rows: repeated.rows,
+        tfs: repeated.tfs,
+        count: repeated.count,
+        weight,
+        single: false,
+        upper: bound(weight, list.maxTf, list.minLength),
+      });
+    }
+    term++;
+  }
+  tiers.sort((a, b) => a.upper - b.upper);
+  const n = tiers.length;
+  // The walk reads each tier's fields from flat arrays, and its current row from `at`.
+  const rowsOf = tiers.map((tier) => tier.rows);
+  const tfsOf = tiers.map((tier) => tier.tfs);
+  const countOf = Int32Array.from(tiers, (tier) => tier.count);
+  const termOf = Int32Array.from(tiers, (tier) => tier.term);
+  const singleOf = Uint8Array.from(tiers, (tier) => (tier.single ? 1 : 0));
+  const weightOf = Float64Array.from(tiers, (tier) => tier.weight);
   const prefix = new Float64Array(n);
   for (let i = 0, sum = 0; i < n; i++) {
-    sum += (ranked[i] as { upper: number }).upper;
+    sum += (tiers[i] as Tier).upper;
     prefix[i] = sum * SLACK;
   }
-  const slotOf = new Map(ranked.map((entry, i) => [entry.term, i]));
-  const phraseSlot = phraseTerm.map((term) => slotOf.get(term) as number);
+  const termIndex = new Map<string, number>();
+  for (const tier of tiers) termIndex.set(tier.name, tier.term);
+  const phraseTerm = phraseName.map((name) => termIndex.get(name) as number);
   const pos = new Int32Array(n);
-  const tfAt = new Float64Array(n);
-  const heap = new TopHeap(k);
+  const at = Uint32Array.from(tiers, (tier) => (tier.count > 0 ? (tier.rows[0] as number) : END));
+  // A term's frequency in the row being scored: valid when `tfRow` holds that row.
+  const tfAt = new Float64Array(term);
+  const tfRow = new Float64Array(term).fill(-1);
+  // Most postings have frequency 1: their factor is computed once per row length (0: not yet).
+  const singleFactor = new Float64Array(FACTOR_LENGTHS);
+  const contribution = (weight: number, tf: number, length: number): number => {
+    if (tf !== 1 || length >= FACTOR_LENGTHS) return bm25Term(weight, tf, length, averageLength);
+    let factor = singleFactor[length] as number;
+    if (factor === 0) {
+      factor = bm25Factor(1, length, averageLength);
+      singleFactor[length] = factor;
+    }
+    return weight * factor;
+  };
   const { lengths, seqs, rowRevision, revisionLive, revisionDocument } = postings;
+  // With nothing retired and no filter every row is admitted: no lookups per candidate.
+  const everyRow = allowed === null && postings.dead === 0;
+  const heap = new TopHeap(k);
   let theta = Number.NEGATIVE_INFINITY;
   let essential = 0;
-  for (;;) {
-    let row = 0xffffffff;
-    for (let i = essential; i < n; i++) {
-      const list = lists[i] as PostingList;
-      const p = pos[i] as number;
-      if (p < list.count && (list.rows[p] as number) < row) row = list.rows[p] as number;
+  const firstRow = () => {
+    let row = END;
+    for (let i = essential; i < n; i++) if ((at[i] as number) < row) row = at[i] as number;
+    return row;
+  };
+  // Each pass takes the lowest row of the essential tiers and finds the next one as it advances.
+  for (let row = firstRow(); row !== END; ) {
+    let admitted = true;
+    if (!everyRow) {
+      const revision = rowRevision[row] as number;
+      admitted =
+        revisionLive[revision] === 1 &&
+        (allowed === null || allowed[revisionDocument[revision] as number] === 1);
     }
-    if (row === 0xffffffff) break;
-    const revision = rowRevision[row] as number;
-    const admitted =
-      revisionLive[revision] === 1 &&
-      (allowed === null || allowed[revisionDocument[revision] as number] === 1);
     const length = lengths[row] as number;
     let partial = 0;
+    let next = END;
     for (let i = essential; i < n; i++) {
-      const list = lists[i] as PostingList;
-      const p = pos[i] as number;
-      if (p < list.count && list.rows[p] === row) {
-        const tf = list.tfs[p] as number;
-        tfAt[i] = tf;
-        if (admitted) partial += bound(weights[i] as number, tf, length);
+      let r = at[i] as number;
+      if (r === row) {
+        const p = pos[i] as number;
         pos[i] = p + 1;
-      } else tfAt[i] = 0;
+        r = p + 1 < (countOf[i] as number) ? ((rowsOf[i] as Uint32Array)[p + 1] as number) : END;
+        at[i] = r;
+        const tf = (tfsOf[i] as Uint16Array)[p] as number;
+        // A repeated posting met in the single tier is counted by its repeated tier (essential
+        // too, its bound being higher).
+        if (tf === 1 || singleOf[i] === 0) {
+          const t = termOf[i] as number;
+          tfAt[t] = tf;
+          tfRow[t] = row;
+          if (admitted) partial += contribution(weightOf[i] as number, tf, length);
+        }
+      }
+      if (r < next) next = r;
     }
+    const current = row;
+    row = next;
     if (!admitted) continue;
-    // Probe the non-essential lists, strongest first, while the row can still reach θ.
+    // Probe the non-essential tiers, strongest first, while the row can still reach θ.
     let j = essential - 1;
     for (; j >= 0; j--) {
       if ((partial + (prefix[j] as number)) * SLACK < theta) break;
-      const list = lists[j] as PostingList;
-      const p = seekRow(list, pos[j] as number, row);
+      const rows = rowsOf[j] as Uint32Array;
+      const p = seekRow(rows, countOf[j] as number, pos[j] as number, current);
       pos[j] = p;
-      if (p < list.count && list.rows[p] === row) {
-        const tf = list.tfs[p] as number;
-        tfAt[j] = tf;
-        partial += bound(weights[j] as number, tf, length);
-      } else tfAt[j] = 0;
+      if (p < (countOf[j] as number) && rows[p] === current) {
+        const tf = (tfsOf[j] as Uint16Array)[p] as number;
+        if (tf !== 1 && singleOf[j] === 1) continue;
+        const t = termOf[j] as number;
+        tfAt[t] = tf;
+        tfRow[t] = current;
+        partial += contribution(weightOf[j] as number, tf, length);
+      }
     }
     if (j >= 0) continue;
     // The exact score, summed phrase by phrase in query order as FTS5 sums it.
     let score = 0;
-    for (let q = 0; q < phraseSlot.length; q++) {
-      const tf = tfAt[phraseSlot[q] as number] as number;
-      if (tf > 0) score += bm25Term(phraseIdf[q] as number, tf, length, averageLength);
+    for (let q = 0; q < phraseTerm.length; q++) {
+      const t = phraseTerm[q] as number;
+      if (tfRow[t] === current)
+        score += bm25Term(phraseIdf[q] as number, tfAt[t] as number, length, averageLength);
     }
-    if (heap.offer(score, seqs[row] as number, row) && heap.full) {
+    if (heap.offer(score, seqs[current] as number, current) && heap.full) {
       theta = heap.worstScore;
-      while (essential < n && (prefix[essential] as number) < theta) essential++;
+      if (essential < n && (prefix[essential] as number) < theta) {
+        while (essential < n && (prefix[essential] as number) < theta) essential++;
+        // Tiers that left the essential set no longer supply rows.
+        row = firstRow();
+      }
     }
   }
   return heap.sorted();
+}
+
+/** One tier of a query term's postings, as the search walks it. */
+interface Tier {
+  name: string;
+  /** The term's index (into the per-term frequencies of the row being scored). */
+  term: number;
+  rows: Uint32Array;
+  tfs: Uint16Array;
+  count: number;
+  /** The term's IDF, summed over the phrases that name it. */
+  weight: number;
+  /** True for the single-occurrence tier: a posting of frequency ≥ 2 in it counts for nothing. */
+  single: boolean;
+  /** The highest contribution a posting of the tier can make. */
+  upper: number;
 }
 
 /** The k best (score, seq) so far: a binary heap with the worst at the root (lower score, then higher seq). */
