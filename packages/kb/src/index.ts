@@ -25,7 +25,14 @@ export {
   VectorRows,
 } from "./int8-scan.js";
 export { KeywordPostings, keywordTokens } from "./keyword-postings.js";
-export { bm25Idf, bm25Term, type KeywordHit, keywordPhrases, keywordTopK } from "./keyword-top-k.js";
+export {
+  bm25Idf,
+  bm25Term,
+  type KeywordHit,
+  type KeywordTopKOptions,
+  keywordPhrases,
+  keywordTopK,
+} from "./keyword-top-k.js";
 export { bestSentence } from "./matched-span.js";
 export { metadataMatches } from "./metadata-filter.js";
 export {

@@ -60,12 +60,21 @@ export function keywordPhrases(terms: readonly string[]): string[] {
   return phrases;
 }
 
+export interface KeywordTopKOptions {
+  /**
+   * Read each term as two tiers (single and repeated occurrences, HP38); default true. False
+   * reads each term's list as one, bounded by its highest frequency (the benchmark's baseline).
+   */
+  tiers?: boolean;
+}
+
 /** The best `k` live rows (of allowed documents) by BM25, best first. */
 export function keywordTopK(
   postings: KeywordPostings,
   terms: readonly string[],
   k: number,
   allowed: Uint8Array | null,
+  options: KeywordTopKOptions = {},
 ): KeywordHit[] {
   const rowsLive = postings.liveRows;
   if (k <= 0 || rowsLive === 0) return [];
@@ -97,7 +106,7 @@ export function keywordTopK(
   let term = 0;
   for (const [name, { list, weight }] of byTerm) {
     const repeated = list.repeated;
-    if (repeated.count === 0)
+    if (repeated.count === 0 || options.tiers === false)
       tiers.push({
         name,
         term,

@@ -50,6 +50,8 @@ export interface KeywordIndexOptions {
    * tokenizes every revision's rows from kb_fts, as before packs (the benchmark's baseline).
    */
   packs?: boolean;
+  /** Rank with each term read as two tiers (HP38); default true. False: one tier (baseline). */
+  tiers?: boolean;
 }
 
 /** FTS5 keyword rows, one set per text-search language, and the background reindex between two. */
@@ -57,6 +59,7 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
   private readonly sql: (text: string) => Statement;
   private readonly caches = new Map<string, KeywordCache>();
   private readonly packs: boolean;
+  private readonly tiers: boolean;
 
   constructor(
     private readonly db: Database,
@@ -64,6 +67,7 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
   ) {
     this.sql = statementCache(db);
     this.packs = options.packs ?? true;
+    this.tiers = options.tiers ?? true;
   }
 
   add(
@@ -119,7 +123,9 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
       return [];
     }
     const postings = this.cacheFor(query.knowledgeBaseId, query.language).postings;
-    const ranked = keywordTopK(postings, query.terms, query.k, postings.allowed(query.documentIds));
+    const ranked = keywordTopK(postings, query.terms, query.k, postings.allowed(query.documentIds), {
+      tiers: this.tiers,
+    });
     if (ranked.length === 0) return [];
     const ids = new Map(
       this.sql("SELECT seq, id FROM kb_chunks WHERE seq IN (SELECT value FROM json_each(?)) AND active = 1")
