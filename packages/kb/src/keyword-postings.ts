@@ -19,6 +19,12 @@ const FNV_PRIME = 0x01000193;
 /** Rows whose postings are staged before they are written to their lists. */
 const STAGE_ROWS = 8192;
 
+/**
+ * Rows shorter than this share of the first rows' mean length are "short": their postings join
+ * the repeated tier, whose bound covers them, so the single tier's bound need not (HP38).
+ */
+const SHORT_SHARE = 0.5;
+
 /** Highest stored frequency of a term in one row (more occurrences count as this many). */
 const MAX_TF = 65535;
 
@@ -31,13 +37,14 @@ export interface PostingList {
   maxTf: number;
   minLength: number;
   /**
-   * The postings of frequency 2 or more again, rows ascending: top-k search reads a term as two
-   * tiers, these and the rest, each with its own bound (HP38). Typically a few percent of the list.
+   * The postings of frequency 2 or more, or in a row shorter than `KeywordPostings.shortBelow`,
+   * again, rows ascending: top-k search reads a term as two tiers, these and the rest, each with
+   * its own bound (HP38). Typically a few percent of a common term's list.
    */
   repeated: RepeatedPostings;
 }
 
-/** A list's postings whose frequency is at least 2 (copies of them, rows ascending). */
+/** A list's postings of high contribution (copies of them, rows ascending): see `PostingList.repeated`. */
 export interface RepeatedPostings {
   count: number;
   rows: Uint32Array;
@@ -74,6 +81,14 @@ export class KeywordPostings {
   liveLength = 0;
   /** Bumped by every retirement: cached document frequencies older than it are recounted. */
   epoch = 0;
+  /**
+   * Rows shorter than this are short (their postings are in the repeated tier): SHORT_SHARE of the
+   * mean length of the first rows held (up to STAGE_ROWS of them), fixed from then on.
+   */
+  shortBelow = 0;
+  private shortChosen = false;
+  /** Rows held when the staged postings were last flushed. */
+  private flushedRows = 0;
   private readonly terms = new Map<string, number>();
   /** The same terms in an open-addressing table (FNV-1a of the UTF-16 units), for the load's plain rows. */
   private slotKeys: string[] = new Array(1024);
@@ -214,6 +229,11 @@ export class KeywordPostings {
     this.rowRevision.fill(held.ordinal, base, base + layout.rows);
     for (let row = 0; row < layout.rows; row++) this.liveLength += runs.lengths[row] as number;
     this.count = base + layout.rows;
+    // The same choice `flush` makes on the first rows appended (packs list rows in append order).
+    this.chooseShort(runs.lengths.subarray(0, Math.min(layout.rows, STAGE_ROWS)));
+    this.flushedRows = this.count;
+    const shortBelow = this.shortBelow;
+    const lengths = this.lengths;
     let at = 0;
     for (let term = 0; term < terms; term++) {
       const list = this.lists[ids[term] as number] as PostingList;
@@ -226,7 +246,8 @@ export class KeywordPostings {
       list.tfs.set(runs.tfs.subarray(at, at + count), n);
       for (let j = n; j < n + count; j++) {
         const tf = list.tfs[j] as number;
-        if (tf >= 2) pushRepeated(list.repeated, rows[j] as number, tf);
+        const row = rows[j] as number;
+        if (tf >= 2 || (lengths[row] as number) < shortBelow) pushRepeated(list.repeated, row, tf);
       }
       list.count = n + count;
       list.maxTf = Math.max(list.maxTf, runs.maxTfs[term] as number);
@@ -410,6 +431,8 @@ export class KeywordPostings {
 
   /** Writes the staged postings (rows ascending) to their lists, each list grown at most once. */
   private flush(): void {
+    this.chooseShort(this.lengths.subarray(this.flushedRows, this.count));
+    this.flushedRows = this.count;
     const n = this.pending;
     for (let i = 0; i < n; i++) {
       const id = this.stagedTerm[i] as number;
@@ -428,6 +451,15 @@ export class KeywordPostings {
       );
     }
     this.pending = 0;
+  }
+
+  /** Fixes `shortBelow` from the first rows held (a no-op once chosen, or without rows). */
+  private chooseShort(lengths: Uint32Array): void {
+    if (this.shortChosen || lengths.length === 0) return;
+    let sum = 0;
+    for (const length of lengths) sum += length;
+    this.shortBelow = Math.floor((SHORT_SHARE * sum) / lengths.length);
+    this.shortChosen = true;
   }
 
   private reserveRows(need: number): void {
@@ -484,7 +516,7 @@ export class KeywordPostings {
     list.tfs[n] = tf;
     if (tf > list.maxTf) list.maxTf = tf;
     if (length < list.minLength) list.minLength = length;
-    if (tf >= 2) pushRepeated(list.repeated, row, tf);
+    if (tf >= 2 || length < this.shortBelow) pushRepeated(list.repeated, row, tf);
     list.count = n + 1;
   }
 }

@@ -122,6 +122,38 @@ describe("keyword top-k (MaxScore over in-memory postings)", () => {
     );
   });
 
+  it("copies a term's postings of frequency 2 or more, or in a short row, as its repeated tier", () => {
+    const postings = new KeywordPostings();
+    const rows = [
+      "x a b c d e",
+      "x x a b c d",
+      "a b c d e f",
+      "x",
+      "a b c d e x",
+      "a a a b c d",
+      "b c d e f g",
+      "b c d e f g",
+      "x b c d e f",
+    ];
+    postings.appendRevision(
+      "d",
+      "r",
+      rows.map((text, seq) => [seq, text] as const),
+    );
+    // Mean length 49 / 9: rows under half of it (2 terms) are short.
+    expect(postings.shortBelow).toBe(2);
+    const x = postings.list("x");
+    expect([...(x?.rows.subarray(0, x.count) ?? [])]).toEqual([0, 1, 3, 4, 8]);
+    expect([...(x?.repeated.rows.subarray(0, x.repeated.count) ?? [])]).toEqual([1, 3]);
+    expect([...(x?.repeated.tfs.subarray(0, x.repeated.count) ?? [])]).toEqual([2, 1]);
+    const a = postings.list("a");
+    expect([...(a?.repeated.rows.subarray(0, a.repeated.count) ?? [])]).toEqual([5]);
+    // The threshold stays: later, shorter rows do not move it.
+    postings.appendRevision("d", "r2", [[20, "x"]]);
+    expect(postings.shortBelow).toBe(2);
+    expect(keywordTopK(postings, ["x"], 3, null).map((hit) => hit.seq)).toEqual([3, 20, 1]);
+  });
+
   it("seeks rows by galloping like a linear scan", () => {
     fc.assert(
       fc.property(

@@ -97,12 +97,13 @@ export function keywordTopK(
     else byTerm.set(phrase, { list, weight: idf });
   }
   if (byTerm.size === 0) return [];
-  // Each term is read as up to two tiers (HP38): its postings of frequency 1 (the whole list,
-  // skipping the repeated ones) and its repeated postings (frequency ≥ 2, a short copy). A row's
-  // contribution comes from exactly one of them, and the single-occurrence tier's bound is far
-  // below the list's, so the long tiers of common terms turn non-essential sooner.
+  // Each term is read as up to two tiers (HP38): its single occurrences in rows that are not short
+  // (the whole list, skipping the others) and its repeated postings (frequency ≥ 2 or a short row,
+  // a short copy). A row's contribution comes from exactly one of them, and the single tier's
+  // bound is far below the list's, so the long tiers of common terms turn non-essential sooner.
   const bound = (weight: number, tf: number, length: number) => bm25Term(weight, tf, length, averageLength);
   const tiers: Tier[] = [];
+  const shortBelow = postings.shortBelow;
   let term = 0;
   for (const [name, { list, weight }] of byTerm) {
     const repeated = list.repeated;
@@ -126,7 +127,7 @@ export function keywordTopK(
         count: list.count,
         weight,
         single: true,
-        upper: bound(weight, 1, list.minLength),
+        upper: bound(weight, 1, Math.max(list.minLength, shortBelow)),
       });
       tiers.push({
         name,
@@ -195,6 +196,8 @@ export function keywordTopK(
         (allowed === null || allowed[revisionDocument[revision] as number] === 1);
     }
     const length = lengths[row] as number;
+    // A posting of a short row, like one of frequency ≥ 2, counts in its repeated tier only.
+    const longRow = length >= shortBelow;
     let partial = 0;
     let next = END;
     for (let i = essential; i < n; i++) {
@@ -207,7 +210,7 @@ export function keywordTopK(
         const tf = (tfsOf[i] as Uint16Array)[p] as number;
         // A repeated posting met in the single tier is counted by its repeated tier (essential
         // too, its bound being higher).
-        if (tf === 1 || singleOf[i] === 0) {
+        if ((tf === 1 && longRow) || singleOf[i] === 0) {
           const t = termOf[i] as number;
           tfAt[t] = tf;
           tfRow[t] = row;
@@ -228,7 +231,7 @@ export function keywordTopK(
       pos[j] = p;
       if (p < (countOf[j] as number) && rows[p] === current) {
         const tf = (tfsOf[j] as Uint16Array)[p] as number;
-        if (tf !== 1 && singleOf[j] === 1) continue;
+        if ((tf !== 1 || !longRow) && singleOf[j] === 1) continue;
         const t = termOf[j] as number;
         tfAt[t] = tf;
         tfRow[t] = current;
