@@ -411,16 +411,9 @@ export class KeywordPostings {
   private stage(id: number, row: number): void {
     const at = this.pending;
     if (at === this.stagedTerm.length) {
-      const size = at * 2;
-      const terms = new Uint32Array(size);
-      terms.set(this.stagedTerm);
-      this.stagedTerm = terms;
-      const rows = new Uint32Array(size);
-      rows.set(this.stagedRow);
-      this.stagedRow = rows;
-      const tfs = new Uint32Array(size);
-      tfs.set(this.stagedTf);
-      this.stagedTf = tfs;
+      this.stagedTerm = grown(this.stagedTerm, at * 2);
+      this.stagedRow = grown(this.stagedRow, at * 2);
+      this.stagedTf = grown(this.stagedTf, at * 2);
     }
     this.stagedTerm[at] = id;
     this.stagedRow[at] = row;
@@ -465,15 +458,9 @@ export class KeywordPostings {
   private reserveRows(need: number): void {
     if (need <= this.lengths.length) return;
     const size = Math.max(need, Math.ceil(this.lengths.length * 1.5));
-    const lengths = new Uint32Array(size);
-    lengths.set(this.lengths);
-    this.lengths = lengths;
-    const seqs = new Float64Array(size);
-    seqs.set(this.seqs);
-    this.seqs = seqs;
-    const revisions = new Uint32Array(size);
-    revisions.set(this.rowRevision);
-    this.rowRevision = revisions;
+    this.lengths = grown(this.lengths, size);
+    this.seqs = grown(this.seqs, size);
+    this.rowRevision = grown(this.rowRevision, size);
   }
 
   private newTerm(token: string): number {
@@ -526,16 +513,19 @@ function pushRepeated(repeated: RepeatedPostings, row: number, tf: number): void
   const n = repeated.count;
   if (n === repeated.rows.length) {
     const size = Math.max(8, n * 2);
-    const rows = new Uint32Array(size);
-    rows.set(repeated.rows);
-    repeated.rows = rows;
-    const tfs = new Uint16Array(size);
-    tfs.set(repeated.tfs);
-    repeated.tfs = tfs;
+    repeated.rows = grown(repeated.rows, size);
+    repeated.tfs = grown(repeated.tfs, size);
   }
   repeated.rows[n] = row;
   repeated.tfs[n] = tf;
   repeated.count = n + 1;
+}
+
+/** A copy of a typed array in a larger one of the same kind (the rest zero). */
+function grown<T extends Uint32Array | Uint16Array | Float64Array>(array: T, size: number): T {
+  const next = new (array.constructor as new (length: number) => T)(size);
+  next.set(array);
+  return next;
 }
 
 /** Grows a list (doubling) so that `extra` more postings fit. */
@@ -543,12 +533,8 @@ function reserve(list: PostingList, extra: number): void {
   const need = list.count + extra;
   if (need <= list.rows.length) return;
   const size = Math.max(need, list.rows.length * 2, 8);
-  const rows = new Uint32Array(size);
-  rows.set(list.rows.subarray(0, list.count));
-  list.rows = rows;
-  const tfs = new Uint16Array(size);
-  tfs.set(list.tfs.subarray(0, list.count));
-  list.tfs = tfs;
+  list.rows = grown(list.rows.subarray(0, list.count), size);
+  list.tfs = grown(list.tfs.subarray(0, list.count), size);
 }
 
 /** First posting index at or after `from` whose row is ≥ `row` (galloping, then binary search). */

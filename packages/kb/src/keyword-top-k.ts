@@ -12,7 +12,13 @@
  * language (N, n and the average length are theirs, HP32). Ties rank the lower chunk seq first,
  * as FTS5's `ORDER BY rank, rowid` did.
  */
-import { type KeywordPostings, keywordTokens, type PostingList, seekRow } from "./keyword-postings.js";
+import {
+  type KeywordPostings,
+  keywordTokens,
+  type PostingList,
+  type RepeatedPostings,
+  seekRow,
+} from "./keyword-postings.js";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -107,39 +113,17 @@ export function keywordTopK(
   let term = 0;
   for (const [name, { list, weight }] of byTerm) {
     const repeated = list.repeated;
-    if (repeated.count === 0 || options.tiers === false)
-      tiers.push({
-        name,
-        term,
-        rows: list.rows,
-        tfs: list.tfs,
-        count: list.count,
-        weight,
-        single: false,
-        upper: bound(weight, list.maxTf, list.minLength),
-      });
-    else {
-      tiers.push({
-        name,
-        term,
-        rows: list.rows,
-        tfs: list.tfs,
-        count: list.count,
-        weight,
-        single: true,
-        upper: bound(weight, 1, Math.max(list.minLength, shortBelow)),
-      });
-      tiers.push({
-        name,
-        term,
-        rows: repeated.rows,
-        tfs: repeated.tfs,
-        count: repeated.count,
-        weight,
-        single: false,
-        upper: bound(weight, list.maxTf, list.minLength),
-      });
-    }
+    const tier = (source: RepeatedPostings, single: boolean, upper: number): Tier => {
+      const { rows, tfs, count } = source;
+      return { name, term, rows, tfs, count, weight, single, upper };
+    };
+    const whole = bound(weight, list.maxTf, list.minLength);
+    if (repeated.count === 0 || options.tiers === false) tiers.push(tier(list, false, whole));
+    else
+      tiers.push(
+        tier(list, true, bound(weight, 1, Math.max(list.minLength, shortBelow))),
+        tier(repeated, false, whole),
+      );
     term++;
   }
   tiers.sort((a, b) => a.upper - b.upper);
