@@ -1,11 +1,11 @@
 /**
  * Top-k BM25 over a knowledge base's keyword postings (keyword-postings.ts) without scoring every
- * row that matches a term: MaxScore (Turtle & Flood). The query's terms are
- * sorted by their highest possible contribution; once the k-th best score θ exceeds the summed
- * bounds of the weakest terms, those become "non-essential": only rows holding an essential term
- * are candidates, the weaker lists are only probed (galloping) for candidates that can still
- * reach θ, and a candidate is dropped as soon as its partial score plus the remaining bounds falls
- * below θ. Common terms (low IDF) thus stop costing a pass over their long lists (HP31).
+ * row that matches a term: MaxScore (Turtle & Flood). The query's terms, each read as up to two
+ * tiers (HP38), are sorted by their highest possible contribution; once the k-th best score θ
+ * exceeds the summed bounds of the weakest tiers, those become "non-essential": only rows in an
+ * essential tier are candidates, the weaker tiers are only probed (galloping) for candidates that
+ * can still reach θ, and a candidate is dropped as soon as its partial score plus the remaining
+ * bounds falls below θ. Common terms (low IDF) thus stop costing a pass over their long lists (HP31).
  *
  * The formula is FTS5's `bm25()` (k1 = 1.2, b = 0.75, IDF = ln((N − n + ½)/(n + ½)), at least
  * 1e-6), each query term a phrase in query order, over the knowledge base's served rows in the
@@ -252,7 +252,7 @@ interface Tier {
   count: number;
   /** The term's IDF, summed over the phrases that name it. */
   weight: number;
-  /** True for the single-occurrence tier: a posting of frequency ≥ 2 in it counts for nothing. */
+  /** True for the single tier: a posting of frequency ≥ 2 or in a short row counts for nothing there. */
   single: boolean;
   /** The highest contribution a posting of the tier can make. */
   upper: number;
