@@ -29,10 +29,7 @@ const SHORT_SHARE = 0.5;
 const MAX_TF = 65535;
 
 /** One term's postings: rows ascending, frequencies beside them, and the list's bounds. */
-export interface PostingList {
-  count: number;
-  rows: Uint32Array;
-  tfs: Uint16Array;
+export interface PostingList extends SortedPostings {
   /** Over the whole list: the highest frequency and the shortest row length (bounds, live or not). */
   maxTf: number;
   minLength: number;
@@ -41,14 +38,19 @@ export interface PostingList {
    * again, rows ascending: top-k search reads a term as two tiers, these and the rest, each with
    * its own bound (HP38). Typically a few percent of a common term's list.
    */
-  repeated: RepeatedPostings;
+  repeated: SortedPostings;
 }
 
-/** A list's postings of high contribution (copies of them, rows ascending): see `PostingList.repeated`. */
-export interface RepeatedPostings {
+/** Postings, rows ascending, frequencies beside them: a list, or its repeated tier. */
+export interface SortedPostings {
   count: number;
   rows: Uint32Array;
   tfs: Uint16Array;
+}
+
+/** Whether a posting belongs to its list's repeated tier (HP38): the one rule for both tiers. */
+export function isRepeated(tf: number, length: number, shortBelow: number): boolean {
+  return tf >= 2 || length < shortBelow;
 }
 
 /**
@@ -247,7 +249,7 @@ export class KeywordPostings {
       for (let j = n; j < n + count; j++) {
         const tf = list.tfs[j] as number;
         const row = rows[j] as number;
-        if (tf >= 2 || (lengths[row] as number) < shortBelow) pushRepeated(list.repeated, row, tf);
+        if (isRepeated(tf, lengths[row] as number, shortBelow)) pushRepeated(list.repeated, row, tf);
       }
       list.count = n + count;
       list.maxTf = Math.max(list.maxTf, runs.maxTfs[term] as number);
@@ -503,13 +505,13 @@ export class KeywordPostings {
     list.tfs[n] = tf;
     if (tf > list.maxTf) list.maxTf = tf;
     if (length < list.minLength) list.minLength = length;
-    if (tf >= 2 || length < this.shortBelow) pushRepeated(list.repeated, row, tf);
+    if (isRepeated(tf, length, this.shortBelow)) pushRepeated(list.repeated, row, tf);
     list.count = n + 1;
   }
 }
 
-/** Appends a posting of frequency ≥ 2 to a list's repeated tier (doubling when full). */
-function pushRepeated(repeated: RepeatedPostings, row: number, tf: number): void {
+/** Appends a posting to a list's repeated tier (doubling when full). */
+function pushRepeated(repeated: SortedPostings, row: number, tf: number): void {
   const n = repeated.count;
   if (n === repeated.rows.length) {
     const size = Math.max(8, n * 2);

@@ -13,10 +13,11 @@
  * as FTS5's `ORDER BY rank, rowid` did.
  */
 import {
+  isRepeated,
   type KeywordPostings,
   keywordTokens,
   type PostingList,
-  type RepeatedPostings,
+  type SortedPostings,
   seekRow,
 } from "./keyword-postings.js";
 
@@ -87,8 +88,8 @@ export function keywordTopK(
   const averageLength = postings.liveLength / rowsLive;
   // Unique terms with postings; each phrase points at its term.
   const phrases = keywordPhrases(terms);
-  const byTerm = new Map<string, { list: PostingList; weight: number }>();
-  const phraseName: string[] = [];
+  const byTerm = new Map<string, { list: PostingList; weight: number; index: number }>();
+  const phraseTerm: number[] = [];
   const phraseIdf: number[] = [];
   for (const phrase of phrases) {
     const list = postings.list(phrase);
@@ -96,11 +97,14 @@ export function keywordTopK(
     const frequency = postings.documentFrequency(phrase);
     if (frequency === 0) continue;
     const idf = bm25Idf(rowsLive, frequency);
-    phraseName.push(phrase);
     phraseIdf.push(idf);
-    const known = byTerm.get(phrase);
+    let known = byTerm.get(phrase);
     if (known !== undefined) known.weight += idf;
-    else byTerm.set(phrase, { list, weight: idf });
+    else {
+      known = { list, weight: idf, index: byTerm.size };
+      byTerm.set(phrase, known);
+    }
+    phraseTerm.push(known.index);
   }
   if (byTerm.size === 0) return [];
   // Each term is read as up to two tiers (HP38): its single occurrences in rows that are not short
@@ -110,12 +114,11 @@ export function keywordTopK(
   const bound = (weight: number, tf: number, length: number) => bm25Term(weight, tf, length, averageLength);
   const tiers: Tier[] = [];
   const shortBelow = postings.shortBelow;
-  let term = 0;
-  for (const [name, { list, weight }] of byTerm) {
+  for (const { list, weight, index: term } of byTerm.values()) {
     const repeated = list.repeated;
-    const tier = (source: RepeatedPostings, single: boolean, upper: number): Tier => {
+    const tier = (source: SortedPostings, single: boolean, upper: number): Tier => {
       const { rows, tfs, count } = source;
-      return { name, term, rows, tfs, count, weight, single, upper };
+      return { term, rows, tfs, count, weight, single, upper };
     };
     const whole = bound(weight, list.maxTf, list.minLength);
     if (repeated.count === 0 || options.tiers === false) tiers.push(tier(list, false, whole));
@@ -124,8 +127,8 @@ export function keywordTopK(
         tier(list, true, bound(weight, 1, Math.max(list.minLength, shortBelow))),
         tier(repeated, false, whole),
       );
-    term++;
   }
+  const term = byTerm.size;
   tiers.sort((a, b) => a.upper - b.upper);
   const n = tiers.length;
   // The walk reads each tier's fields from flat arrays, and its current row from `at`.
@@ -140,9 +143,6 @@ export function keywordTopK(
     sum += (tiers[i] as Tier).upper;
     prefix[i] = sum * SLACK;
   }
-  const termIndex = new Map<string, number>();
-  for (const tier of tiers) termIndex.set(tier.name, tier.term);
-  const phraseTerm = phraseName.map((name) => termIndex.get(name) as number);
   const pos = new Int32Array(n);
   const at = Uint32Array.from(tiers, (tier) => (tier.count > 0 ? (tier.rows[0] as number) : END));
   // A term's frequency in the row being scored: valid when `tfRow` holds that row.
@@ -180,8 +180,6 @@ export function keywordTopK(
         (allowed === null || allowed[revisionDocument[revision] as number] === 1);
     }
     const length = lengths[row] as number;
-    // A posting of a short row, like one of frequency ≥ 2, counts in its repeated tier only.
-    const longRow = length >= shortBelow;
     let partial = 0;
     let next = END;
     for (let i = essential; i < n; i++) {
@@ -194,7 +192,7 @@ export function keywordTopK(
         const tf = (tfsOf[i] as Uint16Array)[p] as number;
         // A repeated posting met in the single tier is counted by its repeated tier (essential
         // too, its bound being higher).
-        if ((tf === 1 && longRow) || singleOf[i] === 0) {
+        if (singleOf[i] === 0 || !isRepeated(tf, length, shortBelow)) {
           const t = termOf[i] as number;
           tfAt[t] = tf;
           tfRow[t] = row;
@@ -215,7 +213,7 @@ export function keywordTopK(
       pos[j] = p;
       if (p < (countOf[j] as number) && rows[p] === current) {
         const tf = (tfsOf[j] as Uint16Array)[p] as number;
-        if ((tf !== 1 || !longRow) && singleOf[j] === 1) continue;
+        if (singleOf[j] === 1 && isRepeated(tf, length, shortBelow)) continue;
         const t = termOf[j] as number;
         tfAt[t] = tf;
         tfRow[t] = current;
@@ -244,7 +242,6 @@ export function keywordTopK(
 
 /** One tier of a query term's postings, as the search walks it. */
 interface Tier {
-  name: string;
   /** The term's index (into the per-term frequencies of the row being scored). */
   term: number;
   rows: Uint32Array;
