@@ -27,8 +27,11 @@ const B = 0.75;
 const SLACK = 1 + 1e-9;
 /** Rows shorter than this have their single-occurrence factor remembered per query. */
 const FACTOR_LENGTHS = 4096;
-/** A cursor past its tier's last posting. */
-const END = 0xffffffff;
+/**
+ * A cursor past its tier's last posting: above every row ordinal, and a small integer to V8 (an
+ * unsigned 0xffffffff read back from a typed array deoptimized the walk, "lost precision").
+ */
+const END = 0x7fffffff;
 
 export interface KeywordHit {
   /** Row ordinal in the postings. */
@@ -111,24 +114,17 @@ export function keywordTopK(
   // (the whole list, skipping the others) and its repeated postings (frequency ≥ 2 or a short row,
   // a short copy). A row's contribution comes from exactly one of them, and the single tier's
   // bound is far below the list's, so the long tiers of common terms turn non-essential sooner.
-  const bound = (weight: number, tf: number, length: number) => bm25Term(weight, tf, length, averageLength);
   const tiers: Tier[] = [];
   const shortBelow = postings.shortBelow;
   for (const { list, weight, index: term } of byTerm.values()) {
-    const repeated = list.repeated;
-    const tier = (source: SortedPostings, single: boolean, upper: number): Tier => {
-      const { rows, tfs, count } = source;
-      return { term, rows, tfs, count, weight, single, upper };
-    };
-    const whole = bound(weight, list.maxTf, list.minLength);
-    if (repeated.count === 0 || options.tiers === false) tiers.push(tier(list, false, whole));
-    else
-      tiers.push(
-        tier(list, true, bound(weight, 1, Math.max(list.minLength, shortBelow))),
-        tier(repeated, false, whole),
-      );
+    const whole = bm25Term(weight, list.maxTf, list.minLength, averageLength);
+    if (list.repeated.count === 0 || options.tiers === false)
+      tiers.push(tier(term, weight, list, false, whole));
+    else {
+      const single = bm25Term(weight, 1, Math.max(list.minLength, shortBelow), averageLength);
+      tiers.push(tier(term, weight, list, true, single), tier(term, weight, list.repeated, false, whole));
+    }
   }
-  const term = byTerm.size;
   tiers.sort((a, b) => a.upper - b.upper);
   const n = tiers.length;
   // The walk reads each tier's fields from flat arrays, and its current row from `at`.
@@ -143,35 +139,77 @@ export function keywordTopK(
     sum += (tiers[i] as Tier).upper;
     prefix[i] = sum * SLACK;
   }
+  const heap = new TopHeap(k);
+  walk(
+    {
+      n,
+      terms: byTerm.size,
+      rowsOf,
+      tfsOf,
+      countOf,
+      termOf,
+      singleOf,
+      weightOf,
+      prefix,
+      phraseTerm: Int32Array.from(phraseTerm),
+      phraseIdf: Float64Array.from(phraseIdf),
+      averageLength,
+      shortBelow,
+      allowed,
+      postings,
+    },
+    heap,
+  );
+  return heap.sorted();
+}
+
+/** What the walk reads: the query's tiers as flat arrays (sorted by bound), its phrases, the postings. */
+interface Walk {
+  n: number;
+  /** Unique terms (the per-term scratch's size). */
+  terms: number;
+  rowsOf: Uint32Array[];
+  tfsOf: Uint16Array[];
+  countOf: Int32Array;
+  termOf: Int32Array;
+  singleOf: Uint8Array;
+  weightOf: Float64Array;
+  /** Per tier: the summed bounds of it and every weaker tier (with SLACK). */
+  prefix: Float64Array;
+  /** Per phrase, in query order: its term and IDF. */
+  phraseTerm: Int32Array;
+  phraseIdf: Float64Array;
+  averageLength: number;
+  shortBelow: number;
+  allowed: Uint8Array | null;
+  postings: KeywordPostings;
+}
+
+/**
+ * MaxScore's walk over the tiers into `heap`. A function of its own so that V8 optimizes it once
+ * and keeps it: inside keywordTopK it was compiled on the stack (OSR) in each of the first searches
+ * and thrown away where the code after it had not run yet, so a new process ran its first dozen
+ * searches 2–5× slower.
+ */
+function walk(w: Walk, heap: TopHeap): void {
+  const { n, terms, rowsOf, tfsOf, countOf, termOf, singleOf, weightOf, prefix, phraseTerm, phraseIdf } = w;
+  const { averageLength, shortBelow, allowed, postings } = w;
   const pos = new Int32Array(n);
-  const at = Uint32Array.from(tiers, (tier) => (tier.count > 0 ? (tier.rows[0] as number) : END));
+  const at = new Int32Array(n);
+  for (let i = 0; i < n; i++)
+    at[i] = (countOf[i] as number) > 0 ? ((rowsOf[i] as Uint32Array)[0] as number) : END;
   // A term's frequency in the row being scored: valid when `tfRow` holds that row.
-  const tfAt = new Float64Array(term);
-  const tfRow = new Float64Array(term).fill(-1);
+  const tfAt = new Float64Array(terms);
+  const tfRow = new Float64Array(terms).fill(-1);
   // Most postings have frequency 1: their factor is computed once per row length (0: not yet).
   const singleFactor = new Float64Array(FACTOR_LENGTHS);
-  const contribution = (weight: number, tf: number, length: number): number => {
-    if (tf !== 1 || length >= FACTOR_LENGTHS) return bm25Term(weight, tf, length, averageLength);
-    let factor = singleFactor[length] as number;
-    if (factor === 0) {
-      factor = bm25Factor(1, length, averageLength);
-      singleFactor[length] = factor;
-    }
-    return weight * factor;
-  };
   const { lengths, seqs, rowRevision, revisionLive, revisionDocument } = postings;
   // With nothing retired and no filter every row is admitted: no lookups per candidate.
   const everyRow = allowed === null && postings.dead === 0;
-  const heap = new TopHeap(k);
   let theta = Number.NEGATIVE_INFINITY;
   let essential = 0;
-  const firstRow = () => {
-    let row = END;
-    for (let i = essential; i < n; i++) if ((at[i] as number) < row) row = at[i] as number;
-    return row;
-  };
   // Each pass takes the lowest row of the essential tiers and finds the next one as it advances.
-  for (let row = firstRow(); row !== END; ) {
+  for (let row = firstRow(at, essential, n); row !== END; ) {
     let admitted = true;
     if (!everyRow) {
       const revision = rowRevision[row] as number;
@@ -196,7 +234,8 @@ export function keywordTopK(
           const t = termOf[i] as number;
           tfAt[t] = tf;
           tfRow[t] = row;
-          if (admitted) partial += contribution(weightOf[i] as number, tf, length);
+          if (admitted)
+            partial += contribution(weightOf[i] as number, tf, length, averageLength, singleFactor);
         }
       }
       if (r < next) next = r;
@@ -217,7 +256,7 @@ export function keywordTopK(
         const t = termOf[j] as number;
         tfAt[t] = tf;
         tfRow[t] = current;
-        partial += contribution(weightOf[j] as number, tf, length);
+        partial += contribution(weightOf[j] as number, tf, length, averageLength, singleFactor);
       }
     }
     if (j >= 0) continue;
@@ -233,11 +272,44 @@ export function keywordTopK(
       if (essential < n && (prefix[essential] as number) < theta) {
         while (essential < n && (prefix[essential] as number) < theta) essential++;
         // Tiers that left the essential set no longer supply rows.
-        row = firstRow();
+        row = firstRow(at, essential, n);
       }
     }
   }
-  return heap.sorted();
+}
+
+/*
+ * The walk's helpers are functions of the module, not closures made per search: a closure is a
+ * new call target on every search, and V8 deoptimized the walk each time it met another one
+ * ("wrong call target"), so the first searches of a process ran unoptimized code for longer.
+ */
+
+function tier(term: number, weight: number, source: SortedPostings, single: boolean, upper: number): Tier {
+  return { term, rows: source.rows, tfs: source.tfs, count: source.count, weight, single, upper };
+}
+
+/** The lowest current row of the tiers from `from` on (END when all are done). */
+function firstRow(at: Int32Array, from: number, n: number): number {
+  let row = END;
+  for (let i = from; i < n; i++) if ((at[i] as number) < row) row = at[i] as number;
+  return row;
+}
+
+/** A posting's BM25 contribution; frequency 1 in a row under FACTOR_LENGTHS reads its factor from `singleFactor`. */
+function contribution(
+  weight: number,
+  tf: number,
+  length: number,
+  averageLength: number,
+  singleFactor: Float64Array,
+): number {
+  if (tf !== 1 || length >= FACTOR_LENGTHS) return bm25Term(weight, tf, length, averageLength);
+  let factor = singleFactor[length] as number;
+  if (factor === 0) {
+    factor = bm25Factor(1, length, averageLength);
+    singleFactor[length] = factor;
+  }
+  return weight * factor;
 }
 
 /** One tier of a query term's postings, as the search walks it. */
