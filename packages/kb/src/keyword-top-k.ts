@@ -128,8 +128,12 @@ export function keywordTopK(
   tiers.sort((a, b) => a.upper - b.upper);
   const n = tiers.length;
   // The walk reads each tier's fields from flat arrays, and its current row from `at`.
-  const rowsOf = tiers.map((tier) => tier.rows);
-  const tfsOf = tiers.map((tier) => tier.tfs);
+  const rowsOf: Uint32Array[] = [];
+  const tfsOf: Uint16Array[] = [];
+  for (const tier of tiers) {
+    rowsOf.push(tier.rows);
+    tfsOf.push(tier.tfs);
+  }
   const countOf = Int32Array.from(tiers, (tier) => tier.count);
   const termOf = Int32Array.from(tiers, (tier) => tier.term);
   const singleOf = Uint8Array.from(tiers, (tier) => (tier.single ? 1 : 0));
