@@ -310,6 +310,14 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   console.log(`  raw sqlite-vec, vec_distance_cosine brute force:       ${stats(exact)}`);
   if (VEC0) console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
   console.log(`  keyword leg (in-memory BM25, 50 candidates):            ${stats(keyword)}`);
+  // The slowest legs name their queries, so a tail can be replayed (kb-keyword-bench.ts prints their terms' rows).
+  const slowest = keyword
+    .map((ms, i) => [ms, queries[i] ?? ""] as const)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 3);
+  console.log(
+    `  slowest keyword legs: ${slowest.map(([ms, query]) => `${ms.toFixed(1)} ms "${query}"`).join("; ")}`,
+  );
   console.log(
     `  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries; RSS ${rssMb()} MB`,
   );
