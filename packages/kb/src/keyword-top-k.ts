@@ -127,26 +127,29 @@ export function keywordTopK(
   }
   tiers.sort((a, b) => a.upper - b.upper);
   const n = tiers.length;
-  // The walk reads each tier's fields from flat arrays, and its current row from `at`.
+  // The walk reads each tier's fields from flat arrays (the typed-array ones built by `push`: V8
+  // deoptimized the walk on the map of arrays `Array#map` built).
   const rowsOf: Uint32Array[] = [];
   const tfsOf: Uint16Array[] = [];
-  for (const tier of tiers) {
-    rowsOf.push(tier.rows);
-    tfsOf.push(tier.tfs);
-  }
-  const countOf = Int32Array.from(tiers, (tier) => tier.count);
-  const termOf = Int32Array.from(tiers, (tier) => tier.term);
-  const singleOf = Uint8Array.from(tiers, (tier) => (tier.single ? 1 : 0));
-  const weightOf = Float64Array.from(tiers, (tier) => tier.weight);
+  const countOf = new Int32Array(n);
+  const termOf = new Int32Array(n);
+  const singleOf = new Uint8Array(n);
+  const weightOf = new Float64Array(n);
   const prefix = new Float64Array(n);
   for (let i = 0, sum = 0; i < n; i++) {
-    sum += (tiers[i] as Tier).upper;
+    const tier = tiers[i] as Tier;
+    rowsOf.push(tier.rows);
+    tfsOf.push(tier.tfs);
+    countOf[i] = tier.count;
+    termOf[i] = tier.term;
+    singleOf[i] = tier.single ? 1 : 0;
+    weightOf[i] = tier.weight;
+    sum += tier.upper;
     prefix[i] = sum * SLACK;
   }
   const heap = new TopHeap(k);
   walk(
     {
-      n,
       terms: byTerm.size,
       rowsOf,
       tfsOf,
@@ -169,7 +172,6 @@ export function keywordTopK(
 
 /** What the walk reads: the query's tiers as flat arrays (sorted by bound), its phrases, the postings. */
 interface Walk {
-  n: number;
   /** Unique terms (the per-term scratch's size). */
   terms: number;
   rowsOf: Uint32Array[];
@@ -196,8 +198,9 @@ interface Walk {
  * searches 2–5× slower.
  */
 function walk(w: Walk, heap: TopHeap): void {
-  const { n, terms, rowsOf, tfsOf, countOf, termOf, singleOf, weightOf, prefix, phraseTerm, phraseIdf } = w;
+  const { terms, rowsOf, tfsOf, countOf, termOf, singleOf, weightOf, prefix, phraseTerm, phraseIdf } = w;
   const { averageLength, shortBelow, allowed, postings } = w;
+  const n = countOf.length;
   const pos = new Int32Array(n);
   const at = new Int32Array(n);
   for (let i = 0; i < n; i++)
@@ -288,10 +291,6 @@ function walk(w: Walk, heap: TopHeap): void {
  * ("wrong call target"), so the first searches of a process ran unoptimized code for longer.
  */
 
-function tier(term: number, weight: number, source: SortedPostings, single: boolean, upper: number): Tier {
-  return { term, rows: source.rows, tfs: source.tfs, count: source.count, weight, single, upper };
-}
-
 /** The lowest current row of the tiers from `from` on (END when all are done). */
 function firstRow(at: Int32Array, from: number, n: number): number {
   let row = END;
@@ -314,6 +313,11 @@ function contribution(
     singleFactor[length] = factor;
   }
   return weight * factor;
+}
+
+/** A term's tier over `source` (its whole list or its repeated postings). */
+function tier(term: number, weight: number, source: SortedPostings, single: boolean, upper: number): Tier {
+  return { term, rows: source.rows, tfs: source.tfs, count: source.count, weight, single, upper };
 }
 
 /** One tier of a query term's postings, as the search walks it. */
