@@ -47,19 +47,34 @@ function incrementRandom(): boolean {
  * together.
  */
 export function newId(prefix: string, now: number = Date.now()): string {
-  if (!PREFIX.test(prefix)) throw new Error(`Invalid id prefix "${prefix}"`);
+  if (!knownPrefixes.has(prefix)) {
+    if (!PREFIX.test(prefix)) throw new Error(`Invalid id prefix "${prefix}"`);
+    if (knownPrefixes.size < 256) knownPrefixes.add(prefix);
+  }
   const millis = Math.max(0, Math.floor(now));
   if (millis !== lastTime || !incrementRandom()) freshRandom();
-  lastTime = millis;
+  if (millis !== lastTime) {
+    lastTime = millis;
+    lastTimeText = timeText(millis);
+  }
+  let random = "";
+  for (let i = 0; i < 16; i++) random += ALPHABET[lastRandom[i] as number];
+  return `${prefix}_${lastTimeText}${random}`;
+}
+
+// A process makes a few prefixes over and over: each is checked once (at most 256 remembered),
+// and the time digits are written once per millisecond.
+const knownPrefixes = new Set<string>();
+let lastTimeText = "";
+
+function timeText(millis: number): string {
   let time = "";
   let t = millis;
   for (let i = 0; i < 10; i++) {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  let random = "";
-  for (const digit of lastRandom) random += ALPHABET[digit];
-  return `${prefix}_${time}${random}`;
+  return time;
 }
 
 export const defaultIdGenerator: IdGenerator = (prefix) => newId(prefix);

@@ -91,7 +91,8 @@ export class TargetResolver {
           `Built-in model "${route.model}" is unavailable: no built-in model service is configured (set ${this.options.builtinSetting ?? "one up"}, or use <prefix>/<model> with your own provider)`,
         );
       }
-      await this.allowance.checkUsage(principal);
+      const checked = this.allowance.checkUsage(principal);
+      if (checked !== undefined) await checked;
       return { adapter: this.builtin, byok: false, kind: null, release: () => {} };
     }
     const kind = route.provider;

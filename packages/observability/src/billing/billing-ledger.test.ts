@@ -164,6 +164,17 @@ describe("BillingLedger", () => {
     expect(admitted).toEqual([1, null, 1]);
   });
 
+  it("lets every model call of an unlimited plan start without reading its usage", () => {
+    let reads = 0;
+    const meter = { ...meterOf({ eur: 1e9 }, "enterprise"), chargedSince: () => ++reads };
+    const allowance = createBillingAllowance(new BillingLedger(meter, { clock }));
+    expect(allowance.checkUsage(principal("enterprise"))).toBeUndefined();
+    expect(reads).toBe(0);
+    // A plan with a limit still reads it.
+    expect(allowance.checkUsage(principal("free"))).toBeInstanceOf(Promise);
+    expect(reads).toBe(1);
+  });
+
   it("enforces usage, storage and pages with 402 codes", async () => {
     const allowance = createBillingAllowance(
       new BillingLedger(meterOf({ eur: 5, bytes: 1024 ** 3 - 10, pages: 1000 }, "free"), { clock }),

@@ -257,21 +257,26 @@ export function createBillingAllowance(ledger: BillingLedger): BillingAllowance 
     const error = await ledger.refusal(organizationId, plan, resource, amount);
     if (error !== null) throw error;
   };
+  const checkUsageLeft = async (principal: Principal): Promise<void> => {
+    // Any amount left lets the call start: its cost is known only afterwards.
+    const status = await ledger.status(principal.organizationId, principal.plan, "usage_eur");
+    if (status.remaining !== null && status.remaining <= 0) {
+      throw billingRequired(
+        `The organization's included usage for this month (${status.limit} EUR on the ${principal.plan} plan) is used up`,
+        { code: "usage_exhausted" },
+      );
+    }
+  };
   return {
     ledger,
     ownProvidersRefusal: (principal) =>
       ledger.tierTable[principal.plan].limits.byok
         ? null
         : `need the Team, Business or Enterprise plan; the organization is on ${principal.plan}`,
-    async checkUsage(principal: Principal) {
-      // Any amount left lets the call start: its cost is known only afterwards.
-      const status = await ledger.status(principal.organizationId, principal.plan, "usage_eur");
-      if (status.remaining !== null && status.remaining <= 0) {
-        throw billingRequired(
-          `The organization's included usage for this month (${status.limit} EUR on the ${principal.plan} plan) is used up`,
-          { code: "usage_exhausted" },
-        );
-      }
+    checkUsage(principal: Principal) {
+      // An unlimited plan has nothing to check: no counter read, no promise, on every model call.
+      if (ledger.tierTable[principal.plan].limits.usage_eur === null) return;
+      return checkUsageLeft(principal);
     },
     async checkStorage(organizationId, addedBytes) {
       await refuse(organizationId, await planOf(organizationId), "storage_bytes", addedBytes);

@@ -106,7 +106,7 @@ export interface RecordingTracing {
   shutdown(): Promise<void>;
 }
 
-const CONTENT_KEYS: readonly string[] = [GEN_AI.inputMessages, GEN_AI.outputMessages];
+const CONTENT_KEYS: ReadonlySet<string> = new Set([GEN_AI.inputMessages, GEN_AI.outputMessages]);
 
 let contextManagerChecked = false;
 
@@ -251,8 +251,10 @@ class GroundworkSpanProcessor implements SpanProcessor {
   private filter(organizationId: string, source: Attributes): Attributes {
     let capture: boolean | undefined;
     const attributes: Attributes = {};
-    for (const [key, value] of Object.entries(source)) {
-      if (CONTENT_KEYS.includes(key)) {
+    // Keys, not entries: a span ends on every model call, and each entry was an array of its own.
+    for (const key of Object.keys(source)) {
+      const value = source[key];
+      if (CONTENT_KEYS.has(key)) {
         capture ??= this.options.policy(organizationId).captureContent;
         if (!capture) continue;
       }
