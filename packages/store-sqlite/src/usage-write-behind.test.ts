@@ -142,6 +142,69 @@ describe("usage write-behind", () => {
     }
   });
 
+  it("counts queued rows in the charged total as if each call had been written, whatever the since", () => {
+    const clock = { time: START, now: () => clock.time };
+    const perCall = comparable(clock);
+    const batched = comparable(clock);
+    try {
+      const orgs = [perCall, batched].map((store) => [
+        store.organizations.create("a", "team").id,
+        store.organizations.create("b", "team").id,
+      ])[0] as string[];
+      let run = 0;
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.oneof(
+              { weight: 6, arbitrary: callArbitrary.map((call) => ({ kind: "call" as const, call })) },
+              { weight: 2, arbitrary: fc.nat({ max: HOUR }).map((ms) => ({ kind: "advance" as const, ms })) },
+              { weight: 1, arbitrary: fc.constant({ kind: "flush" as const }) },
+            ),
+            { maxLength: 60 },
+          ),
+          fc.array(fc.integer({ min: -1, max: 4 }), { minLength: 1, maxLength: 4 }),
+          (steps, hours) => {
+            for (const store of [perCall, batched]) {
+              store.usage.flush();
+              for (const table of [
+                "usage_records",
+                "usage_hourly",
+                "usage_latency_hourly",
+                "usage_latency_daily",
+              ])
+                store.db.exec(`DELETE FROM ${table}`);
+            }
+            // Past the cached totals' freshness, so both stores read the emptied tables again.
+            clock.time = START + 10 * HOUR * ++run;
+            const first = clock.time;
+            for (const step of steps) {
+              if (step.kind === "call") {
+                const organizationId = orgs[step.call.org] as string;
+                perCall.usage.record(usageEvent(organizationId, step.call));
+                perCall.usage.flush();
+                batched.usage.record(usageEvent(organizationId, step.call));
+              } else if (step.kind === "advance") clock.time += step.ms;
+              else batched.usage.flush();
+              // Some times before every queued row, some after the oldest of them.
+              for (const hour of hours)
+                for (const organizationId of orgs) {
+                  const since = first - (first % HOUR) + hour * HOUR;
+                  expect(batched.usage.chargedSince(organizationId, since)).toBeCloseTo(
+                    perCall.usage.chargedSince(organizationId, since),
+                    9,
+                  );
+                }
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    } finally {
+      perCall.close();
+      batched.close();
+    }
+  });
+
   it("loses nothing on close, past the batch size and within it", () => {
     const file = scratchFile();
     const store = openStore({ file });
