@@ -19,22 +19,34 @@ export interface MultiRowInsert {
   returning?: string;
 }
 
-/** `(?, ?, …), (?, ?, …)` for `rowCount` rows of `columnCount` columns, made once per shape. */
-const valueLists = new Map<string, string>();
-function valueList(columnCount: number, rowCount: number): string {
-  const key = `${columnCount}x${rowCount}`;
-  let text = valueLists.get(key);
+/**
+ * The statement text for `rowCount` rows, made once per target and count and then the same
+ * string: a statement cache keyed by text hashes a new string of several kilobytes on every
+ * lookup, and V8 keeps a string's hash with the string.
+ */
+const statementTexts = new WeakMap<MultiRowInsert, Map<number, string>>();
+function statementText(into: MultiRowInsert, rowCount: number): string {
+  let texts = statementTexts.get(into);
+  if (texts === undefined) {
+    texts = new Map();
+    statementTexts.set(into, texts);
+  }
+  let text = texts.get(rowCount);
   if (text === undefined) {
-    const tuple = `(${new Array(columnCount).fill("?").join(", ")})`;
-    text = new Array(rowCount).fill(tuple).join(", ");
-    valueLists.set(key, text);
+    const tuple = `(${new Array(into.columns.length).fill("?").join(", ")})`;
+    const tail = `${into.onConflict === undefined ? "" : ` ${into.onConflict}`}${into.returning === undefined ? "" : ` RETURNING ${into.returning}`}`;
+    text = `INSERT INTO ${into.table} (${into.columns.join(", ")}) VALUES ${new Array(rowCount).fill(tuple).join(", ")}${tail}`;
+    texts.set(rowCount, text);
   }
   return text;
 }
 
 /**
- * Inserts `rows`, 64 per statement, each row's parameters given by `values` (one per column).
- * With `returning`, answers the returned rows of every statement; else nothing.
+ * Inserts `rows`, 64 per statement and what is left in powers of two (so each target has at most
+ * seven statements to prepare, not one per remainder: a remainder of each size prepared a
+ * statement of its own, a visible cost in the first minutes of a gateway), each row's parameters
+ * given by `values` (one per column). With `returning`, answers the returned rows of every
+ * statement; else nothing.
  */
 export function insertRows<Row, Returned = never>(
   sql: (text: string) => Statement,
@@ -42,18 +54,19 @@ export function insertRows<Row, Returned = never>(
   rows: readonly Row[],
   values: (row: Row) => readonly unknown[],
 ): Returned[] {
-  const head = `INSERT INTO ${into.table} (${into.columns.join(", ")}) VALUES`;
-  const tail = `${into.onConflict === undefined ? "" : ` ${into.onConflict}`}${into.returning === undefined ? "" : ` RETURNING ${into.returning}`}`;
   const returned: Returned[] = [];
-  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-    const end = Math.min(rows.length, start + ROWS_PER_INSERT);
+  for (let start = 0; start < rows.length; ) {
+    const left = rows.length - start;
+    const count = left >= ROWS_PER_INSERT ? ROWS_PER_INSERT : 1 << (31 - Math.clz32(left));
+    const end = start + count;
     const parameters: unknown[] = [];
     for (let i = start; i < end; i++) {
       for (const value of values(rows[i] as Row)) parameters.push(value);
     }
-    const statement = sql(`${head} ${valueList(into.columns.length, end - start)}${tail}`);
+    const statement = sql(statementText(into, count));
     if (into.returning === undefined) statement.run(...parameters);
     else returned.push(...(statement.all(...parameters) as Returned[]));
+    start = end;
   }
   return returned;
 }
