@@ -62,6 +62,7 @@ export {
 export type {
   Allowance,
   CallOptions,
+  Cancellation,
   ChatCompletion,
   ChatCompletionChunk,
   ChatContentPart,

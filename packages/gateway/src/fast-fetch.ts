@@ -5,6 +5,7 @@
  * the SDKs accept a custom fetch, so the hot path uses this one.
  */
 import { Readable } from "node:stream";
+import type { Cancellation } from "@groundwork/core";
 import { Agent, request } from "undici";
 
 type FetchInput = Parameters<typeof globalThis.fetch>[0];
@@ -20,7 +21,7 @@ export type RawRequest = (
     method: "POST";
     headers: Record<string, string>;
     body: string;
-    signal: AbortSignal | null;
+    signal: Cancellation | null;
     headersTimeout: number;
   },
 ) => ReturnType<typeof request>;
@@ -85,7 +86,9 @@ export function createFastFetch(options: { connections?: number } = {}): typeof 
       method: options.method,
       headers: options.headers,
       body: options.body,
-      signal: options.signal,
+      // undici reads an abort source through `aborted`, `reason` and add/removeEventListener only,
+      // which a Cancellation has (its type names AbortSignal or EventEmitter).
+      signal: options.signal as AbortSignal | null,
       headersTimeout: options.headersTimeout,
     });
   return Object.assign(fastFetch, { [RAW_REQUEST]: raw });

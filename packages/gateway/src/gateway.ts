@@ -19,6 +19,7 @@ import {
   type UsageEvent,
 } from "@groundwork/core";
 import type { ProviderAdapter, TranscriptionRequest, TranscriptionResult } from "./adapter.js";
+import { cancellationOf, signalOf } from "./call-options.js";
 import { type PreparedChat, prepareChat, prepareResponses } from "./chat-preparation.js";
 import type { ChatRequestBody } from "./chat-request.js";
 import { type EmbeddingsBody, encodeEmbedding } from "./embeddings-request.js";
@@ -127,7 +128,7 @@ export class Gateway {
     try {
       completion = await withSafeRetry(
         () => target.adapter.complete(request, signalOf(context)),
-        context.signal,
+        cancellationOf(context),
       );
       outcome = "ok";
       responseModel = completion.model;
@@ -142,7 +143,7 @@ export class Gateway {
       return completion;
     } catch (error) {
       failure = error;
-      if (context.signal?.aborted === true) outcome = "aborted";
+      if (cancellationOf(context)?.aborted === true) outcome = "aborted";
       throw error;
     } finally {
       target.release();
@@ -212,7 +213,7 @@ export class Gateway {
       ({ iterator, first } = await withSafeRetry(async () => {
         const opened = target.adapter.stream(request, signalOf(context))[Symbol.asyncIterator]();
         return { iterator: opened, first: await opened.next() };
-      }, context.signal));
+      }, cancellationOf(context)));
     } catch (error) {
       target.release();
       const call = {
@@ -399,7 +400,7 @@ export class Gateway {
             },
             signalOf(context),
           ),
-        context.signal,
+        cancellationOf(context),
       );
       outcome = "ok";
       promptTokens = result.promptTokens || promptTokens;
@@ -508,7 +509,7 @@ export class Gateway {
       }
       const result = await withSafeRetry(
         () => transcribe({ ...request, model: route.model }, signalOf(context)),
-        context.signal,
+        cancellationOf(context),
       );
       outcome = "ok";
       return result;
@@ -570,10 +571,6 @@ export class Gateway {
   adapterFor(account: ProviderAccount): ProviderAdapter {
     return this.targets.adapterFor(account);
   }
-}
-
-function signalOf(context: CallContext): { signal?: AbortSignal } {
-  return context.signal === undefined ? {} : { signal: context.signal };
 }
 
 function embeddingPrefixes(): string[] {

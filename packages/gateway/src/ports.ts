@@ -4,7 +4,14 @@
  * context of one call. Kept apart from gateway.ts so that the adapter factory
  * can name a provider account without importing the gateway that uses it.
  */
-import type { Allowance, Clock, ConcurrencySlots, Principal, UsageEvent } from "@groundwork/core";
+import type {
+  Allowance,
+  Cancellation,
+  Clock,
+  ConcurrencySlots,
+  Principal,
+  UsageEvent,
+} from "@groundwork/core";
 import type { TraceHooks } from "@groundwork/observability";
 import type { ProviderAdapter } from "./adapter.js";
 import type { TokenPrice } from "./pricing.js";
@@ -66,6 +73,11 @@ export interface GatewayOptions {
 export interface CallContext {
   principal: Principal;
   signal?: AbortSignal;
+  /**
+   * The same cancellation as `signal`, cheaper to make: the gateway hands it to its own transport
+   * and reads `signal` (made on first read) only for the SDK adapters (HP59).
+   */
+  cancel?: Cancellation;
   /**
    * The HTTP request's id, for a trace the call starts (`groundwork.request_id`). A caller that
    * opened the ambient request-id context (`withTraceRequestId`) need not pass it; the server's

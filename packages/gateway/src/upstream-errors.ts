@@ -9,7 +9,13 @@
  * task and run errors) only ever sees the redacted text.
  */
 import { APIUserAbortError as AnthropicAbortError } from "@anthropic-ai/sdk";
-import { GroundworkError, isGroundworkError, rateLimited, upstreamError } from "@groundwork/core";
+import {
+  type Cancellation,
+  GroundworkError,
+  isGroundworkError,
+  rateLimited,
+  upstreamError,
+} from "@groundwork/core";
 import { APIUserAbortError as OpenAIAbortError } from "openai";
 import { redactSecret } from "./redact-secret.js";
 
@@ -127,7 +133,7 @@ export const MAX_SAFE_RETRIES = 2;
  * at most twice, waiting 100 ms, then 300 ms (or the provider's short Retry-After).
  * Streams use it only to open the stream: never after the first byte.
  */
-export async function withSafeRetry<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withSafeRetry<T>(fn: () => Promise<T>, signal?: Cancellation): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();

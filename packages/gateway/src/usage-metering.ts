@@ -11,6 +11,7 @@ import {
   type UsageEvent,
   type UsageSurface,
 } from "@groundwork/core";
+import { cancellationOf } from "./call-options.js";
 import type { CallContext, GatewayOptions, UsageMeter } from "./ports.js";
 import { chatPriceOf, costEur, type TokenPrice } from "./pricing.js";
 
@@ -79,7 +80,7 @@ export function failureOf(error: unknown): { errorCode: string; status: number }
 
 /** How a failed call is recorded: aborted when the caller gave up, an error otherwise. */
 export function outcomeOf(context: CallContext): UsageEvent["outcome"] {
-  return context.signal?.aborted === true ? "aborted" : "error";
+  return cancellationOf(context)?.aborted === true ? "aborted" : "error";
 }
 
 /** Prompt tokens of a request by estimate, for calls whose upstream reported no usage. */

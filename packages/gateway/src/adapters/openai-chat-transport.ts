@@ -13,7 +13,7 @@
  * With the fast fetch (fast-fetch.ts) the request goes straight to its undici pool and the
  * body is read as Node buffers; any other fetch (tests, a guarded fetch) is used as it is.
  */
-import type { ChatCompletion, ChatCompletionChunk } from "@groundwork/core";
+import type { Cancellation, ChatCompletion, ChatCompletionChunk } from "@groundwork/core";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { type RawRequest, type RawTarget, rawRequestOf, rawTargetOf } from "../fast-fetch.js";
 import { rememberUpstreamText } from "../upstream-text.js";
@@ -38,8 +38,8 @@ interface Answer {
 }
 
 export interface ChatTransport {
-  complete(body: object, signal: AbortSignal | undefined): Promise<ChatCompletion>;
-  stream(body: object, signal: AbortSignal | undefined): AsyncIterable<ChatCompletionChunk>;
+  complete(body: object, signal: Cancellation | undefined): Promise<ChatCompletion>;
+  stream(body: object, signal: Cancellation | undefined): AsyncIterable<ChatCompletionChunk>;
 }
 
 export function createChatTransport(options: ChatTransportOptions): ChatTransport {
@@ -58,7 +58,7 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
     target ??= rawTargetOf(url);
     return target;
   };
-  const post = (body: object, signal: AbortSignal | undefined): Promise<Answer> =>
+  const post = (body: object, signal: Cancellation | undefined): Promise<Answer> =>
     raw === null
       ? postWithFetch(
           options.fetch ?? globalThis.fetch,
@@ -140,7 +140,7 @@ async function throwIfFailed(answer: Answer): Promise<void> {
   throw APIError.generate(answer.status, json, json === undefined ? text : undefined, answer.headers());
 }
 
-async function readOrAbort(answer: Answer, signal: AbortSignal | undefined): Promise<string> {
+async function readOrAbort(answer: Answer, signal: Cancellation | undefined): Promise<string> {
   try {
     return await answer.text();
   } catch (error) {
@@ -154,7 +154,7 @@ function isAbort(error: unknown): boolean {
 }
 
 /** What nothing-came-back looks like to the caller: aborted, timed out, or a connection error. */
-function connectionFailure(error: unknown, signal: AbortSignal | undefined): Error {
+function connectionFailure(error: unknown, signal: Cancellation | undefined): Error {
   if (signal?.aborted === true) return new APIUserAbortError();
   const code = (error as { code?: string } | null)?.code;
   if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || isAbort(error)) {
@@ -168,7 +168,7 @@ async function postRaw(
   target: () => RawTarget,
   headers: Record<string, string>,
   body: string,
-  signal: AbortSignal | undefined,
+  signal: Cancellation | undefined,
   timeoutMs: number,
 ): Promise<Answer> {
   if (signal?.aborted === true) throw new APIUserAbortError();
@@ -211,7 +211,7 @@ async function postWithFetch(
   url: string,
   headers: Record<string, string>,
   body: string,
-  signal: AbortSignal | undefined,
+  signal: Cancellation | undefined,
   timeoutMs: number,
 ): Promise<Answer> {
   if (signal?.aborted === true) throw new APIUserAbortError();

@@ -121,7 +121,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
         });
       }
       return mapUpstream(account, () =>
-        chat.complete({ ...upstreamBody(request), stream: false }, call.signal),
+        chat.complete({ ...upstreamBody(request), stream: false }, call.cancel ?? call.signal),
       );
     },
 
@@ -130,7 +130,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       // Usage is always asked for upstream, so calls are metered; the gateway drops
       // the usage chunk when the client did not ask for it.
       const body = { ...upstreamBody(request), stream: true, stream_options: { include_usage: true } };
-      return mapStream(account, chat.stream(body, call.signal));
+      return mapStream(account, chat.stream(body, call.cancel ?? call.signal));
     },
 
     listModels(call: CallOptions = {}): Promise<string[]> {

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { invalidRequest, payloadTooLarge } from "@groundwork/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { ClientDisconnect } from "./client-disconnect.js";
 import type { AppEnv } from "./env.js";
 
 const utf8 = new TextDecoder(); // strips a leading BOM, as Request.text() does
@@ -93,13 +94,13 @@ function readAll(incoming: IncomingMessage): Promise<Buffer> {
  * calls stop with it. Under Node that is the response closing unfinished.
  */
 export function clientSignal(c: Context<AppEnv>): AbortSignal {
+  return clientDisconnect(c)?.signal ?? c.req.raw.signal;
+}
+
+/** The client's disconnect without an AbortSignal made yet; undefined outside the Node listener. */
+export function clientDisconnect(c: Context<AppEnv>): ClientDisconnect | undefined {
   const outgoing: ServerResponse | undefined = c.env?.outgoing;
-  if (outgoing === undefined) return c.req.raw.signal;
-  const controller = new AbortController();
-  outgoing.once("close", () => {
-    if (!outgoing.writableFinished) controller.abort(new Error("Client connection closed before the answer"));
-  });
-  return controller.signal;
+  return outgoing === undefined ? undefined : new ClientDisconnect(outgoing);
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { CallContext } from "@groundwork/gateway";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/env.js";
-import { clientSignal } from "../../http/node-request.js";
+import { clientDisconnect } from "../../http/node-request.js";
 
 /** The routes whose handlers pass the request id in the call's context (see `callContext`). */
 const DIRECT_MODEL_CALLS = new Set(["/v1/chat/completions", "/v1/embeddings"]);
@@ -19,5 +19,17 @@ export function passesRequestId(method: string, path: string): boolean {
 
 /** The caller, the client's disconnect and the request id, for one gateway call. */
 export function callContext(c: Context<AppEnv>): CallContext {
-  return { principal: c.get("principal"), signal: clientSignal(c), requestId: c.get("requestId") };
+  const principal = c.get("principal");
+  const requestId = c.get("requestId");
+  const cancel = clientDisconnect(c);
+  if (cancel === undefined) return { principal, signal: c.req.raw.signal, requestId };
+  // The gateway's own transport takes `cancel`; an AbortSignal is made only if an SDK adapter reads one.
+  return {
+    principal,
+    requestId,
+    cancel,
+    get signal() {
+      return cancel.signal;
+    },
+  };
 }
