@@ -249,7 +249,11 @@ export class Gateway {
         while (next.done !== true) {
           const chunk = next.value;
           responseModel ??= chunk.model;
-          chunk.model = labels.model;
+          // Any change to the chunk drops the upstream's text of it (the client then gets it serialised).
+          if (chunk.model !== labels.model) {
+            forgetUpstreamText(chunk);
+            chunk.model = labels.model;
+          }
           for (const choice of chunk.choices) {
             const content = choice.delta.content;
             if (content != null) {
@@ -259,11 +263,17 @@ export class Gateway {
           }
           if (chunk.usage != null) {
             usage = chunk.usage;
-            if (!target.byok && !cacheKeySent) delete chunk.usage.prompt_tokens_details;
+            if (!target.byok && !cacheKeySent && chunk.usage.prompt_tokens_details !== undefined) {
+              forgetUpstreamText(chunk);
+              delete chunk.usage.prompt_tokens_details;
+            }
           }
           const usageOnly = chunk.choices.length === 0 && chunk.usage != null;
           if (!usageOnly || includeUsage) {
-            if (!includeUsage) delete chunk.usage;
+            if (!includeUsage && "usage" in chunk) {
+              forgetUpstreamText(chunk);
+              delete chunk.usage;
+            }
             yield chunk;
           }
           next = await iterator.next();

@@ -86,3 +86,4 @@ export {
 } from "./responses/responses-request.js";
 export { DEFAULT_BYOK_CONCURRENCY } from "./target-resolver.js";
 export { mapUpstream, toUpstreamError } from "./upstream-errors.js";
+export { completionJson } from "./upstream-text.js";

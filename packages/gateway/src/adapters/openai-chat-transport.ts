@@ -102,6 +102,8 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
             if (parsed?.error) {
               throw new APIError(undefined, parsed.error as object, undefined, answer.headers());
             }
+            // The event's own text, answered as it is while the gateway changes nothing in it.
+            if (typeof parsed === "object" && parsed !== null) rememberUpstreamText(parsed, data);
             yield parsed;
           }
           if (next.done === true) break;

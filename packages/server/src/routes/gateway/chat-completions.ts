@@ -1,4 +1,4 @@
-import { chatRequestSchema, type Gateway, parseChatRequestFast } from "@groundwork/gateway";
+import { chatRequestSchema, completionJson, type Gateway, parseChatRequestFast } from "@groundwork/gateway";
 import type { Hono } from "hono";
 import { readJson, validate } from "../../http/body.js";
 import type { AppEnv } from "../../http/env.js";
@@ -16,6 +16,8 @@ export function registerChatCompletions(app: Hono<AppEnv>, gateway: Gateway): vo
     if (body.stream === true) {
       const chunks = await gateway.openChatStream(body, context);
       return sse(c, chunks, {
+        // Each event as the upstream wrote it when the gateway changed nothing in it.
+        render: completionJson,
         done: true,
         onError: (error) =>
           c.get("logger").warn("stream ended with an error", {
