@@ -25,6 +25,11 @@ export interface ChatTransportOptions {
   organizationId?: string | undefined;
   fetch?: typeof fetch | undefined;
   timeoutMs: number;
+  /**
+   * What a failure becomes (the adapter's upstream error), applied here rather than by a wrapper
+   * around each call: a wrapping async generator cost every streamed chunk its own promise hops.
+   */
+  mapError?: (error: unknown) => unknown;
 }
 
 /** An upstream answer, whichever way it was fetched. */
@@ -70,19 +75,29 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
         )
       : postRaw(raw, targetOf, headers, JSON.stringify(body), signal, options.timeoutMs);
 
+  const mapError = options.mapError ?? ((error: unknown) => error);
   return {
     async complete(body, signal) {
-      const answer = await post(body, signal);
-      await throwIfFailed(answer);
-      const text = await readOrAbort(answer, signal);
-      const completion = JSON.parse(text) as ChatCompletion;
-      rememberUpstreamText(completion, text);
-      return completion;
+      try {
+        const answer = await post(body, signal);
+        await throwIfFailed(answer);
+        const text = await readOrAbort(answer, signal);
+        const completion = JSON.parse(text) as ChatCompletion;
+        rememberUpstreamText(completion, text);
+        return completion;
+      } catch (error) {
+        throw mapError(error);
+      }
     },
 
     async *stream(body, signal) {
-      const answer = await post(body, signal);
-      await throwIfFailed(answer);
+      let answer: Answer;
+      try {
+        answer = await post(body, signal);
+        await throwIfFailed(answer);
+      } catch (error) {
+        throw mapError(error);
+      }
       const chunks = answer.chunks()[Symbol.asyncIterator]();
       // The events of each chunk are parsed in one go (no generator per event), with one decoder.
       const parser = new SseDataParser();
@@ -112,7 +127,7 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
       } catch (error) {
         // The caller going away ends the stream quietly, as the SDK's stream does.
         if (signal?.aborted === true || isAbort(error)) return;
-        throw error;
+        throw mapError(error);
       } finally {
         if (!finished) answer.discard();
       }

@@ -69,6 +69,9 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  const provider = options.provider;
+  // The key the provider may quote back when it refuses it; no key means no secret.
+  const account: UpstreamAccount = { provider, secret: options.apiKey };
   // Chat completions, the hot path, skip the SDK's request layers (openai-chat-transport.ts).
   const chat = createChatTransport({
     baseUrl: options.baseUrl,
@@ -76,10 +79,9 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     organizationId: options.organizationId,
     fetch: options.fetch,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // What mapUpstream and mapStream do, done by the transport itself (no wrapper per call or chunk).
+    mapError: (error) => (isAbortError(error) ? error : toUpstreamError(error, account)),
   });
-  const provider = options.provider;
-  // The key the provider may quote back when it refuses it; no key means no secret.
-  const account: UpstreamAccount = { provider, secret: options.apiKey };
   const responsesApi = options.responsesApi ?? "never";
 
   function upstreamBody(request: ChatRequest): ChatRequest {
@@ -120,9 +122,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
           return chatCompletionFromResponse(response as unknown as VendorResponse, provider);
         });
       }
-      return mapUpstream(account, () =>
-        chat.complete({ ...upstreamBody(request), stream: false }, call.cancel ?? call.signal),
-      );
+      return chat.complete({ ...upstreamBody(request), stream: false }, call.cancel ?? call.signal);
     },
 
     stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
@@ -130,7 +130,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       // Usage is always asked for upstream, so calls are metered; the gateway drops
       // the usage chunk when the client did not ask for it.
       const body = { ...upstreamBody(request), stream: true, stream_options: { include_usage: true } };
-      return mapStream(account, chat.stream(body, call.cancel ?? call.signal));
+      return chat.stream(body, call.cancel ?? call.signal);
     },
 
     listModels(call: CallOptions = {}): Promise<string[]> {
