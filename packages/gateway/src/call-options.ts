@@ -12,17 +12,21 @@ import type { CallContext } from "./ports.js";
  * transport takes it), and `signal` read only by an adapter that asks for it (the SDK adapters).
  */
 export function signalOf(context: CallContext): CallOptions {
-  if (context.cancel !== undefined) {
-    const { cancel } = context;
-    return {
-      cancel,
-      get signal(): AbortSignal {
-        // A caller that gives `cancel` gives `signal` too (the server's is made on first read).
-        return context.signal as AbortSignal;
-      },
-    };
-  }
+  if (context.cancel !== undefined) return new CancelOptions(context.cancel, context);
   return context.signal === undefined ? {} : { signal: context.signal };
+}
+
+/** Call options whose `signal` is read from the context only when asked (a prototype getter). */
+class CancelOptions implements CallOptions {
+  constructor(
+    readonly cancel: Cancellation,
+    private readonly context: CallContext,
+  ) {}
+
+  get signal(): AbortSignal {
+    // A caller that gives `cancel` gives `signal` too (the server's is made on first read).
+    return this.context.signal as AbortSignal;
+  }
 }
 
 /** The call's cancellation, without making an AbortSignal when the caller gave a cheaper one. */

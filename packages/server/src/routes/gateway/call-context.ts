@@ -4,8 +4,10 @@
  * cost every promise of the process a few percent of a gateway call (HP55). Routes that run
  * engines which start traces of their own (agents, extraction, …) keep the ambient context.
  */
+import type { Principal } from "@groundwork/core";
 import type { CallContext } from "@groundwork/gateway";
 import type { Context } from "hono";
+import type { ClientDisconnect } from "../../http/client-disconnect.js";
 import type { AppEnv } from "../../http/env.js";
 import { clientDisconnect } from "../../http/node-request.js";
 
@@ -23,13 +25,22 @@ export function callContext(c: Context<AppEnv>): CallContext {
   const requestId = c.get("requestId");
   const cancel = clientDisconnect(c);
   if (cancel === undefined) return { principal, signal: c.req.raw.signal, requestId };
-  // The gateway's own transport takes `cancel`; an AbortSignal is made only if an SDK adapter reads one.
-  return {
-    principal,
-    requestId,
-    cancel,
-    get signal() {
-      return cancel.signal;
-    },
-  };
+  return new DisconnectContext(principal, requestId, cancel);
+}
+
+/**
+ * The gateway's own transport takes `cancel`; an AbortSignal is made only if an SDK adapter reads
+ * `signal`. A class, so the getter is the prototype's (an object literal with one made an accessor
+ * per call).
+ */
+class DisconnectContext implements CallContext {
+  constructor(
+    readonly principal: Principal,
+    readonly requestId: string,
+    readonly cancel: ClientDisconnect,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cancel.signal;
+  }
 }
