@@ -89,11 +89,11 @@ export function createApp(options: AppOptions): App {
         });
   const store = groundwork.store;
 
-  app.use("*", async (c, next) => {
+  app.use("*", (c, next) => {
     c.set("groundwork", groundwork);
     c.set("store", store);
     c.set("logger", logger);
-    await next();
+    return next();
   });
   app.use("*", requestContext(passesRequestId));
   app.onError(onError);
