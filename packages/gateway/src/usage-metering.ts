@@ -43,8 +43,11 @@ export class UsageMetering {
     this.chatPrices = options.chatPrices;
   }
 
-  /** Records the call; answers its cost (EUR) for the call's span. */
-  async record(context: CallContext, call: MeteredCall, tokens: Tokens): Promise<number> {
+  /**
+   * Records the call; answers its cost (EUR) for the call's span, at once when the meter records
+   * at once (no promise per call; callers await only a Promise).
+   */
+  record(context: CallContext, call: MeteredCall, tokens: Tokens): number | Promise<number> {
     // Chat-shaped calls fall back to the table's `*` price; embeddings and audio only to their own entry.
     const price =
       call.price ??
@@ -52,7 +55,7 @@ export class UsageMetering {
         ? this.chatPrices?.[call.model]
         : chatPriceOf(this.chatPrices, call.model));
     const cost = call.byok ? 0 : costEur(price, tokens);
-    await this.usage.record({
+    const recorded = this.usage.record({
       organizationId: context.principal.organizationId,
       apiKeyId: context.principal.apiKeyId,
       model: call.model,
@@ -65,7 +68,7 @@ export class UsageMetering {
       endUser: call.endUser ?? null,
       ...(call.outcome === "error" ? failureOf(call.failure) : { errorCode: null, status: null }),
     });
-    return cost;
+    return recorded instanceof Promise ? recorded.then(() => cost) : cost;
   }
 }
 

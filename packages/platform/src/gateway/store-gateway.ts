@@ -97,11 +97,13 @@ export function createStoreGateway(
         return accounts;
       },
     },
+    // Straight through: a store that answers at once (SQLite) costs a model call no promise here.
     usage: {
-      record: async (event) => {
-        await store.usage.record(event);
+      record: (event) => {
+        const recorded = store.usage.record(event);
+        return recorded instanceof Promise ? recorded.then(() => undefined) : undefined;
       },
-      chargedSince: async (organizationId, since) => await store.usage.chargedSince(organizationId, since),
+      chargedSince: (organizationId, since) => store.usage.chargedSince(organizationId, since),
     },
   });
 }
