@@ -55,18 +55,23 @@ export class UsageMetering {
         ? this.chatPrices?.[call.model]
         : chatPriceOf(this.chatPrices, call.model));
     const cost = call.byok ? 0 : costEur(price, tokens);
+    // Fields named one by one (spreads made the event's shape differ from call to call).
+    const failure = call.outcome === "error" ? failureOf(call.failure) : null;
     const recorded = this.usage.record({
       organizationId: context.principal.organizationId,
       apiKeyId: context.principal.apiKeyId,
       model: call.model,
       surface: call.surface,
       byok: call.byok,
-      ...tokens,
+      promptTokens: tokens.promptTokens,
+      completionTokens: tokens.completionTokens,
+      cachedTokens: tokens.cachedTokens,
       costEur: cost,
       latencyMs: Math.round((performance.now() - call.started) * 100) / 100,
       outcome: call.outcome,
       endUser: call.endUser ?? null,
-      ...(call.outcome === "error" ? failureOf(call.failure) : { errorCode: null, status: null }),
+      errorCode: failure?.errorCode ?? null,
+      status: failure?.status ?? null,
     });
     return recorded instanceof Promise ? recorded.then(() => cost) : cost;
   }

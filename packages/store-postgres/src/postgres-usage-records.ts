@@ -15,6 +15,7 @@ import {
   USAGE_COLUMNS,
   type UsageRecord,
   type UsageRecordInput,
+  usageRecordOf,
   usageRowValues,
 } from "@groundwork/store-rows";
 import { atomicallyOn } from "./postgres-family.js";
@@ -72,7 +73,7 @@ export class PostgresUsageRecordStore {
   }
 
   async record(input: UsageRecordInput): Promise<UsageRecord> {
-    const record: UsageRecord = { ...input, id: this.ids("use"), createdAt: this.clock.now() };
+    const record = usageRecordOf(input, this.ids("use"), this.clock.now());
     this.pending.push(record);
     if (this.pending.length >= FLUSH_AT_ROWS) this.flushOrRetry();
     else this.schedule(FLUSH_DELAY_MS);

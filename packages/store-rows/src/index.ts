@@ -135,6 +135,7 @@ export {
   USAGE_COLUMNS,
   type UsageRecord,
   type UsageRecordInput,
+  usageRecordOf,
   usageRowValues,
 } from "./usage.js";
 export { VERIFIED_LIMIT, VERIFIED_TTL_MS, VerifiedKeys } from "./verified-keys.js";

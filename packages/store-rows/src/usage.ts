@@ -14,6 +14,32 @@ export interface UsageRecord extends UsageRecordInput {
   createdAt: number;
 }
 
+/**
+ * A queued usage row: the input's fields named one by one. `{ ...input, id, createdAt }` cost
+ * ~3 µs a row on Node 20 (the spread's copy took on more properties than it had room for), a
+ * visible share of a gateway call.
+ */
+export function usageRecordOf(input: UsageRecordInput, id: string, createdAt: number): UsageRecord {
+  return {
+    organizationId: input.organizationId,
+    apiKeyId: input.apiKeyId,
+    model: input.model,
+    surface: input.surface,
+    byok: input.byok,
+    promptTokens: input.promptTokens,
+    completionTokens: input.completionTokens,
+    cachedTokens: input.cachedTokens,
+    costEur: input.costEur,
+    latencyMs: input.latencyMs,
+    outcome: input.outcome,
+    endUser: input.endUser,
+    errorCode: input.errorCode ?? null,
+    status: input.status ?? null,
+    id,
+    createdAt,
+  };
+}
+
 /** The written columns of `usage_records`, in the order of `usageRowValues`. */
 export const USAGE_COLUMNS = [
   "id",

@@ -17,6 +17,7 @@ import {
   USAGE_COLUMNS,
   type UsageRecord,
   type UsageRecordInput,
+  usageRecordOf,
   usageRowValues,
 } from "@groundwork/store-rows";
 import type { Database, Statement } from "better-sqlite3";
@@ -78,7 +79,7 @@ export class UsageRecordStore {
   }
 
   record(input: UsageRecordInput): UsageRecord {
-    const record: UsageRecord = { ...input, id: this.ids("use"), createdAt: this.clock.now() };
+    const record = usageRecordOf(input, this.ids("use"), this.clock.now());
     this.pending.push(record);
     if (!record.byok) this.queue(record);
     if (this.pending.length >= FLUSH_AT_ROWS) this.flushOrRetry();
