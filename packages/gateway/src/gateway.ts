@@ -173,8 +173,11 @@ export class Gateway {
       if (completion === undefined) this.tracing.fail(span, failure, usage);
       else {
         const answered = completion;
+        // Named one by one: on Node 20 `{ ...usage, more }` cost a few µs per call (HP59).
         this.tracing.finish(span, organizationId, {
-          ...usage,
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          costEur: usage.costEur,
           responseModel,
           output: () => completionMessages(answered),
         });
@@ -314,7 +317,9 @@ export class Gateway {
         if (failure !== undefined) self.tracing.fail(span, failure, spanUsage);
         else {
           self.tracing.finish(span, organizationId, {
-            ...spanUsage,
+            inputTokens: spanUsage.inputTokens,
+            outputTokens: spanUsage.outputTokens,
+            costEur: spanUsage.costEur,
             responseModel,
             output: () => [{ role: "assistant", content: captured?.join("") ?? "" }],
           });

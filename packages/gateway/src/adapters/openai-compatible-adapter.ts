@@ -17,6 +17,7 @@ import type {
   TranscriptionRequest,
   TranscriptionResult,
 } from "../adapter.js";
+import { extended } from "../extended.js";
 import {
   chatChunksFromResponseEvents,
   chatCompletionFromResponse,
@@ -122,14 +123,14 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
           return chatCompletionFromResponse(response as unknown as VendorResponse, provider);
         });
       }
-      return chat.complete({ ...upstreamBody(request), stream: false }, call.cancel ?? call.signal);
+      return chat.complete(extended(upstreamBody(request), { stream: false }), call.cancel ?? call.signal);
     },
 
     stream(request: ChatRequest, call: CallOptions = {}): AsyncIterable<ChatCompletionChunk> {
       if (usesResponsesApi(responsesApi, request)) return responsesStream(request, call);
       // Usage is always asked for upstream, so calls are metered; the gateway drops
       // the usage chunk when the client did not ask for it.
-      const body = { ...upstreamBody(request), stream: true, stream_options: { include_usage: true } };
+      const body = extended(upstreamBody(request), { stream: true, stream_options: { include_usage: true } });
       return chat.stream(body, call.cancel ?? call.signal);
     },
 

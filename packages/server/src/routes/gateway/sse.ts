@@ -54,7 +54,8 @@ export function sse<T>(
   if (outgoing === undefined) return sseResponse(items, options, headers);
   // What middleware gives every answer (the request id), without reading `c.res`: that built a
   // Response of its own, which Hono then merged into `RESPONSE_ALREADY_SENT` (HP50).
-  writeSse(outgoing, items, options, { ...middlewareHeaders(c), ...SSE_HEADERS, ...headers }).catch(
+  // Object.assign onto the fresh object, not spreads (a few µs per call on Node 20, HP59).
+  writeSse(outgoing, items, options, Object.assign(middlewareHeaders(c), SSE_HEADERS, headers)).catch(
     (error: unknown) => outgoing.destroy(error instanceof Error ? error : new Error(String(error))),
   );
   return RESPONSE_ALREADY_SENT;
