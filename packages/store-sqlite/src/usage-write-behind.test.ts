@@ -51,6 +51,29 @@ function comparable(clock: { now(): number }) {
   });
 }
 
+/**
+ * Two stores fed the same calls draw the same ids and times (opened once per test: migrations are
+ * slow), each with organizations "a" and "b"; both are closed after `run`.
+ */
+function withComparableStores(
+  run: (stores: { clock: { time: number }; perCall: Store; batched: Store; orgs: string[] }) => void,
+): void {
+  const clock = { time: START, now: () => clock.time };
+  const perCall = comparable(clock);
+  const batched = comparable(clock);
+  try {
+    const orgs = [perCall, batched].map((store) => [
+      store.organizations.create("a", "team").id,
+      store.organizations.create("b", "team").id,
+    ]);
+    expect(orgs[0]).toEqual(orgs[1]);
+    run({ clock, perCall, batched, orgs: orgs[0] as string[] });
+  } finally {
+    perCall.close();
+    batched.close();
+  }
+}
+
 const callArbitrary = fc.record({
   org: fc.integer({ min: 0, max: 1 }),
   model: fc.constantFrom("gpt-x", "hosted-a/m", "claude-y"),
@@ -86,111 +109,79 @@ function usageEvent(organizationId: string, call: Call): UsageEvent {
   };
 }
 
+type Stores = Parameters<Parameters<typeof withComparableStores>[0]>[0];
+
+/** Calls, clock advances of up to `maxAdvanceMs` and flushes of the batched store, in any order. */
+function stepsArbitrary(maxAdvanceMs: number, advanceWeight: number, maxLength: number) {
+  return fc.array(
+    fc.oneof(
+      { weight: 6, arbitrary: callArbitrary.map((call) => ({ kind: "call" as const, call })) },
+      {
+        weight: advanceWeight,
+        arbitrary: fc.nat({ max: maxAdvanceMs }).map((ms) => ({ kind: "advance" as const, ms })),
+      },
+      { weight: 1, arbitrary: fc.constant({ kind: "flush" as const }) },
+    ),
+    { maxLength },
+  );
+}
+type Step = ReturnType<typeof stepsArbitrary> extends fc.Arbitrary<(infer T)[]> ? T : never;
+
+/** A call goes to both stores (written at once in one, queued in the other); the rest moves time or flushes. */
+function apply(step: Step, { clock, perCall, batched, orgs }: Stores): void {
+  if (step.kind === "call") {
+    const organizationId = orgs[step.call.org] as string;
+    perCall.usage.record(usageEvent(organizationId, step.call));
+    perCall.usage.flush();
+    batched.usage.record(usageEvent(organizationId, step.call));
+  } else if (step.kind === "advance") clock.time += step.ms;
+  else batched.usage.flush();
+}
+
+function emptyUsageTables({ perCall, batched }: Stores): void {
+  for (const store of [perCall, batched]) {
+    store.usage.flush();
+    for (const table of ["usage_records", "usage_hourly", "usage_latency_hourly", "usage_latency_daily"])
+      store.db.exec(`DELETE FROM ${table}`);
+  }
+}
+
 describe("usage write-behind", () => {
   it("writes exactly the rows and rollups a write per call gives, however the calls are batched", () => {
-    const clock = { time: START, now: () => clock.time };
-    // Two stores fed the same calls draw the same ids and times; opened once (migrations are slow).
-    const perCall = comparable(clock);
-    const batched = comparable(clock);
-    try {
-      const orgs = [perCall, batched].map((store) => [
-        store.organizations.create("a", "team").id,
-        store.organizations.create("b", "team").id,
-      ]);
-      expect(orgs[0]).toEqual(orgs[1]);
+    withComparableStores((stores) => {
       fc.assert(
-        fc.property(
-          fc.array(
-            fc.oneof(
-              { weight: 6, arbitrary: callArbitrary.map((call) => ({ kind: "call" as const, call })) },
-              {
-                weight: 1,
-                arbitrary: fc.nat({ max: 3 * HOUR }).map((ms) => ({ kind: "advance" as const, ms })),
-              },
-              { weight: 1, arbitrary: fc.constant({ kind: "flush" as const }) },
-            ),
-            { maxLength: 80 },
-          ),
-          (steps) => {
-            for (const store of [perCall, batched])
-              for (const table of [
-                "usage_records",
-                "usage_hourly",
-                "usage_latency_hourly",
-                "usage_latency_daily",
-              ])
-                store.db.exec(`DELETE FROM ${table}`);
-            clock.time = START;
-            for (const step of steps) {
-              if (step.kind === "call") {
-                const organizationId = orgs[0]?.[step.call.org] ?? "";
-                perCall.usage.record(usageEvent(organizationId, step.call));
-                perCall.usage.flush();
-                batched.usage.record(usageEvent(organizationId, step.call));
-              } else if (step.kind === "advance") clock.time += step.ms;
-              else batched.usage.flush();
-            }
-            batched.usage.flush();
-            expect(tables(batched)).toEqual(tables(perCall));
-          },
-        ),
+        fc.property(stepsArbitrary(3 * HOUR, 1, 80), (steps) => {
+          emptyUsageTables(stores);
+          stores.clock.time = START;
+          for (const step of steps) apply(step, stores);
+          stores.batched.usage.flush();
+          expect(tables(stores.batched)).toEqual(tables(stores.perCall));
+        }),
         { numRuns: 100 },
       );
-    } finally {
-      perCall.close();
-      batched.close();
-    }
+    });
   });
 
   it("counts queued rows in the charged total as if each call had been written, whatever the since", () => {
-    const clock = { time: START, now: () => clock.time };
-    const perCall = comparable(clock);
-    const batched = comparable(clock);
-    try {
-      const orgs = [perCall, batched].map((store) => [
-        store.organizations.create("a", "team").id,
-        store.organizations.create("b", "team").id,
-      ])[0] as string[];
+    withComparableStores((stores) => {
       let run = 0;
       fc.assert(
         fc.property(
-          fc.array(
-            fc.oneof(
-              { weight: 6, arbitrary: callArbitrary.map((call) => ({ kind: "call" as const, call })) },
-              { weight: 2, arbitrary: fc.nat({ max: HOUR }).map((ms) => ({ kind: "advance" as const, ms })) },
-              { weight: 1, arbitrary: fc.constant({ kind: "flush" as const }) },
-            ),
-            { maxLength: 60 },
-          ),
+          stepsArbitrary(HOUR, 2, 60),
           fc.array(fc.integer({ min: -1, max: 4 }), { minLength: 1, maxLength: 4 }),
           (steps, hours) => {
-            for (const store of [perCall, batched]) {
-              store.usage.flush();
-              for (const table of [
-                "usage_records",
-                "usage_hourly",
-                "usage_latency_hourly",
-                "usage_latency_daily",
-              ])
-                store.db.exec(`DELETE FROM ${table}`);
-            }
+            emptyUsageTables(stores);
             // Past the cached totals' freshness, so both stores read the emptied tables again.
-            clock.time = START + 10 * HOUR * ++run;
-            const first = clock.time;
+            stores.clock.time = START + 10 * HOUR * ++run;
+            const first = stores.clock.time;
             for (const step of steps) {
-              if (step.kind === "call") {
-                const organizationId = orgs[step.call.org] as string;
-                perCall.usage.record(usageEvent(organizationId, step.call));
-                perCall.usage.flush();
-                batched.usage.record(usageEvent(organizationId, step.call));
-              } else if (step.kind === "advance") clock.time += step.ms;
-              else batched.usage.flush();
+              apply(step, stores);
               // Some times before every queued row, some after the oldest of them.
               for (const hour of hours)
-                for (const organizationId of orgs) {
+                for (const organizationId of stores.orgs) {
                   const since = first - (first % HOUR) + hour * HOUR;
-                  expect(batched.usage.chargedSince(organizationId, since)).toBeCloseTo(
-                    perCall.usage.chargedSince(organizationId, since),
+                  expect(stores.batched.usage.chargedSince(organizationId, since)).toBeCloseTo(
+                    stores.perCall.usage.chargedSince(organizationId, since),
                     9,
                   );
                 }
@@ -199,10 +190,7 @@ describe("usage write-behind", () => {
         ),
         { numRuns: 60 },
       );
-    } finally {
-      perCall.close();
-      batched.close();
-    }
+    });
   });
 
   it("loses nothing on close, past the batch size and within it", () => {
