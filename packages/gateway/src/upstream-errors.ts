@@ -146,13 +146,17 @@ export async function withSafeRetry<T>(fn: () => Promise<T>, signal?: Cancellati
   }
 }
 
+/** What a failure of an upstream call becomes: a gateway error (an abort stays as it is). */
+export function upstreamFailure(error: unknown, account: UpstreamAccount): unknown {
+  return isAbortError(error) ? error : toUpstreamError(error, account);
+}
+
 /** Rethrows anything from `fn` as a gateway error (aborts pass through untouched). */
 export async function mapUpstream<T>(account: UpstreamAccount, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (isAbortError(error)) throw error;
-    throw toUpstreamError(error, account);
+    throw upstreamFailure(error, account);
   }
 }
 

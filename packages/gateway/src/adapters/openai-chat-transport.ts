@@ -80,7 +80,7 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
     async complete(body, signal) {
       try {
         const answer = await post(body, signal);
-        if (!succeeded(answer)) await throwIfFailed(answer);
+        if (!succeeded(answer)) await throwFailure(answer);
         const text = await readOrAbort(answer, signal);
         const completion = JSON.parse(text) as ChatCompletion;
         rememberUpstreamText(completion, text);
@@ -94,7 +94,7 @@ export function createChatTransport(options: ChatTransportOptions): ChatTranspor
       let answer: Answer;
       try {
         answer = await post(body, signal);
-        if (!succeeded(answer)) await throwIfFailed(answer);
+        if (!succeeded(answer)) await throwFailure(answer);
       } catch (error) {
         throw mapError(error);
       }
@@ -144,14 +144,13 @@ async function readToEnd(chunks: AsyncIterator<Uint8Array>, answer: Answer): Pro
   }
 }
 
-/** An error status becomes the SDK's error for it (message, body and headers as the SDK reads them). */
-/** A 2xx answer (checked before calling throwIfFailed: an async call per request for nothing). */
+/** A 2xx answer; anything else goes to throwFailure (checked first: no async call for a success). */
 function succeeded(answer: Answer): boolean {
   return answer.status >= 200 && answer.status < 300;
 }
 
-async function throwIfFailed(answer: Answer): Promise<void> {
-  if (succeeded(answer)) return;
+/** An error status becomes the SDK's error for it (message, body and headers as the SDK reads them). */
+async function throwFailure(answer: Answer): Promise<never> {
   const text = await answer.text().catch((error: unknown) => String(error));
   let json: object | undefined;
   try {

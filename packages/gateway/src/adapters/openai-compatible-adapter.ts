@@ -27,13 +27,7 @@ import {
   type VendorResponse,
   type VendorStreamEvent,
 } from "../responses/chat-via-responses.js";
-import {
-  isAbortError,
-  mapUpstream,
-  requestOptions,
-  toUpstreamError,
-  type UpstreamAccount,
-} from "../upstream-errors.js";
+import { mapUpstream, requestOptions, type UpstreamAccount, upstreamFailure } from "../upstream-errors.js";
 import { createChatTransport } from "./openai-chat-transport.js";
 
 export interface OpenAICompatibleOptions {
@@ -81,7 +75,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     fetch: options.fetch,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     // What mapUpstream and mapStream do, done by the transport itself (no wrapper per call or chunk).
-    mapError: (error) => (isAbortError(error) ? error : toUpstreamError(error, account)),
+    mapError: (error) => upstreamFailure(error, account),
   });
   const responsesApi = options.responsesApi ?? "never";
 
@@ -202,7 +196,6 @@ async function* mapStream<T>(account: UpstreamAccount, stream: AsyncIterable<T>)
   try {
     yield* stream;
   } catch (error) {
-    if (isAbortError(error)) throw error;
-    throw toUpstreamError(error, account);
+    throw upstreamFailure(error, account);
   }
 }
