@@ -22,6 +22,7 @@
  *   4. the cold start (store reopened, first search loading the in-memory rows) and the RSS.
  * Timings depend on the machine's load (printed first).
  */
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "@groundwork/core";
@@ -31,6 +32,7 @@ import { createStoreGateway, KnowledgeService } from "@groundwork/platform";
 import { openStore, SqliteKeywordIndex, SqliteVectorIndex } from "@groundwork/store-sqlite";
 import { makeTempDir } from "@groundwork/testkit";
 import { benchKnowledgeBase as config, time } from "./bench-knowledge-base.js";
+import { GcPauses } from "./gc-pauses.js";
 import { percentile } from "./percentile.js";
 import { random, sentence } from "./synthetic-text.js";
 
@@ -120,6 +122,16 @@ function cpuSeconds(before: NodeJS.CpuUsage): number {
 }
 
 /** Resident set size in MB, after a full collection when the process runs with --expose-gc. */
+/** Bytes this process has read from the disk so far (not from the page cache; 0 where /proc is missing). */
+function diskReadMb(): number {
+  try {
+    const match = /^read_bytes: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"));
+    return Math.round(Number(match?.[1] ?? 0) / 1048576);
+  } catch {
+    return 0;
+  }
+}
+
 function rssMb(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return Math.round(process.memoryUsage().rss / 1048576);
@@ -207,11 +219,15 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   store = reopened;
   const coldQuery = { knowledgeBaseId: kb.id, k: K, documentIds: null, vector: denseNear(1.2) };
   const rssBefore = rssMb();
+  // How much of the load came from the disk rather than the page cache: the same load takes
+  // seconds more when the packs were pushed out of the cache by the writes before it.
+  const diskBefore = diskReadMb();
   const [, loadMs] = time(() => store.kbVectors.search(coldQuery));
+  const vectorDisk = diskReadMb() - diskBefore;
   const rssAfter = rssMb();
   const baselineMs = time(() => new SqliteVectorIndex(store.db, { packs: false }).search(coldQuery))[1];
   console.log(
-    `  cold start: store opened in ${openMs.toFixed(0)} ms, first vector search (rows loaded from the packs) ${loadMs.toFixed(0)} ms vs ${baselineMs.toFixed(0)} ms row by row (before migration 30) in the same run = ${(baselineMs / loadMs).toFixed(1)}× faster; RSS ${rssBefore} MB before, ${rssAfter} MB after (${rssAfter - rssBefore} MB for the rows)`,
+    `  cold start: store opened in ${openMs.toFixed(0)} ms, first vector search (rows loaded from the packs) ${loadMs.toFixed(0)} ms vs ${baselineMs.toFixed(0)} ms row by row (before migration 30) in the same run = ${(baselineMs / loadMs).toFixed(1)}× faster; RSS ${rssBefore} MB before, ${rssAfter} MB after (${rssAfter - rssBefore} MB for the rows); ${vectorDisk} MB of it read from the disk, not the page cache`,
   );
   // The keyword leg's postings load the same way: from the keyword packs (migration 31), then by
   // tokenizing every row's terms from FTS5's content as before (the baseline, a second index).
@@ -222,13 +238,15 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
     language: "english" as const,
     terms: queryTerms((queryTexts[0] ?? "").split(" ").slice(0, 5).join(" "), "english"),
   };
+  const keywordDiskBefore = diskReadMb();
   const [, keywordLoadMs] = time(() => store.kbKeywords.search(coldTerms));
+  const keywordDisk = diskReadMb() - keywordDiskBefore;
   const rssKeywords = rssMb();
   const keywordBaselineMs = time(() =>
     new SqliteKeywordIndex(store.db, { packs: false }).search(coldTerms),
   )[1];
   console.log(
-    `  cold start, keyword leg: first keyword search (postings loaded from the packs) ${keywordLoadMs.toFixed(0)} ms vs ${keywordBaselineMs.toFixed(0)} ms tokenizing the rows (before migration 31) = ${(keywordBaselineMs / keywordLoadMs).toFixed(1)}× faster; RSS +${rssKeywords - rssAfter} MB for the postings. Both legs from packs: ${(openMs + loadMs + keywordLoadMs).toFixed(0)} ms from opening the store (before packs: ${(openMs + baselineMs + keywordBaselineMs).toFixed(0)} ms)`,
+    `  cold start, keyword leg: first keyword search (postings loaded from the packs) ${keywordLoadMs.toFixed(0)} ms vs ${keywordBaselineMs.toFixed(0)} ms tokenizing the rows (before migration 31) = ${(keywordBaselineMs / keywordLoadMs).toFixed(1)}× faster; RSS +${rssKeywords - rssAfter} MB for the postings; ${keywordDisk} MB read from the disk. Both legs from packs: ${(openMs + loadMs + keywordLoadMs).toFixed(0)} ms from opening the store (before packs: ${(openMs + baselineMs + keywordBaselineMs).toFixed(0)} ms)`,
   );
 
   const queryOf = (source: string) => {
@@ -283,6 +301,8 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   const exact: number[] = [];
   const vec0: number[] = [];
   const keyword: number[] = [];
+  const keywordIntervals: Array<[number, number]> = [];
+  const gc = new GcPauses();
   let recallSum = 0;
   const knn = VEC0
     ? store.db.prepare("SELECT rowid, distance FROM bench_vec0 WHERE embedding MATCH ? AND k = ?")
@@ -300,8 +320,10 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
     );
     exact.push(e);
     if (knn !== null) vec0.push(time(() => knn.all(Buffer.from(vector.buffer), K))[1]);
+    const keywordStart = performance.now();
     const [, kw] = time(() => store.kbKeywords.search(keywordQuery(query)));
     keyword.push(kw);
+    keywordIntervals.push([keywordStart, keywordStart + kw]);
     const wanted = new Set(truth.map((hit) => hit.chunkId));
     recallSum += approx.filter((hit) => wanted.has(hit.chunkId)).length / Math.max(1, wanted.size);
   }
@@ -310,13 +332,18 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   console.log(`  raw sqlite-vec, vec_distance_cosine brute force:       ${stats(exact)}`);
   if (VEC0) console.log(`  raw sqlite-vec, vec0 KNN:                               ${stats(vec0)}`);
   console.log(`  keyword leg (in-memory BM25, 50 candidates):            ${stats(keyword)}`);
-  // The slowest legs name their queries, so a tail can be replayed (kb-keyword-bench.ts prints their terms' rows).
+  // The slowest legs name their queries, so a tail can be replayed (kb-keyword-bench.ts prints their
+  // terms' rows), and the GC pauses inside them: a collection there mostly collects the other legs' garbage.
+  const paused = await gc.within(keywordIntervals);
+  gc.stop();
   const slowest = keyword
-    .map((ms, i) => [ms, queries[i] ?? ""] as const)
+    .map((ms, i) => [ms, i] as const)
     .sort((a, b) => b[0] - a[0])
-    .slice(0, 3);
+    .slice(0, 3)
+    .map(([ms, i]) => `${ms.toFixed(1)} ms "${queries[i] ?? ""}" (GC ${(paused[i] ?? 0).toFixed(1)} ms)`);
+  const pausedLegs = paused.filter((ms) => ms > 0);
   console.log(
-    `  slowest keyword legs: ${slowest.map(([ms, query]) => `${ms.toFixed(1)} ms "${query}"`).join("; ")}`,
+    `  slowest keyword legs: ${slowest.join("; ")}; ${pausedLegs.length} of ${keyword.length} legs had a GC pause inside (${pausedLegs.reduce((a, b) => a + b, 0).toFixed(1)} ms in all)`,
   );
   console.log(
     `  vector-leg recall@8 vs exact: ${(recallSum / queries.length).toFixed(4)} over ${queries.length} queries; RSS ${rssMb()} MB`,
