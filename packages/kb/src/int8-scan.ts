@@ -17,7 +17,14 @@
  * 1M × 1536) while a knowledge base is being searched; float vectors stay in SQLite.
  */
 import { codeBytes, type HammingScan, hammingScan, type WasmMemory, wasmMemory } from "./hamming-wasm.js";
-import { CODE_HEADER, type ColumnSource, readPackLayout, writeSignCode } from "./vector-pack.js";
+import {
+  CODE_HEADER,
+  type ColumnSource,
+  type PackLayout,
+  readPackHead,
+  readPackLayout,
+  writeSignCode,
+} from "./vector-pack.js";
 
 export type { ColumnSource } from "./vector-pack.js";
 
@@ -75,7 +82,10 @@ export class VectorRows {
   /** Per revision ordinal: 1 while served. */
   private revisionLive = new Uint8Array(16);
   private revisionRows: number[] = [];
+  /** Rows the per-row arrays and the sign codes have room for. */
   private capacity = 0;
+  /** Rows the int8 segments have room for (adopted runs are full). */
+  private segmentEnd = 0;
   seqs = new Float64Array(0);
   /** Per row: quantization step × 1/‖v‖ (the int8 dot product times this is the cosine). */
   factors = new Float32Array(0);
@@ -127,7 +137,7 @@ export class VectorRows {
     for (const [seq, code] of source) {
       if (code.byteLength - CODE_HEADER !== this.dim) return false;
       const row = this.count;
-      if (row >= this.capacity) this.grow(Math.max(expected, row + 1));
+      if (row >= this.segmentEnd) this.reserveCodes(Math.max(expected, row + 1));
       this.seqs[row] = seq;
       this.factors[row] = code.readFloatLE(0) * code.readFloatLE(4);
       this.documentOrdinals[row] = document;
@@ -150,18 +160,9 @@ export class VectorRows {
   appendPacked(documentId: string, revisionId: string, pack: Uint8Array, expected = 0): boolean {
     const layout = readPackLayout(pack);
     if (layout === null || (layout.count > 0 && layout.dim !== this.dim)) return false;
-    const revision = this.register(documentId, revisionId);
     const n = layout.count;
-    if (n === 0) return true;
     const first = this.count;
-    if (first + n > this.capacity) this.grow(Math.max(expected, first + n));
-    const bytes = (offset: number, length: number) => pack.subarray(offset, offset + length);
-    new Uint8Array(this.seqs.buffer, first * 8, n * 8).set(bytes(layout.seqs, n * 8));
-    new Uint8Array(this.factors.buffer, first * 4, n * 4).set(bytes(layout.factors, n * 4));
-    const memory = this.memory as WasmMemory;
-    new Uint8Array(memory.buffer, QUERY_BYTES + first * this.codeBytes, n * this.codeBytes).set(
-      bytes(layout.signs, n * this.codeBytes),
-    );
+    if (n > 0) this.reserveCodes(Math.max(expected, first + n));
     const codes = new Int8Array(pack.buffer, pack.byteOffset + layout.codes, n * this.dim);
     for (let row = first; row < first + n; ) {
       const segment = this.segmentOf(row);
@@ -172,11 +173,60 @@ export class VectorRows {
       );
       row += take;
     }
+    this.appendRuns(documentId, revisionId, pack, layout);
+    return true;
+  }
+
+  /**
+   * Appends the rows of one served revision from a pack split in two (vector-pack.ts
+   * `splitPack`): the int8 run becomes the rows' segment as it is, without a copy — a cold start
+   * reads the packs on another thread and hands the runs over (kb-pack-reader.ts, HP63). False
+   * when the parts are malformed or of another width.
+   */
+  adoptPacked(
+    documentId: string,
+    revisionId: string,
+    head: Uint8Array,
+    codes: Int8Array,
+    expected = 0,
+  ): boolean {
+    const layout = readPackHead(head);
+    if (layout === null || (layout.count > 0 && layout.dim !== this.dim)) return false;
+    const n = layout.count;
+    if (codes.length !== n * layout.dim) return false;
+    const first = this.count;
+    if (n > 0) {
+      this.reserve(Math.max(expected, first + n));
+      // The last segment's room past the current rows is given up: the adopted run follows them.
+      const last = this.segments[this.segments.length - 1];
+      if (last !== undefined && this.segmentEnd > first) {
+        last.capacity = first - last.start;
+        if (last.capacity === 0) this.segments.pop();
+      }
+      this.segments.push({ start: first, capacity: n, data: codes });
+      this.segmentEnd = first + n;
+    }
+    this.appendRuns(documentId, revisionId, head, layout);
+    return true;
+  }
+
+  /** The per-row runs of a pack (seqs, factors, sign codes) copied after the current rows, which room was made for. */
+  private appendRuns(documentId: string, revisionId: string, pack: Uint8Array, layout: PackLayout): void {
+    const revision = this.register(documentId, revisionId);
+    const n = layout.count;
+    if (n === 0) return;
+    const first = this.count;
+    const bytes = (offset: number, length: number) => pack.subarray(offset, offset + length);
+    new Uint8Array(this.seqs.buffer, first * 8, n * 8).set(bytes(layout.seqs, n * 8));
+    new Uint8Array(this.factors.buffer, first * 4, n * 4).set(bytes(layout.factors, n * 4));
+    const memory = this.memory as WasmMemory;
+    new Uint8Array(memory.buffer, QUERY_BYTES + first * this.codeBytes, n * this.codeBytes).set(
+      bytes(layout.signs, n * this.codeBytes),
+    );
     this.documentOrdinals.fill(this.documentIndex.get(documentId) ?? 0, first, first + n);
     this.revisionOrdinals.fill(revision, first, first + n);
     this.revisionRows[revision] = (this.revisionRows[revision] ?? 0) + n;
     this.count += n;
-    return true;
   }
 
   /** Per row: 1 where the row may be answered (served revision, allowed document); null when all may. */
@@ -288,12 +338,20 @@ export class VectorRows {
     writeSignCode(components, codes, QUERY_BYTES + row * this.codeBytes, this.codeBytes);
   }
 
-  /** Room for at least `rows` rows: a new int8 segment (old rows stay where they are), per-row arrays and wasm memory grown. */
-  private grow(rows: number): void {
+  /** Room for at least `rows` rows in the int8 segments too: a new segment up to the capacity (old rows stay where they are). */
+  private reserveCodes(rows: number): void {
+    this.reserve(rows);
+    if (rows <= this.segmentEnd) return;
+    const added = this.capacity - this.segmentEnd;
+    this.segments.push({ start: this.segmentEnd, capacity: added, data: new Int8Array(added * this.dim) });
+    this.segmentEnd = this.capacity;
+  }
+
+  /** Room for at least `rows` rows in the per-row arrays and wasm memory. */
+  private reserve(rows: number): void {
+    if (rows <= this.capacity) return;
     // Past the first allocation, grow by an eighth: appends stay amortized, memory stays near the row count.
     const capacity = Math.max(rows, this.capacity === 0 ? rows : Math.ceil(this.capacity * 1.125), 64);
-    const added = capacity - this.capacity;
-    this.segments.push({ start: this.capacity, capacity: added, data: new Int8Array(added * this.dim) });
     const widen = <T extends Float64Array | Float32Array | Int32Array>(old: T, make: (n: number) => T): T => {
       const next = make(capacity);
       next.set(old as never);

@@ -139,6 +139,12 @@ export interface VectorIndex {
   /** Chunk ids of the revision that already have a vector (an interrupted ingestion resumes after them). */
   embeddedChunkIds(revisionId: string): MaybePromise<Set<string>>;
   search(query: IndexQuery & { vector: Float32Array }): MaybePromise<IndexHit[]>;
+  /**
+   * Loads what the knowledge base's searches hold in memory ahead of the first one (an index
+   * searched in the database has nothing to load). Started before the keyword leg's `warm`, its
+   * work may overlap it.
+   */
+  warm?(knowledgeBaseId: string): MaybePromise<void>;
 }
 
 /**
@@ -163,6 +169,8 @@ export interface KeywordIndex {
       text?: string;
     },
   ): MaybePromise<IndexHit[]>;
+  /** Loads what the knowledge base's searches in `language` hold in memory ahead of the first one. */
+  warm?(knowledgeBaseId: string, language: TextSearchLanguage): MaybePromise<void>;
 }
 
 /** Turns a stored upload into headings and text (the conversion engine, bridged by the server). */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { int8Code, VectorRows } from "./int8-scan.js";
-import { type ColumnSource, packRows, readPackLayout } from "./vector-pack.js";
+import { type ColumnSource, packRows, readPackLayout, splitPack } from "./vector-pack.js";
 
 const vectorOf = (dim: number) =>
   fc
@@ -46,6 +46,9 @@ describe("vector packs", () => {
         ([dim, revisions, query, expected]) => {
           const byRows = new VectorRows(dim);
           const byPacks = new VectorRows(dim);
+          // Packs split and adopted (a cold start's reader thread), every third revision appended
+          // after them as a patch would.
+          const bySplits = new VectorRows(dim);
           let seq = 1;
           revisions.forEach((vectors, r) => {
             const source: ColumnSource[] = vectors.map((vector) => [seq++ * 3, int8Code(vector)]);
@@ -54,12 +57,22 @@ describe("vector packs", () => {
             const pack = packRows(source);
             expect(pack).not.toBeNull();
             expect(byPacks.appendPacked(`d${r % 2}`, `r${r}`, pack as Buffer, hint)).toBe(true);
+            const split = splitPack(pack as Buffer);
+            expect(split).not.toBeNull();
+            const { head, codes } = split as NonNullable<typeof split>;
+            expect(
+              r % 3 === 2
+                ? bySplits.appendPacked(`d${r % 2}`, `r${r}`, pack as Buffer, hint)
+                : bySplits.adoptPacked(`d${r % 2}`, `r${r}`, head, codes, hint),
+            ).toBe(true);
           });
           byRows.retire("r1");
           byPacks.retire("r1");
           expect(byPacks.dead).toBe(byRows.dead);
           expect(byPacks.liveRevisions()).toEqual(byRows.liveRevisions());
+          bySplits.retire("r1");
           expect(snapshot(byPacks, query)).toEqual(snapshot(byRows, query));
+          expect(snapshot(bySplits, query)).toEqual(snapshot(byRows, query));
         },
       ),
       { numRuns: 80 },
@@ -79,6 +92,13 @@ describe("vector packs", () => {
     expect(readPackLayout(pack)?.count).toBe(1);
     expect(new VectorRows(2).appendPacked("d", "r", pack)).toBe(false);
     expect(readPackLayout(pack.subarray(0, pack.length - 1))).toBeNull();
+    const split = splitPack(pack);
+    expect(split).not.toBeNull();
+    const { head, codes } = split as NonNullable<typeof split>;
+    expect(new VectorRows(2).adoptPacked("d", "r", head, codes)).toBe(false); // foreign width
+    expect(new VectorRows(3).adoptPacked("d", "r", head, codes.subarray(1))).toBe(false); // short run
+    expect(new VectorRows(3).adoptPacked("d", "r", head.subarray(1), codes)).toBe(false); // short head
+    expect(splitPack(pack.subarray(1))).toBeNull();
     // An empty revision is held (served, no rows) whatever the width.
     const rows = new VectorRows(2);
     expect(rows.appendPacked("d", "r", packRows([]) as Buffer)).toBe(true);

@@ -44,6 +44,28 @@ export function readPackLayout(pack: Uint8Array): PackLayout | null {
   return layout.bytes === pack.byteLength ? layout : null;
 }
 
+/** The layout of a pack's head (a pack without its int8 run, `splitPack`), or null when the bytes are not one. */
+export function readPackHead(head: Uint8Array): PackLayout | null {
+  if (head.byteLength < PACK_HEADER) return null;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const layout = packLayout(view.getUint32(0, true), view.getUint32(4, true));
+  return layout.codes === head.byteLength ? layout : null;
+}
+
+/**
+ * A pack split into its head (header, seqs, factors, sign codes) and its int8 run, each a copy
+ * with a buffer of its own — the run can become an in-memory segment as it is, and both can be
+ * handed to another thread (HP63). Null when the bytes are not a pack.
+ */
+export function splitPack(pack: Uint8Array): { head: Uint8Array; codes: Int8Array } | null {
+  const layout = readPackLayout(pack);
+  if (layout === null) return null;
+  const head = new Uint8Array(pack.subarray(0, layout.codes)); // a copy (Buffer#slice would be a view)
+  const codes = new Int8Array(layout.count * layout.dim);
+  codes.set(new Int8Array(pack.buffer, pack.byteOffset + layout.codes, codes.length));
+  return { head, codes };
+}
+
 /** Sign bits of int8 components: bit set exactly where the component is positive. */
 export function writeSignCode(components: Int8Array, out: Uint8Array, at: number, bytes: number): void {
   for (let byte = 0; byte < bytes; byte++) {

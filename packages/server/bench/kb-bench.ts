@@ -10,7 +10,8 @@
  * KB_BENCH_DOCUMENT_CHUNKS (default 10000 chunks per corpus document), KB_BENCH_INGEST_AT_SIZE
  * (chunks ingested through the pipeline into each searched knowledge base afterwards; default 0),
  * KB_BENCH_WARMUP (default 10: searches of other queries run first and reported apart, while V8
- * still optimizes the ranking code).
+ * still optimizes the ranking code), KB_BENCH_DROP_CACHES ("1", as root: a second cold start after
+ * emptying the page cache).
  * Run with `node --expose-gc` for RSS figures after a collection. For 1M chunks put TMPDIR on a disk
  * with ~25 GB free. It measures
  *   1. ingestion throughput (chunks/s) through the real pipeline — conversion (TXT), FIXED chunking,
@@ -19,12 +20,15 @@
  *      vector leg (sign-code scan + exact sqlite-vec rescoring), of raw sqlite-vec KNN (brute force
  *      `vec_distance_cosine` and a `vec0` table) on the same vectors, and of the keyword leg;
  *   3. recall@8 of the vector leg against exact search;
- *   4. the cold start (store reopened, first search loading the in-memory rows) and the RSS.
+ *   4. the cold start (a fresh process opening the store and loading both legs' in-memory indexes,
+ *      `KnowledgeService.warm`; then in this process beside its baselines) and the RSS.
  * Timings depend on the machine's load (printed first).
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { systemClock } from "@groundwork/core";
 import { hashEmbedding } from "@groundwork/gateway";
 import { indexTerms, type NewChunk, queryTerms, searchKnowledgeBases } from "@groundwork/kb";
@@ -34,6 +38,7 @@ import { makeTempDir } from "@groundwork/testkit";
 import { benchKnowledgeBase as config, time } from "./bench-knowledge-base.js";
 import { GcPauses } from "./gc-pauses.js";
 import { percentile } from "./percentile.js";
+import { diskReadMb, rssMb } from "./process-figures.js";
 import { random, sentence } from "./synthetic-text.js";
 
 const SIZES = (process.env.KB_BENCH_SIZES ?? "10000,100000").split(",").map(Number);
@@ -43,6 +48,7 @@ const INGEST_AT_SIZE = Number(process.env.KB_BENCH_INGEST_AT_SIZE ?? 0);
 const VEC0 = process.env.KB_BENCH_VEC0 !== "0";
 const DOCUMENT_CHUNKS = Number(process.env.KB_BENCH_DOCUMENT_CHUNKS ?? 10000);
 const WARMUP = Number(process.env.KB_BENCH_WARMUP ?? 10);
+const DROP_CACHES = process.env.KB_BENCH_DROP_CACHES === "1";
 const K = 8;
 
 function stats(values: number[]): string {
@@ -121,20 +127,29 @@ function cpuSeconds(before: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
-/** MB this process has read from the disk so far (not from the page cache; 0 where /proc is missing). */
-function diskReadMb(): number {
-  try {
-    const match = /^read_bytes: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"));
-    return Math.round(Number(match?.[1] ?? 0) / 1048576);
-  } catch {
-    return 0;
-  }
+/**
+ * The database at rest before a cold start: the bench's own writes flushed (`sync`), so the
+ * load does not share the disk with their writeback (which slowed it up to 2× at 1M). With
+ * `drop` (KB_BENCH_DROP_CACHES=1, root only) the page cache is emptied too, as after a reboot.
+ * Answers how the page cache was left.
+ */
+function settleDisk(drop: boolean): "cached" | "dropped" {
+  execFileSync("sync");
+  if (!drop) return "cached";
+  writeFileSync("/proc/sys/vm/drop_caches", "1");
+  return "dropped";
 }
 
-/** Resident set size in MB, after a full collection when the process runs with --expose-gc. */
-function rssMb(): number {
-  (globalThis as { gc?: () => void }).gc?.();
-  return Math.round(process.memoryUsage().rss / 1048576);
+/** A cold start in a fresh process (kb-cold-start.ts): the figures it prints. */
+function coldStart(
+  file: string,
+  knowledgeBaseId: string,
+): { openMs: number; warmMs: number; diskMb: number; rssMb: number } {
+  const script = fileURLToPath(new URL("./kb-cold-start.ts", import.meta.url));
+  const out = execFileSync(process.execPath, [...process.execArgv, script, file, knowledgeBaseId], {
+    encoding: "utf8",
+  });
+  return JSON.parse(out.trim().split("\n").pop() ?? "{}");
 }
 
 async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): Promise<void> {
@@ -211,26 +226,25 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
   console.log(
     `\n${size} chunks, ${kind} vectors: chunks inserted in ${(insertMs / 1000).toFixed(1)} s; vectors + FTS5 in ${(indexMs / 1000).toFixed(1)} s (raw store writes: ${Math.round(size / ((insertMs + indexMs) / 1000))} chunks/s)${VEC0 ? `; vec0 table in ${(vec0Ms / 1000).toFixed(1)} s` : ""}`,
   );
-  // Cold start: the store reopened, then the first search (the in-memory rows load from SQLite):
-  // from the packs (RSS measured around it), then row by row from kb_vectors as before migration 30
-  // (the baseline, a second index on the same connection).
   store.close();
+  // The cold start itself: a fresh process on the database at rest (the app's boot), with the
+  // page cache as the writes left it, then (KB_BENCH_DROP_CACHES=1) emptied as after a reboot.
+  for (const drop of DROP_CACHES ? [false, true] : [false]) {
+    const [cache, settleMs] = time(() => settleDisk(drop));
+    const cold = coldStart(file, kb.id);
+    console.log(
+      `  cold start in a fresh process (page cache ${cache}, after a sync of ${(settleMs / 1000).toFixed(1)} s): store opened in ${cold.openMs} ms, both legs loaded (KnowledgeService.warm) in ${cold.warmMs} ms = ${cold.openMs + cold.warmMs} ms; ${cold.diskMb} MB read from the disk; RSS ${cold.rssMb} MB`,
+    );
+  }
+  // Then in this process, the store reopened and both legs' in-memory indexes loaded at once as
+  // `KnowledgeService.warm` loads them (HP63: the vector packs read on a worker thread while the
+  // keyword postings load on this one; RSS and disk reads measured around it). Baselines in the
+  // same run, on fresh indexes over the same connection (the pages are cached by then, which
+  // favours them): both first searches one after the other (packs read on this thread, before
+  // HP63), then each leg loaded as before its packs (row by row: migrations 30 and 31).
   const [reopened, openMs] = time(() => openStore({ file, secret: "benchmark-master-secret" }));
   store = reopened;
   const coldQuery = { knowledgeBaseId: kb.id, k: K, documentIds: null, vector: denseNear(1.2) };
-  const rssBefore = rssMb();
-  // How much of the load came from the disk rather than the page cache: the same load takes
-  // seconds more when the packs were pushed out of the cache by the writes before it.
-  const diskBefore = diskReadMb();
-  const [, loadMs] = time(() => store.kbVectors.search(coldQuery));
-  const vectorDisk = diskReadMb() - diskBefore;
-  const rssAfter = rssMb();
-  const baselineMs = time(() => new SqliteVectorIndex(store.db, { packs: false }).search(coldQuery))[1];
-  console.log(
-    `  cold start: store opened in ${openMs.toFixed(0)} ms, first vector search (rows loaded from the packs) ${loadMs.toFixed(0)} ms vs ${baselineMs.toFixed(0)} ms row by row (before migration 30) in the same run = ${(baselineMs / loadMs).toFixed(1)}× faster; RSS ${rssBefore} MB before, ${rssAfter} MB after (${rssAfter - rssBefore} MB for the rows); ${vectorDisk} MB of it read from the disk, not the page cache`,
-  );
-  // The keyword leg's postings load the same way: from the keyword packs (migration 31), then by
-  // tokenizing every row's terms from FTS5's content as before (the baseline, a second index).
   const coldTerms = {
     knowledgeBaseId: kb.id,
     k: K,
@@ -238,15 +252,30 @@ async function benchSearch(dir: string, size: number, kind: "hash" | "dense"): P
     language: "english" as const,
     terms: queryTerms((queryTexts[0] ?? "").split(" ").slice(0, 5).join(" "), "english"),
   };
-  const keywordDiskBefore = diskReadMb();
-  const [, keywordLoadMs] = time(() => store.kbKeywords.search(coldTerms));
-  const keywordDisk = diskReadMb() - keywordDiskBefore;
-  const rssKeywords = rssMb();
-  const keywordBaselineMs = time(() =>
-    new SqliteKeywordIndex(store.db, { packs: false }).search(coldTerms),
-  )[1];
+  const rssBefore = rssMb();
+  // How much of the load came from the disk rather than the page cache: the same load takes
+  // seconds more when the packs were pushed out of the cache by the writes before it.
+  const diskBefore = diskReadMb();
+  const loaded = store;
+  const [, warmMs] = await timeAsync(async () => {
+    const vectors = loaded.kbVectors.warm(kb.id);
+    loaded.kbKeywords.warm(kb.id, "english");
+    await vectors;
+  });
+  const warmDisk = diskReadMb() - diskBefore;
+  const rssAfter = rssMb();
+  if (store.kbVectors.readerLoads !== 1)
+    throw new Error("the vector packs were not read on the reader thread");
+  const [, vectorMs] = time(() => new SqliteVectorIndex(store.db).search(coldQuery));
+  const [, keywordMs] = time(() => new SqliteKeywordIndex(store.db).search(coldTerms));
+  const vectorRowsMs = time(() => new SqliteVectorIndex(store.db, { packs: false }).search(coldQuery))[1];
+  const keywordRowsMs = time(() => new SqliteKeywordIndex(store.db, { packs: false }).search(coldTerms))[1];
+  const sequentialMs = vectorMs + keywordMs;
   console.log(
-    `  cold start, keyword leg: first keyword search (postings loaded from the packs) ${keywordLoadMs.toFixed(0)} ms vs ${keywordBaselineMs.toFixed(0)} ms tokenizing the rows (before migration 31) = ${(keywordBaselineMs / keywordLoadMs).toFixed(1)}× faster; RSS +${rssKeywords - rssAfter} MB for the postings; ${keywordDisk} MB read from the disk. Both legs from packs: ${(openMs + loadMs + keywordLoadMs).toFixed(0)} ms from opening the store (before packs: ${(openMs + baselineMs + keywordBaselineMs).toFixed(0)} ms)`,
+    `  in this process: store opened in ${openMs.toFixed(0)} ms, both legs loaded at once (warm: vector packs read on a worker thread) in ${warmMs.toFixed(0)} ms = ${(openMs + warmMs).toFixed(0)} ms from opening the store; ${warmDisk} MB of it read from the disk, not the page cache; RSS ${rssBefore} MB before, ${rssAfter} MB after (+${rssAfter - rssBefore} MB for rows and postings)`,
+  );
+  console.log(
+    `  cold start baselines, same run (pages cached by then): first searches one after the other ${sequentialMs.toFixed(0)} ms (vector ${vectorMs.toFixed(0)} + keyword ${keywordMs.toFixed(0)}) = ${(sequentialMs / warmMs).toFixed(2)}× the warm load; before packs (row by row): vector ${vectorRowsMs.toFixed(0)} ms = ${(vectorRowsMs / vectorMs).toFixed(1)}× the vector pack load, keyword ${keywordRowsMs.toFixed(0)} ms tokenizing the rows = ${(keywordRowsMs / keywordMs).toFixed(1)}× the keyword pack load; ${(openMs + vectorRowsMs + keywordRowsMs).toFixed(0)} ms from opening the store`,
   );
 
   const queryOf = (source: string) => {

@@ -83,6 +83,9 @@ export class PostgresKeywordIndex extends PostgresFamily implements KeywordIndex
   }
 
   /** Served chunks of the knowledge base matching any query lexeme, best first (ties by age). */
+  /** Nothing to load: PostgreSQL searches the keyword rows itself. */
+  async warm(_knowledgeBaseId: string, _language: TextSearchLanguage): Promise<void> {}
+
   async search(
     query: IndexQuery & { language: TextSearchLanguage; terms: readonly string[]; text?: string },
   ): Promise<IndexHit[]> {

@@ -85,6 +85,8 @@ export class PostgresVectorIndex implements VectorIndex {
   private readonly efSearch: number;
   /** How many times int8 rows were loaded in full (for tests and metrics). */
   columnBuilds = 0;
+  /** Loads made by a pack reader thread (store-sqlite's cold start): none here, rows come over the connection. */
+  readonly readerLoads = 0;
 
   constructor(
     private readonly sql: SqlClient,
@@ -160,6 +162,14 @@ export class PostgresVectorIndex implements VectorIndex {
       [revisionId],
     );
     return new Set(rows.rows.map((row) => row.id));
+  }
+
+  /**
+   * Loads the int8 rows ahead of the first search where they are searched here (no pgvector);
+   * with pgvector the database searches them and nothing is held.
+   */
+  async warm(knowledgeBaseId: string): Promise<void> {
+    if ((await this.detect()).mode === "int8") await this.cacheFor(knowledgeBaseId);
   }
 
   async search(query: IndexQuery & { vector: Float32Array }): Promise<IndexHit[]> {

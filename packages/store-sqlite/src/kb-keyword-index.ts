@@ -22,6 +22,7 @@ import {
   revisionTerms,
   storeKeywordPack,
 } from "./kb-keyword-packs.js";
+import { indexGeneration, servedRevisions } from "./kb-serving.js";
 import { statementCache } from "./statement-cache.js";
 
 /** The `scope` token of a knowledge base's keyword rows in one language. */
@@ -140,8 +141,13 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     return hits;
   }
 
+  /** Loads the knowledge base's postings in `language` ahead of its first search (`KnowledgeService.warm`). */
+  warm(knowledgeBaseId: string, language: TextSearchLanguage): void {
+    this.cacheFor(knowledgeBaseId, language);
+  }
+
   private cacheFor(knowledgeBaseId: string, language: TextSearchLanguage): KeywordCache {
-    const generation = this.generation(knowledgeBaseId);
+    const generation = indexGeneration(this.sql, knowledgeBaseId);
     const cached = this.caches.get(knowledgeBaseId);
     if (cached !== undefined && cached.language === language) {
       if (cached.generation === generation) return cached;
@@ -151,9 +157,9 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     this.caches.delete(knowledgeBaseId); // let the old postings go before loading new ones
     const loaded = this.db.transaction(() => {
       const postings = new KeywordPostings();
-      for (const [revision, document] of this.servedRevisions(knowledgeBaseId))
+      for (const [revision, document] of servedRevisions(this.sql, knowledgeBaseId))
         this.append(postings, knowledgeBaseId, document, revision, language);
-      return { generation: this.generation(knowledgeBaseId), language, postings };
+      return { generation: indexGeneration(this.sql, knowledgeBaseId), language, postings };
     })();
     this.caches.set(knowledgeBaseId, loaded);
     return loaded;
@@ -165,7 +171,7 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
    */
   private patch(cache: KeywordCache, knowledgeBaseId: string): boolean {
     const postings = cache.postings;
-    const served = new Map(this.servedRevisions(knowledgeBaseId));
+    const served = new Map(servedRevisions(this.sql, knowledgeBaseId));
     const fresh: Array<[string, string]> = [];
     for (const [revision, document] of served) {
       if (postings.isLive(revision)) continue;
@@ -176,18 +182,8 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     if (postings.dead > postings.count * STALE_LIMIT) return false;
     for (const [revision, document] of fresh)
       this.append(postings, knowledgeBaseId, document, revision, cache.language);
-    cache.generation = this.generation(knowledgeBaseId);
+    cache.generation = indexGeneration(this.sql, knowledgeBaseId);
     return true;
-  }
-
-  /** Served revision → its document, for the knowledge base's live documents. */
-  private servedRevisions(knowledgeBaseId: string): Array<[string, string]> {
-    return this.sql(
-      `SELECT serving_revision_id, id FROM kb_documents
-       WHERE knowledge_base_id = ? AND deleted_at IS NULL AND serving_revision_id IS NOT NULL`,
-    )
-      .raw(true)
-      .all(knowledgeBaseId) as Array<[string, string]>;
   }
 
   /**
@@ -227,14 +223,6 @@ export class SqliteKeywordIndex implements KeywordIndex, ReindexStore {
     return (
       row !== undefined &&
       (row.text_search_language === language || row.pending_text_search_language === language)
-    );
-  }
-
-  private generation(knowledgeBaseId: string): number {
-    return (
-      (this.sql("SELECT index_generation FROM knowledge_bases WHERE id = ?").pluck().get(knowledgeBaseId) as
-        | number
-        | undefined) ?? -1
     );
   }
 

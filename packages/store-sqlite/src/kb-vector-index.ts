@@ -30,7 +30,15 @@ import {
   VectorRows,
 } from "@groundwork/kb";
 import type { Database, Statement } from "better-sqlite3";
-import { dropRevisionPack, readRevisionPack, revisionCodes, writeRevisionPack } from "./kb-vector-packs.js";
+import { readServedPacks } from "./kb-pack-reader.js";
+import { indexGeneration, servedRevisions, servedVectorCount, servedVectorWidth } from "./kb-serving.js";
+import {
+  dropRevisionPack,
+  packedRows,
+  readRevisionPack,
+  revisionCodes,
+  writeRevisionPack,
+} from "./kb-vector-packs.js";
 import { statementCache } from "./statement-cache.js";
 
 export interface KbIndexOptions {
@@ -49,6 +57,11 @@ export interface KbIndexOptions {
    * revision row by row from kb_vectors, as before packs (the benchmark's baseline).
    */
   packs?: boolean;
+  /**
+   * Knowledge bases with fewer packed rows than this are warmed on the calling thread: starting
+   * the pack reader thread costs ~0.2 s, about what loading 50k rows does (HP63).
+   */
+  readerFrom?: number;
 }
 
 /** Share of retired rows up to which the rows are patched instead of rebuilt. */
@@ -67,6 +80,7 @@ export class SqliteVectorIndex implements VectorIndex {
   private readonly maxScanDims: number;
   private readonly prefilter: number;
   private readonly packs: boolean;
+  private readonly readerFrom: number;
 
   constructor(
     private readonly db: Database,
@@ -79,6 +93,7 @@ export class SqliteVectorIndex implements VectorIndex {
     this.maxScanDims = options.maxScanDims ?? 512;
     this.prefilter = options.prefilter ?? 2000;
     this.packs = options.packs ?? true;
+    this.readerFrom = options.readerFrom ?? 100_000;
   }
 
   upsert(knowledgeBaseId: string, entries: ReadonlyArray<{ chunkId: string; vector: Float32Array }>): void {
@@ -170,6 +185,53 @@ export class SqliteVectorIndex implements VectorIndex {
     return rows.map((row) => ({ chunkId: row.id, score: 1 - row.distance }));
   }
 
+  /**
+   * Loads the knowledge base's rows ahead of its first search (`KnowledgeService.warm`), the packs
+   * read on a worker thread (HP63): the call returns at once, the disk reads overlap whatever the
+   * main thread does next (the keyword leg's load), and the int8 runs become the rows without a
+   * copy as they arrive. Rows a search loaded meanwhile are kept; a generation that moved since is
+   * patched by the next search, as after any load. An in-memory database, `packs: false`, a
+   * knowledge base of fewer than `readerFrom` packed rows or a failed reader loads on this thread
+   * instead.
+   */
+  async warm(knowledgeBaseId: string): Promise<void> {
+    if (this.db.memory || !this.packs || packedRows(this.sql, knowledgeBaseId) < this.readerFrom) {
+      this.cacheFor(knowledgeBaseId);
+      return;
+    }
+    let loaded: VectorCache | null = null;
+    const input = { file: this.db.name, knowledgeBaseId, exactBelow: this.exactBelow };
+    try {
+      await readServedPacks(input, (message) => {
+        if (message.kind === "served") {
+          const rows = message.dim === null ? null : new VectorRows(message.dim);
+          loaded = { generation: message.generation, served: message.served, rows };
+        } else if (message.kind === "pack" && loaded?.rows != null) {
+          const { rows, served } = loaded;
+          const { document, revision, parts } = message;
+          const appended =
+            parts === null
+              ? this.db.transaction(() => this.append(rows, knowledgeBaseId, document, revision, served))()
+              : rows.adoptPacked(document, revision, parts.head, parts.codes, served);
+          if (!appended) loaded.rows = null; // vectors of several widths: exact search
+        }
+      });
+    } catch {
+      this.cacheFor(knowledgeBaseId);
+      return;
+    }
+    const done = loaded as VectorCache | null;
+    if (done === null) return;
+    const current = this.caches.get(knowledgeBaseId);
+    if (current !== undefined && current.generation >= done.generation) return;
+    if (done.rows !== null) this.columnBuilds++;
+    this.readerLoads++;
+    this.caches.set(knowledgeBaseId, done);
+  }
+
+  /** How many loads the pack reader thread made (for tests and metrics). */
+  readerLoads = 0;
+
   /** Drops the in-memory rows (tests, or after bulk changes made outside this index). */
   invalidate(knowledgeBaseId?: string): void {
     if (knowledgeBaseId === undefined) this.caches.clear();
@@ -180,7 +242,7 @@ export class SqliteVectorIndex implements VectorIndex {
   columnBuilds = 0;
 
   private cacheFor(knowledgeBaseId: string): VectorCache {
-    const generation = this.generation(knowledgeBaseId);
+    const generation = indexGeneration(this.sql, knowledgeBaseId);
     const cached = this.caches.get(knowledgeBaseId);
     if (cached !== undefined && cached.generation === generation) return cached;
     if (cached !== undefined && cached.rows !== null) {
@@ -204,7 +266,7 @@ export class SqliteVectorIndex implements VectorIndex {
   private patch(cache: VectorCache, knowledgeBaseId: string, generation: number): VectorCache | null {
     const rows = cache.rows;
     if (rows === null) return null;
-    const served = new Map(this.servedRevisions(knowledgeBaseId));
+    const served = new Map(servedRevisions(this.sql, knowledgeBaseId));
     for (const revision of rows.liveRevisions()) if (!served.has(revision)) rows.retire(revision);
     const fresh: Array<[string, string]> = [];
     for (const [revision, document] of served) {
@@ -217,16 +279,6 @@ export class SqliteVectorIndex implements VectorIndex {
       if (!this.append(rows, knowledgeBaseId, document, revision, 0)) return null;
     }
     return { generation, served: rows.count - rows.dead, rows };
-  }
-
-  /** Served revision → its document, for the knowledge base's live documents. */
-  private servedRevisions(knowledgeBaseId: string): Array<[string, string]> {
-    return this.sql(
-      `SELECT serving_revision_id, id FROM kb_documents
-       WHERE knowledge_base_id = ? AND deleted_at IS NULL AND serving_revision_id IS NOT NULL`,
-    )
-      .raw(true)
-      .all(knowledgeBaseId) as Array<[string, string]>;
   }
 
   /**
@@ -255,37 +307,15 @@ export class SqliteVectorIndex implements VectorIndex {
     return rows.appendPacked(document, revision, pack, expected);
   }
 
-  private generation(knowledgeBaseId: string): number {
-    return (
-      (this.sql("SELECT index_generation FROM knowledge_bases WHERE id = ?").pluck().get(knowledgeBaseId) as
-        | number
-        | undefined) ?? -1
-    );
-  }
-
-  /** Vectors of the knowledge base's served chunks (a chunk is active exactly while its revision is served). */
-  private servedCount(knowledgeBaseId: string): number {
-    return this.sql(
-      `SELECT COUNT(*) FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
-       WHERE d.knowledge_base_id = ? AND d.deleted_at IS NULL`,
-    )
-      .pluck()
-      .get(knowledgeBaseId) as number;
-  }
-
   private load(knowledgeBaseId: string): VectorCache {
-    const generation = this.generation(knowledgeBaseId);
-    const served = this.servedCount(knowledgeBaseId);
+    const generation = indexGeneration(this.sql, knowledgeBaseId);
+    const served = servedVectorCount(this.sql, knowledgeBaseId);
     // Small knowledge bases are searched exactly: no rows needed.
     if (served <= this.exactBelow) return { generation, served, rows: null };
-    const dim = this.sql(
-      `SELECT length(v.code) - 8 FROM kb_documents d JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
-       WHERE d.knowledge_base_id = ? AND d.deleted_at IS NULL LIMIT 1`,
-    )
-      .pluck()
-      .get(knowledgeBaseId) as number;
+    const dim = servedVectorWidth(this.sql, knowledgeBaseId);
+    if (dim === null) return { generation, served, rows: null };
     const rows = new VectorRows(dim);
-    for (const [revision, document] of this.servedRevisions(knowledgeBaseId)) {
+    for (const [revision, document] of servedRevisions(this.sql, knowledgeBaseId)) {
       if (!this.append(rows, knowledgeBaseId, document, revision, served)) {
         return { generation, served, rows: null }; // vectors of several widths: exact search
       }

@@ -1,31 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { knowledgeBaseConfig, writeDocument } from "../test/knowledge-base-fixture.js";
+import { vectorKnowledgeBase } from "../test/knowledge-base-fixture.js";
 import { SqliteVectorIndex } from "./kb-vector-index.js";
-import { openStore } from "./open-store.js";
 
 function setup() {
-  const store = openStore({ file: ":memory:" });
-  const org = store.organizations.create("acme", "enterprise");
-  const kb = store.knowledgeBases.create(org.id, knowledgeBaseConfig("kb"));
-  let state = 3;
-  const random = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296 - 0.5;
-  };
-  const vector = () => Float32Array.from({ length: 64 }, random);
-  const addDocument = (name: string, rows: number) => {
-    const written = writeDocument(
-      store,
-      kb,
-      name,
-      Array.from({ length: rows }, (_, position) => `${name} ${position}`),
-    );
-    store.kbVectors.upsert(
-      kb.id,
-      written.chunks.map((chunk) => ({ chunkId: chunk.id, vector: vector() })),
-    );
-    return written;
-  };
+  const { store, kb, vector, addDocument } = vectorKnowledgeBase();
   const packs = () =>
     store.db
       .prepare("SELECT revision_id, row_count FROM kb_vector_packs ORDER BY revision_id")

@@ -35,3 +35,10 @@ export function readRevisionPack(sql: Sql, revisionId: string): Buffer | null {
 export function dropRevisionPack(sql: Sql, revisionId: string): void {
   sql("DELETE FROM kb_vector_packs WHERE revision_id = ?").run(revisionId);
 }
+
+/** Rows in the knowledge base's stored packs (their headers' counts; the BLOBs are not read). */
+export function packedRows(sql: Sql, knowledgeBaseId: string): number {
+  return sql("SELECT COALESCE(SUM(row_count), 0) FROM kb_vector_packs WHERE knowledge_base_id = ?")
+    .pluck()
+    .get(knowledgeBaseId) as number;
+}

@@ -53,6 +53,7 @@ describe("KnowledgeService as a library", () => {
     ).items;
     expect(listed?.current?.status).toBe("READY");
     expect(listed?.serving?.id).toBe(listed?.current?.id);
+    await gw.knowledge.warm(principal, [kb.id]); // indexes loaded ahead of the first query
     const result = await gw.knowledge.search(principal, [kb.id], {
       query: "harbour crane",
       metadataFilter: { team: "port" },
@@ -103,6 +104,10 @@ describe("KnowledgeService as a library", () => {
       status: 400,
       param: "embeddingModel",
       message: expect.stringContaining("hash-embedding-1536"),
+    });
+    expect(await refusal(async () => await gw.knowledge.warm(principal, ["kb_nope"]))).toMatchObject({
+      status: 404,
+      param: "knowledgeBaseId",
     });
     expect(
       await refusal(async () => await gw.knowledge.knowledgeBase(principal.organizationId, "kb_nope")),
