@@ -71,4 +71,4 @@ export {
   TEXT_SEARCH_LANGUAGES,
   type TextSearchLanguage,
 } from "./text-analysis.js";
-export { packRows, readPackLayout, splitPack } from "./vector-pack.js";
+export { type PackParts, packRows, readPackLayout } from "./vector-pack.js";

@@ -21,7 +21,7 @@ import {
   CODE_HEADER,
   type ColumnSource,
   type PackLayout,
-  readPackHead,
+  type PackParts,
   readPackLayout,
   writeSignCode,
 } from "./vector-pack.js";
@@ -153,47 +153,15 @@ export class VectorRows {
   }
 
   /**
-   * Appends the rows of one served revision from its pack (vector-pack.ts): four copies of
-   * contiguous runs instead of a pass per row. False when the pack is malformed or its rows have
-   * another width (the rows read so far stay, the caller rebuilds).
+   * Appends the rows of one served revision from its pack (vector-pack.ts): the head's three runs
+   * copied, the int8 codes made the rows' segment as they are, without a copy (HP63) — the pack
+   * must not be written to afterwards. False when the parts are malformed or of another width
+   * (the rows read so far stay, the caller rebuilds).
    */
-  appendPacked(documentId: string, revisionId: string, pack: Uint8Array, expected = 0): boolean {
+  appendPacked(documentId: string, revisionId: string, pack: PackParts, expected = 0): boolean {
     const layout = readPackLayout(pack);
     if (layout === null || (layout.count > 0 && layout.dim !== this.dim)) return false;
     const n = layout.count;
-    const first = this.count;
-    if (n > 0) this.reserveCodes(Math.max(expected, first + n));
-    const codes = new Int8Array(pack.buffer, pack.byteOffset + layout.codes, n * this.dim);
-    for (let row = first; row < first + n; ) {
-      const segment = this.segmentOf(row);
-      const take = Math.min(first + n - row, segment.start + segment.capacity - row);
-      segment.data.set(
-        codes.subarray((row - first) * this.dim, (row - first + take) * this.dim),
-        (row - segment.start) * this.dim,
-      );
-      row += take;
-    }
-    this.appendRuns(documentId, revisionId, pack, layout);
-    return true;
-  }
-
-  /**
-   * Appends the rows of one served revision from a pack split in two (vector-pack.ts
-   * `splitPack`): the int8 run becomes the rows' segment as it is, without a copy — a cold start
-   * reads the packs on another thread and hands the runs over (kb-pack-reader.ts, HP63). False
-   * when the parts are malformed or of another width.
-   */
-  adoptPacked(
-    documentId: string,
-    revisionId: string,
-    head: Uint8Array,
-    codes: Int8Array,
-    expected = 0,
-  ): boolean {
-    const layout = readPackHead(head);
-    if (layout === null || (layout.count > 0 && layout.dim !== this.dim)) return false;
-    const n = layout.count;
-    if (codes.length !== n * layout.dim) return false;
     const first = this.count;
     if (n > 0) {
       this.reserve(Math.max(expected, first + n));
@@ -203,10 +171,10 @@ export class VectorRows {
         last.capacity = first - last.start;
         if (last.capacity === 0) this.segments.pop();
       }
-      this.segments.push({ start: first, capacity: n, data: codes });
+      this.segments.push({ start: first, capacity: n, data: pack.codes });
       this.segmentEnd = first + n;
     }
-    this.appendRuns(documentId, revisionId, head, layout);
+    this.appendRuns(documentId, revisionId, pack.head, layout);
     return true;
   }
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { int8Code, VectorRows } from "./int8-scan.js";
-import { type ColumnSource, packRows, readPackLayout, splitPack } from "./vector-pack.js";
+import { type ColumnSource, type PackParts, packRows, readPackLayout } from "./vector-pack.js";
 
 const vectorOf = (dim: number) =>
   fc
@@ -45,10 +45,9 @@ describe("vector packs", () => {
           ),
         ([dim, revisions, query, expected]) => {
           const byRows = new VectorRows(dim);
+          // Packs adopted, every third revision appended by rows between them as a patch of rows
+          // written before packs would.
           const byPacks = new VectorRows(dim);
-          // Packs split and adopted (a cold start's reader thread), every third revision appended
-          // after them as a patch would.
-          const bySplits = new VectorRows(dim);
           let seq = 1;
           revisions.forEach((vectors, r) => {
             const source: ColumnSource[] = vectors.map((vector) => [seq++ * 3, int8Code(vector)]);
@@ -56,23 +55,17 @@ describe("vector packs", () => {
             expect(byRows.appendRevision(`d${r % 2}`, `r${r}`, source, hint)).toBe(true);
             const pack = packRows(source);
             expect(pack).not.toBeNull();
-            expect(byPacks.appendPacked(`d${r % 2}`, `r${r}`, pack as Buffer, hint)).toBe(true);
-            const split = splitPack(pack as Buffer);
-            expect(split).not.toBeNull();
-            const { head, codes } = split as NonNullable<typeof split>;
             expect(
               r % 3 === 2
-                ? bySplits.appendPacked(`d${r % 2}`, `r${r}`, pack as Buffer, hint)
-                : bySplits.adoptPacked(`d${r % 2}`, `r${r}`, head, codes, hint),
+                ? byPacks.appendRevision(`d${r % 2}`, `r${r}`, source, hint)
+                : byPacks.appendPacked(`d${r % 2}`, `r${r}`, pack as PackParts, hint),
             ).toBe(true);
           });
           byRows.retire("r1");
           byPacks.retire("r1");
           expect(byPacks.dead).toBe(byRows.dead);
           expect(byPacks.liveRevisions()).toEqual(byRows.liveRevisions());
-          bySplits.retire("r1");
           expect(snapshot(byPacks, query)).toEqual(snapshot(byRows, query));
-          expect(snapshot(bySplits, query)).toEqual(snapshot(byRows, query));
         },
       ),
       { numRuns: 80 },
@@ -88,20 +81,16 @@ describe("vector packs", () => {
         [2, wide],
       ]),
     ).toBeNull();
-    const pack = packRows([[1, wide]]) as Buffer;
+    const pack = packRows([[1, wide]]) as PackParts;
     expect(readPackLayout(pack)?.count).toBe(1);
-    expect(new VectorRows(2).appendPacked("d", "r", pack)).toBe(false);
-    expect(readPackLayout(pack.subarray(0, pack.length - 1))).toBeNull();
-    const split = splitPack(pack);
-    expect(split).not.toBeNull();
-    const { head, codes } = split as NonNullable<typeof split>;
-    expect(new VectorRows(2).adoptPacked("d", "r", head, codes)).toBe(false); // foreign width
-    expect(new VectorRows(3).adoptPacked("d", "r", head, codes.subarray(1))).toBe(false); // short run
-    expect(new VectorRows(3).adoptPacked("d", "r", head.subarray(1), codes)).toBe(false); // short head
-    expect(splitPack(pack.subarray(1))).toBeNull();
+    expect(new VectorRows(2).appendPacked("d", "r", pack)).toBe(false); // foreign width
+    expect(readPackLayout({ ...pack, head: pack.head.subarray(0, pack.head.length - 1) })).toBeNull();
+    expect(readPackLayout({ ...pack, codes: pack.codes.subarray(1) })).toBeNull();
+    expect(new VectorRows(3).appendPacked("d", "r", { ...pack, codes: pack.codes.subarray(1) })).toBe(false);
+    expect(new VectorRows(3).appendPacked("d", "r", pack)).toBe(true);
     // An empty revision is held (served, no rows) whatever the width.
     const rows = new VectorRows(2);
-    expect(rows.appendPacked("d", "r", packRows([]) as Buffer)).toBe(true);
+    expect(rows.appendPacked("d", "r", packRows([]) as PackParts)).toBe(true);
     expect(rows.isLive("r")).toBe(true);
     expect(rows.count).toBe(0);
   });

@@ -1,14 +1,12 @@
 /**
  * The pack reader thread (HP63): opens the database file read-only, and in one read transaction
  * (one snapshot) reports the knowledge base's generation and served vectors, then posts each
- * served revision's vector pack split in two (`splitPack`), both parts transferred rather than
- * copied. Reading 1.7 GB of packs at 1M chunks is mostly waiting on the disk; here it overlaps
+ * served revision's vector pack, its two parts transferred rather than copied. Reading 1.7 GB of packs at 1M chunks is mostly waiting on the disk; here it overlaps
  * the keyword leg's load on the main thread. A revision without a pack is posted without parts:
  * the main thread packs it, since this connection cannot write.
  */
 
 import { parentPort, workerData } from "node:worker_threads";
-import { splitPack } from "@groundwork/kb";
 import Database from "better-sqlite3";
 import type { PackReaderInput, PackReaderMessage } from "./kb-pack-reader.js";
 import { indexGeneration, servedRevisions, servedVectorCount, servedVectorWidth } from "./kb-serving.js";
@@ -21,6 +19,12 @@ const { file, knowledgeBaseId, exactBelow } = workerData as PackReaderInput;
 const post = (message: PackReaderMessage, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer);
 
+/** The bytes in a buffer of their own (better-sqlite3 gives each BLOB one; a copy otherwise), to be transferred. */
+function owned<T extends Uint8Array | Int8Array>(bytes: T): T {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength) return bytes;
+  return bytes.slice() as T;
+}
+
 try {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -32,13 +36,14 @@ try {
       if (dim === null) return;
       for (const [revision, document] of servedRevisions(sql, knowledgeBaseId)) {
         const pack = readRevisionPack(sql, revision);
-        const parts = pack === null ? null : splitPack(pack);
-        if (parts === null) post({ kind: "pack", revision, document, parts: null });
-        else
+        if (pack === null) post({ kind: "pack", revision, document, parts: null });
+        else {
+          const parts = { head: owned(pack.head), codes: owned(pack.codes) };
           post({ kind: "pack", revision, document, parts }, [
             parts.head.buffer as ArrayBuffer,
             parts.codes.buffer as ArrayBuffer,
           ]);
+        }
       }
     })();
   } finally {

@@ -5,6 +5,7 @@
  * the end; each is handed to `onMessage` as the main thread's event loop gets to it.
  */
 import { Worker } from "node:worker_threads";
+import type { PackParts } from "@groundwork/kb";
 
 export interface PackReaderInput {
   file: string;
@@ -16,13 +17,8 @@ export interface PackReaderInput {
 export type PackReaderMessage =
   /** The snapshot the packs come from; `dim` is null when no pack follows (few or no vectors). */
   | { kind: "served"; generation: number; served: number; dim: number | null }
-  /** One served revision; `parts` is null when it has no (valid) pack yet. */
-  | {
-      kind: "pack";
-      revision: string;
-      document: string;
-      parts: { head: Uint8Array; codes: Int8Array } | null;
-    }
+  /** One served revision; `parts` is null when it has no pack yet. */
+  | { kind: "pack"; revision: string; document: string; parts: PackParts | null }
   | { kind: "done" }
   | { kind: "failed"; message: string };
 

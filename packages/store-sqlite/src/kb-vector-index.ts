@@ -212,7 +212,7 @@ export class SqliteVectorIndex implements VectorIndex {
           const appended =
             parts === null
               ? this.db.transaction(() => this.append(rows, knowledgeBaseId, document, revision, served))()
-              : rows.adoptPacked(document, revision, parts.head, parts.codes, served);
+              : rows.appendPacked(document, revision, parts, served);
           if (!appended) loaded.rows = null; // vectors of several widths: exact search
         }
       });

@@ -1,11 +1,12 @@
 /**
- * Vector packs (migration 30): a served revision's int8 scan rows as one BLOB, so the in-memory
- * rows of a knowledge base load with one read per revision (HP40). kb_vectors stays the truth: a
+ * Vector packs (migrations 30 and 32): a served revision's int8 scan rows as two BLOBs (the head
+ * and the int8 codes, vector-pack.ts), so the in-memory rows of a knowledge base load with one
+ * read of each per revision (HP40, HP63). kb_vectors stays the truth: a
  * pack is written from its rows in the transaction that serves the revision, dropped with them, and
  * dropped when rows of its revision are written again; a served revision found without one is
  * packed on its first load.
  */
-import { type ColumnSource, packRows } from "@groundwork/kb";
+import { type ColumnSource, type PackParts, packRows } from "@groundwork/kb";
 import type { Statement } from "better-sqlite3";
 
 type Sql = (text: string) => Statement;
@@ -18,18 +19,30 @@ export function revisionCodes(sql: Sql, revisionId: string): Iterable<ColumnSour
 }
 
 /** Packs the revision's current rows and stores the pack; null (nothing stored) when their widths differ. */
-export function writeRevisionPack(sql: Sql, revisionId: string, knowledgeBaseId: string): Buffer | null {
+export function writeRevisionPack(sql: Sql, revisionId: string, knowledgeBaseId: string): PackParts | null {
   const pack = packRows(revisionCodes(sql, revisionId));
   if (pack === null) return null;
+  const { head, codes } = pack;
   sql(
-    "INSERT OR REPLACE INTO kb_vector_packs (revision_id, knowledge_base_id, row_count, pack) VALUES (?, ?, ?, ?)",
-  ).run(revisionId, knowledgeBaseId, pack.readUInt32LE(0), pack);
+    "INSERT OR REPLACE INTO kb_vector_packs (revision_id, knowledge_base_id, row_count, head, codes) VALUES (?, ?, ?, ?, ?)",
+  ).run(
+    revisionId,
+    knowledgeBaseId,
+    new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(0, true),
+    Buffer.from(head.buffer, head.byteOffset, head.byteLength),
+    Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength),
+  );
   return pack;
 }
 
-export function readRevisionPack(sql: Sql, revisionId: string): Buffer | null {
-  return (sql("SELECT pack FROM kb_vector_packs WHERE revision_id = ?").pluck().get(revisionId) ??
-    null) as Buffer | null;
+/** The revision's stored pack, each part in a buffer of its own (the codes can become rows as they are). */
+export function readRevisionPack(sql: Sql, revisionId: string): PackParts | null {
+  const row = sql("SELECT head, codes FROM kb_vector_packs WHERE revision_id = ?")
+    .raw(true)
+    .get(revisionId) as [Buffer, Buffer] | undefined;
+  if (row === undefined) return null;
+  const [head, codes] = row;
+  return { head, codes: new Int8Array(codes.buffer, codes.byteOffset, codes.byteLength) };
 }
 
 export function dropRevisionPack(sql: Sql, revisionId: string): void {

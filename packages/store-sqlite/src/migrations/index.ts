@@ -30,6 +30,7 @@ import { extractionSourcePlacements } from "./027-extraction-source-placements.j
 import { connectorInputOwners } from "./029-connector-input-owners.js";
 import { kbVectorPacks } from "./030-kb-vector-packs.js";
 import { kbKeywordPacks } from "./031-kb-keyword-packs.js";
+import { kbVectorPackParts } from "./032-kb-vector-pack-parts.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -63,4 +64,5 @@ export const migrations: readonly Migration[] = [
   connectorInputOwners,
   kbVectorPacks,
   kbKeywordPacks,
+  kbVectorPackParts,
 ];
