@@ -22,6 +22,8 @@ await groundwork.knowledge.addDocuments(me, kb.id, [
   { filename: "travel.md", content: text("# Travel\n\nBook trains for trips under 600 km.") },
 ]);
 await groundwork.knowledge.drain(); // runs the queued ingestion now; start() runs it in the background
+// At an app's boot: a large knowledge base's in-memory indexes load now, not on the first query.
+await groundwork.knowledge.warm(me, [kb.id]);
 const { hits } = await groundwork.knowledge.search(me, [kb.id], { query: "days of paid leave", topK: 3 });
 const top = hits[0];
 if (top !== undefined) {

@@ -15,6 +15,8 @@
  * (its rows skipped by every scan), so every query sees exactly the served set.
  * Past `STALE_LIMIT` retired rows the rows are rebuilt (seconds at 1M rows),
  * which keeps the memory of a knowledge base whose documents keep changing bounded.
+ * The rows load from the served revisions' packs (kb-vector-packs.ts), on the first search or
+ * ahead of it (`warm`: read on a worker thread, HP63).
  * Recall against exact search is measured by the benchmark
  * (packages/server/bench/kb-bench.ts).
  */
