@@ -1,9 +1,9 @@
 /**
  * The pack reader thread (HP63): opens the database file read-only, and in one read transaction
  * (one snapshot) reports the knowledge base's generation and served vectors, then posts each
- * served revision's vector pack, its two parts transferred rather than copied. Reading 1.7 GB of packs at 1M chunks is mostly waiting on the disk; here it overlaps
- * the keyword leg's load on the main thread. A revision without a pack is posted without parts:
- * the main thread packs it, since this connection cannot write.
+ * served revision's vector pack, its two parts transferred rather than copied. Reading the packs
+ * (1.7 GB at 1M chunks) overlaps the keyword leg's load on the main thread. A revision without a
+ * pack is posted without parts: the main thread packs it, since this connection cannot write.
  */
 
 import { parentPort, workerData } from "node:worker_threads";
