@@ -20,7 +20,6 @@ import { codeBytes, type HammingScan, hammingScan, type WasmMemory, wasmMemory }
 import {
   CODE_HEADER,
   type ColumnSource,
-  type PackLayout,
   type PackParts,
   readPackLayout,
   writeSignCode,
@@ -161,30 +160,20 @@ export class VectorRows {
   appendPacked(documentId: string, revisionId: string, pack: PackParts, expected = 0): boolean {
     const layout = readPackLayout(pack);
     if (layout === null || (layout.count > 0 && layout.dim !== this.dim)) return false;
-    const n = layout.count;
-    const first = this.count;
-    if (n > 0) {
-      this.reserve(Math.max(expected, first + n));
-      // The last segment's room past the current rows is given up: the adopted run follows them.
-      const last = this.segments[this.segments.length - 1];
-      if (last !== undefined && this.segmentEnd > first) {
-        last.capacity = first - last.start;
-        if (last.capacity === 0) this.segments.pop();
-      }
-      this.segments.push({ start: first, capacity: n, data: pack.codes });
-      this.segmentEnd = first + n;
-    }
-    this.appendRuns(documentId, revisionId, pack.head, layout);
-    return true;
-  }
-
-  /** The per-row runs of a pack (seqs, factors, sign codes) copied after the current rows, which room was made for. */
-  private appendRuns(documentId: string, revisionId: string, pack: Uint8Array, layout: PackLayout): void {
     const revision = this.register(documentId, revisionId);
     const n = layout.count;
-    if (n === 0) return;
+    if (n === 0) return true;
     const first = this.count;
-    const bytes = (offset: number, length: number) => pack.subarray(offset, offset + length);
+    this.reserve(Math.max(expected, first + n));
+    // The last segment's room past the current rows is given up: the adopted run follows them.
+    const last = this.segments[this.segments.length - 1];
+    if (last !== undefined && this.segmentEnd > first) {
+      last.capacity = first - last.start;
+      if (last.capacity === 0) this.segments.pop();
+    }
+    this.segments.push({ start: first, capacity: n, data: pack.codes });
+    this.segmentEnd = first + n;
+    const bytes = (offset: number, length: number) => pack.head.subarray(offset, offset + length);
     new Uint8Array(this.seqs.buffer, first * 8, n * 8).set(bytes(layout.seqs, n * 8));
     new Uint8Array(this.factors.buffer, first * 4, n * 4).set(bytes(layout.factors, n * 4));
     const memory = this.memory as WasmMemory;
@@ -195,6 +184,7 @@ export class VectorRows {
     this.revisionOrdinals.fill(revision, first, first + n);
     this.revisionRows[revision] = (this.revisionRows[revision] ?? 0) + n;
     this.count += n;
+    return true;
   }
 
   /** Per row: 1 where the row may be answered (served revision, allowed document); null when all may. */

@@ -6,7 +6,7 @@
  * dropped when rows of its revision are written again; a served revision found without one is
  * packed on its first load.
  */
-import { type ColumnSource, type PackParts, packRows } from "@groundwork/kb";
+import { type ColumnSource, type PackParts, packRows, readPackLayout } from "@groundwork/kb";
 import type { Statement } from "better-sqlite3";
 
 type Sql = (text: string) => Statement;
@@ -28,7 +28,7 @@ export function writeRevisionPack(sql: Sql, revisionId: string, knowledgeBaseId:
   ).run(
     revisionId,
     knowledgeBaseId,
-    new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(0, true),
+    readPackLayout(pack)?.count ?? 0,
     Buffer.from(head.buffer, head.byteOffset, head.byteLength),
     Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength),
   );
