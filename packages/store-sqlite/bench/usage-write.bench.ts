@@ -1,24 +1,41 @@
 /**
- * What analytics costs the gateway's write path: 1,000 usage rows through the batched writer
- * with migration 022's insert-time rollups (trigger: hourly sums, hourly and daily latency bins)
- * and its two extra indexes, beside the same writes on a store where those are dropped (the
- * write path as it was before). Run: npx vitest bench --run --project store-sqlite usage-write
+ * What analytics costs the gateway's write path: 4,096 usage rows (one latency-index run, HP65)
+ * through the batched writer, in batches of 128, as written today (the rollup trigger of migration
+ * 022, the latency index behind the rows of migration 33), beside the same writes with the latency
+ * index kept inline as before migration 33. Latencies spread like a gateway's (most under a millisecond,
+ * a tail to seconds) and the clock moves, so each batch holds many latency bins.
+ * Run: npx vitest bench --run --project store-sqlite usage-write
  */
-import { bench, describe } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, bench, describe } from "vitest";
 import { openStore } from "../src/open-store.js";
+import { LATENCY_INDEX_AT } from "../src/usage-latencies.js";
 
-function storeWith(rollups: boolean) {
+type Layout = "written" | "inline";
+
+const directories: string[] = [];
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+function storeWith(layout: Layout) {
   let now = Date.parse("2025-03-01T00:00:00.000Z");
-  const store = openStore({ file: ":memory:", clock: { now: () => (now += 997) } });
-  if (!rollups) {
-    store.db.exec(`DROP TRIGGER usage_records_rollup;
-      DROP INDEX usage_records_latency;
-      DROP INDEX usage_records_errors;`);
-  }
+  // A file in WAL mode, as served: what a batch costs is mostly the pages it writes to the log.
+  const directory = mkdtempSync(join(tmpdir(), "gw-usage-bench-"));
+  directories.push(directory);
+  const file = join(directory, "groundwork.db");
+  const store = openStore({ file, clock: { now: () => (now += 1) } });
+  if (layout === "inline")
+    store.db.exec(
+      "CREATE INDEX usage_records_latency ON usage_records(organization_id, latency_bin, created_at, latency_ms)",
+    );
   const org = store.organizations.create("bench", "enterprise");
   let i = 0;
   return () => {
-    for (let n = 0; n < 1_000; n++, i++) {
+    for (let n = 0; n < LATENCY_INDEX_AT; n++, i++) {
+      const spread = (i * 7919) % 1000;
       store.usage.record({
         organizationId: org.id,
         apiKeyId: null,
@@ -29,19 +46,20 @@ function storeWith(rollups: boolean) {
         completionTokens: 80,
         cachedTokens: null,
         costEur: 0.0001,
-        latencyMs: 50 + ((i * 7919) % 5000) / 10,
+        latencyMs: spread < 850 ? 0.15 + spread / 1500 : 1 + (spread - 850) * 20,
         outcome: "ok",
         endUser: null,
       });
+      if (n % 128 === 127) store.usage.flush();
     }
     store.usage.flush();
   };
 }
 
-const withRollups = storeWith(true);
-const without = storeWith(false);
+const written = storeWith("written");
+const inline = storeWith("inline");
 
-describe("record 1,000 usage rows", () => {
-  bench("with analytics rollups and indexes (migration 022)", withRollups);
-  bench("baseline: the same rows without the trigger and the two indexes", without);
+describe("record 4,096 usage rows in batches of 128", () => {
+  bench("as written: rollup trigger, latency index behind the rows (migration 33)", written);
+  bench("the latency index inline, as before migration 33", inline);
 });

@@ -2,8 +2,8 @@
  * Analytics queries (PLATFORM.md §14) over usage records, extractions and scores of one
  * organization. Usage sums and latency-bin counts come from the rollups for whole days (bins)
  * and whole hours, and from the rows themselves for the partial hours at the range's edges; the exact latency of
- * a rank is then read inside one bin through the `usage_records_latency` index (docs/decisions.md
- * AN3). The maths (ranks, rates, buckets) live in @groundwork/observability.
+ * a rank is then read inside one bin from `usage_latencies`, the latency index written behind the
+ * rows (docs/decisions.md AN3, HP65). The maths (ranks, rates, buckets) live in @groundwork/observability.
  */
 import type { Clock, IdGenerator } from "@groundwork/core";
 import {
@@ -23,6 +23,7 @@ import {
 import type { Database } from "better-sqlite3";
 import type { ExtractionQualityFacts } from "./extractions.js";
 import { SqliteStore } from "./sqlite-store.js";
+import { indexPendingLatencies, latenciesPending } from "./usage-latencies.js";
 
 export type {
   ErrorGroup,
@@ -213,11 +214,16 @@ export class AnalyticsStore extends SqliteStore {
     bin: number,
     offset: number,
   ): number | null {
+    this.usage.flush();
+    // Immediate: the rows indexed and the watermark moved are the same rows, whoever wrote them.
+    if (latenciesPending(this.sql)) this.atomically(() => indexPendingLatencies(this.sql));
     const where = usageWhere(filter);
+    // The filters' columns are the usage row's (one lookup by its seq per entry of the bin).
+    const rows = where.sql === "" ? "" : " JOIN usage_records r ON r.seq = l.seq";
     const row = this.sql(
-      `SELECT latency_ms AS latency FROM usage_records INDEXED BY usage_records_latency
-         WHERE organization_id = ? AND latency_bin = ? AND created_at >= ? AND created_at < ?${where.sql}
-         ORDER BY latency_ms LIMIT 1 OFFSET ?`,
+      `SELECT l.latency_ms AS latency FROM usage_latencies l${rows}
+         WHERE l.organization_id = ? AND l.latency_bin = ? AND l.created_at >= ? AND l.created_at < ?${where.sql}
+         ORDER BY l.latency_ms LIMIT 1 OFFSET ?`,
     ).get(organizationId, bin, range.from, range.to, ...where.params, offset) as
       | { latency: number }
       | undefined;

@@ -23,6 +23,7 @@ import {
 import type { Database, Statement } from "better-sqlite3";
 import { insertRows } from "./multi-row-insert.js";
 import { statementCache } from "./statement-cache.js";
+import { indexPendingLatencies, LATENCY_INDEX_AT } from "./usage-latencies.js";
 
 export type { UsageRecord, UsageRecordInput } from "@groundwork/store-rows";
 
@@ -59,7 +60,10 @@ interface QueuedCharge {
 
 export class UsageRecordStore {
   private readonly sql: (text: string) => Statement;
-  private readonly insertAll: (records: readonly UsageRecord[]) => void;
+  /** Inserts a batch; answers whether the same transaction also indexed the rows' latencies. */
+  private readonly insertAll: (records: readonly UsageRecord[]) => boolean;
+  /** Rows this store wrote since it last indexed latencies (HP65). */
+  private unindexed = 0;
   private pending: UsageRecord[] = [];
   private scheduled = false;
   private readonly charged = new Map<string, ChargedTotal>();
@@ -75,6 +79,10 @@ export class UsageRecordStore {
     const insert = { table: "usage_records", columns: USAGE_COLUMNS };
     this.insertAll = db.transaction((records: readonly UsageRecord[]) => {
       insertRows(this.sql, insert, records, usageRowValues);
+      // Thousands of rows indexed at once share each latency bin's pages (usage-latencies.ts).
+      if (this.unindexed + records.length < LATENCY_INDEX_AT) return false;
+      indexPendingLatencies(this.sql);
+      return true;
     });
   }
 
@@ -94,7 +102,7 @@ export class UsageRecordStore {
     this.pending = [];
     this.queued.clear();
     try {
-      this.insertAll(batch);
+      this.unindexed = this.insertAll(batch) ? 0 : this.unindexed + batch.length;
     } catch (error) {
       this.pending = batch.concat(this.pending); // nothing is dropped; the next flush tries again
       for (const record of this.pending) if (!record.byok) this.queue(record);

@@ -5,6 +5,31 @@ import type { Migration } from "./migration.js";
  * hourly (and, for latency bins, daily) rollups, kept by a trigger at insert, answer sums and
  * latency-bin counts without reading every row; extractions gain their quality facts as columns (docs/decisions.md AN2–AN5).
  */
+
+/**
+ * Usage rows are append-only (they go only with their organization), so insert-time rollups
+ * stay exact. Hours are UTC epoch-millisecond starts. Migration 33 rebuilds the table and makes
+ * the same trigger again.
+ */
+export const USAGE_ROLLUP_TRIGGER = `CREATE TRIGGER usage_records_rollup AFTER INSERT ON usage_records BEGIN
+  INSERT INTO usage_hourly (organization_id, hour, model, surface, byok, requests, errors, prompt_tokens,
+      completion_tokens, cost_eur)
+    VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 3600000, NEW.model, NEW.surface, NEW.byok,
+      1, NEW.outcome = 'error', NEW.prompt_tokens, NEW.completion_tokens, NEW.cost_eur)
+    ON CONFLICT DO UPDATE SET requests = requests + 1, errors = errors + excluded.errors,
+      prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+      completion_tokens = completion_tokens + excluded.completion_tokens,
+      cost_eur = cost_eur + excluded.cost_eur;
+  INSERT INTO usage_latency_hourly (organization_id, hour, model, surface, byok, latency_bin, requests)
+    VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 3600000, NEW.model, NEW.surface, NEW.byok,
+      NEW.latency_bin, 1)
+    ON CONFLICT DO UPDATE SET requests = requests + 1;
+  INSERT INTO usage_latency_daily (organization_id, day, model, surface, byok, latency_bin, requests)
+    VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 86400000, NEW.model, NEW.surface, NEW.byok,
+      NEW.latency_bin, 1)
+    ON CONFLICT DO UPDATE SET requests = requests + 1;
+END;`;
+
 export const analytics: Migration = {
   version: 22,
   name: "analytics: usage errors, hourly usage rollups, extraction quality facts",
@@ -67,24 +92,7 @@ export const analytics: Migration = {
       SELECT organization_id, created_at - created_at % 86400000, model, surface, byok, latency_bin, count(*)
       FROM usage_records GROUP BY 1, 2, 3, 4, 5, 6;
 
-    CREATE TRIGGER usage_records_rollup AFTER INSERT ON usage_records BEGIN
-      INSERT INTO usage_hourly (organization_id, hour, model, surface, byok, requests, errors, prompt_tokens,
-          completion_tokens, cost_eur)
-        VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 3600000, NEW.model, NEW.surface, NEW.byok,
-          1, NEW.outcome = 'error', NEW.prompt_tokens, NEW.completion_tokens, NEW.cost_eur)
-        ON CONFLICT DO UPDATE SET requests = requests + 1, errors = errors + excluded.errors,
-          prompt_tokens = prompt_tokens + excluded.prompt_tokens,
-          completion_tokens = completion_tokens + excluded.completion_tokens,
-          cost_eur = cost_eur + excluded.cost_eur;
-      INSERT INTO usage_latency_hourly (organization_id, hour, model, surface, byok, latency_bin, requests)
-        VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 3600000, NEW.model, NEW.surface, NEW.byok,
-          NEW.latency_bin, 1)
-        ON CONFLICT DO UPDATE SET requests = requests + 1;
-      INSERT INTO usage_latency_daily (organization_id, day, model, surface, byok, latency_bin, requests)
-        VALUES (NEW.organization_id, NEW.created_at - NEW.created_at % 86400000, NEW.model, NEW.surface, NEW.byok,
-          NEW.latency_bin, 1)
-        ON CONFLICT DO UPDATE SET requests = requests + 1;
-    END;
+    ${USAGE_ROLLUP_TRIGGER}
 
     -- Quality facts of a finished extraction, computed once from its result (quality_computed = 1);
     -- rows finished before this migration are computed on first analytics read.

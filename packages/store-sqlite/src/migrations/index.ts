@@ -31,6 +31,7 @@ import { connectorInputOwners } from "./029-connector-input-owners.js";
 import { kbVectorPacks } from "./030-kb-vector-packs.js";
 import { kbKeywordPacks } from "./031-kb-keyword-packs.js";
 import { kbVectorPackParts } from "./032-kb-vector-pack-parts.js";
+import { usageLatencies } from "./033-usage-latencies.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -65,4 +66,5 @@ export const migrations: readonly Migration[] = [
   kbVectorPacks,
   kbKeywordPacks,
   kbVectorPackParts,
+  usageLatencies,
 ];
