@@ -142,6 +142,25 @@ describe("trace writes", () => {
   });
 });
 
+describe("migration 034 (traces_time ascending)", () => {
+  it("lists newest first by reading the ascending index backwards, with no sort", () => {
+    const { store, organizationId } = storeWithOrganization();
+    const plan = store.db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT * FROM traces WHERE organization_id = ? AND root_otel_span_id IS NOT NULL
+           AND start_time >= ? ORDER BY start_time DESC, id DESC LIMIT 10`,
+      )
+      .all(organizationId, 0) as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail)).toEqual([
+      "SEARCH traces USING INDEX traces_time (organization_id=? AND start_time>?)",
+    ]);
+    for (let i = 0; i < 5; i++)
+      store.traces.write([span({ organizationId, traceRecordId: `trc_${i}`, startTime: 1_000 + i })]);
+    const listed = store.traces.list(organizationId, {}, 0, { page: 0, size: 10 });
+    expect(listed.items.map((trace) => trace.id)).toEqual(["trc_4", "trc_3", "trc_2", "trc_1", "trc_0"]);
+  });
+});
+
 describe("migration 026 (traces without the index on the OTel trace id)", () => {
   it("keeps every trace and span written before it, and spans still go with their trace", () => {
     const db = new BetterSqlite3(":memory:");

@@ -32,6 +32,7 @@ import { kbVectorPacks } from "./030-kb-vector-packs.js";
 import { kbKeywordPacks } from "./031-kb-keyword-packs.js";
 import { kbVectorPackParts } from "./032-kb-vector-pack-parts.js";
 import { usageLatencies } from "./033-usage-latencies.js";
+import { tracesTimeAscending } from "./034-traces-time-ascending.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -67,4 +68,5 @@ export const migrations: readonly Migration[] = [
   kbKeywordPacks,
   kbVectorPackParts,
   usageLatencies,
+  tracesTimeAscending,
 ];
