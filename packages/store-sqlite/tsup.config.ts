@@ -1,8 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  // kb-pack-reader-worker is a separate entry: the worker thread loads it by file name.
-  entry: ["src/index.ts", "src/kb-pack-reader-worker.ts"],
+  // The worker modules are separate entries: a worker thread loads its module by file name (worker-thread.ts).
+  entry: ["src/index.ts", "src/kb-pack-reader-worker.ts", "src/wal-checkpoint-worker.ts"],
   dts: { entry: ["src/index.ts"] },
   format: ["esm"],
   clean: true,

@@ -24,6 +24,8 @@ export async function openServerStore(
     return {
       store: openStore({
         file: database.file,
+        // Requests never wait for a WAL checkpoint (HP67).
+        backgroundCheckpoints: true,
         ...(options.secret === undefined ? {} : { secret: options.secret }),
       }),
       limits: {},

@@ -70,9 +70,17 @@ const REBUILT = new Set(["kb_keywords", "kb_vectors"]);
 const SQLITE_KEYWORDS = "kb_fts";
 /**
  * SQLite-only copies of other rows (the int8 scan rows and the keyword postings packed per
- * revision, HP40, HP44): PostgreSQL has no such tables.
+ * revision, HP40, HP44; the usage latency index written behind the rows and its watermark,
+ * HP65): PostgreSQL has no such tables.
  */
-const SQLITE_DERIVED = new Set(["kb_vector_packs", "kb_keyword_packs"]);
+const SQLITE_DERIVED = new Set([
+  "kb_vector_packs",
+  "kb_keyword_packs",
+  "usage_latencies",
+  "usage_latency_watermark",
+]);
+/** SQLite-only columns: the usage rows' sequence the latency index's watermark counts on (HP65). */
+const SQLITE_ONLY_COLUMNS = new Set(["usage_records.seq"]);
 
 interface TargetColumn {
   name: string;
@@ -253,6 +261,7 @@ function plan(source: SourceTable[], target: Map<string, TargetColumn[]>): Table
     const byName = new Map(columns.map((column) => [column.name, column]));
     const copied: TargetColumn[] = [];
     for (const column of table.columns) {
+      if (SQLITE_ONLY_COLUMNS.has(`${table.name}.${column.name}`)) continue;
       const to = byName.get(column.name);
       if (to === undefined) {
         problems.push(`column ${table.name}.${column.name} has no PostgreSQL column`);

@@ -4,8 +4,8 @@
  * coming before it. Messages arrive in order: what is served, then one per served revision, then
  * the end; each is handed to `onMessage` as the main thread's event loop gets to it.
  */
-import { Worker } from "node:worker_threads";
 import type { PackParts } from "@groundwork/kb";
+import { startWorker } from "./worker-thread.js";
 
 export interface PackReaderInput {
   file: string;
@@ -22,32 +22,13 @@ export type PackReaderMessage =
   | { kind: "done" }
   | { kind: "failed"; message: string };
 
-function workerUrl(): URL {
-  // Source (tests, tsx) and build (tsup emits dist/kb-pack-reader-worker.js beside dist/index.js) alike.
-  const here = import.meta.url;
-  return new URL(here.endsWith(".ts") ? "./kb-pack-reader-worker.ts" : "./kb-pack-reader-worker.js", here);
-}
-
-function spawn(input: PackReaderInput): Worker {
-  const url = workerUrl();
-  if (url.pathname.endsWith(".ts")) {
-    // Running from sources: load the worker through tsx's loader.
-    const api = import.meta.resolve("tsx/esm/api");
-    return new Worker(
-      `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`,
-      { eval: true, workerData: input },
-    );
-  }
-  return new Worker(url, { workerData: input });
-}
-
 /** Resolves once every pack was handed over; rejects when the thread fails (nothing half-handed is kept by the caller). */
 export function readServedPacks(
   input: PackReaderInput,
   onMessage: (message: PackReaderMessage) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = spawn(input);
+    const worker = startWorker("kb-pack-reader-worker", input);
     let settled = false;
     const settle = (error: Error | null) => {
       if (settled) return;

@@ -31,6 +31,7 @@ import { SqliteJobQueue } from "./sqlite-job-queue.js";
 import { StoredResponseStore } from "./stored-responses.js";
 import { TraceStore } from "./traces.js";
 import { UsageRecordStore } from "./usage-records.js";
+import { startWalCheckpointer } from "./wal-checkpointer.js";
 
 export interface Store {
   readonly db: Database;
@@ -89,6 +90,11 @@ export interface OpenStoreOptions {
   ids?: IdGenerator;
   /** Master secret for provider credentials; without it providers cannot store or use keys. */
   secret?: string;
+  /**
+   * WAL checkpoints on a thread of their own instead of inside the commit that fills the log
+   * (HP67): a server's requests never wait for one. File databases only; off by default.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Opens (and migrates) the database and wires the stores that share it. */
@@ -99,6 +105,10 @@ export function openStore(options: OpenStoreOptions): Store {
   const usage = new UsageRecordStore(db, clock, ids);
   // Queued usage rows are written even when the process exits without closing the store (HP14).
   const stopFlushAtExit = flushAtExit(usage);
+  const checkpointer =
+    options.backgroundCheckpoints === true && options.file !== ":memory:"
+      ? startWalCheckpointer(db, options.file)
+      : null;
   const apiKeys = new ApiKeyStore(db, clock, ids);
   const cipher = new CredentialCipher(options.secret ?? null);
   return {
@@ -139,6 +149,7 @@ export function openStore(options: OpenStoreOptions): Store {
       if (!db.open) return;
       stopFlushAtExit();
       usage.flush();
+      checkpointer?.stop();
       db.close();
     },
   };

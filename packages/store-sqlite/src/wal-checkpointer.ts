@@ -1,0 +1,75 @@
+/**
+ * WAL checkpoints off the serving thread (HP67). SQLite checkpoints on the connection whose
+ * commit pushes the log past 1,000 pages: that commit then copies the log into the database and
+ * waits for two fsyncs, and every request on the event loop waits with it. With the checkpointer,
+ * a thread of its own (wal-checkpoint-worker.ts) checkpoints every `everyMs` and this connection's
+ * automatic checkpoints are off while the thread runs; a thread that fails or stops gives them back.
+ */
+import type { Database } from "better-sqlite3";
+import { startWorker } from "./worker-thread.js";
+
+export interface CheckpointerInput {
+  file: string;
+  everyMs: number;
+}
+
+export type CheckpointerMessage = { kind: "ready" } | { kind: "failed"; message: string };
+
+/** SQLite's default: a checkpoint once the log holds this many pages. */
+const AUTOCHECKPOINT_PAGES = 1_000;
+/** At a gateway's full rate the log grows ~500 pages a second, so it stays near SQLite's own size. */
+export const CHECKPOINT_EVERY_MS = 1_000;
+
+export interface WalCheckpointer {
+  /** Stops the thread (it closes its connection) and gives this connection its automatic checkpoints back. */
+  stop(): void;
+  /** Resolves once the thread checkpoints (true) or could not start (false): tests and diagnostics. */
+  readonly started: Promise<boolean>;
+}
+
+/** Starts the checkpoint thread for `db`, a file database in WAL mode. */
+export function startWalCheckpointer(
+  db: Database,
+  file: string,
+  everyMs: number = CHECKPOINT_EVERY_MS,
+): WalCheckpointer {
+  const worker = startWorker("wal-checkpoint-worker", { file, everyMs } satisfies CheckpointerInput);
+  // The thread must not keep a process alive that has nothing else to do.
+  worker.unref();
+  let running = false;
+  let stopped = false;
+  const inline = () => {
+    running = false;
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  };
+  const started = new Promise<boolean>((resolve) => {
+    worker.on("message", (message: CheckpointerMessage) => {
+      if (message.kind === "ready") {
+        if (db.open && !stopped) {
+          db.pragma("wal_autocheckpoint = 0");
+          running = true;
+        }
+        resolve(running);
+      } else {
+        inline();
+        resolve(false);
+      }
+    });
+    worker.on("error", () => {
+      inline();
+      resolve(false);
+    });
+    worker.on("exit", () => {
+      if (running) inline();
+      resolve(false);
+    });
+  });
+  return {
+    started,
+    stop() {
+      stopped = true;
+      if (running) inline();
+      worker.postMessage("stop");
+    },
+  };
+}
