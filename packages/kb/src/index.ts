@@ -50,6 +50,7 @@ export {
   type RevisionRecord,
   type RevisionSource,
   type RevisionStatus,
+  type ServedKnowledgeBase,
   type VectorIndex,
 } from "./ports.js";
 export { type ReindexOutcome, type ReindexStore, runReindex } from "./reindex.js";

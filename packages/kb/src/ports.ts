@@ -22,6 +22,13 @@ export interface KnowledgeBaseRecord extends KnowledgeBaseConfig {
   deletedAt: number | null;
 }
 
+/** A knowledge base by the vectors its served revisions hold (what warming at a start loads). */
+export interface ServedKnowledgeBase {
+  organizationId: string;
+  id: string;
+  chunks: number;
+}
+
 export interface DocumentRecord {
   id: string;
   knowledgeBaseId: string;

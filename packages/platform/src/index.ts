@@ -242,6 +242,7 @@ export {
   type KnowledgeSearchRequest,
   KnowledgeService,
   type KnowledgeServiceOptions,
+  type WarmedKnowledgeBase,
 } from "./knowledge/knowledge-service.js";
 export {
   type MemoryWriteCommand,

@@ -14,7 +14,7 @@ import {
 import { flushAtExit } from "@groundwork/store-sqlite";
 import { createApp } from "./app.js";
 import { type BootstrapResult, bootstrapIfEmpty } from "./bootstrap.js";
-import type { ServerConfig } from "./config.js";
+import { DEFAULT_KB_WARM_MIN_CHUNKS, type ServerConfig } from "./config.js";
 import { listen } from "./http-server.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openServerStore, type ServerStore } from "./open-server-store.js";
@@ -47,6 +47,12 @@ export async function serveGroundwork(
     // Finished spans wait a few milliseconds for their batch, like usage rows: a process that ends
     // without closing (an uncaught exception) still stores them (HP14).
     const stopTraceFlush = flushAtExit(groundwork.tracing);
+    // Large knowledge bases load their indexes now rather than on their first search (HP68).
+    const warming = warmKnowledgeBases(
+      groundwork,
+      config.kbWarmMinChunks ?? DEFAULT_KB_WARM_MIN_CHUNKS,
+      logger,
+    );
     let closing: Promise<void> | null = null;
     return {
       url: http.url,
@@ -57,6 +63,7 @@ export async function serveGroundwork(
       close() {
         closing ??= http
           .close()
+          .then(() => warming)
           .then(() => {
             stopTraceFlush();
             return groundwork.close();
@@ -68,6 +75,31 @@ export async function serveGroundwork(
   } catch (error) {
     await store.close();
     throw error;
+  }
+}
+
+/**
+ * Warms, in the background, the knowledge bases serving at least `minChunks` vectors (0: none),
+ * one line each in the log. Never rejects: a failure is logged, and the knowledge base then loads
+ * on its first search as it always could.
+ */
+async function warmKnowledgeBases(groundwork: Groundwork, minChunks: number, logger: Logger): Promise<void> {
+  if (minChunks <= 0) return;
+  try {
+    for (const kb of await groundwork.knowledge.warmServed(minChunks)) {
+      const fields = {
+        knowledgeBaseId: kb.id,
+        organizationId: kb.organizationId,
+        chunks: kb.chunks,
+        ms: kb.ms,
+      };
+      if (kb.error === null) logger.info("knowledge base warmed", fields);
+      else logger.warn("knowledge base not warmed", { ...fields, error: kb.error });
+    }
+  } catch (error) {
+    logger.warn("knowledge bases not warmed", {
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type RevisionRecord,
   type RevisionSource,
   type RevisionStatus,
+  type ServedKnowledgeBase,
   type TextSearchLanguage,
 } from "@groundwork/kb";
 import {
@@ -232,6 +233,19 @@ export class PostgresKnowledgeStore extends PostgresFamily implements KnowledgeS
       await bumpGeneration(tx, id);
       return true;
     });
+  }
+
+  /** Live knowledge bases of every organization serving at least `minChunks` vectors, the largest first. */
+  async servedAtLeast(minChunks: number): Promise<ServedKnowledgeBase[]> {
+    return await this.rows<ServedKnowledgeBase>(
+      `SELECT kb.organization_id AS "organizationId", kb.id AS id, count(*)::int AS chunks
+       FROM knowledge_bases kb
+       JOIN kb_documents d ON d.knowledge_base_id = kb.id AND d.deleted_at IS NULL
+       JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+       WHERE kb.deleted_at IS NULL
+       GROUP BY kb.organization_id, kb.id HAVING count(*) >= $1 ORDER BY chunks DESC, kb.id`,
+      [minChunks],
+    );
   }
 
   async getKnowledgeBase(id: string): Promise<KnowledgeBaseRecord | null> {

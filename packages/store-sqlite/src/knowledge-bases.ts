@@ -13,6 +13,7 @@ import type {
   KnowledgeBaseConfig,
   KnowledgeBaseRecord,
   KnowledgeStore,
+  ServedKnowledgeBase,
   TextSearchLanguage,
 } from "@groundwork/kb";
 import { TEXT_SEARCH_LANGUAGES } from "@groundwork/kb";
@@ -150,6 +151,21 @@ export class KnowledgeBaseStore extends KbChunkStore implements KnowledgeStore {
       this.bumpGeneration(id);
       return true;
     })();
+  }
+
+  /**
+   * Live knowledge bases of every organization serving at least `minChunks` vectors, the largest
+   * first: those whose first search would load for seconds (a server warms them at its start).
+   */
+  servedAtLeast(minChunks: number): ServedKnowledgeBase[] {
+    return this.sql(
+      `SELECT kb.organization_id AS organizationId, kb.id AS id, count(*) AS chunks
+       FROM knowledge_bases kb
+       JOIN kb_documents d ON d.knowledge_base_id = kb.id AND d.deleted_at IS NULL
+       JOIN kb_vectors v ON v.revision_id = d.serving_revision_id
+       WHERE kb.deleted_at IS NULL
+       GROUP BY kb.organization_id, kb.id HAVING count(*) >= ? ORDER BY chunks DESC, kb.id`,
+    ).all(minChunks) as ServedKnowledgeBase[];
   }
 
   // ---- KnowledgeStore (the engine's port): knowledge bases ----

@@ -64,6 +64,45 @@ describe("KnowledgeService as a library", () => {
     expect(citation).toMatchObject({ textStatus: "AVAILABLE", isCurrentVersion: true });
   });
 
+  it("warms every organization's knowledge bases from a size on, the largest first (a server's start)", async () => {
+    const gw = await open();
+    const config = {
+      embeddingProviderId: "builtin",
+      embeddingModel: "hash-embedding-1536",
+      embeddingDim: 1536,
+    };
+    const withDocuments = async (organization: string, slug: string, documents: number) => {
+      const principal = await gw.principal(organization);
+      const kb = await gw.knowledge.createKnowledgeBase(principal, { ...config, name: slug, slug });
+      await gw.knowledge.addDocuments(
+        principal,
+        kb.id,
+        Array.from({ length: documents }, (_, i) => ({
+          filename: `d${i}.txt`,
+          content: text(`Document ${i} of ${slug}: the harbour crane lifts forty tonnes.`),
+        })),
+      );
+      return { principal, kb };
+    };
+    const big = await withDocuments("north", "big", 3);
+    const small = await withDocuments("south", "small", 1);
+    const gone = await withDocuments("south", "gone", 5);
+    await gw.knowledge.drain();
+    await gw.knowledge.deleteKnowledgeBase(gone.principal, gone.kb.id);
+
+    const warmed = await gw.knowledge.warmServed(1);
+    expect(warmed.map(({ id, organizationId, error }) => ({ id, organizationId, error }))).toEqual([
+      { id: big.kb.id, organizationId: big.principal.organizationId, error: null },
+      { id: small.kb.id, organizationId: small.principal.organizationId, error: null },
+    ]);
+    const [first, second] = warmed;
+    expect(first?.chunks).toBeGreaterThan(second?.chunks ?? Number.POSITIVE_INFINITY);
+    expect(await gw.knowledge.warmServed((first?.chunks ?? 0) + 1)).toEqual([]);
+    // Warmed indexes answer the first search as before.
+    const result = await gw.knowledge.search(big.principal, [big.kb.id], { query: "harbour crane" });
+    expect(result.hits.length).toBeGreaterThan(0);
+  });
+
   it("throws the API's errors: validation, catalogue, unknown knowledge base", async () => {
     const gw = await open();
     const principal = await gw.principal();
