@@ -1,8 +1,6 @@
 /** Migration 022 on a database with earlier rows: rollups and quality columns filled in, rows kept. */
-import Database from "better-sqlite3";
-import * as sqliteVec from "sqlite-vec";
 import { describe, expect, it } from "vitest";
-import { migrations } from "./migrations/index.js";
+import { databaseBefore } from "../test/database-before.js";
 import { runMigrations } from "./run-migrations.js";
 
 const HOUR = 3_600_000;
@@ -10,16 +8,7 @@ const T0 = Date.parse("2025-03-01T00:00:00.000Z");
 
 describe("migration 022 (analytics)", () => {
   it("builds the rollups from existing usage rows and marks resultless extractions as computed", () => {
-    const db = new Database(":memory:");
-    db.pragma("foreign_keys = ON");
-    sqliteVec.load(db);
-    runMigrations(
-      db,
-      migrations.filter((migration) => migration.version < 22),
-    );
-    db.prepare(
-      "INSERT INTO organizations (id, name, plan, created_at) VALUES ('org_1', 'acme', 'team', 0)",
-    ).run();
+    const db = databaseBefore(22);
     const usage = db.prepare(
       `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens, completion_tokens,
          cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at)

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { usageInput } from "../test/usage-input.js";
 import { CredentialCipher } from "./credential-cipher.js";
 import { openStore, type Store } from "./open-store.js";
 
@@ -159,20 +160,7 @@ describe("UsageRecordStore", () => {
     store.db.exec(
       "CREATE TRIGGER refuse BEFORE INSERT ON usage_records BEGIN SELECT RAISE(ABORT, 'disk full'); END",
     );
-    store.usage.record({
-      organizationId: org.id,
-      apiKeyId: null,
-      model: "m",
-      surface: "CHAT",
-      byok: false,
-      promptTokens: 1,
-      completionTokens: 1,
-      cachedTokens: null,
-      costEur: 1,
-      latencyMs: 1,
-      outcome: "ok",
-      endUser: null,
-    });
+    store.usage.record(usageInput(org.id, { costEur: 1 }));
     expect(() => store.usage.flush()).toThrow(/disk full/);
     expect(store.usage.chargedSince(org.id, 0)).toBe(1);
     store.db.exec("DROP TRIGGER refuse");

@@ -3,14 +3,12 @@
  * deletions and writers, a latency read finds every usage row's entry exactly once, and the
  * watermark never passes a row it did not index.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import fc from "fast-check";
-import * as sqliteVec from "sqlite-vec";
-import { afterEach, describe, expect, it } from "vitest";
-import { migrations } from "./migrations/index.js";
+import { describe, expect, it } from "vitest";
+import { databaseBefore } from "../test/database-before.js";
+import { scratchFiles } from "../test/scratch-files.js";
+import { usageInput } from "../test/usage-input.js";
 import { openStore, type Store } from "./open-store.js";
 import { runMigrations } from "./run-migrations.js";
 import { LATENCY_INDEX_AT } from "./usage-latencies.js";
@@ -18,32 +16,10 @@ import { LATENCY_INDEX_AT } from "./usage-latencies.js";
 const T0 = Date.parse("2026-03-01T00:00:00.000Z");
 const RANGE = { from: T0 - 86_400_000, to: T0 + 86_400_000 };
 
-const directories: string[] = [];
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-
-function scratchFile(): string {
-  const directory = mkdtempSync(join(tmpdir(), "gw-usage-lat-"));
-  directories.push(directory);
-  return join(directory, "groundwork.db");
-}
+const scratch = scratchFiles("gw-usage-lat-");
 
 function record(store: Store, organizationId: string, latencyMs: number): void {
-  store.usage.record({
-    organizationId,
-    apiKeyId: null,
-    model: "m",
-    surface: "CHAT",
-    byok: false,
-    promptTokens: 1,
-    completionTokens: 1,
-    cachedTokens: null,
-    costEur: 0,
-    latencyMs,
-    outcome: "ok",
-    endUser: null,
-  });
+  store.usage.record(usageInput(organizationId, { latencyMs }));
 }
 
 /** What the index should hold: one entry per usage row, in index order. */
@@ -62,16 +38,7 @@ function readLatency(store: Store, organizationId: string): void {
 
 describe("usage latencies behind the rows", () => {
   it("migration 33 keeps the usage rows and their rowids, indexes them all and keeps the rollups going", () => {
-    const db = new Database(":memory:");
-    db.pragma("foreign_keys = ON");
-    sqliteVec.load(db);
-    runMigrations(
-      db,
-      migrations.filter((migration) => migration.version < 33),
-    );
-    db.prepare(
-      "INSERT INTO organizations (id, name, plan, created_at) VALUES ('org_1', 'acme', 'team', 0)",
-    ).run();
+    const db = databaseBefore(33);
     const usage = db.prepare(
       `INSERT INTO usage_records (id, organization_id, api_key_id, model, surface, byok, prompt_tokens, completion_tokens,
          cached_tokens, cost_eur, latency_ms, outcome, end_user, created_at)
@@ -172,7 +139,7 @@ describe("usage latencies behind the rows", () => {
   });
 
   it("written by another connection to the same file are indexed by this one's latency read", () => {
-    const file = scratchFile();
+    const file = scratch.file();
     const writer = openStore({ file, clock: { now: () => T0 } });
     const reader = openStore({ file, clock: { now: () => T0 } });
     try {

@@ -6,25 +6,14 @@
  * see (SIGKILL) loses the queued rows, and never rows an earlier batch wrote.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { UsageEvent } from "@groundwork/core";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratchFiles } from "../test/scratch-files.js";
 import { openStore, type Store } from "./open-store.js";
 
-const directories: string[] = [];
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-
-function scratchFile(): string {
-  const directory = mkdtempSync(join(tmpdir(), "gw-usage-wb-"));
-  directories.push(directory);
-  return join(directory, "groundwork.db");
-}
+const scratch = scratchFiles("gw-usage-wb-");
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 10, 1, 22);
@@ -194,7 +183,7 @@ describe("usage write-behind", () => {
   });
 
   it("loses nothing on close, past the batch size and within it", () => {
-    const file = scratchFile();
+    const file = scratch.file();
     const store = openStore({ file });
     const org = store.organizations.create("a", "team").id;
     const call = usageEvent(org, {
@@ -246,7 +235,7 @@ describe("usage write-behind", () => {
   ])(
     "writes the queued rows when the process ends by %s",
     async (_, ending, code) => {
-      const file = scratchFile();
+      const file = scratch.file();
       expect(await exitCode(child(file, 40, ending))).toBe(code);
       expect(rowsIn(file)).toBe(40);
     },
@@ -254,7 +243,7 @@ describe("usage write-behind", () => {
   );
 
   it("loses at most the queued rows, never written ones, when the process is killed outright", async () => {
-    const file = scratchFile();
+    const file = scratch.file();
     // 300 rows: the first 256 are written at once (the batch size), the last 44 wait for the timer.
     const started = child(file, 300, "hang");
     await new Promise<void>((resolve, reject) => {

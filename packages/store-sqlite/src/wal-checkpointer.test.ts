@@ -3,24 +3,16 @@
  * automatic checkpoints are off and the log still reaches the database file; a thread that
  * cannot start, or stops, gives the connection its automatic checkpoints back.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratchFiles } from "../test/scratch-files.js";
 import { openDatabase } from "./database.js";
 import { openStore } from "./open-store.js";
 import { startWalCheckpointer } from "./wal-checkpointer.js";
 
-const directories: string[] = [];
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-
-function scratchFile(): string {
-  const directory = mkdtempSync(join(tmpdir(), "gw-wal-"));
-  directories.push(directory);
-  return join(directory, "groundwork.db");
-}
+const scratch = scratchFiles("gw-wal-");
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -35,7 +27,7 @@ const autocheckpoint = (db: ReturnType<typeof openDatabase>) =>
 
 describe("WAL checkpointer", () => {
   it("copies the log into the database file from its own thread while this connection's checkpoints are off", async () => {
-    const file = scratchFile();
+    const file = scratch.file();
     const db = openDatabase(file);
     try {
       db.exec("CREATE TABLE blobs (data BLOB)");
@@ -59,7 +51,7 @@ describe("WAL checkpointer", () => {
   });
 
   it("leaves SQLite's own checkpoints on when the thread cannot open the database", async () => {
-    const db = openDatabase(scratchFile());
+    const db = openDatabase(scratch.file());
     try {
       const checkpointer = startWalCheckpointer(db, join(tmpdir(), "gw-wal-missing", "nothing.db"), 20);
       expect(await checkpointer.started).toBe(false);
@@ -71,7 +63,7 @@ describe("WAL checkpointer", () => {
   });
 
   it("is what openStore starts with backgroundCheckpoints for a file (and never for :memory:)", async () => {
-    const file = scratchFile();
+    const file = scratch.file();
     const store = openStore({ file, backgroundCheckpoints: true });
     try {
       await until(() => autocheckpoint(store.db) === 0);
