@@ -3,7 +3,7 @@
  * automatic checkpoints are off and the log still reaches the database file; a thread that
  * cannot start, or stops, gives the connection its automatic checkpoints back.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -71,6 +71,8 @@ describe("WAL checkpointer", () => {
     } finally {
       store.close();
     }
+    // Closing waits for the thread's connection, so the store's closes last and removes the log.
+    expect(existsSync(`${file}-wal`)).toBe(false);
     const memory = openStore({ file: ":memory:", backgroundCheckpoints: true });
     expect(autocheckpoint(memory.db)).toBe(1_000);
     memory.close();
