@@ -18,14 +18,20 @@ export interface ServerStore {
 
 export async function openServerStore(
   database: DatabaseConfig,
-  options: { secret?: string } = {},
+  options: {
+    secret?: string;
+    /**
+     * SQLite: WAL checkpoints on a thread of their own, so requests never wait for one (HP67).
+     * `serve` sets it; a one-shot CLI command would only pay the thread's start and stop.
+     */
+    backgroundCheckpoints?: boolean;
+  } = {},
 ): Promise<ServerStore> {
   if (database.kind === "sqlite") {
     return {
       store: openStore({
         file: database.file,
-        // Requests never wait for a WAL checkpoint (HP67).
-        backgroundCheckpoints: true,
+        backgroundCheckpoints: options.backgroundCheckpoints === true,
         ...(options.secret === undefined ? {} : { secret: options.secret }),
       }),
       limits: {},

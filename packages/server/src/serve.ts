@@ -35,7 +35,10 @@ export async function serveGroundwork(
   config: ServerConfig,
   logger: Logger = createLogger({ level: config.logLevel }),
 ): Promise<RunningServer> {
-  const opened = await openServerStore(config.database, { secret: config.secret });
+  const opened = await openServerStore(config.database, {
+    secret: config.secret,
+    backgroundCheckpoints: true,
+  });
   const { store } = opened;
   try {
     const bootstrap = await bootstrapIfEmpty(store, config.dataDir);
